@@ -1,0 +1,1 @@
+"""Grievous: the Discord bot, its services and its command line."""

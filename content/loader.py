@@ -1,0 +1,82 @@
+"""Finding and reading a system's pack files, then handing them to that system's schema."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from importlib import import_module, resources
+from pathlib import Path
+from typing import Any, cast
+
+from content.errors import ContentError
+from content.safe_yaml import load_yaml
+from rules.dice import VictoryBand, VictoryChart
+from rules.registry import SYSTEMS
+
+MAX_PACK_FILES = 64
+
+
+def package_name(system_id: str) -> str:
+    if system_id not in SYSTEMS:
+        raise ContentError(system_id, message=f"is not a known system (known: {', '.join(SYSTEMS)})")
+    return system_id.replace("-", "_")
+
+
+def load_pack_documents(system_id: str, path: Path | None = None) -> dict[str, Any]:
+    """file name -> parsed YAML, for the default pack overlaid with ``path`` when given."""
+    docs: dict[str, Any] = {}
+    folder = resources.files("content") / package_name(system_id)
+    if folder.is_dir():
+        for item in sorted(folder.iterdir(), key=lambda p: p.name):
+            if item.name.endswith(".yaml"):
+                docs[item.name] = load_yaml(item.read_bytes(), f"{system_id}/{item.name}")
+    if path is not None:
+        if not path.is_dir():
+            raise ContentError(str(path), message="is not a folder of YAML files")
+        files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+        if len(files) > MAX_PACK_FILES:
+            raise ContentError(str(path), message=f"holds more than {MAX_PACK_FILES} YAML files")
+        for file in files:
+            docs[file.stem + ".yaml"] = load_yaml(file.read_bytes(), str(file))
+    if not docs:
+        raise ContentError(system_id, message="has no content pack")
+    return docs
+
+
+def load_catalog(system_id: str, path: Path | None = None) -> Any:
+    """The validated catalog for ``system_id``: cached for the default pack, fresh for a homebrew one."""
+    if path is None:
+        return _default_catalog(system_id)
+    return _build(system_id, load_pack_documents(system_id, path))
+
+
+@cache
+def _default_catalog(system_id: str) -> Any:
+    return _build(system_id, load_pack_documents(system_id))
+
+
+def _build(system_id: str, docs: dict[str, Any]) -> Any:
+    try:
+        schema = import_module(f"content.{package_name(system_id)}.schema")
+    except ModuleNotFoundError as exc:
+        raise ContentError(system_id, message="has no schema yet (engine not built)") from exc
+    build = cast(Callable[[dict[str, Any]], Any], schema.build)
+    return build(docs)
+
+
+@cache
+def victory_chart() -> VictoryChart:
+    """The Fading Suns victory chart (used by the dice roller as well as the engine)."""
+    file = "fading-suns/victory_chart.yaml"
+    item = resources.files("content") / "fading_suns" / "victory_chart.yaml"
+    doc = load_yaml(item.read_bytes(), file)
+    if not isinstance(doc, dict) or not isinstance(doc.get("bands"), list):
+        raise ContentError(file, field="bands", message="must be a list of bands")
+    bands = []
+    for number, band in enumerate(doc["bands"], 1):
+        try:
+            bands.append(VictoryBand(int(band["low"]), int(band["high"]), int(band["points"]), int(band["dice"])))
+        except (KeyError, TypeError, ValueError) as exc:
+            message = f"needs whole numbers low, high, points, dice ({exc})"
+            raise ContentError(file, f"band {number}", message=message) from exc
+    return VictoryChart(tuple(bands))

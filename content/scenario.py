@@ -1,0 +1,42 @@
+"""Scenario files for the runner: one action, the forced dice, the two sheets, the rulings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from content.errors import ContentError
+from content.safe_yaml import load_yaml
+from content.schema import Strict, validate
+from rules.model import Scenario
+
+MAX_SCENARIO_BYTES = 256 * 1024
+
+
+class ScenarioFile(Strict):
+    system: str
+    description: str | None = None
+    seed: int | None = None
+    dice: dict[str, list[int] | int] = Field(default_factory=dict)
+    attacker: dict[str, Any] | None = None
+    defender: dict[str, Any] | None = None
+    action: dict[str, Any] = Field(default_factory=lambda: {"type": "attack"})
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+def parse_scenario(text: str | bytes, source: str) -> tuple[Scenario, dict[str, list[int]], int | None]:
+    """The scenario, the forced faces by label, and the random seed (if any) from YAML or JSON text."""
+    data = load_yaml(text, source, max_bytes=MAX_SCENARIO_BYTES)
+    if not isinstance(data, dict):
+        raise ContentError(source, message="must be a mapping with system, dice, attacker, defender, action")
+    parsed = validate(ScenarioFile, data, source)
+    dice = {label: [faces] if isinstance(faces, int) else list(faces) for label, faces in parsed.dice.items()}
+    scenario = Scenario(
+        system=parsed.system,
+        action=parsed.action,
+        attacker=parsed.attacker,
+        defender=parsed.defender,
+        settings=parsed.settings,
+    )
+    return scenario, dice, parsed.seed

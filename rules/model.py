@@ -1,0 +1,108 @@
+"""The contract between a rule engine and whatever drives it (the scenario runner, the bot).
+
+Sheets travel as plain JSON-like mappings so that the runner can print them and the bot can store
+them; each engine parses them into its own frozen dataclasses and hands back new mappings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from rules.dice import DiceSource, Roll
+
+Sheet = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One action to resolve: who acts, on whom, and the rulings in force."""
+
+    system: str
+    action: Mapping[str, Any]
+    attacker: Sheet | None = None
+    defender: Sheet | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What an action did: every roll, the system's outcome fields, both sheets after."""
+
+    system: str
+    rolls: tuple[Roll, ...]
+    outcome: Mapping[str, Any]
+    attacker: Sheet | None
+    defender: Sheet | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "rolls": [roll.to_dict() for roll in self.rolls],
+            "outcome": dict(self.outcome),
+            "attacker": None if self.attacker is None else dict(self.attacker),
+            "defender": None if self.defender is None else dict(self.defender),
+        }
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A ruling a GM may change: the seed's ambiguities and the house choices, with our default."""
+
+    name: str
+    default: str | int | bool
+    description: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Wound:
+    """One wound as a player reads it on the sheet (for listings; engines keep their own detail)."""
+
+    index: int
+    location: str
+    code: str
+    severity: str
+    levels: int = 0
+    bleeding: bool = False
+    penalty: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class SheetSummary:
+    """What a character embed shows: derived numbers and wounds, as name/value pairs."""
+
+    name: str
+    stats: tuple[tuple[str, str], ...]
+    equipment: tuple[tuple[str, str], ...]
+    wounds: tuple[Wound, ...]
+    condition: str
+
+
+@runtime_checkable
+class Catalog(Protocol):
+    """A loaded content pack: the names a player can pick from, and NPC templates."""
+
+    def weapon_names(self) -> Sequence[str]: ...
+
+    def armour_names(self) -> Sequence[str]: ...
+
+    def npc_templates(self) -> Mapping[str, Sheet]: ...
+
+
+class Engine(Protocol):
+    """One rule system. ``resolve`` is pure: scenario + dice + catalog in, resolution out."""
+
+    system_id: str
+    title: str
+    roll_labels: frozenset[str]
+    actions: frozenset[str]
+    settings: tuple[Setting, ...]
+
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution: ...
+
+    def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]: ...
+
+    def summarize(self, sheet: Sheet, catalog: Any) -> SheetSummary: ...
