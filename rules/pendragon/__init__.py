@@ -1,0 +1,1 @@
+"""King Arthur Pendragon opposed combat (seed 001): knockdown, major wounds, healing."""

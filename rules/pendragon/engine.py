@@ -1,0 +1,101 @@
+"""The Pendragon engine: the contract in rules/model.py, dispatching each action type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.dice import DiceSource
+from rules.errors import RulesError
+from rules.model import Resolution, Scenario, SheetSummary
+from rules.pendragon import attack, healing, upkeep
+from rules.pendragon.catalog import PendragonCatalog
+from rules.pendragon.character import Character, parse_character
+from rules.pendragon.context import Ctx
+from rules.pendragon.settings import SETTINGS, parse_settings
+from rules.pendragon.sheets import summarize, to_sheet, validate_sheet
+
+SYSTEM_ID = "pendragon"
+ROLL_LABELS = frozenset({"attacker", "defender", "damage", "knockdown", "fall", "fall_damage", "major_wound",
+                         "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
+ACTIONS = frozenset({"attack", "rearm", "stand", "first_aid", "chirurgery", "rest", "fall", "knockdown",
+                     "major_wound", "gm_decide", "initiative"})
+URGENCY = ("dying", "fall_damage", "experience_check")
+
+
+def _catalog(catalog: Any) -> PendragonCatalog:
+    if not isinstance(catalog, PendragonCatalog):
+        raise RulesError("the pendragon engine needs the pendragon content pack")
+    return catalog
+
+
+def _new(before: Character | None, after: Character | None, field: str, who: str) -> list[dict[str, Any]]:
+    if after is None:
+        return []
+    old = list(getattr(before, field)) if before is not None else []
+    fresh = [dict(item) for item in getattr(after, field) if item not in old]
+    for item in fresh:
+        item["who"] = who
+    return fresh
+
+
+class PendragonEngine:
+    system_id = SYSTEM_ID
+    title = "King Arthur Pendragon"
+    roll_labels = ROLL_LABELS
+    actions = ACTIONS
+    settings = SETTINGS
+
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+        pack = _catalog(catalog)
+        action = scenario.action if scenario.action is not None else {}
+        if not isinstance(action, Mapping):
+            raise RulesError("action must be a mapping with a 'type'")
+        kind = action.get("type", "attack")
+        if not isinstance(kind, str) or kind not in ACTIONS:
+            raise RulesError(f"unknown pendragon action {kind!r} (actions: {', '.join(sorted(ACTIONS))})")
+        ctx = Ctx(pack, parse_settings(scenario.settings), dice)
+        start = len(dice.rolls)
+        a_before = parse_character(scenario.attacker, pack, "attacker") if kind != "initiative" or \
+            scenario.attacker is not None else None
+        d_before = parse_character(scenario.defender, pack, "defender") if scenario.defender is not None \
+            or kind == "attack" else None
+        a_after, d_after = a_before, d_before
+        if kind == "attack":
+            assert a_before is not None and d_before is not None
+            outcome, a_after, d_after = attack.resolve_attack(ctx, a_before, d_before, action)
+        elif kind == "initiative":
+            outcome = upkeep.initiative(ctx, a_before, action)
+        else:
+            assert a_before is not None
+            if kind == "first_aid":
+                outcome, a_after = healing.first_aid(ctx, a_before, d_before, action)
+            elif kind == "chirurgery":
+                outcome, a_after = healing.chirurgery(ctx, a_before, d_before, action)
+            elif kind == "rest":
+                outcome, a_after = healing.rest(ctx, a_before, action)
+            else:
+                handler = {"rearm": upkeep.rearm, "stand": upkeep.stand, "gm_decide": upkeep.gm_decide,
+                           "knockdown": upkeep.knockdown, "major_wound": upkeep.major_wound,
+                           "fall": upkeep.fall}[kind]
+                outcome, a_after = handler(ctx, a_before, action)
+        decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
+            _new(d_before, d_after, "pending_decisions", "defender")
+        decisions.sort(key=lambda d: URGENCY.index(d["kind"]) if d.get("kind") in URGENCY else len(URGENCY))
+        outcome["gm_decisions"] = decisions
+        outcome["gm_decision"] = decisions[0] if decisions else None
+        outcome["pending_rolls"] = _new(a_before, a_after, "pending_rolls", "attacker") + \
+            _new(d_before, d_after, "pending_rolls", "defender")
+        return Resolution(
+            system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
+            attacker=None if a_after is None else to_sheet(a_after, pack),
+            defender=None if d_after is None else to_sheet(d_after, pack))
+
+    def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
+        return validate_sheet(sheet, _catalog(catalog))
+
+    def summarize(self, sheet: Mapping[str, Any], catalog: Any) -> SheetSummary:
+        return summarize(sheet, _catalog(catalog))
+
+
+ENGINE = PendragonEngine()

@@ -1,0 +1,138 @@
+"""First Aid (once per wound), Chirurgery (major wounds, the unconscious), natural healing by the week.
+
+The patient is the ``attacker`` sheet. The healer's skill comes from the ``defender`` sheet when one
+is given (skills.first_aid / skills.chirurgery), otherwise from the action's ``skill`` option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.dice import CRITICAL, FUMBLE, SUCCESS
+from rules.errors import IllegalAction, RulesError
+from rules.pendragon.character import Character
+from rules.pendragon.context import Ctx
+from rules.pendragon.injury import after_healing, check_condition, heal, roll_view
+from rules.pendragon.options import Options
+
+
+def _healer_skill(opts: Options, healer: Character | None, skill: str) -> int:
+    given = opts.whole("skill", None, 0, 100)
+    if given is not None:
+        return given
+    if healer is None:
+        raise RulesError(f"action {opts.kind}: give the healer as the defender sheet, or a 'skill' option")
+    return healer.skill(skill)
+
+
+def _harm(ctx: Ctx, char: Character, amount: int, wound_index: int | None, events: list[str]) -> Character:
+    """Hit points lost to a bad treatment or deterioration: added to the wound being treated."""
+    if amount <= 0:
+        return char
+    target = wound_index if wound_index is not None else (char.wounds[-1].index if char.wounds else None)
+    if target is None:
+        return char
+    wounds = tuple(replace(w, amount=w.amount + amount, remaining=w.remaining + amount) if w.index == target
+                   else w for w in char.wounds)
+    events.append("worsened")
+    return check_condition(ctx, char.with_(wounds=wounds), events)
+
+
+def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[dict[str, Any], Character]:
+    opts = Options(action, "first_aid", ("wound", "skill", "modifier"))
+    if patient.dead:
+        raise IllegalAction("the patient is dead")
+    wanted = opts.whole("wound", None, 1, 1000000)
+    if wanted is None:
+        untreated = [w for w in patient.wounds if not w.first_aid]
+        if not untreated:
+            raise IllegalAction("no wound is left that has not had First Aid")
+        wound = untreated[-1]
+    else:
+        found = [w for w in patient.wounds if w.index == wanted]
+        if not found:
+            raise IllegalAction(f"the patient has no wound #{wanted}")
+        wound = found[0]
+        if wound.first_aid:
+            raise IllegalAction(f"wound #{wanted} has already had First Aid (once per wound)")
+    target = _healer_skill(opts, healer, "first_aid") + (opts.whole("modifier", 0, -100, 100) or 0)
+    roll = ctx.dice.pendragon("first_aid", target)
+    events: list[str] = []
+    h = ctx.catalog.healing
+    healed = harmed = 0
+    marked = tuple(replace(w, first_aid=True) if w.index == wound.index else w for w in patient.wounds)
+    char = patient.with_(wounds=marked)
+    if roll.result in (CRITICAL, SUCCESS):
+        spec = h.first_aid_critical if roll.result == CRITICAL else h.first_aid_success
+        char, healed = heal(char, ctx.roll_spec("healing", spec), wound.index)
+        events.append("healed")
+    elif roll.result == FUMBLE:
+        harmed = ctx.roll_spec("healing", h.first_aid_fumble_harm)
+        char = _harm(ctx, char, harmed, wound.index, events)
+    char = after_healing(ctx, char, events)
+    return {"action": "first_aid", "who": "attacker", "roll": roll_view(roll), "wound_index": wound.index,
+            "healed": healed, "harmed": harmed, "hit_points": ctx.hp(char), "events": events}, char
+
+
+def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[dict[str, Any], Character]:
+    """One week of a chirurgeon's care: critical heals twice the Healing Rate, success the Healing Rate,
+    failure is the week's deterioration, a fumble deteriorates and loses 1d6 more."""
+    opts = Options(action, "chirurgery", ("skill", "modifier"))
+    if patient.dead:
+        raise IllegalAction("the patient is dead")
+    if not patient.chirurgery_needed:
+        raise IllegalAction("the patient needs no chirurgery (only major wounds and the unconscious do)")
+    target = _healer_skill(opts, healer, "chirurgery") + (opts.whole("modifier", 0, -100, 100) or 0)
+    roll = ctx.dice.pendragon("chirurgery", target)
+    events: list[str] = []
+    h = ctx.catalog.healing
+    rate = ctx.derived(patient).healing_rate
+    healed = lost = 0
+    char = patient
+    if roll.result in (CRITICAL, SUCCESS):
+        rates = h.chirurgery_critical_rates if roll.result == CRITICAL else h.chirurgery_success_rates
+        char, healed = heal(char, rate * rates)
+        events.append("healed")
+    else:
+        lost = ctx.roll_spec("healing", h.deterioration)
+        if roll.result == FUMBLE:
+            lost += ctx.roll_spec("healing", h.chirurgery_fumble_harm)
+        events.append("deteriorated")
+        char = _harm(ctx, char, lost, None, events)
+    char = after_healing(ctx, char, events)
+    if roll.result in (CRITICAL, SUCCESS) and not char.dying and ctx.hp(char) >= ctx.derived(char).unconscious:
+        char = char.with_(chirurgery_needed=False)
+        events.append("chirurgery_done")
+    return {"action": "chirurgery", "who": "attacker", "roll": roll_view(roll), "healed": healed, "lost": lost,
+            "chirurgery_needed": char.chirurgery_needed, "hit_points": ctx.hp(char), "events": events}, char
+
+
+def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """Natural healing: the Healing Rate each week. Untreated, a patient who needs chirurgery
+    deteriorates instead (use the chirurgery action for a week with a chirurgeon)."""
+    opts = Options(action, "rest", ("weeks",))
+    weeks = opts.whole("weeks", 1, 1, ctx.catalog.healing.max_weeks) or 1
+    if patient.dead:
+        raise IllegalAction("the patient is dead")
+    events: list[str] = []
+    char = patient.with_(prone=False, out_of_fight=False)
+    healed = lost = 0
+    rested = 0
+    for _ in range(weeks):
+        if not char.wounds or char.dead:
+            break
+        rested += 1
+        if char.chirurgery_needed:
+            amount = ctx.roll_spec("healing", ctx.catalog.healing.deterioration)
+            lost += amount
+            events.append("deteriorated")
+            char = _harm(ctx, char, amount, None, events)
+            if char.dying:
+                break
+        else:
+            char, done = heal(char, ctx.derived(char).healing_rate)
+            healed += done
+        char = after_healing(ctx, char, events)
+    return {"action": "rest", "who": "attacker", "weeks": weeks, "weeks_counted": rested, "healed": healed,
+            "lost": lost, "hit_points": ctx.hp(char), "wounds_left": len(char.wounds), "events": events}, char

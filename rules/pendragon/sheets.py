@@ -1,0 +1,55 @@
+"""Checking a whole sheet, and the summary a character embed shows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.model import SheetSummary, Wound
+from rules.pendragon.catalog import PendragonCatalog
+from rules.pendragon.character import Character, character_to_sheet, parse_character
+from rules.pendragon.derived import current_hp, derive
+
+
+def to_sheet(char: Character, catalog: PendragonCatalog) -> dict[str, Any]:
+    return character_to_sheet(char, current_hp(char, catalog))
+
+
+def validate_sheet(sheet: Mapping[str, Any], catalog: PendragonCatalog, who: str = "sheet") -> dict[str, Any]:
+    return to_sheet(parse_character(sheet, catalog, who), catalog)
+
+
+def condition(char: Character) -> str:
+    for flag in ("dead", "dying", "unconscious"):
+        if getattr(char, flag):
+            return flag
+    parts = [flag for flag in ("out_of_fight", "prone", "must_rearm", "chirurgery_needed") if getattr(char, flag)]
+    if char.mounted:
+        parts.insert(0, "mounted")
+    return ", ".join(parts) or "ready"
+
+
+def summarize(sheet: Mapping[str, Any], catalog: PendragonCatalog) -> SheetSummary:
+    char = parse_character(sheet, catalog)
+    d = derive(char, catalog)
+    hp = current_hp(char, catalog)
+    stats = [(s.upper(), str(v)) for s, v in char.stats.items()]
+    stats += [("Damage", f"{d.damage_dice}d6"), ("Hit Points", f"{hp}/{d.hit_points}"),
+              ("Unconscious", str(d.unconscious)), ("Major Wound", str(d.major_wound)),
+              ("Knockdown", str(d.knockdown)), ("Healing Rate", str(d.healing_rate)), ("Move", str(d.move)),
+              ("Armour", str(char.armour_points) + (f"+{char.shield.points}" if char.shield else ""))]
+    equipment: list[tuple[str, str]] = []
+    for weapon in char.weapons:
+        state = ("broken" if weapon.name in char.broken_weapons else
+                 "dropped" if weapon.name in char.dropped_weapons else str(char.skills.get(weapon.skill, "-")))
+        equipment.append((weapon.name, state))
+    equipment += [(a.name, str(a.points)) for a in char.armour]
+    if char.horse is not None:
+        equipment.append((char.horse.name, f"{char.horse.damage_dice}d6"))
+    wounds = tuple(
+        Wound(index=w.index, location="body", code="mortal" if w.mortal else "major" if w.major else "wound",
+              severity="major" if w.major else "minor", levels=w.remaining,
+              note="first aid" if w.first_aid else "")
+        for w in char.wounds)
+    return SheetSummary(name=char.name, stats=tuple(stats), equipment=tuple(equipment), wounds=wounds,
+                        condition=condition(char))

@@ -1,0 +1,205 @@
+"""Single-character actions between blows: re-arm, stand, the GM's decisions, rolls that waited.
+
+Each concerns the ``attacker`` sheet only (the bot puts the character acted on there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.errors import IllegalAction, RulesError
+from rules.pendragon.catalog import key
+from rules.pendragon.character import Character
+from rules.pendragon.context import Ctx
+from rules.pendragon.injury import (
+    after_healing,
+    apply_wound,
+    check_condition,
+    drop_pending_roll,
+    fall_check,
+    heal,
+    knockdown_check,
+    major_wound_effects,
+    roll_fall,
+)
+from rules.pendragon.options import Options
+
+DECISIONS: dict[str, tuple[str, ...]] = {
+    "experience_check": ("approve", "deny"),
+    "dying": ("death", "survival"),
+    "fall_damage": ("none", "damage"),
+    "wake": ("wake",),
+    "rejoin": ("rejoin",),
+    "damage": ("apply",),
+}
+
+
+def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """Take up a weapon again: the dropped one by default, or any unbroken one on the sheet.
+    ``replace: true`` gives the character a new one of a broken weapon."""
+    opts = Options(action, "rearm", ("weapon", "replace"))
+    name = opts.text("weapon")
+    renew = bool(opts.flag("replace", False))
+    if char.dead or char.unconscious or char.dying:
+        raise IllegalAction("attacker cannot re-arm while dead, dying or unconscious")
+    if name is None:
+        choices = [*char.dropped_weapons] + [w.name for w in char.weapons if w.name not in char.broken_weapons]
+        if renew:
+            choices += list(char.broken_weapons)
+        if not choices:
+            raise IllegalAction("attacker has no weapon left to re-arm with (name one with replace: true)")
+        chosen = choices[0]
+    else:
+        chosen = key(name)
+        if chosen != ctx.catalog.unarmed and char.carried_weapon(chosen) is None:
+            raise RulesError(f"action rearm: '{chosen}' is not on the attacker's sheet")
+        if chosen in char.broken_weapons and not renew:
+            raise IllegalAction(f"attacker's {chosen} is broken (replace: true for a new one)")
+    broken = tuple(w for w in char.broken_weapons if w != chosen)
+    dropped = tuple(w for w in char.dropped_weapons if w != chosen)
+    wielding = None if chosen == ctx.catalog.unarmed else chosen
+    out = char.with_(must_rearm=False, wielding=wielding, broken_weapons=broken, dropped_weapons=dropped)
+    return {"action": "rearm", "who": "attacker", "weapon": chosen, "replaced": renew and chosen in char.broken_weapons,
+            "events": ["rearmed"]}, out
+
+
+def stand(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """Get up after a knockdown (and remount with ``mount: true``)."""
+    opts = Options(action, "stand", ("mount",))
+    mount = bool(opts.flag("mount", False))
+    if char.dead or char.unconscious or char.dying:
+        raise IllegalAction("attacker cannot stand while dead, dying or unconscious")
+    if mount and char.horse is None:
+        raise IllegalAction("attacker has no horse on the sheet to mount")
+    out = char.with_(prone=False, mounted=mount or char.mounted)
+    return {"action": "stand", "who": "attacker", "mounted": out.mounted, "events": ["stood"]}, out
+
+
+def initiative(ctx: Ctx, char: Character | None, action: Any) -> dict[str, Any]:
+    """Pendragon has no initiative: both combatants roll at once in the opposed exchange."""
+    Options(action, "initiative", ())
+    return {"action": "initiative", "initiative": "simultaneous", "winner": "none", "order": [],
+            "events": ["no_initiative_in_pendragon"]}
+
+
+def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    opts = Options(action, "gm_decide", ("kind", "decision", "skill", "amount", "wound", "source"))
+    kind = opts.text("kind", None, tuple(DECISIONS))
+    if kind is None:
+        raise RulesError(f"action gm_decide: option 'kind' is missing (one of {', '.join(DECISIONS)})")
+    decision = opts.text("decision", DECISIONS[kind][0] if len(DECISIONS[kind]) == 1 else None, DECISIONS[kind])
+    if decision is None:
+        raise RulesError(f"action gm_decide: option 'decision' is missing (one of {', '.join(DECISIONS[kind])})")
+    skill = opts.text("skill")
+    pending = [d for d in char.pending_decisions if d.get("kind") == kind
+               and (skill is None or d.get("skill") == key(skill))]
+    if kind in ("dying", "fall_damage") and not pending:
+        raise IllegalAction(f"attacker has no pending '{kind}' decision")
+    events: list[str] = []
+    if pending:
+        first = pending[0]
+        char = char.with_(pending_decisions=tuple(d for d in char.pending_decisions if d is not first))
+        if skill is None and isinstance(first.get("skill"), str):
+            skill = first["skill"]
+    out: dict[str, Any] = {"action": "gm_decide", "who": "attacker", "kind": kind, "decision": decision}
+    if kind == "experience_check":
+        if skill is None:
+            raise RulesError("action gm_decide: an experience check needs a 'skill'")
+        if decision == "approve" and key(skill) not in char.experience_checks:
+            char = char.with_(experience_checks=(*char.experience_checks, key(skill)))
+            events.append("experience_check")
+        out["skill"] = key(skill)
+    elif kind == "dying":
+        if decision == "death":
+            char = char.with_(dead=True, dying=False)
+            events.append("dead")
+        else:
+            # Saved in time: back to 1 hit point (a mortal wound also costs Statistics Lost rolls).
+            deficit = 1 - ctx.hp(char)
+            if deficit > 0:
+                char, _ = heal(char, deficit)
+            char = after_healing(ctx, char, events)
+    elif kind in ("fall_damage", "damage"):
+        amount = opts.whole("amount", 0, 0, 1000) or 0
+        if kind == "fall_damage" and decision == "none":
+            amount = 0
+        source = opts.text("source", "fall" if kind == "fall_damage" else "gm") or "gm"
+        target = opts.whole("wound", None, 1, 1000000)
+        if target is not None:
+            if not any(w.index == target for w in char.wounds):
+                raise IllegalAction(f"attacker has no wound #{target}")
+            char = char.with_(wounds=tuple(replace(w, amount=w.amount + amount, remaining=w.remaining + amount)
+                                           if w.index == target else w for w in char.wounds))
+            char = check_condition(ctx, char, events)
+        else:
+            char = apply_wound(ctx, char, amount, source, events)
+        out["amount"] = amount
+    elif kind == "wake":
+        if char.dying or char.dead:
+            raise IllegalAction("attacker is dying or dead and cannot wake")
+        char = char.with_(unconscious=False)
+        events.append("woke")
+    elif kind == "rejoin":
+        char = char.with_(out_of_fight=False)
+        events.append("rejoined")
+    out.update(hit_points=ctx.hp(char), events=events)
+    return out, char
+
+
+def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """The Knockdown roll that waited (auto_rolls off), or one the GM calls for with ``damage``."""
+    opts = Options(action, "knockdown", ("damage", "mounted"))
+    char, pending = drop_pending_roll(char, "knockdown")
+    damage = opts.whole("damage", None, 0, 100000)
+    if damage is None:
+        if pending is None:
+            raise IllegalAction("attacker has no knockdown roll waiting (give 'damage' to call one)")
+        damage = int(pending.get("damage", 0)) if isinstance(pending.get("damage"), int) else 0
+    mounted = opts.flag("mounted", bool(pending.get("mounted")) if pending else char.mounted)
+    events: list[str] = []
+    live = ctx.with_auto_rolls()
+    char, view = knockdown_check(live, char, damage, bool(mounted), events)
+    return {"action": "knockdown", "who": "attacker", "knockdown": view, "prone": char.prone,
+            "hit_points": ctx.hp(char), "events": events}, char
+
+
+def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """The major wound rolls that waited: stay conscious, Valorous, Statistics Lost."""
+    opts = Options(action, "major_wound", ("wound", "mounted", "on_wall"))
+    char, pending = drop_pending_roll(char, "major_wound")
+    index = opts.whole("wound", None, 1, 1000000)
+    if index is None and pending is not None and isinstance(pending.get("wound"), int):
+        index = pending["wound"]
+    if index is None:
+        majors = [w for w in char.wounds if w.major]
+        if not majors:
+            raise IllegalAction("attacker has no major wound")
+        index = majors[-1].index
+    events: list[str] = []
+    was_unconscious = char.unconscious
+    char, effects = major_wound_effects(ctx.with_auto_rolls(), char, index, events)
+    char = check_condition(ctx, char, events)
+    fall = None
+    mounted = bool(opts.flag("mounted", char.mounted))
+    on_wall = bool(opts.flag("on_wall", False))
+    if char.unconscious and not was_unconscious and (mounted or on_wall):
+        char, fall = fall_check(ctx, char, mounted, on_wall, events)
+    return {"action": "major_wound", "who": "attacker", "wound_index": index, "major_wound_effects": effects,
+            "unconscious": char.unconscious, "fall": fall, "hit_points": ctx.hp(char), "events": events}, char
+
+
+def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """DEX roll for a character falling unconscious on horseback or a wall (if not already rolled)."""
+    opts = Options(action, "fall", ("mounted", "on_wall"))
+    char, pending = drop_pending_roll(char, "fall")
+    mounted = bool(opts.flag("mounted", bool(pending.get("mounted")) if pending else char.mounted))
+    on_wall = bool(opts.flag("on_wall", bool(pending.get("on_wall")) if pending else False))
+    if pending is None and not char.unconscious:
+        raise IllegalAction("attacker is not falling unconscious (no fall roll is called for)")
+    if not (mounted or on_wall):
+        raise IllegalAction("attacker is neither mounted nor on a wall: the fall needs no roll")
+    events: list[str] = []
+    char, view = roll_fall(ctx, char, mounted, on_wall, events)
+    return {"action": "fall", "who": "attacker", "fall": view, "prone": char.prone, "hit_points": ctx.hp(char),
+            "events": events}, char

@@ -1,0 +1,192 @@
+"""GM decisions, re-arming, standing, settings, and checking sheets."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from content import load_catalog
+from rules.dice import DiceSource
+from rules.errors import IllegalAction, RulesError, SheetError, UnknownEntry
+from rules.model import Resolution, Scenario
+from rules.pendragon.engine import ENGINE
+
+CAT = load_catalog("pendragon")
+QUIET = {"major_wound_unconscious": "never", "valorous_roll": False, "stat_loss": False}
+
+
+def sheet(name: str = "Knight", **over: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": name, "siz": 15, "dex": 12, "str": 13, "con": 14, "app": 10,
+        "skills": {"sword": 15, "axe": 15, "flail": 15, "warflail": 15, "lance": 15, "dagger": 15,
+                   "horsemanship": 14, "brawling": 10},
+        "weapons": ["sword", "axe", "flail", "dagger"], "armour": ["chainmail", "shield"],
+    }
+    base.update(over)
+    return base
+
+
+def run(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any] | None = None,
+        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+    source = DiceSource(forced=dice or {})
+    scenario = Scenario("pendragon", action or {"type": "attack"}, attacker, defender, settings or {})
+    result = ENGINE.resolve(scenario, source, CAT)
+    assert source.unused() == {}, f"forced faces left over: {source.unused()}"
+    return result
+
+
+def test_gm_decides_death_for_the_dying() -> None:
+    dying = sheet(wounds=[{"amount": 30}], dying=True, unconscious=True,
+                  pending_decisions=[{"kind": "dying", "options": ["death", "survival"]}])
+    result = run(dying, None, {"type": "gm_decide", "kind": "dying", "decision": "death"})
+    assert result.attacker["dead"] is True and result.attacker["dying"] is False
+    assert result.attacker["pending_decisions"] == []
+    with pytest.raises(IllegalAction, match="dead"):
+        run(sheet(), result.attacker, None, {})
+
+
+def test_gm_decides_survival_brings_the_dying_to_one_hit_point() -> None:
+    dying = sheet(wounds=[{"amount": 31}], dying=True, unconscious=True,
+                  pending_decisions=[{"kind": "dying", "options": ["death", "survival"]}])
+    result = run(dying, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"})
+    assert result.attacker["current_hp"] == 1 and result.attacker["dying"] is False
+
+
+def test_gm_decision_without_a_pending_one_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="pending"):
+        run(sheet(), None, {"type": "gm_decide", "kind": "dying", "decision": "death"})
+
+
+def test_gm_gives_gentle_fall_damage() -> None:
+    s = sheet(pending_decisions=[{"kind": "fall_damage", "options": ["none", "damage"]}], prone=True)
+    result = run(s, None, {"type": "gm_decide", "kind": "fall_damage", "decision": "damage", "amount": 2})
+    assert result.attacker["wounds"][0]["amount"] == 2 and result.attacker["wounds"][0]["source"] == "fall"
+
+
+def test_gm_denies_an_experience_check() -> None:
+    s = sheet(pending_decisions=[{"kind": "experience_check", "skill": "sword", "options": ["approve", "deny"]}])
+    result = run(s, None, {"type": "gm_decide", "kind": "experience_check", "decision": "deny"})
+    assert result.attacker["experience_checks"] == [] and result.attacker["pending_decisions"] == []
+
+
+def test_gm_wakes_and_rejoins_and_applies_damage() -> None:
+    s = sheet(unconscious=True, out_of_fight=True, wounds=[{"amount": 3}])
+    woken = run(s, None, {"type": "gm_decide", "kind": "wake"}).attacker
+    assert woken["unconscious"] is False
+    back = run(woken, None, {"type": "gm_decide", "kind": "rejoin"}).attacker
+    assert back["out_of_fight"] is False
+    hurt = run(back, None, {"type": "gm_decide", "kind": "damage", "amount": 2, "wound": 1}).attacker
+    assert hurt["wounds"][0]["remaining"] == 5
+
+
+def test_gm_decide_names_a_bad_kind() -> None:
+    with pytest.raises(RulesError, match="kind"):
+        run(sheet(), None, {"type": "gm_decide", "kind": "banquet"})
+
+
+def test_stand_up_and_remount() -> None:
+    s = sheet(prone=True, horse="courser")
+    out = run(s, None, {"type": "stand", "mount": True}).attacker
+    assert out["prone"] is False and out["mounted"] is True
+
+
+def test_rearm_with_another_weapon_leaves_the_dropped_one_on_the_ground() -> None:
+    s = sheet(must_rearm=True, dropped_weapons=["sword"])
+    out = run(s, None, {"type": "rearm", "weapon": "axe"}).attacker
+    assert out["wielding"] == "axe" and out["dropped_weapons"] == ["sword"] and out["must_rearm"] is False
+
+
+def test_unknown_setting_and_bad_value_are_named() -> None:
+    with pytest.raises(RulesError, match="knockdown_rule"):
+        run(sheet(), sheet("Foe"), None, {}, {"knockdown_rule": "x"})
+    with pytest.raises(RulesError, match="knockdown_trigger"):
+        run(sheet(), sheet("Foe"), None, {}, {"knockdown_trigger": "sometimes"})
+    with pytest.raises(RulesError, match="auto_rolls"):
+        run(sheet(), sheet("Foe"), None, {}, {"auto_rolls": "yes"})
+
+
+def test_unknown_action_and_option_are_named() -> None:
+    with pytest.raises(RulesError, match="joust"):
+        run(sheet(), sheet("Foe"), {"type": "joust"})
+    with pytest.raises(RulesError, match="weapn"):
+        run(sheet(), sheet("Foe"), {"type": "attack", "weapn": "sword"})
+
+
+def test_settings_have_short_descriptions_and_valid_defaults() -> None:
+    for setting in ENGINE.settings:
+        assert len(setting.description) <= 100
+        assert not setting.choices or setting.default in setting.choices
+
+
+def test_every_roll_label_used_is_declared() -> None:
+    result = run(sheet(), sheet("Foe", armour=[], mounted=True, skills={"sword": 12, "horsemanship": 5}), None,
+                 {"attacker": [10], "defender": [19], "damage": [6, 6, 6, 6, 6], "fall_damage": [1]}, {})
+    assert {r.label for r in result.rolls} <= ENGINE.roll_labels
+
+
+def test_input_sheets_are_never_mutated() -> None:
+    a, d = sheet(), sheet("Foe", armour=[])
+    before = copy.deepcopy((a, d))
+    run(a, d, None, {"attacker": [10], "defender": [19], "damage": [6, 6, 6, 6, 6]}, QUIET)
+    assert (a, d) == before
+
+
+def test_validate_sheet_fills_state_defaults_and_keeps_unknown_keys() -> None:
+    out = ENGINE.validate_sheet({"name": "Ywain", "siz": 12, "dex": 12, "str": 12, "con": 12, "app": 12,
+                                 "player": "Ann"}, CAT)
+    assert out["wounds"] == [] and out["current_hp"] == 24 and out["dead"] is False and out["player"] == "Ann"
+    assert out["weapons"] == [] and out["pending_decisions"] == []
+
+
+@pytest.mark.parametrize(("patch", "message"), [
+    ({"dex": "x"}, "sheet: field 'dex' must be a whole number, not 'x'"),
+    ({"dex": None}, "sheet: field 'dex' is missing"),
+    ({"siz": 0}, "sheet: field 'siz' must be at least 1, not 0"),
+    ({"skills": {"sword": -1}}, "sheet: skills: field 'sword' must be at least 0, not -1"),
+    ({"skills": ["sword"]}, "sheet: field 'skills' must be a mapping"),
+    ({"weapons": "sword"}, "sheet: field 'weapons' must be a list"),
+    ({"weapons": [3]}, "sheet: field 'weapons' entries must be names or mappings, not 3"),
+    ({"wounds": [{"amount": "lots"}]}, "sheet: wound #1: field 'amount' must be a whole number, not 'lots'"),
+    ({"armour": ["shield", "large_shield"]}, "sheet: field 'armour' lists more than one shield"),
+    ({"mounted": "yes"}, "sheet: field 'mounted' must be true or false, not 'yes'"),
+    ({"wielding": "lance"}, "sheet: field 'wielding' names 'lance', which is not in 'weapons'"),
+])
+def test_validate_sheet_reports_one_line_naming_the_field(patch: dict[str, Any], message: str) -> None:
+    s = sheet()
+    s.update(patch)
+    if patch.get("dex", 0) is None:
+        del s["dex"]
+    with pytest.raises(SheetError) as err:
+        ENGINE.validate_sheet(s, CAT)
+    assert str(err.value) == message
+
+
+def test_unknown_weapon_suggests_close_names() -> None:
+    with pytest.raises(UnknownEntry, match="did you mean sword"):
+        ENGINE.validate_sheet(sheet(weapons=["swrod"]), CAT)
+
+
+def test_inline_weapon_like_a_pack_weapon() -> None:
+    s = sheet(weapons=[{"name": "Excalibur", "like": "sword", "dice_mod": 1}], skills={"sword": 20})
+    out = ENGINE.validate_sheet(s, CAT)
+    assert out["weapons"][0]["name"] == "excalibur" and out["weapons"][0]["sword"] is True
+    result = run(s, sheet("Foe"), {"type": "attack", "weapon": "Excalibur"},
+                 {"attacker": [10], "defender": [19], "damage": [1] * 6}, QUIET)
+    assert result.outcome["damage_dice"] == "6d6"
+
+
+def test_inline_armour_and_horse() -> None:
+    s = sheet(armour=[{"name": "hide", "points": 3}], horse={"name": "Llamrei", "damage_dice": 7})
+    out = ENGINE.validate_sheet(s, CAT)
+    assert out["armour"] == [{"name": "hide", "points": 3, "dex_mod": 0, "heavy": False, "mail": False,
+                              "shield": False}]
+    assert out["horse"] == {"name": "llamrei", "damage_dice": 7}
+
+
+def test_summary_lists_wounds_and_condition() -> None:
+    summary = ENGINE.summarize(sheet(wounds=[{"amount": 15, "major": True}], prone=True), CAT)
+    assert summary.name == "Knight" and summary.condition == "prone"
+    assert summary.wounds[0].code == "major" and summary.wounds[0].levels == 15
+    assert ("sword", "15") in summary.equipment and ("Armour", "10+6") in summary.stats

@@ -1,0 +1,206 @@
+"""Seed 001 winner's phase: damage dice by weapon, and the skill modifiers (mounted, charge, prone...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from content import load_catalog
+from rules.dice import DiceSource
+from rules.errors import IllegalAction
+from rules.model import Resolution, Scenario
+from rules.pendragon.engine import ENGINE
+
+CAT = load_catalog("pendragon")
+QUIET = {"major_wound_unconscious": "never", "valorous_roll": False, "stat_loss": False}
+
+
+def sheet(name: str = "Knight", **over: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": name, "siz": 15, "dex": 12, "str": 13, "con": 14, "app": 10,
+        "skills": {"sword": 15, "axe": 15, "flail": 15, "warflail": 15, "lance": 15, "dagger": 15,
+                   "horsemanship": 14, "brawling": 10},
+        "weapons": ["sword", "axe", "flail", "dagger"], "armour": ["chainmail", "shield"],
+    }
+    base.update(over)
+    return base
+
+
+def run(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any] | None = None,
+        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+    source = DiceSource(forced=dice or {})
+    scenario = Scenario("pendragon", action or {"type": "attack"}, attacker, defender, settings or {})
+    result = ENGINE.resolve(scenario, source, CAT)
+    assert source.unused() == {}, f"forced faces left over: {source.unused()}"
+    return result
+
+
+WIN = {"attacker": [10], "defender": [16]}
+FOE = {"name": "Foe", "siz": 30, "dex": 10, "str": 10, "con": 30, "app": 10,
+       "skills": {"sword": 12, "great_spear": 12, "lance": 12, "horsemanship": 10},
+       "weapons": ["sword", "great_spear", "lance"], "armour": ["full_plate"]}
+
+
+def dice_for(out_count: int) -> dict[str, list[int]]:
+    return {**WIN, "damage": [1] * out_count}
+
+
+def foe(**over: Any) -> dict[str, Any]:
+    return {**FOE, **over}
+
+
+@pytest.mark.parametrize(("weapon", "defender", "expected"), [
+    ("sword", {}, "5d6"),
+    ("dagger", {}, "4d6"),
+    ("great_sword", {}, "6d6"),
+    ("axe", {"armour": ["full_plate", "shield"]}, "6d6"),
+    ("axe", {}, "5d6"),
+    ("great_axe", {"armour": ["full_plate", "shield"]}, "7d6"),
+    ("great_axe", {}, "6d6"),
+    ("mace", {"armour": ["chainmail"]}, "6d6"),
+    ("mace", {"armour": ["leather"]}, "5d6"),
+    ("flail", {"armour": ["reinforced_chainmail"]}, "6d6"),
+    ("warflail", {"armour": ["chainmail"]}, "7d6"),
+    ("morning_star", {"armour": ["chainmail"]}, "7d6"),
+    ("club", {}, "4d6"),
+    ("javelin", {}, "3d6"),
+    ("bow", {}, "3d6"),
+    ("heavy_crossbow", {}, "1d6+16"),
+    ("light_crossbow", {}, "1d6+10"),
+    ("brawl", {}, "2d6"),
+])
+def test_winner_rolls_damage_dice_adjusted_by_the_weapon(weapon: str, defender: dict[str, Any], expected: str) -> None:
+    attacker = sheet(skills={weapon: 15, "brawling": 15, "crossbow": 15}, weapons=[weapon] if weapon != "brawl" else [],
+                     armour=["chainmail"])
+    count = int(expected.split("d")[0])
+    out = run(attacker, foe(**defender), {"type": "attack", "weapon": weapon, "defender_weapon": "sword"},
+              dice_for(count), QUIET).outcome
+    assert out["damage_dice"] == expected
+    bonus = int(expected.split("+")[1]) if "+" in expected else 0
+    assert out["damage_rolled"] == count + bonus
+
+
+def test_dagger_never_drops_below_one_die() -> None:
+    weak = sheet(siz=3, str=3, weapons=["dagger"])  # Damage (3+3)/6 = 1d6, dagger -1d6 -> 1d6
+    out = run(weak, foe(), {"type": "attack", "weapon": "dagger"}, dice_for(1), QUIET).outcome
+    assert out["damage_dice"] == "1d6"
+
+
+def test_brawling_halves_damage_less_one_die_rounding_half_up() -> None:
+    # Damage (12+12)/6 = 4d6; less 1d6 = 3d6; halved = 1.5 -> 2d6
+    out = run(sheet(siz=12, str=12, weapons=[]), foe(), {"type": "attack", "weapon": "brawl"},
+              dice_for(2), QUIET).outcome
+    assert out["damage_dice"] == "2d6"
+
+
+def test_lance_charge_deals_the_horses_damage_with_both_plus_fives() -> None:
+    knight = sheet(weapons=["lance"], horse="charger", mounted=True)
+    out = run(knight, foe(), {"type": "attack", "weapon": "lance", "charge": True}, dice_for(6), QUIET).outcome
+    assert out["damage_dice"] == "6d6" and out["damage_notes"] == ["horse_damage"]
+    assert out["attacker_roll"]["modifiers"] == [["mounted", 5], ["charge", 5]]
+    assert out["attacker_roll"]["target"] == 25
+
+
+def test_spear_charge_uses_the_lance_skill_and_the_horse() -> None:
+    rider = sheet(skills={"spear": 8, "lance": 15}, weapons=["spear"], horse="rouncy", mounted=True)
+    out = run(rider, foe(), {"type": "attack", "weapon": "spear", "charge": True}, dice_for(4), QUIET).outcome
+    assert out["attacker_roll"]["skill"] == "lance" and out["damage_dice"] == "4d6"
+
+
+def test_charge_against_a_lance_gets_no_charge_bonus() -> None:
+    knight = sheet(weapons=["lance"], horse="charger", mounted=True)
+    out = run(knight, foe(mounted=True), {"type": "attack", "weapon": "lance", "charge": True,
+                                          "defender_weapon": "lance"}, dice_for(6), QUIET).outcome
+    assert out["attacker_roll"]["modifiers"] == []
+
+
+def test_mounted_against_foot_is_plus_five() -> None:
+    out = run(sheet(mounted=True), foe(), None, dice_for(5), QUIET).outcome
+    assert out["attacker_roll"]["modifiers"] == [["mounted", 5]] and out["attacker_roll"]["target"] == 20
+    assert out["defender_roll"]["modifiers"] == []
+
+
+def test_footman_penalty_setting_gives_the_footman_minus_five() -> None:
+    out = run(sheet(mounted=True), foe(), None, dice_for(5), {**QUIET, "footman_penalty": True}).outcome
+    assert out["defender_roll"]["modifiers"] == [["footman", -5]]
+
+
+def test_great_spear_on_foot_cancels_the_horsemans_bonuses() -> None:
+    knight = sheet(weapons=["lance"], horse="charger", mounted=True)
+    out = run(knight, foe(), {"type": "attack", "weapon": "lance", "charge": True, "defender_weapon": "great_spear"},
+              dice_for(6), QUIET).outcome
+    assert out["attacker_roll"]["modifiers"] == [] and out["defender_roll"]["modifiers"] == []
+
+
+def test_great_spear_bonus_reading_gives_the_footman_plus_five() -> None:
+    out = run(sheet(mounted=True), foe(), {"type": "attack", "defender_weapon": "great_spear"}, dice_for(5),
+              {**QUIET, "great_spear_vs_horse": "bonus"}).outcome
+    assert out["attacker_roll"]["modifiers"] == [["mounted", 5]]
+    assert out["defender_roll"]["modifiers"] == [["great_spear", 5]]
+
+
+def test_prone_fighter_minus_five_and_his_foe_plus_five() -> None:
+    out = run(sheet(prone=True), foe(), None, {"attacker": [10], "defender": [16]}, QUIET).outcome
+    assert out["attacker_roll"]["modifiers"] == [["prone", -5]]
+    assert out["defender_roll"]["modifiers"] == [["foe_prone", 5]]
+
+
+def test_defend_tactic_is_plus_ten_and_deals_no_damage() -> None:
+    result = run(sheet(), foe(), {"type": "attack", "tactic": "defend"}, WIN, QUIET)
+    assert result.outcome["attacker_roll"]["target"] == 25 and result.outcome["winner"] == "attacker"
+    assert result.outcome["damage_rolled"] is None and result.defender["wounds"] == []
+
+
+def test_situations_and_free_modifiers_add_up() -> None:
+    out = run(sheet(), foe(), {"type": "attack", "situation": ["fog_or_dark", "high_ground"], "modifier": 2},
+              {"attacker": [10], "defender": [16]}, QUIET).outcome
+    assert out["attacker_roll"]["target"] == 15 - 10 + 5 + 2
+
+
+def test_unopposed_attack_rolls_only_the_attacker() -> None:
+    result = run(sheet(), foe(), {"type": "attack", "unopposed": True}, {"attacker": [10], "damage": [1] * 5}, QUIET)
+    assert [r.label for r in result.rolls] == ["attacker", "damage"] and result.outcome["winner"] == "attacker"
+
+
+@pytest.mark.parametrize(("attacker", "action", "message"), [
+    (sheet(weapons=["lance"]), {"weapon": "lance"}, "horseback"),
+    (sheet(weapons=["great_sword"], mounted=True), {"weapon": "great_sword"}, "two-handed"),
+    (sheet(weapons=["great_sword"]), {"weapon": "great_sword", "shield": True}, "no hand"),
+    (sheet(weapons=["lance"], mounted=True), {"weapon": "lance", "charge": True}, "no horse"),
+    (sheet(mounted=True), {"charge": True}, "lance or spear"),
+    (sheet(unconscious=True), {}, "unconscious"),
+    (sheet(out_of_fight=True), {}, "left the fight"),
+    (sheet(broken_weapons=["axe"]), {"weapon": "axe"}, "broken"),
+])
+def test_illegal_attacks_are_refused(attacker: dict[str, Any], action: dict[str, Any], message: str) -> None:
+    with pytest.raises(IllegalAction, match=message):
+        run(attacker, foe(), {"type": "attack", **action}, {})
+
+
+def test_two_handed_on_horseback_allowed_by_setting() -> None:
+    out = run(sheet(skills={"great_sword": 15}, weapons=["great_sword"], mounted=True), foe(),
+              {"type": "attack", "weapon": "great_sword"},
+              dice_for(6), {**QUIET, "two_handed_mounted": True}).outcome
+    assert out["damage_dice"] == "6d6"
+
+
+def test_lance_breaks_on_odd_damage_after_a_charge() -> None:
+    knight = sheet(weapons=["lance", "sword"], horse="charger", mounted=True)
+    result = run(knight, foe(), {"type": "attack", "weapon": "lance", "charge": True},
+                 {**WIN, "damage": [1, 1, 1, 1, 1, 2]}, QUIET)
+    assert result.outcome["damage_roll_total"] == 7 and result.outcome["lance_broken"] == "attacker"
+    assert result.attacker["broken_weapons"] == ["lance"] and result.attacker["must_rearm"] is True
+
+
+def test_lance_holds_on_even_damage() -> None:
+    knight = sheet(weapons=["lance"], horse="charger", mounted=True)
+    out = run(knight, foe(), {"type": "attack", "weapon": "lance", "charge": True}, dice_for(6), QUIET).outcome
+    assert out["lance_broken"] is None
+
+
+def test_lance_odd_roll_reading_breaks_on_an_odd_d20() -> None:
+    knight = sheet(weapons=["lance"], horse="charger", mounted=True)
+    out = run(knight, foe(), {"type": "attack", "weapon": "lance", "charge": True},
+              {"attacker": [11], "defender": [16], "damage": [1] * 6}, {**QUIET, "lance_breaks": "odd_roll"}).outcome
+    assert out["lance_broken"] == "attacker"

@@ -1,0 +1,249 @@
+"""Seed 001, opposed resolution: the result matrix, ties, fumbles, criticals, natural 1s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from content import load_catalog
+from rules.dice import DiceSource
+from rules.errors import IllegalAction
+from rules.model import Resolution, Scenario
+from rules.pendragon.engine import ENGINE
+
+CAT = load_catalog("pendragon")
+QUIET = {"major_wound_unconscious": "never", "valorous_roll": False, "stat_loss": False}
+
+
+def sheet(name: str = "Knight", **over: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": name, "siz": 15, "dex": 12, "str": 13, "con": 14, "app": 10,
+        "skills": {"sword": 15, "axe": 15, "flail": 15, "warflail": 15, "lance": 15, "dagger": 15,
+                   "horsemanship": 14, "brawling": 10},
+        "weapons": ["sword", "axe", "flail", "dagger"], "armour": ["chainmail", "shield"],
+    }
+    base.update(over)
+    return base
+
+
+def run(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any] | None = None,
+        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+    source = DiceSource(forced=dice or {})
+    scenario = Scenario("pendragon", action or {"type": "attack"}, attacker, defender, settings or {})
+    result = ENGINE.resolve(scenario, source, CAT)
+    assert source.unused() == {}, f"forced faces left over: {source.unused()}"
+    return result
+
+
+# Attacker sword 15, defender sword 12: faces giving each result.
+A = {"critical": 15, "success": 10, "failure": 17, "fumble": 20}
+D = {"critical": 12, "success": 8, "failure": 16, "fumble": 20}
+MATRIX = [
+    ("critical", "critical", "none", True), ("critical", "success", "attacker", False),
+    ("critical", "failure", "attacker", False), ("critical", "fumble", "attacker", False),
+    ("success", "critical", "defender", False), ("success", "success", "attacker", False),
+    ("success", "failure", "attacker", False), ("success", "fumble", "attacker", False),
+    ("failure", "critical", "defender", False), ("failure", "success", "defender", False),
+    ("failure", "failure", "none", False), ("failure", "fumble", "none", False),
+    ("fumble", "critical", "defender", False), ("fumble", "success", "defender", False),
+    ("fumble", "failure", "none", False), ("fumble", "fumble", "none", False),
+]
+
+
+@pytest.mark.parametrize(("a", "d", "winner", "tie"), MATRIX)
+def test_opposed_result_matrix_every_cell(a: str, d: str, winner: str, tie: bool) -> None:
+    defender = sheet("Foe", skills={"sword": 12})
+    dice: dict[str, list[int]] = {"attacker": [A[a]], "defender": [D[d]]}
+    if winner != "none":
+        dice["damage"] = [1, 1, 1, 1, 1]
+    out = run(sheet(), defender, {"type": "attack", "weapon": "sword", "defender_weapon": "sword"}, dice,
+              QUIET).outcome
+    assert out["attacker_roll"]["result"] == a
+    assert out["defender_roll"]["result"] == d
+    assert (out["winner"], out["tie"]) == (winner, tie)
+    if winner != "none":
+        assert out["loser"] == ("defender" if winner == "attacker" else "attacker")
+        crit = (a if winner == "attacker" else d) == "critical"
+        assert out["damage_rolled"] == (10 if crit else 5)
+    else:
+        assert out["damage_rolled"] is None and out["loser"] == "none"
+
+
+def test_both_succeed_higher_roll_wins_for_the_defender_too() -> None:
+    out = run(sheet(), sheet("Foe", skills={"sword": 12}), {"type": "attack"},
+              {"attacker": [5], "defender": [11], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+    assert out["winner"] == "defender" and out["loser"] == "attacker"
+
+
+def test_both_fail_nobody_is_hurt_and_no_dice_for_damage() -> None:
+    result = run(sheet(), sheet("Foe"), None, {"attacker": [18], "defender": [19]})
+    assert result.outcome["winner"] == "none"
+    assert [r.label for r in result.rolls] == ["attacker", "defender"]
+    assert result.attacker["wounds"] == [] and result.defender["wounds"] == []
+
+
+def test_same_successful_number_is_a_tie_with_no_damage() -> None:
+    out = run(sheet(), sheet("Foe"), None, {"attacker": [9], "defender": [9]}).outcome
+    assert out["tie"] is True and out["winner"] == "none" and out["damage_rolled"] is None
+
+
+def test_tie_sword_breaks_the_defenders_axe() -> None:
+    result = run(sheet(), sheet("Foe"), {"type": "attack", "weapon": "sword", "defender_weapon": "axe"},
+                 {"attacker": [9], "defender": [9]})
+    assert result.outcome["weapon_broken"] == "defender"
+    assert result.defender["broken_weapons"] == ["axe"] and result.defender["must_rearm"] is True
+    assert result.attacker["broken_weapons"] == []
+
+
+def test_tie_sword_breaks_the_attackers_axe_the_other_way_round() -> None:
+    result = run(sheet(), sheet("Foe"), {"type": "attack", "weapon": "axe", "defender_weapon": "sword"},
+                 {"attacker": [9], "defender": [9]})
+    assert result.outcome["weapon_broken"] == "attacker"
+    assert result.attacker["broken_weapons"] == ["axe"] and result.attacker["must_rearm"] is True
+
+
+def test_tie_sword_against_sword_breaks_nothing() -> None:
+    result = run(sheet(), sheet("Foe"), None, {"attacker": [9], "defender": [9]})
+    assert result.outcome["weapon_broken"] is None and result.defender["broken_weapons"] == []
+
+
+def test_both_critical_is_a_tie_that_breaks_nothing_by_default() -> None:
+    out = run(sheet(), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
+              {"attacker": [15], "defender": [15]}).outcome
+    assert out["tie"] is True and out["weapon_broken"] is None
+
+
+def test_both_critical_breaks_the_axe_under_the_house_setting() -> None:
+    out = run(sheet(), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
+              {"attacker": [15], "defender": [15]}, {"sword_breaks_on_double_critical": True}).outcome
+    assert out["weapon_broken"] == "defender"
+
+
+def test_skill_over_20_adds_the_excess_and_a_total_of_20_is_critical() -> None:
+    out = run(sheet(skills={"sword": 25}), sheet("Foe"), None,
+              {"attacker": [15], "defender": [14], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+    assert out["attacker_roll"]["total"] == 20 and out["attacker_roll"]["result"] == "critical"
+    assert out["winner"] == "attacker" and out["damage_rolled"] == 10
+
+
+def test_skill_over_20_success_compares_the_raised_total() -> None:
+    out = run(sheet(skills={"sword": 23}), sheet("Foe"), None,
+              {"attacker": [10], "defender": [12], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+    assert out["attacker_roll"]["total"] == 13 and out["attacker_roll"]["result"] == "success"
+    assert out["winner"] == "attacker"
+
+
+def test_skill_over_20_cannot_fumble_a_natural_20() -> None:
+    out = run(sheet(skills={"sword": 23}), sheet("Foe"), None,
+              {"attacker": [20], "defender": [16], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+    assert out["attacker_roll"]["result"] == "critical" and out["weapon_dropped"] is None
+
+
+def test_fumble_drops_a_sword_and_the_attack_is_refused_until_rearmed() -> None:
+    result = run(sheet(), sheet("Foe"), None, {"attacker": [20], "defender": [16]})
+    assert result.outcome["weapon_dropped"] == "attacker" and result.outcome["weapon_broken"] is None
+    assert result.attacker["dropped_weapons"] == ["sword"] and result.attacker["must_rearm"] is True
+    with pytest.raises(IllegalAction, match="re-arm"):
+        run(result.attacker, result.defender, None, {})
+    rearmed = run(result.attacker, None, {"type": "rearm"}, {})
+    assert rearmed.attacker["must_rearm"] is False and rearmed.attacker["wielding"] == "sword"
+    assert rearmed.attacker["dropped_weapons"] == []
+
+
+def test_fumble_breaks_any_other_weapon() -> None:
+    result = run(sheet(), sheet("Foe"), {"type": "attack", "weapon": "axe"}, {"attacker": [20], "defender": [16]})
+    assert result.outcome["weapon_broken"] == "attacker" and result.attacker["broken_weapons"] == ["axe"]
+    with pytest.raises(IllegalAction):
+        run(result.attacker, None, {"type": "rearm", "weapon": "axe"}, {})
+    fresh = run(result.attacker, None, {"type": "rearm", "weapon": "axe", "replace": True}, {})
+    assert fresh.attacker["broken_weapons"] == [] and fresh.outcome["replaced"] is True
+
+
+def test_both_fumble_both_lose_their_weapons() -> None:
+    out = run(sheet(), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
+              {"attacker": [20], "defender": [20]}).outcome
+    assert out["weapon_dropped"] == "attacker" and out["weapon_broken"] == "defender"
+
+
+def test_disarmed_defender_does_not_roll_and_the_attacker_rolls_alone() -> None:
+    foe = sheet("Foe", must_rearm=True, dropped_weapons=["sword"])
+    result = run(sheet(), foe, None, {"attacker": [10], "damage": [1, 1, 1, 1, 1]})
+    assert result.outcome["unopposed"] is True and result.outcome["defender_roll"] is None
+    assert result.outcome["winner"] == "attacker"
+
+
+def test_disarmed_defender_may_brawl_instead() -> None:
+    foe = sheet("Foe", must_rearm=True, dropped_weapons=["sword"])
+    out = run(sheet(), foe, {"type": "attack", "defender_weapon": "brawl"},
+              {"attacker": [10], "defender": [5], "damage": [1, 1, 1, 1, 1]}).outcome
+    assert out["defender_roll"]["skill"] == "brawling" and out["winner"] == "attacker"
+
+
+def test_critical_deals_double_damage_for_the_winner() -> None:
+    foe = sheet("Foe", siz=18, con=18)
+    result = run(sheet(), foe, None, {"attacker": [15], "defender": [16], "damage": [1, 1, 2, 2, 2]})
+    out = result.outcome
+    assert out["critical"] is True and out["damage_roll_total"] == 8 and out["damage_rolled"] == 16
+    assert out["armor"] == 10 and out["damage_taken"] == 6 and out["hit_points"] == 30
+
+
+def test_critical_double_dice_setting_rolls_twice_the_dice() -> None:
+    foe = sheet("Foe", siz=18, con=18)
+    out = run(sheet(), foe, None, {"attacker": [15], "defender": [16], "damage": [1] * 10},
+              {"critical_damage": "double_dice"}).outcome
+    assert out["damage_dice"] == "10d6" and out["damage_rolled"] == 10
+
+
+def test_critical_win_asks_the_gm_for_an_experience_check() -> None:
+    result = run(sheet(), sheet("Foe"), None, {"attacker": [15], "defender": [16], "damage": [1, 1, 1, 1, 1]})
+    decision = result.outcome["gm_decision"]
+    assert decision == {"kind": "experience_check", "skill": "sword", "options": ["approve", "deny"],
+                        "who": "attacker"}
+    approved = run(result.attacker, None, {"type": "gm_decide", "kind": "experience_check", "decision": "approve"})
+    assert approved.attacker["experience_checks"] == ["sword"] and approved.attacker["pending_decisions"] == []
+
+
+def test_notable_success_also_asks_for_an_experience_check() -> None:
+    out = run(sheet(), sheet("Foe"), {"type": "attack", "notable": True},
+              {"attacker": [10], "defender": [16], "damage": [1, 1, 1, 1, 1]}).outcome
+    assert out["experience_check"] == {"who": "attacker", "skill": "sword"}
+
+
+def test_plain_success_asks_for_no_experience_check() -> None:
+    out = run(sheet(), sheet("Foe"), None, {"attacker": [10], "defender": [16], "damage": [1, 1, 1, 1, 1]}).outcome
+    assert out["experience_check"] is None and out["gm_decision"] is None
+
+
+def test_flail_natural_1_hits_its_wielder_by_default() -> None:
+    result = run(sheet(), sheet("Foe"), {"type": "attack", "weapon": "flail"},
+                 {"attacker": [1], "defender": [16], "damage": [3, 3, 3, 3, 3, 3]})
+    out = result.outcome
+    assert out["attacker_roll"]["natural_1"] is True and out["attacker_roll"]["result"] == "failure"
+    assert out["winner"] == "none"
+    # own 5d6 +1d6 against own chainmail; no shield, armour 10
+    assert out["self_hit"]["damage_dice"] == "6d6" and out["self_hit"]["damage_taken"] == 8
+    assert result.attacker["current_hp"] == 21 and result.attacker["wounds"][0]["source"] == "own flail"
+
+
+def test_flail_natural_1_as_a_fumble_breaks_the_flail() -> None:
+    result = run(sheet(), sheet("Foe"), {"type": "attack", "weapon": "flail"}, {"attacker": [1], "defender": [16]},
+                 {"flail_natural_1": "fumble"})
+    assert result.outcome["attacker_roll"]["result"] == "fumble"
+    assert result.attacker["broken_weapons"] == ["flail"]
+
+
+def test_flail_natural_1_ignored_is_a_plain_success() -> None:
+    out = run(sheet(), sheet("Foe"), {"type": "attack", "weapon": "flail"},
+              {"attacker": [1], "defender": [16], "damage": [1] * 6}, {"flail_natural_1": "ignore"}).outcome
+    assert out["winner"] == "attacker" and out["self_hit"] is None
+
+
+def test_sword_natural_1_is_nothing_special() -> None:
+    out = run(sheet(), sheet("Foe"), None, {"attacker": [1], "defender": [16], "damage": [1] * 5}).outcome
+    assert out["winner"] == "attacker" and out["self_hit"] is None
+
+
+def test_pendragon_has_no_initiative_roll() -> None:
+    result = run(sheet(), sheet("Foe"), {"type": "initiative"}, {})
+    assert result.rolls == () and result.outcome["initiative"] == "simultaneous"
