@@ -1,0 +1,205 @@
+"""Initiative and the melee/missile exchange: separate Attack and Defense rolls, excess, damage."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.ars_harn.arms import attack_weapon, parrying_weapons
+from rules.ars_harn.catalog import AIMS, ASPECTS
+from rules.ars_harn.character import HANDS, Character
+from rules.ars_harn.injury import Ctx, NewInjury, inflict
+from rules.ars_harn.options import Options
+from rules.ars_harn.totals import (
+    armour_at,
+    common_penalty,
+    damage_base,
+    encumbrance,
+    physical_encumbrance,
+    soak_base,
+)
+from rules.dice import Roll
+from rules.errors import IllegalAction, RulesError
+
+ATTACK_OPTIONS = ("weapon", "aspect", "aim", "brawl_aim", "modifier", "defense_modifier", "save_excess",
+                  "use_saved", "range", "defense_weapon")
+
+INJURY_FIELDS = ("injury", "amputation", "kill", "fumble", "stumble", "shock", "gm_decision", "pending",
+                 "dropped", "severed")
+
+
+def combat_roll(ctx: Ctx, label: str, parts: dict[str, int]) -> tuple[int, Roll, bool]:
+    """A stress die plus ``parts``; a botched combat roll counts as 0."""
+    die = ctx.dice.stress(label, ctx.rulings.combat_botch_dice)
+    botched = die.botches > 0
+    return (0 if botched else die.total + sum(parts.values())), die, botched
+
+
+def empty_attack_outcome() -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "action": "attack", "weapon": None, "aspect": None, "aim": None, "declared_aim": None,
+        "attack_total": None, "attack_die": None, "attack_botched": False, "attack_modifiers": None,
+        "defense_total": None, "defense_die": None, "defense_botched": False, "defense_modifiers": None,
+        "defense_rolled": False, "hit": False, "excess": 0, "saved_points": 0, "saved_points_used": 0,
+        "saved_points_capped": False, "saved_points_cap": None, "excess_saved": False, "tactical_advantage": False,
+        "tactical_advantage_for": None, "damage_base": None, "damage_total": None, "soak_base": None,
+        "armour": None, "armour_pieces": [], "soak_total": None, "location": None, "side": None,
+        "location_roll": None, "effective_impact": None, "injury_levels": None, "conditions": [],
+    }
+    for key in INJURY_FIELDS:
+        out[key] = [] if key == "pending" else None
+    return out
+
+
+def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
+           ) -> tuple[dict[str, Any], Character, Character]:
+    catalog, rulings = ctx.catalog, ctx.rulings
+    why = attacker.incapable()
+    if why is not None:
+        raise IllegalAction(f"{attacker.name} cannot attack while {why}")
+    if defender.has("dead"):
+        raise IllegalAction(f"{defender.name} is already dead")
+    chosen = attack_weapon(attacker, action.name_or_index("weapon"), catalog)
+    weapon = chosen.weapon
+    aspect = action.choice("aspect", ASPECTS, None)
+    if aspect is None:
+        # Not declared: the aspect that hits hardest (Edge, then Point, then Blunt on a tie).
+        aspect = max(weapon.aspects(), key=lambda a: (weapon.damage[a] or 0, ("blunt", "point", "edge").index(a)))
+    if not weapon.has(aspect):
+        raise IllegalAction(f"the {weapon.name} has no {aspect.capitalize()} aspect "
+                            f"(it has {', '.join(a.capitalize() for a in weapon.aspects())})")
+    declared = action.choice("aim", AIMS, "mid") or "mid"
+    aim = declared
+    brawl_aim = action.choice("brawl_aim", AIMS, None)
+    if brawl_aim is not None:
+        if weapon.skill != "Brawling":
+            raise IllegalAction("only a character switching to a Brawling attack at Touch range may change aim")
+        aim = brawl_aim
+    missile = weapon.missile is not None
+    range_band = action.choice("range", catalog.range_bands, catalog.range_bands[0] if missile else None)
+    if range_band is not None and not missile:
+        raise RulesError(f"action 'attack': option 'range' is only for missile weapons, not the {weapon.name}")
+    modifier = action.integer("modifier", 0)
+    save_excess = action.flag("save_excess", False)
+    use_saved = action.flag("use_saved", True)
+
+    out = empty_attack_outcome()
+    out.update(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band)
+
+    saved_before, before_rounds = attacker.saved_points, attacker.saved_rounds
+    spend = saved_before if use_saved else 0
+    parts = {"dex": attacker.char("dex"), "ability": attacker.ability(weapon.skill), "weapon": weapon.atk,
+             "aim": catalog.aim_modifiers[aim], **common_penalty(attacker, catalog),
+             "encumbrance": -physical_encumbrance(attacker, catalog, rulings),
+             "virtues_flaws": attacker.vf_mod("attack"), "modifier": modifier}
+    if spend and rulings.saved_points_use == "attack_total":
+        parts["saved_points"] = spend
+    at, die, at_botched = combat_roll(ctx, "attack", parts)
+    out.update(attack_total=at, attack_die=die.total, attack_botched=at_botched, attack_modifiers=parts)
+
+    dt, dt_botched = 0, False
+    if defender.incapable() is None:
+        dparts = defense_parts(ctx, action, defender)
+        dt, ddie, dt_botched = combat_roll(ctx, "defense", dparts)
+        out.update(defense_die=ddie.total, defense_modifiers=dparts, defense_rolled=True)
+    out.update(defense_total=dt, defense_botched=dt_botched)
+
+    hit = at > dt
+    excess = at - dt if hit else 0
+    out.update(hit=hit, excess=excess, saved_points_used=spend)
+    attacker = replace(attacker, saved_points=0, saved_rounds=0) if spend else attacker
+
+    if not hit:
+        if earns_advantage(rulings.tactical_advantage, at, dt):
+            defender = replace(defender, tactical_advantage=True)
+            out.update(tactical_advantage=True, tactical_advantage_for="defender")
+    elif save_excess:
+        # Points from earlier rounds that stay in the store (spent into the Attack Total, they are
+        # inside the excess already); with any of them, the points have been saved over two rounds.
+        carried = spend if spend else saved_before
+        total = excess if (spend and rulings.saved_points_use == "attack_total") else carried + excess
+        cap = 3 * attacker.ability(weapon.skill)
+        capped = (carried > 0 or rulings.saved_points_cap == "always") and total > cap
+        if capped:
+            total = cap
+        rounds = before_rounds + 1 if carried else 1
+        attacker = replace(attacker, saved_points=total, saved_rounds=rounds)
+        out.update(excess_saved=True, saved_points_capped=capped, saved_points_cap=cap)
+    else:
+        bonus = spend if (spend and rulings.saved_points_use == "damage_total") else 0
+        attacker, defender = strike(ctx, out, attacker, defender, weapon, aspect, aim, range_band,
+                                    excess + bonus)
+    out["saved_points"] = attacker.saved_points
+    out["injury_levels"] = defender.injury_levels
+    out["conditions"] = list(defender.conditions)
+    return out, attacker, defender
+
+
+def defense_parts(ctx: Ctx, action: Options, defender: Character) -> dict[str, int]:
+    catalog, rulings = ctx.catalog, ctx.rulings
+    weapons = parrying_weapons(defender, action.name_or_index("defense_weapon"))
+    if not weapons:
+        ability, dfn = defender.ability("Brawling"), 0  # empty hands: dodge
+    elif rulings.defense_weapons == "sum":
+        ability = max(defender.ability(w.skill) for w in weapons)
+        dfn = sum(w.dfn for w in weapons)
+    else:
+        best = max(weapons, key=lambda w: defender.ability(w.skill) + w.dfn)
+        ability, dfn = defender.ability(best.skill), best.dfn
+    return {"qik": defender.char("qik"), "ability": ability, "weapon": dfn,
+            **common_penalty(defender, catalog),
+            "encumbrance": -physical_encumbrance(defender, catalog, rulings),
+            "virtues_flaws": defender.vf_mod("defense"), "modifier": action.integer("defense_modifier", 0)}
+
+
+def earns_advantage(rule: str, attack_total: int, defense_total: int) -> bool:
+    """Seed: the defender's excess doubles the Attack Total (DT 30 vs AT 10)."""
+    excess = defense_total - attack_total
+    if excess <= 0:
+        return False
+    if rule == "total_doubles":
+        return defense_total >= 2 * attack_total
+    return excess >= 2 * attack_total
+
+
+def strike(ctx: Ctx, out: dict[str, Any], attacker: Character, defender: Character, weapon: Any,
+           aspect: str, aim: str, range_band: str | None, excess: int) -> tuple[Character, Character]:
+    base = damage_base(attacker, weapon.missile is not None)
+    damage = base + excess + weapon.impact(aspect, range_band)
+    out.update(damage_base=base, damage_total=damage)
+    return attacker, land(ctx, out, defender, damage, aspect, aim, "weapon")
+
+
+def land(ctx: Ctx, out: dict[str, Any], defender: Character, damage: int, damage_type: str, aim: str,
+         source: str) -> Character:
+    """Roll the location, take off the Soak Total, and inflict the injury the table gives."""
+    catalog = ctx.catalog
+    roll = ctx.dice.d100("location").total
+    location = catalog.strike(aim, roll)
+    side = (HANDS[1] if roll % 2 else HANDS[0]) if location.paired else None
+    protection, pieces = armour_at(defender, location.key, damage_type)
+    sb = soak_base(defender)
+    soak = sb + protection + defender.vf_mod("soak")
+    impact = damage - soak
+    out.update(location_roll=roll, location=location.key, side=side, soak_base=sb, armour=protection,
+               armour_pieces=pieces, soak_total=soak, effective_impact=impact)
+    code = catalog.injury_code(location, impact)
+    if code is None:
+        return defender
+    new = NewInjury(location=location, side=side, aspect=damage_type, code=code, source=source,
+                    band=catalog.band_index(impact))
+    defender, parts = inflict(ctx, defender, new, "defender")
+    out.update(parts)
+    return defender
+
+
+def initiative(ctx: Ctx, action: Options, c: Character) -> tuple[Character, dict[str, Any]]:
+    """ArM5: Qik + weapon Init - Encumbrance + stress die, with wound and fatigue penalties."""
+    held = [c.weapons[i] for i in c.held_indices()]
+    main = next((w for w in held if w.skill != "Shield"), held[0] if held else None)
+    parts = {"qik": c.char("qik"), "weapon": main.init if main else 0,
+             "encumbrance": -encumbrance(c, ctx.catalog), **common_penalty(c, ctx.catalog),
+             "virtues_flaws": c.vf_mod("initiative"), "modifier": action.integer("modifier", 0)}
+    total, die, botched = combat_roll(ctx, "initiative", parts)
+    return replace(c, initiative=total), {"name": c.name, "total": total, "die": die.total, "botched": botched,
+                                          "modifiers": parts, "weapon": main.name if main else None}

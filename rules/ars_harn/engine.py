@@ -1,0 +1,154 @@
+"""The ars-harn engine: Ars Magica combat with HarnMaster armour, strike locations and injuries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.ars_harn import combat, magic, recovery, status
+from rules.ars_harn.catalog import ArsHarnCatalog
+from rules.ars_harn.character import Character, parse_character
+from rules.ars_harn.injury import Ctx
+from rules.ars_harn.options import Options
+from rules.ars_harn.settings import SETTINGS, parse_rulings
+from rules.ars_harn.summary import summarize
+from rules.dice import DiceSource
+from rules.errors import RulesError
+from rules.model import Resolution, Scenario, Setting, Sheet, SheetSummary
+
+SYSTEM_ID = "ars-harn"
+
+ROLL_LABELS = frozenset({"initiative", "attack", "defense", "location", "shock", "kill", "fumble", "stumble",
+                         "amputation", "targeting", "chirurgy", "healing", "fatigue"})
+
+# action type -> the options it takes ("who" picks the character for one-character actions)
+ACTION_OPTIONS: dict[str, tuple[str, ...]] = {
+    "attack": combat.ATTACK_OPTIONS,
+    "cast": magic.CAST_OPTIONS,
+    "initiative": ("modifier", "who"),
+    "shock": ("who",),
+    "kill": ("who",),
+    "gm_decide": ("decision", "who"),
+    "heal": recovery.HEAL_OPTIONS,
+    "rest": recovery.REST_OPTIONS,
+    "tactical_advantage": ("use", "weapon", "hand", "who"),
+    "recover": ("who",),
+    "ready": ("weapon", "hand", "who"),
+    "fatigue": ("change", "roll", "ease_factor", "modifier", "who"),
+    "condition": ("add", "remove", "who"),
+    "inflict": ("location", "side", "code", "effective_impact", "aspect", "bleeding", "who"),
+}
+
+Single = Callable[[Ctx, Options, Character], tuple[dict[str, Any], Character]]
+
+SINGLE: dict[str, Single] = {
+    "shock": status.shock,
+    "gm_decide": status.gm_decide,
+    "tactical_advantage": status.use_advantage,
+    "recover": status.recover,
+    "ready": status.ready_weapon,
+    "fatigue": status.fatigue,
+    "condition": status.set_conditions,
+    "rest": recovery.rest,
+}
+
+
+def _catalog(catalog: Any) -> ArsHarnCatalog:
+    if not isinstance(catalog, ArsHarnCatalog):
+        raise RulesError("the ars-harn engine needs the ars-harn content pack")
+    return catalog
+
+
+class ArsHarnEngine:
+    system_id = SYSTEM_ID
+    title = "Ars Magica with HarnMaster armour and injuries"
+    roll_labels = ROLL_LABELS
+    actions = frozenset(ACTION_OPTIONS)
+    settings: tuple[Setting, ...] = SETTINGS
+
+    def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+        cat = _catalog(catalog)
+        return parse_character(sheet, "sheet", cat).to_dict(cat)
+
+    def summarize(self, sheet: Sheet, catalog: Any) -> SheetSummary:
+        cat = _catalog(catalog)
+        return summarize(parse_character(sheet, "sheet", cat), cat)
+
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+        cat = _catalog(catalog)
+        if scenario.system != SYSTEM_ID:
+            raise RulesError(f"scenario is for '{scenario.system}', not {SYSTEM_ID}")
+        rulings = parse_rulings(scenario.settings)
+        action_map = scenario.action
+        if not isinstance(action_map, Mapping):
+            raise RulesError("action must be a mapping with a 'type'")
+        kind = action_map.get("type", "attack")
+        if not isinstance(kind, str) or kind not in ACTION_OPTIONS:
+            raise RulesError(f"unknown action type {kind!r} (actions: {', '.join(ACTION_OPTIONS)})")
+        options = Options(action_map, ACTION_OPTIONS[kind])
+        ctx = Ctx(cat, rulings, dice)
+        first = len(dice.rolls)
+        attacker = None if scenario.attacker is None else parse_character(scenario.attacker, "attacker", cat)
+        defender = None if scenario.defender is None else parse_character(scenario.defender, "defender", cat)
+        outcome, attacker, defender = self._dispatch(kind, ctx, options, attacker, defender)
+        outcome.setdefault("action", kind)
+        return Resolution(
+            system=SYSTEM_ID,
+            rolls=tuple(dice.rolls[first:]),
+            outcome=outcome,
+            attacker=None if attacker is None else attacker.to_dict(cat),
+            defender=None if defender is None else defender.to_dict(cat),
+        )
+
+    def _dispatch(self, kind: str, ctx: Ctx, options: Options, attacker: Character | None,
+                  defender: Character | None) -> tuple[dict[str, Any], Character | None, Character | None]:
+        if kind in ("attack", "cast"):
+            if attacker is None or defender is None:
+                raise RulesError(f"action '{kind}' needs both an attacker and a defender")
+            run = combat.attack if kind == "attack" else magic.cast
+            return run(ctx, options, attacker, defender)
+        if kind == "heal":
+            if attacker is None:
+                raise RulesError("action 'heal' needs the healer as attacker (and the patient as defender)")
+            if options.has("who"):
+                raise RulesError("action 'heal': the healer is the attacker, the patient the defender")
+            if defender is None:
+                out, healer, _patient = recovery.heal(ctx, options, attacker, attacker, same=True)
+                return out, healer, None
+            out, healer, patient = recovery.heal(ctx, options, attacker, defender, same=False)
+            return out, healer, patient
+        if kind == "initiative":
+            if options.has("who"):
+                who = options.who()
+                chosen = attacker if who == "attacker" else defender
+                if chosen is None:
+                    raise RulesError(f"action 'initiative': there is no {who} sheet")
+                chosen, result = combat.initiative(ctx, options, chosen)
+                out = {"action": "initiative", who: result}
+                return (out, chosen, defender) if who == "attacker" else (out, attacker, chosen)
+            if attacker is None and defender is None:
+                raise RulesError("action 'initiative' needs at least one sheet")
+            out = {"action": "initiative", "attacker": None, "defender": None}
+            if attacker is not None:
+                attacker, out["attacker"] = combat.initiative(ctx, options, attacker)
+            if defender is not None:
+                defender, out["defender"] = combat.initiative(ctx, options, defender)
+            return out, attacker, defender
+        # one-character actions: the character is the attacker unless 'who' says defender
+        # (a lone defender sheet is taken as the character too)
+        who = options.who("attacker" if attacker is not None else "defender")
+        chosen = attacker if who == "attacker" else defender
+        if chosen is None:
+            raise RulesError(f"action '{kind}' needs a sheet for the {who}")
+        if kind == "kill":
+            out, chosen = status.kill(ctx, options, chosen, who)
+        elif kind == "inflict":
+            out, chosen = status.gm_wound(ctx, options, chosen, who)
+        else:
+            out, chosen = SINGLE[kind](ctx, options, chosen)
+        out["who"] = who
+        out["name"] = chosen.name
+        return (out, chosen, defender) if who == "attacker" else (out, attacker, chosen)
+
+
+ENGINE = ArsHarnEngine()

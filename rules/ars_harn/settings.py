@@ -1,0 +1,80 @@
+"""The rulings a GM may change, with our defaults (docs/rules/ars-harn.md gives the reasons)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import RulesError
+from rules.model import Setting
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("auto_rolls", True, "Roll Shock and Kill at once; when off they wait for the GM's shock/kill action"),
+    Setting("combat_botch_dice", 1, "Botch dice on Attack, Defense, Targeting and Initiative stress rolls (0-10)"),
+    Setting("roll_botch_dice", 1, "Botch dice on every other stress roll: shock, kill, fumble, healing... (0-10)"),
+    Setting("tactical_advantage", "excess_doubles", "When a defender earns Tactical Advantage",
+            ("excess_doubles", "total_doubles")),
+    Setting("saved_points_cap", "after_first_round", "When the 3x weapon skill cap on saved points applies",
+            ("after_first_round", "always")),
+    Setting("saved_points_use", "attack_total", "What saved excess points are added to on the next attack",
+            ("attack_total", "damage_total")),
+    Setting("amputation_when", "grievous_edge", "Which hits at an amputation location call for the roll",
+            ("grievous_edge", "grievous_any", "top_band")),
+    Setting("fumble_roll_when", "every_injury", "Which limb injuries below Grievous call for a Fumble/Stumble roll",
+            ("every_injury", "serious_or_worse")),
+    Setting("bleeding_rule", "grievous_and_kill", "Which wounds bleed",
+            ("grievous_and_kill", "grievous_only", "harn")),
+    Setting("kill_failure", "gm_decides", "What a failed Kill roll does", ("gm_decides", "death", "incapacitation")),
+    Setting("defense_weapons", "best", "Defense uses the best held weapon or the sum of all held ones",
+            ("best", "sum")),
+    Setting("encumbrance_on", "initiative", "Rolls that Encumbrance lowers",
+            ("initiative", "initiative_and_physical")),
+    Setting("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)"),
+    Setting("treatment_bonus", True, "Add HarnMaster's treatment bonus / 10 to the Chirurgy roll"),
+)
+
+_INT_RANGES = {"combat_botch_dice": (0, 10), "roll_botch_dice": (0, 10), "targeting_ease_factor": (0, 30)}
+
+
+@dataclass(frozen=True)
+class Rulings:
+    auto_rolls: bool
+    combat_botch_dice: int
+    roll_botch_dice: int
+    tactical_advantage: str
+    saved_points_cap: str
+    saved_points_use: str
+    amputation_when: str
+    fumble_roll_when: str
+    bleeding_rule: str
+    kill_failure: str
+    defense_weapons: str
+    encumbrance_on: str
+    targeting_ease_factor: int
+    treatment_bonus: bool
+
+
+def parse_rulings(overrides: Any) -> Rulings:
+    """Defaults overlaid with ``overrides``; an unknown name or a bad value names the setting."""
+    if overrides is None:
+        overrides = {}
+    if not isinstance(overrides, Mapping):
+        raise RulesError("settings must be a mapping of setting name to value")
+    known = {s.name: s for s in SETTINGS}
+    values: dict[str, Any] = {s.name: s.default for s in SETTINGS}
+    for name, value in overrides.items():
+        setting = known.get(name) if isinstance(name, str) else None
+        if setting is None:
+            raise RulesError(f"unknown setting '{name}' (known: {', '.join(known)})")
+        if isinstance(setting.default, bool):
+            if not isinstance(value, bool):
+                raise RulesError(f"setting '{name}' must be true or false, not {value!r}")
+        elif isinstance(setting.default, int):
+            low, high = _INT_RANGES[setting.name]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise RulesError(f"setting '{name}' must be a whole number from {low} to {high}, not {value!r}")
+        elif value not in setting.choices:
+            raise RulesError(f"setting '{name}' must be one of {', '.join(setting.choices)}, not {value!r}")
+        values[name] = value
+    return Rulings(**values)

@@ -1,0 +1,49 @@
+"""What a character embed shows: derived numbers, equipment and wounds as short labelled pairs."""
+
+from __future__ import annotations
+
+from rules.ars_harn.catalog import ArsHarnCatalog
+from rules.ars_harn.character import Character
+from rules.ars_harn.totals import burden, damage_base, encumbrance, fatigue_penalty, load, soak_base
+from rules.model import SheetSummary, Wound
+
+
+def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
+    stats = (
+        ("Damage Base", str(damage_base(c, False))),
+        ("Soak Base", str(soak_base(c))),
+        ("Injury Levels", str(c.injury_levels)),
+        ("Fatigue", f"{catalog.fatigue_level(c.fatigue).name} ({fatigue_penalty(c, catalog):+d})"),
+        ("Bleeding", str(c.bleeding_wounds)),
+        ("Load", f"{load(c, catalog):g}"),
+        ("Burden", str(burden(load(c, catalog), catalog))),
+        ("Encumbrance", str(encumbrance(c, catalog))),
+        ("Saved points", str(c.saved_points)),
+        ("Initiative", "-" if c.initiative is None else str(c.initiative)),
+    )
+    equipment: list[tuple[str, str]] = []
+    for index, weapon in enumerate(c.weapons):
+        hand = c.hand_of(index)
+        state = "dropped" if index in c.dropped else (f"{hand} hand" if hand else "carried")
+        aspects = " ".join(f"{a[0].upper()}{weapon.damage[a]}" for a in weapon.aspects())
+        equipment.append((weapon.name, f"{aspects}; {state}"))
+    for piece in c.armour:
+        equipment.append((piece.name, ", ".join(piece.locations)))
+    wounds = tuple(
+        Wound(index=w.index,
+              location=f"{w.side} {catalog.locations[w.location].label}" if w.side
+              else catalog.locations[w.location].label,
+              code=w.code, severity=catalog.severities.get(w.severity, w.severity), levels=w.levels,
+              bleeding=w.bleeding, penalty=-w.levels,
+              note=", ".join(n for n, on in (("amputated", w.amputated), ("treated", w.treated)) if on))
+        for w in c.wounds
+    )
+    flags = list(c.conditions)
+    if c.tactical_advantage:
+        flags.append("tactical advantage")
+    flags += [f"{limb.replace('_', ' ')} unusable" for limb in c.unusable_limbs]
+    if c.pending_decision is not None:
+        flags.append("awaiting GM decision")
+    flags += [f"owes {p['kind']} roll" for p in c.pending_rolls]
+    return SheetSummary(name=c.name, stats=stats, equipment=tuple(equipment), wounds=wounds,
+                        condition=", ".join(flags) or "ok")

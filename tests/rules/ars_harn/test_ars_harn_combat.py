@@ -1,0 +1,363 @@
+"""Seed 000, combat: aspects, Damage/Soak Base, declarations, separate rolls, Tactical Advantage,
+excess points and damage. Every test forces the dice and checks exact numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from content import load_catalog
+from rules.ars_harn.engine import ENGINE
+from rules.dice import DiceSource
+from rules.errors import IllegalAction, RulesError
+from rules.model import Resolution, Scenario
+
+CAT = load_catalog("ars-harn")
+
+# A plain test weapon: no modifiers, so the totals are the dice and the sheet.
+PLAIN = {"name": "Plain", "skill": "Sword", "blunt": 0, "edge": 0, "point": 0}
+
+
+def run(action: dict[str, Any], attacker: dict[str, Any] | None = None, defender: dict[str, Any] | None = None,
+        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+    source = DiceSource(forced=dice or {})
+    result = ENGINE.resolve(Scenario("ars-harn", action, attacker, defender, settings or {}), source, CAT)
+    source.check_all_used()
+    return result
+
+
+def who(name: str = "A", **extra: Any) -> dict[str, Any]:
+    sheet: dict[str, Any] = {"name": name, "str": 0, "sta": 0, "dex": 0, "qik": 0}
+    sheet.update(extra)
+    return sheet
+
+
+def bjorn(**extra: Any) -> dict[str, Any]:
+    return who("Bjorn", **{"str": 2, "dex": 1, "abilities": {"Sword": 5}, "weapons": ["Broadsword"], **extra})
+
+
+def aldo(**extra: Any) -> dict[str, Any]:
+    return who("Aldo", **{"sta": 1, "qik": 1, "abilities": {"Sword": 3}, "weapons": ["Shortsword"], **extra})
+
+
+# -- 1. aspects --------------------------------------------------------------------------------
+
+
+def test_every_weapon_has_blunt_edge_and_point_damage_from_the_weapon_table() -> None:
+    sword = CAT.weapon("Broadsword")
+    assert (sword.damage["blunt"], sword.damage["edge"], sword.damage["point"]) == (3, 5, 3)
+    mace = CAT.weapon("Mace")
+    assert mace.aspects() == ("blunt",)
+
+
+def test_an_aspect_the_weapon_lacks_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="Mace has no Edge aspect"):
+        run({"type": "attack", "aspect": "edge"}, who(weapons=["Mace"]), who("B"))
+
+
+def test_aspect_damage_depends_on_the_aspect_declared() -> None:
+    dice = {"attack": [7], "defense": [3], "location": [50], "shock": [9]}
+    edge = run({"aspect": "edge"}, bjorn(), aldo(), dice).outcome
+    point = run({"aspect": "point"}, bjorn(), aldo(), dice).outcome
+    # AT 7+1+5+3 = 16, DT 3+1+3+1 = 8, excess 8, Damage Base 2: edge 2+8+5, point 2+8+3
+    assert (edge["damage_total"], point["damage_total"]) == (15, 13)
+
+
+def test_weapon_ars_values_follow_the_documented_mapping() -> None:
+    sword = CAT.weapon("Broadsword")  # HM3 A15 D10, skill Sword
+    assert (sword.init, sword.atk, sword.dfn) == (2, 3, 2)
+    shortsword = CAT.weapon("Shortsword")  # A10 D5, init given per weapon
+    assert (shortsword.init, shortsword.atk, shortsword.dfn) == (1, 2, 1)
+
+
+# -- 3. Damage Base and Soak Base ----------------------------------------------------------------
+
+
+def test_damage_base_is_strength_plus_size_in_melee() -> None:
+    attacker = who(str=3, size=1, weapons=[PLAIN])
+    out = run({"aspect": "edge"}, attacker, who("B"), {"attack": [9], "defense": [4], "location": [50],
+                                                       "shock": [9]}).outcome
+    assert out["damage_base"] == 4
+    assert out["damage_total"] == 4 + 5  # excess 5, Plain edge 0
+
+
+def test_missile_damage_base_is_zero() -> None:
+    archer = who(str=3, size=1, abilities={"Bow": 0}, weapons=["Shortbow"])
+    out = run({"aspect": "point"}, archer, who("B"), {"attack": [9], "defense": [4], "location": [50],
+                                                      "shock": [9]}).outcome
+    # AT 9 + Atk 3 = 12, DT 4: excess 8; Damage Base 0; short range impact 6
+    assert out["damage_base"] == 0
+    assert out["damage_total"] == 0 + 8 + 6
+
+
+def test_missile_impact_follows_the_range_band() -> None:
+    archer = who(abilities={"Bow": 0}, weapons=["Longbow"])
+    out = run({"range": "long"}, archer, who("B"), {"attack": [9], "defense": [4], "location": [50],
+                                                    "shock": [9]}).outcome
+    assert out["damage_total"] == 0 + 9 + 6  # Longbow Atk 4: AT 13 - DT 4; long range impact 6
+
+
+def test_soak_base_is_stamina_plus_size() -> None:
+    out = run({"aspect": "edge"}, who(weapons=[PLAIN]), who("B", sta=2, size=1),
+              {"attack": [9], "defense": [4], "location": [50]}).outcome
+    assert out["soak_base"] == 3
+    assert out["soak_total"] == 3
+
+
+# -- 4. declarations: aspect and aim -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("aim", "bonus"), [("high", -3), ("mid", 0), ("low", -3)])
+def test_high_and_low_aim_are_minus_three_to_attack(aim: str, bonus: int) -> None:
+    out = run({"aim": aim}, bjorn(), aldo(), {"attack": [5], "defense": [9]}).outcome
+    assert out["attack_total"] == 5 + 1 + 5 + 3 + bonus
+    assert out["attack_modifiers"]["aim"] == bonus
+
+
+def test_aim_does_not_change_defense_or_initiative() -> None:
+    high = run({"aim": "high"}, bjorn(), aldo(), {"attack": [2], "defense": [9]}).outcome
+    mid = run({"aim": "mid"}, bjorn(), aldo(), {"attack": [2], "defense": [9]}).outcome
+    assert high["defense_total"] == mid["defense_total"] == 9 + 1 + 3 + 1
+    init = run({"type": "initiative"}, bjorn(), None, {"initiative": [5]})
+    assert init.outcome["attacker"]["total"] == 5 + 0 + 2  # Qik 0 + Broadsword Init 2
+    with pytest.raises(RulesError, match="unknown option 'aim'"):
+        run({"type": "initiative", "aim": "high"}, bjorn(), None)
+
+
+def test_aim_selects_the_strike_table_column() -> None:
+    dice = {"attack": [9], "defense": [2], "location": [20], "shock": [9]}
+    high = run({"aim": "high", "aspect": "blunt"}, bjorn(), aldo(), dice).outcome
+    low = run({"aim": "low", "aspect": "blunt"}, bjorn(), aldo(), dice).outcome
+    assert high["location"] == "face"  # High 16-30
+    assert low["location"] == "abdomen"  # Low 20-29
+
+
+def test_touch_range_brawler_may_change_aim_before_rolling() -> None:
+    out = run({"weapon": "Fist", "aim": "high", "brawl_aim": "mid"}, bjorn(), aldo(),
+              {"attack": [5], "defense": [9]}).outcome
+    assert out["declared_aim"] == "high"
+    assert out["aim"] == "mid"
+    assert out["attack_modifiers"]["aim"] == 0
+
+
+def test_changing_aim_is_only_for_a_brawling_attack() -> None:
+    with pytest.raises(IllegalAction, match="Brawling"):
+        run({"aim": "high", "brawl_aim": "mid"}, bjorn(), aldo())
+
+
+# -- 5. separate Attack and Defense rolls --------------------------------------------------------
+
+
+def test_attack_and_defense_are_separate_stress_rolls() -> None:
+    result = run({}, bjorn(), aldo(), {"attack": [1, 4], "defense": [6]})
+    out = result.outcome
+    assert out["attack_total"] == 8 + 9  # 1 then 4: doubled
+    assert out["defense_total"] == 6 + 5
+    assert [r.label for r in result.rolls][:2] == ["attack", "defense"]
+
+
+def test_a_botched_attack_roll_counts_as_zero() -> None:
+    out = run({}, bjorn(), aldo(), {"attack": [0], "attack.botch": [0], "defense": [0], "defense.botch": [3]}
+              ).outcome
+    assert out["attack_botched"] is True
+    assert out["attack_total"] == 0
+    assert out["defense_total"] == 5  # a zero without a botch is just a 0 on the die
+    assert out["hit"] is False
+
+
+def test_botch_dice_number_is_a_setting() -> None:
+    result = run({}, bjorn(), aldo(), {"attack": [0], "attack.botch": [3, 0], "defense": [5]},
+                 {"combat_botch_dice": 2})
+    assert result.outcome["attack_botched"] is True
+    assert result.rolls[1].faces == (3, 0)
+
+
+def test_wound_penalties_and_fatigue_apply_to_attack_and_defense() -> None:
+    hurt = [{"location": "thorax", "code": "S3"}, {"location": "hand", "side": "left", "code": "M1"}]
+    out = run({}, bjorn(wounds=hurt, fatigue=3), aldo(wounds=hurt, fatigue=2),
+              {"attack": [5], "defense": [5]}).outcome
+    assert out["attack_total"] == 5 + 9 - 4 - 3  # M1 + S3 = four levels; Tired -3
+    assert out["defense_total"] == 5 + 5 - 4 - 1  # Weary -1
+
+
+def test_a_defender_in_shock_makes_no_defense_roll() -> None:
+    result = run({}, bjorn(), aldo(conditions=["shock"]), {"attack": [3], "location": [50], "shock": [9]})
+    assert result.outcome["defense_rolled"] is False
+    assert result.outcome["defense_total"] == 0
+    assert "defense" not in [r.label for r in result.rolls]
+
+
+def test_a_character_in_shock_cannot_attack() -> None:
+    with pytest.raises(IllegalAction, match="shock"):
+        run({}, bjorn(conditions=["shock"]), aldo())
+
+
+def test_defense_uses_the_best_held_weapon_or_the_sum_by_setting() -> None:
+    defender = who("Shielded", qik=1, abilities={"Sword": 3, "Shield": 2}, weapons=["Broadsword", "Kite Shield"])
+    best = run({}, bjorn(), defender, {"attack": [2], "defense": [4]}).outcome
+    # Sword 3 + Dfn 2 = 5 against Shield 2 + Dfn 5 = 7: the shield
+    assert best["defense_total"] == 4 + 1 + 2 + 5
+    summed = run({}, bjorn(), defender, {"attack": [2], "defense": [4]}, {"defense_weapons": "sum"}).outcome
+    assert summed["defense_total"] == 4 + 1 + 3 + 2 + 5
+
+
+# -- 6. Tactical Advantage -----------------------------------------------------------------------
+
+
+def test_tactical_advantage_when_defense_excess_doubles_attack_total() -> None:
+    # AT = 2 + 9 - 1 = 10 (modifier -1); DT = die + 5: 25 + 5 = 30 -> excess 20 = 2 x 10
+    result = run({"modifier": -1}, bjorn(), aldo(), {"attack": [2], "defense": [1, 1, 1, 0]})
+    out = result.outcome
+    assert (out["attack_total"], out["defense_total"]) == (10, 85)
+    assert out["tactical_advantage"] is True
+    assert result.defender is not None and result.defender["tactical_advantage"] is True
+
+
+@pytest.mark.parametrize(("defense_mod", "earned"), [(20, True), (19, False)])
+def test_tactical_advantage_boundary_is_exactly_double(defense_mod: int, earned: bool) -> None:
+    # AT 10; DT = 5 + 5 + mod: 30 earns it (excess 20), 29 does not (excess 19)
+    out = run({"modifier": -1, "defense_modifier": defense_mod}, bjorn(), aldo(),
+              {"attack": [2], "defense": [5]}).outcome
+    assert out["defense_total"] == 10 + defense_mod
+    assert out["tactical_advantage"] is earned
+
+
+def test_tactical_advantage_total_doubles_setting() -> None:
+    out = run({"modifier": -1, "defense_modifier": 10}, bjorn(), aldo(), {"attack": [2], "defense": [5]},
+              {"tactical_advantage": "total_doubles"}).outcome
+    assert out["defense_total"] == 20
+    assert out["tactical_advantage"] is True
+
+
+def test_tactical_advantage_may_pick_up_a_weapon_but_never_attack() -> None:
+    sheet = aldo(tactical_advantage=True, dropped=[0], held={"right": None, "left": None})
+    result = run({"type": "tactical_advantage", "use": "pick_up", "weapon": "Shortsword"}, sheet)
+    assert result.attacker is not None
+    assert result.attacker["held"] == {"right": 0, "left": None}
+    assert result.attacker["dropped"] == []
+    assert result.attacker["tactical_advantage"] is False
+    with pytest.raises(IllegalAction, match="second attack"):
+        run({"type": "tactical_advantage", "use": "attack"}, aldo(tactical_advantage=True))
+
+
+def test_tactical_advantage_stand_up_and_fast_cast() -> None:
+    stood = run({"type": "tactical_advantage", "use": "stand_up"}, aldo(tactical_advantage=True,
+                                                                        conditions=["prone"]))
+    assert stood.attacker is not None and stood.attacker["conditions"] == []
+    cast = run({"type": "tactical_advantage", "use": "fast_cast"}, aldo(tactical_advantage=True))
+    assert cast.outcome["fast_cast"] is True
+    with pytest.raises(IllegalAction, match="no Tactical Advantage"):
+        run({"type": "tactical_advantage", "use": "stand_up"}, aldo(conditions=["prone"]))
+
+
+# -- 7. excess points ----------------------------------------------------------------------------
+
+
+def test_excess_may_be_saved_for_the_next_round_instead_of_damage() -> None:
+    result = run({"save_excess": True}, bjorn(), aldo(), {"attack": [7], "defense": [3]})
+    out = result.outcome
+    assert out["excess"] == 8 and out["excess_saved"] is True
+    assert out["damage_total"] is None and out["injury"] is None
+    assert result.attacker is not None and result.attacker["saved_points"] == 8
+
+
+def test_saved_points_add_to_the_next_attack_total() -> None:
+    out = run({}, bjorn(saved_points=6, saved_rounds=1), aldo(), {"attack": [2], "defense": [9]}).outcome
+    assert out["attack_total"] == 2 + 9 + 6
+    assert out["saved_points_used"] == 6
+    assert out["saved_points"] == 0
+
+
+def test_saved_points_on_damage_total_setting() -> None:
+    out = run({"aspect": "blunt"}, bjorn(saved_points=6, saved_rounds=1), aldo(),
+              {"attack": [7], "defense": [3], "location": [50], "shock": [9]},
+              {"saved_points_use": "damage_total"}).outcome
+    assert out["attack_total"] == 16
+    assert out["damage_total"] == 2 + 8 + 3 + 6
+
+
+def test_points_saved_over_more_than_one_round_are_capped_at_three_times_weapon_skill() -> None:
+    # Sword 5: cap 15. Carried 6 (inside the Attack Total) + the rest: AT 7+9+6 = 22, DT 8: excess 14
+    under = run({"save_excess": True}, bjorn(saved_points=6, saved_rounds=1), aldo(),
+                {"attack": [7], "defense": [3]})
+    assert under.outcome["excess"] == 14 and under.outcome["saved_points"] == 14
+    assert under.outcome["saved_points_capped"] is False
+    over = run({"save_excess": True}, bjorn(saved_points=10, saved_rounds=1), aldo(),
+               {"attack": [7], "defense": [3]})
+    assert over.outcome["excess"] == 18
+    assert over.outcome["saved_points"] == 15 and over.outcome["saved_points_capped"] is True
+    assert over.attacker is not None and over.attacker["saved_rounds"] == 2
+
+
+def test_first_round_saving_is_not_capped_unless_the_setting_says_always() -> None:
+    first = run({"save_excess": True, "modifier": 10}, bjorn(), aldo(), {"attack": [7], "defense": [3]})
+    assert first.outcome["saved_points"] == 18  # over 15, but saved for one round only
+    always = run({"save_excess": True, "modifier": 10}, bjorn(), aldo(), {"attack": [7], "defense": [3]},
+                 {"saved_points_cap": "always"})
+    assert always.outcome["saved_points"] == 15
+
+
+# -- 8. damage, location, soak, Effective Impact --------------------------------------------------
+
+
+def test_damage_total_is_damage_base_plus_excess_plus_aspect_damage() -> None:
+    out = run({"aspect": "edge"}, bjorn(), aldo(), {"attack": [7], "defense": [3], "location": [50],
+                                                     "shock": [9]}).outcome
+    assert out["damage_total"] == 2 + 8 + 5
+
+
+@pytest.mark.parametrize(("roll", "side"), [(17, "left"), (18, "right")])
+def test_location_odd_roll_is_left_even_is_right(roll: int, side: str) -> None:
+    out = run({"aspect": "blunt"}, bjorn(), aldo(), {"attack": [7], "defense": [3], "location": [roll],
+                                                      "fumble": [9], "shock": [9]}).outcome
+    assert out["location"] == "shoulder"
+    assert out["side"] == side
+
+
+def test_unpaired_location_has_no_side() -> None:
+    out = run({}, bjorn(), aldo(), {"attack": [7], "defense": [3], "location": [3], "shock": [9]}).outcome
+    assert out["location"] == "skull" and out["side"] is None
+
+
+def test_soak_total_adds_every_armour_layer_at_the_location() -> None:
+    # Quilt (edge 3) under Mail (edge 8) on the thorax; Sta 1
+    defender = aldo(armour=["Quilt Gambeson", "Mail Hauberk"])
+    out = run({"aspect": "edge"}, bjorn(), defender, {"attack": [7], "defense": [3], "location": [50],
+                                                       "shock": [9]}).outcome
+    assert out["armour"] == 11
+    assert out["soak_total"] == 1 + 3 + 8
+    assert out["effective_impact"] == 15 - 12
+
+
+def test_armour_protects_only_its_locations_and_by_aspect() -> None:
+    defender = aldo(armour=["Mail Coif"])  # skull and neck
+    skull = run({"aspect": "blunt"}, bjorn(), defender, {"attack": [7], "defense": [3], "location": [1],
+                                                          "shock": [9]}).outcome
+    assert skull["armour"] == 2  # mail blunt 2
+    thorax = run({"aspect": "blunt"}, bjorn(), defender, {"attack": [7], "defense": [3], "location": [50],
+                                                           "shock": [9]}).outcome
+    assert thorax["armour"] == 0
+
+
+def test_effective_impact_is_damage_total_minus_soak_total() -> None:
+    out = run({"aspect": "edge"}, bjorn(), aldo(armour=["Leather Tunic"]),
+              {"attack": [7], "defense": [3], "location": [50], "shock": [9]}).outcome
+    assert out["damage_total"] == 15 and out["soak_total"] == 1 + 4
+    assert out["effective_impact"] == 10
+
+
+def test_a_hit_needs_the_attack_total_to_exceed_the_defense_total() -> None:
+    out = run({"modifier": -5}, bjorn(), aldo(), {"attack": [9], "defense": [8]}).outcome
+    assert out["attack_total"] == out["defense_total"] == 13
+    assert out["hit"] is False and out["excess"] == 0
+
+
+def test_ready_a_weapon_then_attack_and_refuse_a_dropped_one() -> None:
+    sheet = aldo(weapons=["Shortsword", "Dagger"], dropped=[0], held={"right": None, "left": None})
+    with pytest.raises(IllegalAction, match="on the ground"):
+        run({"weapon": "Shortsword"}, sheet, bjorn())
+    with pytest.raises(IllegalAction, match="holds no usable weapon"):
+        run({}, sheet, bjorn())
+    readied = run({"type": "ready", "weapon": "Dagger"}, sheet)
+    assert readied.attacker is not None and readied.attacker["held"] == {"right": 1, "left": None}

@@ -1,0 +1,189 @@
+"""Seed 000, magic and healing: damaging spells, Body Level spells, healing spells, Chirurgy
+treatment on HarnMaster's table, and healing rolls over days of rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from content import load_catalog
+from rules.ars_harn.engine import ENGINE
+from rules.dice import DiceSource
+from rules.errors import IllegalAction, RulesError
+from rules.model import Resolution, Scenario
+
+CAT = load_catalog("ars-harn")
+
+
+def run(action: dict[str, Any], attacker: dict[str, Any] | None = None, defender: dict[str, Any] | None = None,
+        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+    source = DiceSource(forced=dice or {})
+    result = ENGINE.resolve(Scenario("ars-harn", action, attacker, defender, settings or {}), source, CAT)
+    source.check_all_used()
+    return result
+
+
+def who(name: str = "A", **extra: Any) -> dict[str, Any]:
+    return {"name": name, "str": 0, "sta": 0, "dex": 0, "qik": 0, **extra}
+
+
+MAGUS = who("Magus", per=2, abilities={"Finesse": 4})
+KNIGHT = who("Knight", sta=1, armour=["Quilt Gambeson", "Mail Hauberk"])
+
+
+# -- 15. damaging spells -------------------------------------------------------------------------
+
+
+def test_damaging_spell_aim_penalty_applies_to_targeting_and_uses_fire_protection() -> None:
+    out = run({"type": "cast", "spell": "Pilum of Fire", "damage": 15, "damage_type": "fire", "aim": "high"},
+              MAGUS, KNIGHT, {"targeting": [3], "location": [90], "shock": [9]}).outcome
+    assert out["targeting"]["modifiers"]["aim"] == -3
+    assert out["targeting"]["total"] == 3 + 2 + 4 - 3 and out["targeting"]["passed"] is True
+    assert out["location"] == "thorax"
+    assert out["armour"] == 4 + 1  # quilt fire 4 + mail fire 1
+    assert out["soak_total"] == 6 and out["effective_impact"] == 9
+    assert out["injury"]["code"] == "S2" and out["injury"]["aspect"] == "fire"
+
+
+def test_missed_targeting_roll_does_no_damage() -> None:
+    result = run({"type": "cast", "damage": 15, "damage_type": "fire", "aim": "high"}, MAGUS, KNIGHT,
+                 {"targeting": [2]})
+    assert result.outcome["targeting"]["total"] == 5 and result.outcome["targeting"]["passed"] is False
+    assert result.outcome["location"] is None and [r.label for r in result.rolls] == ["targeting"]
+
+
+def test_mighty_torrent_of_water_is_blunt() -> None:
+    out = run({"type": "cast", "spell": "Mighty Torrent of Water", "damage": 20, "damage_type": "blunt",
+               "ease_factor": 9}, MAGUS, KNIGHT, {"targeting": [4], "location": [50], "shock": [9]}).outcome
+    assert out["targeting"]["ease_factor"] == 9 and out["targeting"]["total"] == 10
+    assert out["armour"] == 5 + 2 and out["effective_impact"] == 20 - 8
+
+
+# -- 16. Body Level spells -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("levels", "code"), [(1, "S2"), (2, "S3"), (3, "G4"), (4, "K5"), (6, "K5")])
+def test_body_levels_become_s2_s3_g4_k5_at_the_thorax(levels: int, code: str) -> None:
+    dice = {"shock": [9]}
+    if code == "K5":
+        dice["kill"] = [9]
+    target = who("T", sta=2)
+    out = run({"type": "cast", "body_levels": levels}, MAGUS, target, dice).outcome
+    assert out["injury"]["code"] == code and out["location"] == "thorax"
+    assert out["injury"]["bleeding"] is False
+    if code == "K5":
+        assert out["kill"]["ease_factor"] == 10
+
+
+def test_body_level_spell_may_strike_another_part_and_bleed_if_the_spell_says() -> None:
+    out = run({"type": "cast", "body_levels": 3, "location": "skull", "bleeding": True}, MAGUS, who("T", sta=5),
+              {"shock": [9]}).outcome
+    assert (out["location"], out["injury"]["code"], out["injury"]["bleeding"]) == ("skull", "G4", True)
+
+
+def test_cast_needs_damage_or_body_levels() -> None:
+    with pytest.raises(RulesError, match="either 'damage'"):
+        run({"type": "cast"}, MAGUS, KNIGHT)
+
+
+# -- 17. healing ---------------------------------------------------------------------------------
+
+WOUNDED = who("W", sta=1, wounds=[
+    {"location": "thorax", "code": "M1"},
+    {"location": "abdomen", "code": "S3", "aspect": "edge"},
+    {"location": "thigh", "side": "left", "code": "G4", "aspect": "edge", "bleeding": True},
+], unusable_limbs=["left_leg"])
+
+
+def test_healing_spell_removes_a_wound_of_s3_or_less() -> None:
+    result = run({"type": "heal", "method": "spell", "wound": 2}, MAGUS, WOUNDED)
+    assert result.defender is not None
+    assert [w["index"] for w in result.defender["wounds"]] == [1, 3]
+    assert result.outcome["steps"] == [{"wound": 2, "before": "S3", "after": None}]
+
+
+def test_healing_spell_turns_g4_or_worse_into_s2_and_stops_bleeding() -> None:
+    result = run({"type": "heal", "method": "spell"}, MAGUS, WOUNDED)  # the worst wound by default
+    assert result.defender is not None
+    third = result.defender["wounds"][2]
+    assert (third["index"], third["code"], third["bleeding"]) == (3, "S2", False)
+    assert result.defender["unusable_limbs"] == []
+    assert result.defender["injury_levels"] == 1 + 3 + 2
+
+
+def test_each_body_level_healed_is_one_step() -> None:
+    result = run({"type": "heal", "method": "spell", "wound": 3, "body_levels": 2}, MAGUS, WOUNDED)
+    assert result.outcome["steps"] == [{"wound": 3, "before": "G4", "after": "S2"},
+                                       {"wound": 3, "before": "S2", "after": None}]
+
+
+def chirurgy(die: int, healer: dict[str, Any], botch: list[int] | None = None,
+             settings: dict[str, Any] | None = None) -> Resolution:
+    dice = {"chirurgy": [die], **({"chirurgy.botch": botch} if botch else {})}
+    return run({"type": "heal", "method": "chirurgy", "wound": 2}, healer, WOUNDED, dice,
+               {"treatment_bonus": False} if settings is None else settings)
+
+
+PHYSICIAN = who("Doc", int=2, abilities={"Chirurgy": 3})
+
+
+@pytest.mark.parametrize(("die", "result", "rate"), [(3, "MS", 5), (4, "CS", 6)])
+def test_chirurgy_against_3_is_a_success_and_against_9_a_critical(die: int, result: str, rate: int) -> None:
+    out = chirurgy(die, PHYSICIAN).outcome
+    assert out["chirurgy"]["total"] == die + 5
+    assert (out["result"], out["healing_rate"]) == (result, rate)  # Edge, Serious: surgery
+
+
+def test_chirurgy_below_3_fails_and_a_botch_is_a_critical_failure() -> None:
+    clumsy = who("Clumsy", int=-3, abilities={"Chirurgy": 0})
+    failed = chirurgy(5, clumsy).outcome
+    assert failed["chirurgy"]["total"] == 2 and (failed["result"], failed["healing_rate"]) == ("MF", 4)
+    botched = chirurgy(0, PHYSICIAN, botch=[0]).outcome
+    assert (botched["result"], botched["healing_rate"]) == ("CF", 3)
+
+
+def test_treatment_bonus_is_harnmaster_bonus_over_ten() -> None:
+    out = chirurgy(2, PHYSICIAN, settings={}).outcome
+    assert out["chirurgy"]["modifiers"]["treatment"] == 2  # surgery +20
+    assert out["chirurgy"]["total"] == 9 and out["result"] == "CS"
+
+
+def test_treatment_marks_the_wound_and_stops_bleeding_on_success() -> None:
+    result = run({"type": "heal", "method": "chirurgy", "wound": 3}, PHYSICIAN, WOUNDED, {"chirurgy": [5]})
+    assert result.defender is not None
+    third = result.defender["wounds"][2]
+    # 5 + Int 2 + Chirurgy 3 + surgery bonus 1 = 11: critical; Grievous Edge CS = HR 5
+    assert third["treated"] is True and third["bleeding"] is False and third["healing_rate"] == 5
+    with pytest.raises(IllegalAction, match="treated already"):
+        run({"type": "heal", "method": "chirurgy", "wound": 3}, PHYSICIAN, result.defender)
+
+
+def rest(die: list[int], days: int = 5, sheet: dict[str, Any] | None = None) -> Resolution:
+    patient = sheet or who("R", sta=1, wounds=[{"location": "abdomen", "code": "S3", "aspect": "edge"}])
+    return run({"type": "rest", "days": days}, patient, None, {"healing": die} if die else {})
+
+
+@pytest.mark.parametrize(("die", "result", "after"), [([5], "MS", "S2"), ([4], "MF", "S3"),
+                                                      ([1, 6], "CS", "M1")])
+def test_healing_roll_every_five_days_is_sta_plus_healing_rate(die: list[int], result: str, after: str) -> None:
+    out = rest(die).outcome
+    entry = out["healing"][0]
+    assert entry["healing_rate"] == 4  # untreated Serious Edge
+    assert (entry["result"], entry["after"]) == (result, after)
+
+
+def test_rest_days_accumulate_to_the_five_day_interval() -> None:
+    first = rest([], days=4)
+    assert first.outcome["intervals"] == 0 and first.attacker is not None
+    second = run({"type": "rest", "days": 1}, first.attacker, None, {"healing": [5]})
+    assert second.outcome["intervals"] == 1
+
+
+def test_healing_rate_7_heals_without_a_roll_and_healed_wounds_go() -> None:
+    sheet = who("R", wounds=[{"location": "thorax", "code": "M1", "treated": True, "healing_rate": 7}],
+                conditions=["shock", "prone"], fatigue=3)
+    result = rest([], sheet=sheet)
+    assert result.outcome["healing"][0]["result"] == "automatic" and result.outcome["healed"] == [1]
+    assert result.attacker is not None
+    assert result.attacker["wounds"] == [] and result.attacker["conditions"] == [] and result.attacker["fatigue"] == 0
