@@ -1,0 +1,121 @@
+"""HTTP plumbing shared by the REST and webhook routes: reading JSON or multipart bodies, writing JSON."""
+
+from __future__ import annotations
+
+import json
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import BodyPartReader, hdrs, web
+
+from .errors import DiscordError
+from .state import Upload
+
+if TYPE_CHECKING:
+    from .records import InteractionHandle
+
+JSONDict = dict[str, Any]
+
+
+@dataclass
+class CallInfo:
+    """What a request handler learnt that the refusal log wants: the body and the interaction."""
+
+    body: Any = None
+    interaction: InteractionHandle | None = None
+
+
+_current_call: ContextVar[CallInfo] = ContextVar("emulator_call")
+
+
+def begin_call() -> CallInfo:
+    info = CallInfo()
+    _current_call.set(info)
+    return info
+
+
+def current_call() -> CallInfo:
+    try:
+        return _current_call.get()
+    except LookupError:
+        return begin_call()
+
+
+@dataclass
+class Body:
+    json: Any
+    uploads: dict[int, Upload] = field(default_factory=dict)
+
+    @property
+    def dict(self) -> JSONDict:
+        if not isinstance(self.json, dict):
+            raise DiscordError(400, 50035, "Invalid Form Body")
+        return self.json
+
+
+def json_reply(data: Any, status: int = 200) -> web.Response:
+    # discord.py only decodes JSON when the content type is exactly this (no charset suffix).
+    return web.Response(status=status, body=json.dumps(data).encode(), headers={hdrs.CONTENT_TYPE: "application/json"})
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def _bad_json() -> DiscordError:
+    return DiscordError(400, 50109, "The request body contains invalid JSON.")
+
+
+async def read_body(request: web.Request) -> Body:
+    """Parse a JSON body, or a multipart one (`payload_json` plus `files[n]` parts)."""
+    if request.content_type.startswith("multipart/"):
+        payload: Any = {}
+        uploads: dict[int, Upload] = {}
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            if not isinstance(part, BodyPartReader):
+                continue
+            raw = bytes(await part.read(decode=False))
+            name = part.name or ""
+            if name == "payload_json":
+                try:
+                    payload = json.loads(raw)
+                except ValueError:
+                    raise _bad_json() from None
+            elif (name.startswith("files[") and name.endswith("]")) or name == "file":
+                index = int(name[6:-1]) if name != "file" else 0
+                uploads[index] = Upload(index, part.filename or f"file{index}", raw,
+                                        part.headers.get(hdrs.CONTENT_TYPE))
+        body = Body(payload, uploads)
+    else:
+        raw = await request.read()
+        if not raw:
+            body = Body({})
+        else:
+            try:
+                body = Body(json.loads(raw))
+            except ValueError:
+                raise _bad_json() from None
+    current_call().body = body.json
+    return body
+
+
+def flag(request: web.Request, name: str, default: bool = False) -> bool:
+    value = request.query.get(name)
+    if value is None:
+        return default
+    return value.lower() in ("1", "true", "yes")
+
+
+def int_param(request: web.Request, name: str, default: int | None = None) -> int | None:
+    value = request.query.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise DiscordError(400, 50035, "Invalid Form Body") from None

@@ -1,0 +1,412 @@
+"""The emulated Discord's world: who and what exists, plus the mutations that Discord would announce."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from . import errors as err
+from . import permissions as perms
+from .models import (
+    DM,
+    EPHEMERAL,
+    GUILD_TEXT,
+    IS_COMPONENTS_V2,
+    LOADING,
+    SUPPRESS_EMBEDS,
+    SUPPRESS_NOTIFICATIONS,
+    Attachment,
+    Channel,
+    Guild,
+    Member,
+    Message,
+    Role,
+    User,
+    number_components,
+)
+from .snowflake import SnowflakeFactory, iso_timestamp
+
+JSONDict = dict[str, Any]
+# (event name, data, guild id or None, gateway intent bit needed or 0)
+Emit = Callable[[str, JSONDict, int | None, int], None]
+# ("create" | "edit" | "delete", message): every message change, ephemeral ones included.
+MessageObserver = Callable[[str, "Message"], None]
+
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_GUILD_MESSAGE_REACTIONS = 1 << 10
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_DIRECT_MESSAGE_REACTIONS = 1 << 13
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+# Flags a client may set on a message it creates or edits.
+SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+PINS_MAX = 50
+
+
+class Upload:
+    """A file part of a multipart request (`files[n]`)."""
+
+    def __init__(self, index: int, filename: str, data: bytes, content_type: str | None) -> None:
+        self.index = index
+        self.filename = filename
+        self.data = data
+        self.content_type = content_type
+
+
+class State:
+    def __init__(self, *, bot_name: str, ids: SnowflakeFactory, cdn_base: Callable[[], str]) -> None:
+        self.ids = ids
+        self._cdn_base = cdn_base
+        self.emit: Emit = lambda event, data, guild_id, intent: None
+        self.message_observers: list[MessageObserver] = []
+        self.bot = User(ids.next(), bot_name, bot=True)
+        self.application_id = self.bot.id
+        self.owner = User(ids.next(), "owner")
+        self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.channel_messages: dict[int, list[Message]] = {}
+        self.attachments: dict[int, Attachment] = {}
+        self.global_commands: list[JSONDict] = []
+        self.guild_commands: dict[int, list[JSONDict]] = {}
+
+    # -- lookups ------------------------------------------------------------------------------------
+
+    def guild(self, guild_id: int | str) -> Guild:
+        guild = self.guilds.get(int(guild_id))
+        if guild is None:
+            raise err.unknown("Guild", err.UNKNOWN_GUILD)
+        return guild
+
+    def channel(self, channel_id: int | str) -> Channel:
+        channel = self.channels.get(int(channel_id))
+        if channel is None:
+            raise err.unknown("Channel", err.UNKNOWN_CHANNEL)
+        return channel
+
+    def message(self, channel_id: int | str, message_id: int | str) -> Message:
+        msg = self.messages.get(int(message_id))
+        if msg is None or msg.deleted or msg.channel_id != int(channel_id):
+            raise err.unknown("Message", err.UNKNOWN_MESSAGE)
+        return msg
+
+    def user(self, user_id: int | str) -> User:
+        user = self.users.get(int(user_id))
+        if user is None:
+            raise err.unknown("User", err.UNKNOWN_USER)
+        return user
+
+    def member(self, guild: Guild, user_id: int | str) -> Member:
+        member = guild.members.get(int(user_id))
+        if member is None:
+            raise err.unknown("Member", err.UNKNOWN_MEMBER)
+        return member
+
+    def role(self, guild: Guild, role_id: int | str) -> Role:
+        role = guild.roles.get(int(role_id))
+        if role is None:
+            raise err.unknown("Role", err.UNKNOWN_ROLE)
+        return role
+
+    # -- permissions --------------------------------------------------------------------------------
+
+    def guild_permissions(self, guild: Guild, user_id: int) -> int:
+        member = guild.members.get(user_id)
+        roles = member.roles if member else []
+        return perms.base_permissions(
+            everyone=guild.everyone.permissions,
+            role_permissions=[guild.roles[r].permissions for r in roles if r in guild.roles],
+            is_owner=user_id == guild.owner_id,
+        )
+
+    def permissions_in(self, channel: Channel, user_id: int) -> int:
+        if channel.guild_id is None:
+            return perms.DM_PERMISSIONS
+        guild = self.guilds[channel.guild_id]
+        member = guild.members.get(user_id)
+        overwrites = list(channel.overwrites)
+        if channel.parent_id and not overwrites and channel.parent_id in guild.channels:
+            overwrites = guild.channels[channel.parent_id].overwrites
+        return perms.channel_permissions(
+            self.guild_permissions(guild, user_id),
+            guild_id=guild.id,
+            member_id=user_id,
+            member_roles=member.roles if member else [],
+            overwrites=overwrites,
+        )
+
+    def require(self, channel: Channel, user_id: int, needed: int, *, any_of: bool = False) -> None:
+        have = self.permissions_in(channel, user_id)
+        if not have & perms.VIEW_CHANNEL:
+            raise err.DiscordError(403, err.MISSING_ACCESS, "Missing Access")
+        ok = bool(have & needed) if any_of else have & needed == needed
+        if not ok:
+            raise err.missing_permissions()
+
+    # -- world building -----------------------------------------------------------------------------
+
+    def add_user(self, username: str, *, global_name: str | None = None, bot: bool = False,
+                 user_id: int | None = None) -> User:
+        user = User(user_id or self.ids.next(), username, global_name=global_name, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, *, owner: User | None = None, guild_id: int | None = None,
+                  everyone_permissions: int = perms.DEFAULT_EVERYONE, bot_permissions: int = perms.DEFAULT_BOT,
+                  locale: str = "en-US") -> Guild:
+        owner = owner or self.owner
+        self.users.setdefault(owner.id, owner)
+        guild = Guild(guild_id or self.ids.next(), name, owner.id, locale=locale)
+        guild.roles[guild.id] = Role(guild.id, guild.id, "@everyone", permissions=everyone_permissions)
+        bot_role = Role(self.ids.next(), guild.id, self.bot.username, permissions=bot_permissions, position=1,
+                        managed=True, bot_id=self.bot.id)
+        guild.roles[bot_role.id] = bot_role
+        guild.members[owner.id] = Member(owner, guild.id)
+        guild.members[self.bot.id] = Member(self.bot, guild.id, roles=[bot_role.id])
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_channel(self, guild: Guild, name: str, *, type: int = GUILD_TEXT, topic: str | None = None,
+                    parent: Channel | None = None, overwrites: Iterable[perms.Overwrite] = ()) -> Channel:
+        channel = Channel(self.ids.next(), name, type=type, guild_id=guild.id, position=len(guild.channels),
+                          topic=topic, parent_id=parent.id if parent else None, overwrites=list(overwrites))
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        self.channel_messages[channel.id] = []
+        self.emit("CHANNEL_CREATE", channel.payload(), guild.id, INTENT_GUILDS)
+        return channel
+
+    def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
+                 mentionable: bool = False) -> Role:
+        role = Role(self.ids.next(), guild.id, name, permissions=permissions, color=color,
+                    position=len(guild.roles), hoist=hoist, mentionable=mentionable)
+        guild.roles[role.id] = role
+        self.emit("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, guild.id, INTENT_GUILDS)
+        return role
+
+    def add_member(self, guild: Guild, user: User, *, roles: Iterable[Role | int] = (),
+                   nick: str | None = None) -> Member:
+        self.users.setdefault(user.id, user)
+        role_ids = [r.id if isinstance(r, Role) else int(r) for r in roles]
+        for role_id in role_ids:
+            if role_id not in guild.roles:
+                raise KeyError(f"role {role_id} is not in guild {guild.name}")
+        member = Member(user, guild.id, roles=role_ids, nick=nick)
+        guild.members[user.id] = member
+        self.emit("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)}, guild.id,
+                  INTENT_GUILD_MEMBERS)
+        return member
+
+    def update_member(self, member: Member, *, roles: Iterable[int] | None = None,
+                      nick: str | bool | None = False) -> Member:
+        if roles is not None:
+            member.roles = list(roles)
+        if nick is not False:
+            member.nick = nick if isinstance(nick, str) else None
+        self.emit("GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": str(member.guild_id)},
+                  member.guild_id, INTENT_GUILD_MEMBERS)
+        return member
+
+    def dm_channel(self, user: User) -> Channel:
+        for channel in self.channels.values():
+            if channel.type == DM and channel.recipients and channel.recipients[0].id == user.id:
+                return channel
+        channel = Channel(self.ids.next(), "", type=DM, recipients=[user])
+        self.channels[channel.id] = channel
+        self.channel_messages[channel.id] = []
+        return channel
+
+    # -- payloads -----------------------------------------------------------------------------------
+
+    def member_payload(self, member: Member, channel: Channel | None = None, *, with_user: bool = True) -> JSONDict:
+        permissions = self.permissions_in(channel, member.id) if channel is not None else None
+        return member.payload(with_user=with_user, permissions=permissions)
+
+    def message_payload(self, msg: Message, *, depth: int = 0) -> JSONDict:
+        data = msg.payload()
+        data["mentions"] = [self.users[u].payload() for u in msg.mention_ids if u in self.users]
+        if msg.guild_id is not None:
+            guild = self.guilds.get(msg.guild_id)
+            member = guild.members.get(msg.author.id) if guild else None
+            if member is not None and msg.webhook_id is None:
+                data["member"] = member.payload(with_user=False)
+        ref = msg.message_reference
+        if ref and depth == 0 and ref.get("message_id"):
+            referenced = self.messages.get(int(ref["message_id"]))
+            if referenced is not None and not referenced.deleted:
+                data["referenced_message"] = self.message_payload(referenced, depth=1)
+        return data
+
+    # -- messages -----------------------------------------------------------------------------------
+
+    def new_attachment(self, channel_id: int, upload: Upload, spec: Mapping[str, Any] | None,
+                    ephemeral: bool) -> Attachment:
+        attachment_id = self.ids.next()
+        filename = str((spec or {}).get("filename") or upload.filename)
+        attachment = Attachment(
+            attachment_id,
+            filename,
+            upload.data,
+            f"{self._cdn_base()}/attachments/{channel_id}/{attachment_id}/{filename}",
+            content_type=upload.content_type,
+            description=(spec or {}).get("description"),
+            ephemeral=ephemeral,
+        )
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+    def _resolve_attachments(self, msg: Message, body: Mapping[str, Any], uploads: Mapping[int, Upload],
+                             *, editing: bool) -> list[Attachment]:
+        specs: list[Mapping[str, Any]] | None = body.get("attachments")
+        kept: list[Attachment] = []
+        used: set[int] = set()
+        if specs is None:
+            kept = list(msg.attachments) if editing else []
+        else:
+            existing = {a.id: a for a in msg.attachments}
+            for spec in specs:
+                raw_id = spec.get("id")
+                if raw_id is None:
+                    continue
+                if editing and str(raw_id).isdigit() and int(raw_id) in existing:
+                    kept.append(existing[int(raw_id)])
+                elif str(raw_id).isdigit() and int(raw_id) in uploads:
+                    used.add(int(raw_id))
+                    kept.append(self.new_attachment(msg.channel_id, uploads[int(raw_id)], spec, msg.ephemeral))
+        for index, upload in sorted(uploads.items()):
+            if index not in used:
+                kept.append(self.new_attachment(msg.channel_id, upload, None, msg.ephemeral))
+        return kept
+
+    def _apply_body(self, msg: Message, body: Mapping[str, Any], uploads: Mapping[int, Upload],
+                    *, editing: bool) -> None:
+        if "content" in body or not editing:
+            msg.content = body.get("content") or ""
+        if "embeds" in body or "embed" in body or not editing:
+            embeds = body.get("embeds")
+            if embeds is None and body.get("embed") is not None:
+                embeds = [body["embed"]]
+            msg.embeds = [dict(e, type=e.get("type", "rich")) for e in embeds or []]
+        if "components" in body or not editing:
+            msg.components = number_components(list(body.get("components") or []))
+        if "flags" in body and body["flags"] is not None:
+            keep = msg.flags & ~(SUPPRESS_EMBEDS | IS_COMPONENTS_V2)
+            msg.flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
+        if "attachments" in body or uploads or not editing:
+            msg.attachments = self._resolve_attachments(msg, body, uploads, editing=editing)
+        if not editing:
+            msg.tts = bool(body.get("tts", False))
+            reference = body.get("message_reference")
+            if reference and reference.get("message_id"):
+                msg.message_reference = {
+                    "type": reference.get("type", 0),
+                    "message_id": str(reference["message_id"]),
+                    "channel_id": str(reference.get("channel_id") or msg.channel_id),
+                    **({"guild_id": str(msg.guild_id)} if msg.guild_id else {}),
+                }
+
+    def _observe(self, change: str, msg: Message) -> None:
+        for observer in list(self.message_observers):
+            observer(change, msg)
+
+    def _announce(self, event: str, msg: Message) -> None:
+        self._observe({"MESSAGE_CREATE": "create", "MESSAGE_UPDATE": "edit"}[event], msg)
+        if msg.ephemeral:
+            return
+        intent = INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
+        self.emit(event, self.message_payload(msg), msg.guild_id, intent)
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: Mapping[str, Any],
+        uploads: Mapping[int, Upload] | None = None,
+        *,
+        type: int = 0,
+        flags: int | None = None,
+        webhook_id: int | None = None,
+        interaction_id: int | None = None,
+        interaction_metadata: JSONDict | None = None,
+    ) -> Message:
+        msg = Message(
+            self.ids.next(),
+            channel.id,
+            author,
+            guild_id=channel.guild_id,
+            type=type,
+            webhook_id=webhook_id,
+            application_id=self.application_id if webhook_id else None,
+            interaction_id=interaction_id,
+            interaction_metadata=interaction_metadata,
+        )
+        msg.flags = flags if flags is not None else int(body.get("flags") or 0) & SETTABLE_FLAGS
+        self._apply_body(msg, body, uploads or {}, editing=False)
+        self.messages[msg.id] = msg
+        self.channel_messages.setdefault(channel.id, []).append(msg)
+        if not msg.ephemeral:
+            channel.last_message_id = msg.id
+        self._announce("MESSAGE_CREATE", msg)
+        return msg
+
+    def edit_message(self, msg: Message, body: Mapping[str, Any], uploads: Mapping[int, Upload] | None = None,
+                     *, finish_loading: bool = True) -> Message:
+        msg.revisions.append(msg.snapshot())
+        self._apply_body(msg, body, uploads or {}, editing=True)
+        if finish_loading:
+            msg.flags &= ~LOADING
+        msg.edited_at = iso_timestamp()
+        self._announce("MESSAGE_UPDATE", msg)
+        return msg
+
+    def delete_message(self, msg: Message) -> None:
+        msg.deleted = True
+        if msg.pinned:
+            msg.pinned = False
+        self._observe("delete", msg)
+        if msg.ephemeral:
+            return
+        data: JSONDict = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+        if msg.guild_id is not None:
+            data["guild_id"] = str(msg.guild_id)
+        intent = INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
+        self.emit("MESSAGE_DELETE", data, msg.guild_id, intent)
+
+    def history(self, channel: Channel, *, include_ephemeral: bool = False,
+                include_deleted: bool = False) -> list[Message]:
+        return [
+            m for m in self.channel_messages.get(channel.id, [])
+            if (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
+        ]
+
+    def pins(self, channel: Channel) -> list[Message]:
+        pinned = [m for m in self.history(channel) if m.pinned]
+        return sorted(pinned, key=lambda m: m.pinned_at or "", reverse=True)
+
+    def _pins_update(self, channel: Channel) -> None:
+        pins = self.pins(channel)
+        data: JSONDict = {"channel_id": str(channel.id),
+                          "last_pin_timestamp": pins[0].pinned_at if pins else None}
+        if channel.guild_id is not None:
+            data["guild_id"] = str(channel.guild_id)
+        self.emit("CHANNEL_PINS_UPDATE", data, channel.guild_id,
+                  INTENT_GUILDS if channel.guild_id is not None else INTENT_DIRECT_MESSAGES)
+
+    def pin(self, channel: Channel, msg: Message) -> None:
+        if msg.pinned:
+            return
+        if len(self.pins(channel)) >= PINS_MAX:
+            raise err.DiscordError(400, err.MAX_PINS, f"Maximum number of pins reached ({PINS_MAX})")
+        msg.pinned = True
+        msg.pinned_at = iso_timestamp()
+        self._pins_update(channel)
+
+    def unpin(self, channel: Channel, msg: Message) -> None:
+        if not msg.pinned:
+            return
+        msg.pinned = False
+        msg.pinned_at = None
+        self._pins_update(channel)
