@@ -1,0 +1,71 @@
+"""The async engine and the one session factory; SQLite gets WAL, foreign keys and serialized writers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///grievous.db"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+class Database:
+    """One engine and its session factory; ``await db.dispose()`` on shutdown."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
+        # Readers (autocomplete, status, log) skip SQLite's up-front write lock; WAL lets them run beside a writer.
+        self.readers: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            engine.execution_options(read_only=True), expire_on_commit=False)
+
+    @classmethod
+    def from_url(cls, url: str = DEFAULT_DATABASE_URL, **engine_options: Any) -> Database:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+                                         **engine_options)
+            _configure_sqlite(engine)
+        else:
+            engine = create_async_engine(url, pool_pre_ping=True, **engine_options)
+        return cls(engine)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One session, one transaction: commits on success, rolls back on any error."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy (not the driver) emit BEGIN, so the "begin" hook below decides its kind.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        if engine.url.database not in (None, "", ":memory:"):
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        # BEGIN IMMEDIATE takes the write lock up front: a read-then-write transaction can't hit
+        # SQLITE_BUSY on upgrade, so writers queue on the busy timeout instead of failing.
+        read_only = connection.get_execution_options().get("read_only", False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")

@@ -1,0 +1,130 @@
+"""The tables. Sheets are stored as the engine returns them (JSON); versions guard against lost updates."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint, text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from bot.db.base import Base, NullableJson
+
+
+class GuildSettings(Base):
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    system: Mapped[str | None] = mapped_column(String(32))
+    gm_role_id: Mapped[int | None]
+    rolls_mode: Mapped[str] = mapped_column(String(8), default="auto", server_default="auto")
+    # {system id: {ruling name: value}}: only the values the server changed from the engine default
+    rulings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class ChannelSettings(Base):
+    __tablename__ = "channel_settings"
+
+    guild_id: Mapped[int]
+    channel_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    system: Mapped[str | None] = mapped_column(String(32))
+
+
+class Character(Base):
+    __tablename__ = "characters"
+    __table_args__ = (UniqueConstraint("guild_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    name_key: Mapped[str] = mapped_column(String(100))  # casefolded name: unique per guild
+    owner_id: Mapped[int]
+    npc: Mapped[bool] = mapped_column(default=False)
+    system: Mapped[str] = mapped_column(String(32))
+    sheet: Mapped[dict[str, Any]]
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Encounter(Base):
+    __tablename__ = "encounters"
+    # One active encounter per channel; ended ones stay for the log.
+    __table_args__ = (
+        Index("uq_encounters_active_channel", "channel_id", unique=True,
+              sqlite_where=text("active"), postgresql_where=text("active")),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(index=True)
+    channel_id: Mapped[int] = mapped_column(index=True)
+    system: Mapped[str] = mapped_column(String(32))
+    round: Mapped[int] = mapped_column(Integer, default=1)
+    turn: Mapped[int] = mapped_column(Integer, default=0)
+    order: Mapped[list[Any]] = mapped_column(default=list)  # character ids in turn order
+    active: Mapped[bool] = mapped_column(default=True)
+    tracker_message_id: Mapped[int | None]
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+    combatants: Mapped[list[Combatant]] = relationship(
+        back_populates="encounter", lazy="raise", cascade="save-update, merge, delete", passive_deletes=True,
+        order_by="Combatant.id",
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Combatant(Base):
+    __tablename__ = "combatants"
+    __table_args__ = (UniqueConstraint("encounter_id", "character_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    encounter_id: Mapped[int] = mapped_column(Integer, ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
+    character_id: Mapped[int] = mapped_column(Integer, ForeignKey("characters.id", ondelete="CASCADE"), index=True)
+    initiative: Mapped[int | None] = mapped_column(Integer)
+    declaration: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    encounter: Mapped[Encounter] = relationship(back_populates="combatants", lazy="raise")
+    character: Mapped[Character] = relationship(lazy="raise")
+
+
+class Event(Base):
+    __tablename__ = "events"
+    __table_args__ = (Index("ix_events_channel_id_id", "channel_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int]
+    channel_id: Mapped[int]
+    encounter_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("encounters.id", ondelete="SET NULL"), index=True)
+    user_id: Mapped[int]
+    user_name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]]  # what happened (shown by /log)
+    before: Mapped[dict[str, Any] | None] = mapped_column(NullableJson, default=None)  # state to restore on /undo
+    undone: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime]
+
+
+class PendingDecision(Base):
+    __tablename__ = "pending_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(index=True)
+    channel_id: Mapped[int]
+    event_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("events.id", ondelete="SET NULL"))
+    character_id: Mapped[int] = mapped_column(Integer, ForeignKey("characters.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(32))
+    who: Mapped[str] = mapped_column(String(100))
+    options: Mapped[list[Any]]
+    choice: Mapped[str | None] = mapped_column(String(64))
+    decided_by: Mapped[int | None]
+    cancelled: Mapped[bool] = mapped_column(default=False)  # its event was undone
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime]
+
+    __mapper_args__ = {"version_id_col": version}

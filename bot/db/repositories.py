@@ -1,0 +1,120 @@
+"""Queries, each taking the caller's AsyncSession: the caller owns the transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from bot.db.models import ChannelSettings, Character, Combatant, Encounter, Event, GuildSettings, PendingDecision
+
+
+def name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+async def guild_settings(session: AsyncSession, guild_id: int) -> GuildSettings | None:
+    return await session.get(GuildSettings, guild_id)
+
+
+async def guild_settings_for_update(session: AsyncSession, guild_id: int) -> GuildSettings:
+    row = await session.get(GuildSettings, guild_id, with_for_update=True)
+    if row is None:
+        row = GuildSettings(guild_id=guild_id, rolls_mode="auto", rulings={})
+        session.add(row)
+    return row
+
+
+async def channel_settings(session: AsyncSession, channel_id: int) -> ChannelSettings | None:
+    return await session.get(ChannelSettings, channel_id)
+
+
+async def character_by_name(session: AsyncSession, guild_id: int, name: str,
+                            *, for_update: bool = False) -> Character | None:
+    query = select(Character).where(Character.guild_id == guild_id, Character.name_key == name_key(name))
+    if for_update:
+        query = query.with_for_update()
+    return (await session.scalars(query)).first()
+
+
+async def characters(session: AsyncSession, guild_id: int, owner_id: int | None = None) -> Sequence[Character]:
+    query = select(Character).where(Character.guild_id == guild_id)
+    if owner_id is not None:
+        query = query.where(Character.owner_id == owner_id)
+    return (await session.scalars(query.order_by(Character.name_key))).all()
+
+
+async def character_names(session: AsyncSession, guild_id: int, prefix: str, limit: int = 25) -> list[str]:
+    """Names starting with ``prefix`` first, then names containing it (autocomplete)."""
+    key = name_key(prefix)
+    query = select(Character.name, Character.name_key).where(Character.guild_id == guild_id)
+    if key:
+        escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = query.where(Character.name_key.like(f"%{escaped}%", escape="\\"))
+    rows = (await session.execute(query.order_by(Character.name_key).limit(200))).all()
+    ranked = sorted(rows, key=lambda row: (not row.name_key.startswith(key), row.name_key))
+    return [row.name for row in ranked[:limit]]
+
+
+async def taken_name_keys(session: AsyncSession, guild_id: int, keys: Sequence[str]) -> set[str]:
+    rows = await session.scalars(
+        select(Character.name_key).where(Character.guild_id == guild_id, Character.name_key.in_(list(keys))))
+    return set(rows)
+
+
+def _with_combatants(query: Select[Any]) -> Select[Any]:
+    return query.options(selectinload(Encounter.combatants).selectinload(Combatant.character))
+
+
+async def active_encounter(session: AsyncSession, channel_id: int, *, for_update: bool = False) -> Encounter | None:
+    """The channel's active encounter with its combatants and their characters loaded."""
+    query = select(Encounter).where(Encounter.channel_id == channel_id, Encounter.active.is_(True))
+    if for_update:
+        # On PostgreSQL this serializes commands on one channel across processes too (SQLite ignores it).
+        query = query.with_for_update(of=Encounter)
+    return (await session.scalars(_with_combatants(query))).first()
+
+
+async def encounter_by_id(session: AsyncSession, encounter_id: int) -> Encounter | None:
+    query = select(Encounter).where(Encounter.id == encounter_id)
+    return (await session.scalars(_with_combatants(query))).first()
+
+
+async def active_encounters_of(session: AsyncSession, character_id: int) -> Sequence[Encounter]:
+    query = (select(Encounter).join(Combatant, Combatant.encounter_id == Encounter.id)
+             .where(Combatant.character_id == character_id, Encounter.active.is_(True)))
+    return (await session.scalars(query)).all()
+
+
+async def recent_events(session: AsyncSession, channel_id: int, limit: int) -> Sequence[Event]:
+    query = select(Event).where(Event.channel_id == channel_id).order_by(Event.id.desc()).limit(limit)
+    return (await session.scalars(query)).all()
+
+
+async def last_undoable_event(session: AsyncSession, encounter_id: int) -> Event | None:
+    query = (select(Event).where(Event.encounter_id == encounter_id, Event.undone.is_(False),
+                                 Event.before.is_not(None))
+             .order_by(Event.id.desc()).limit(1))
+    return (await session.scalars(query)).first()
+
+
+async def count_events(session: AsyncSession, channel_id: int) -> int:
+    return int(await session.scalar(select(func.count()).select_from(Event).where(Event.channel_id == channel_id))
+               or 0)
+
+
+async def decision(session: AsyncSession, decision_id: int, *, for_update: bool = False) -> PendingDecision | None:
+    return await session.get(PendingDecision, decision_id, with_for_update=for_update)
+
+
+async def decisions_of_event(session: AsyncSession, event_id: int) -> Sequence[PendingDecision]:
+    return (await session.scalars(select(PendingDecision).where(PendingDecision.event_id == event_id))).all()
+
+
+async def open_decisions(session: AsyncSession, channel_id: int) -> Sequence[PendingDecision]:
+    query = select(PendingDecision).where(PendingDecision.channel_id == channel_id,
+                                          PendingDecision.choice.is_(None), PendingDecision.cancelled.is_(False))
+    return (await session.scalars(query.order_by(PendingDecision.id))).all()

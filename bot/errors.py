@@ -1,0 +1,26 @@
+"""Errors a user can fix. Each message is one line, safe to show (the tree sends it ephemerally).
+
+``rules.errors.RulesError`` (bad sheet, unknown weapon, illegal action) is shown the same way.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A mistake the caller can fix; ``str(error)`` says how."""
+
+
+class NotFound(UserError):
+    """No such character, decision, template or item."""
+
+
+class PermissionDenied(UserError):
+    """The caller may not do this (someone else's character, a GM-only command)."""
+
+
+class Conflict(UserError):
+    """The state changed under us on every retry, or the thing was already done (a decided decision)."""
+
+
+class NotInEncounter(UserError):
+    """The command needs an encounter in this channel, or the character is not in it."""

@@ -1,0 +1,60 @@
+"""The services the Discord layer calls: one method per command, one transaction each, plain results.
+
+No discord imports here. Build one ``Services`` in the bot's ``setup_hook`` and pass an ``Actor``
+(plain ids from the interaction) as the first argument of every method.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from bot.db.engine import Database
+from bot.services.actor import Actor
+from bot.services.characters import CharacterService
+from bot.services.combat import CombatService
+from bot.services.encounters import EncounterService
+from bot.services.injuries import InjuryService
+from bot.services.records import RecordService
+from bot.services.runtime import Runtime, _load_catalog, utcnow
+from bot.services.settings import SettingsService
+from bot.services.views import (
+    ActionReport,
+    CharacterBrief,
+    CharacterView,
+    CombatantView,
+    EncounterView,
+    EventView,
+    GuildSettingsView,
+    PendingDecisionView,
+    RollView,
+)
+
+__all__ = [
+    "ActionReport", "Actor", "CharacterBrief", "CharacterView", "CombatantView", "EncounterView", "EventView",
+    "GuildSettingsView", "PendingDecisionView", "RollView", "Services",
+]
+
+
+class Services:
+    """Every service over one database. ``rng`` makes a fresh generator per action (seed it in tests);
+    ``catalogs`` loads a system's content pack (tests may swap in a fake)."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        rng: Callable[[], random.Random] = random.Random,
+        clock: Callable[[], datetime] = utcnow,
+        catalogs: Callable[[str], Any] = _load_catalog,
+    ) -> None:
+        self.db = db
+        self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs)
+        self.settings = SettingsService(self.runtime)
+        self.characters = CharacterService(self.runtime)
+        self.encounters = EncounterService(self.runtime)
+        self.combat = CombatService(self.runtime)
+        self.injuries = InjuryService(self.runtime)
+        self.records = RecordService(self.runtime)

@@ -1,0 +1,146 @@
+"""One engine action inside a command's transaction: dice, scenario, resolve, save, log, pending decisions."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
+from bot.errors import UserError
+from bot.services.actor import Actor
+from bot.services.dice_option import parse_dice
+from bot.services.rulings import scenario_settings
+from bot.services.runtime import Runtime
+from bot.services.sheet_file import check_shape
+from bot.services.snapshots import decision_view, encounter_view
+from bot.services.views import ActionReport, PendingDecisionView
+from rules.dice import DiceSource
+from rules.model import Engine, Scenario
+
+
+def encounter_state(encounter: Encounter) -> dict[str, Any]:
+    """What /undo puts back on the encounter: round, turn, order and each combatant's row."""
+    return {
+        "round": encounter.round, "turn": encounter.turn, "order": list(encounter.order),
+        "combatants": {str(c.character_id): {"initiative": c.initiative, "declaration": dict(c.declaration)}
+                       for c in encounter.combatants},
+    }
+
+
+def before_state(characters: Iterable[Character], encounter: Encounter | None) -> dict[str, Any]:
+    return {
+        "characters": {str(c.id): copy.deepcopy(c.sheet) for c in characters},
+        "encounter": encounter_state(encounter) if encounter is not None else None,
+    }
+
+
+def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
+                 before: dict[str, Any] | None, encounter: Encounter | None) -> Event:
+    event = Event(guild_id=actor.guild_id, channel_id=actor.channel_id,
+                  encounter_id=encounter.id if encounter is not None else None, user_id=actor.user_id,
+                  user_name=actor.user_name[:100], kind=kind, payload=payload, before=before,
+                  created_at=rt.clock())
+    session.add(event)
+    return event
+
+
+def touch(rt: Runtime, encounter: Encounter | None) -> None:
+    """Mark the encounter changed, so its version moves and a concurrent save of the old state fails."""
+    if encounter is not None:
+        encounter.updated_at = rt.clock()
+
+
+@dataclass
+class ActionCall:
+    """An engine action on one or two characters, as a command asks for it."""
+
+    kind: str  # the event kind and ActionReport.action (usually the action type)
+    action: dict[str, Any]
+    actor_character: Character
+    target: Character | None = None
+    dice_text: str | None = None
+    extra_payload: Mapping[str, Any] | None = None
+
+
+async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
+                     encounter: Encounter | None) -> ActionReport:
+    system = call.actor_character.system
+    engine = rt.engine(system)
+    catalog = rt.catalog(system)
+    forced = parse_dice(call.dice_text, engine.roll_labels)
+    settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
+    touched = [call.actor_character] + ([call.target] if call.target is not None else [])
+    before = before_state(touched, encounter)
+
+    dice = DiceSource(forced, rng=rt.rng())
+    scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
+                        defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
+                        settings=settings)
+    resolution = engine.resolve(scenario, dice, catalog).to_dict()
+
+    now = rt.clock()
+    for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):
+        if row is not None and after is not None:
+            check_shape(after, f"{system} engine result")
+            row.sheet = after
+            row.updated_at = now
+    touch(rt, encounter)
+
+    unused = dice.unused()
+    payload: dict[str, Any] = {
+        "system": system, "action": dict(call.action), "actor": call.actor_character.name,
+        "target": call.target.name if call.target is not None else None,
+        "rolls": resolution.get("rolls", []), "outcome": resolution.get("outcome", {}),
+        "unused_dice": unused, **(call.extra_payload or {}),
+    }
+    event = record_event(rt, session, actor, call.kind, payload, before, encounter)
+    await session.flush()
+    pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
+    await session.flush()
+    return ActionReport(
+        system=system, action=call.kind, actor_name=call.actor_character.name,
+        target_name=call.target.name if call.target is not None else None, resolution=resolution,
+        pending=tuple(pending), unused_dice=unused,
+        encounter=encounter_view(rt, encounter) if encounter is not None else None, event_id=event.id,
+    )
+
+
+async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Mapping[str, Any],
+                        call: ActionCall) -> list[PendingDecisionView]:
+    """A PendingDecision for each ``gm_decision`` the engine asked for (one mapping or a list)."""
+    asked = outcome.get("gm_decision")
+    requests = asked if isinstance(asked, list) else [asked] if isinstance(asked, Mapping) else []
+    views = []
+    for request in requests:
+        if not isinstance(request, Mapping) or not request.get("kind") or not request.get("options"):
+            continue
+        character = call.target if request.get("who") == "defender" and call.target is not None \
+            else call.actor_character
+        row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event.id,
+                              character_id=character.id, kind=str(request["kind"])[:32], who=character.name,
+                              options=[str(option) for option in request["options"]], created_at=rt.clock())
+        session.add(row)
+        await session.flush()
+        views.append(decision_view(row))
+    return views
+
+
+def combatant_named(encounter: Encounter, name: str) -> Combatant | None:
+    key = repo.name_key(name)
+    return next((c for c in encounter.combatants if c.character.name_key == key), None)
+
+
+def require_action(engine: Engine, action_type: str) -> None:
+    if action_type not in engine.actions:
+        known = ", ".join(sorted(engine.actions))
+        raise UserError(f"{engine.system_id} has no '{action_type}' action (actions: {known})")
+
+
+def clean_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The cog's options without the ones left empty."""
+    return {key: value for key, value in (options or {}).items() if value is not None}

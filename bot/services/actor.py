@@ -1,0 +1,17 @@
+"""Who is calling: plain ids from the interaction, so services never see a discord object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The caller of one command, as the cog reads it from the interaction."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    user_name: str
+    role_ids: tuple[int, ...] = ()
+    is_manager: bool = False  # has Manage Server: may run /setup and is always a GM

@@ -1,0 +1,244 @@
+"""Characters kept per server for the whole campaign: create, import, show, edit, equip, delete."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Character
+from bot.errors import NotFound, UserError
+from bot.services import access
+from bot.services.actor import Actor
+from bot.services.rulings import channel_system
+from bot.services.runtime import Runtime
+from bot.services.sheet_file import (
+    canonical,
+    check_shape,
+    clean_name,
+    coerce_value,
+    item_label,
+    load_sheet_file,
+    matching,
+    set_path,
+)
+from bot.services.snapshots import brief, character_view
+from bot.services.views import CharacterBrief, CharacterView, ItemKind
+from rules.errors import RulesError, SheetError
+
+# ``list`` is a method name below, so annotations in the class use these aliases.
+Names = list[str]
+Briefs = list[CharacterBrief]
+_LISTS: dict[str, str] = {"weapon": "weapons", "armour": "armour"}
+_PROTECTED = {"name", "weapons", "armour"}
+
+
+async def load_character(session: AsyncSession, actor: Actor, name: str, *, for_update: bool = False) -> Character:
+    row = await repo.character_by_name(session, actor.guild_id, name, for_update=for_update)
+    if row is None:
+        raise NotFound(f"no character named '{name}' in this server")
+    return row
+
+
+class CharacterService:
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    async def create(self, actor: Actor, name: str, stats: Mapping[str, int | str] | None = None,
+                     weapons: Sequence[str] = (), armour: Sequence[str] = (), npc: bool = False) -> CharacterView:
+        """A new character in the channel's system, owned by the caller (NPCs: GM only).
+
+        ``stats`` keys may be dotted for nested fields (``abilities.Single Weapon``); weapons and armour
+        are content names (any case). The engine validates the whole sheet; its error names the field.
+        """
+        name = clean_name(name)
+
+        async def work(session: AsyncSession) -> CharacterView:
+            if npc:
+                await access.require_gm(session, actor, "create NPCs")
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            catalog = self._rt.catalog(system)
+            sheet: dict[str, Any] = {"name": name}
+            for path, value in (stats or {}).items():
+                if path.split(".")[0].strip() in _PROTECTED:
+                    raise UserError(f"set '{path}' with its own option, not as a stat")
+                set_path(sheet, path, coerce_value(value))
+            sheet["weapons"] = [canonical(w, catalog.weapon_names(), "weapon") for w in weapons]
+            sheet["armour"] = [canonical(a, catalog.armour_names(), "armour piece") for a in armour]
+            return await self._insert(session, actor, system, name, sheet, npc)
+
+        return await self._rt.transact(None, work)
+
+    async def import_sheet(self, actor: Actor, filename: str, data: bytes, npc: bool = False,
+                           replace: bool = False) -> CharacterView:
+        """Create (or, with ``replace``, overwrite) a character from a YAML/JSON upload of at most 64 KiB."""
+        sheet = load_sheet_file(filename, data)
+        raw_name = sheet.get("name")
+        if not isinstance(raw_name, str):
+            raise UserError(f"{filename}: field 'name' must be the character's name")
+        name = clean_name(raw_name)
+        sheet["name"] = name
+
+        async def work(session: AsyncSession) -> CharacterView:
+            if npc:
+                await access.require_gm(session, actor, "create NPCs")
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            existing = await repo.character_by_name(session, actor.guild_id, name, for_update=True)
+            if existing is not None and replace:
+                await access.require_control(session, actor, existing, "replace its sheet")
+                existing.sheet = self._validate(existing.system, copy.deepcopy(sheet), filename)
+                existing.updated_at = self._rt.clock()
+                await session.flush()
+                return character_view(self._rt, existing)
+            return await self._insert(session, actor, system, name, sheet, npc, source=filename)
+
+        return await self._rt.transact(None, work)
+
+    async def get(self, actor: Actor, name: str) -> CharacterView:
+        """Anyone in the server may look at a character."""
+
+        async def work(session: AsyncSession) -> CharacterView:
+            return character_view(self._rt, await load_character(session, actor, name))
+
+        return await self._rt.read(work)
+
+    async def list(self, actor: Actor, mine: bool = False) -> Briefs:
+        """The server's characters by name (only the caller's with ``mine``)."""
+
+        async def work(session: AsyncSession) -> Briefs:
+            rows = await repo.characters(session, actor.guild_id, actor.user_id if mine else None)
+            return [brief(row) for row in rows]
+
+        return await self._rt.read(work)
+
+    async def edit_stat(self, actor: Actor, name: str, stat: str, value: int | str) -> CharacterView:
+        """Set one field (dotted for nested ones); the engine re-validates the sheet. Owner or GM."""
+        if stat.split(".")[0].strip() in _PROTECTED:
+            raise UserError(f"'{stat}' is changed with its own command, not as a stat")
+
+        async def work(session: AsyncSession) -> CharacterView:
+            row = await load_character(session, actor, name, for_update=True)
+            await access.require_control(session, actor, row, "edit it")
+            sheet = copy.deepcopy(row.sheet)
+            set_path(sheet, stat, coerce_value(value))
+            return await self._save(session, row, sheet)
+
+        return await self._rt.transact(None, work)
+
+    async def add_item(self, actor: Actor, name: str, kind: ItemKind, item: str) -> CharacterView:
+        """Add a weapon or armour piece from the content pack. Owner or GM."""
+        key = _list_key(kind)
+
+        async def work(session: AsyncSession) -> CharacterView:
+            row = await load_character(session, actor, name, for_update=True)
+            await access.require_control(session, actor, row, "change its equipment")
+            catalog = self._rt.catalog(row.system)
+            known = catalog.weapon_names() if kind == "weapon" else catalog.armour_names()
+            entry = canonical(item, known, "weapon" if kind == "weapon" else "armour piece")
+            sheet = copy.deepcopy(row.sheet)
+            sheet.setdefault(key, []).append(entry)
+            return await self._save(session, row, sheet)
+
+        return await self._rt.transact(None, work)
+
+    async def remove_item(self, actor: Actor, name: str, kind: ItemKind, item: str) -> CharacterView:
+        """Remove one weapon or armour piece (the first of that name). Owner or GM."""
+
+        async def work(session: AsyncSession) -> CharacterView:
+            row = await load_character(session, actor, name, for_update=True)
+            await access.require_control(session, actor, row, "change its equipment")
+            sheet = copy.deepcopy(row.sheet)
+            entries = sheet.get(_list_key(kind))
+            entries = entries if isinstance(entries, list) else []
+            for index, entry in enumerate(entries):
+                if item_label(entry).casefold() == item.strip().casefold():
+                    del entries[index]
+                    return await self._save(session, row, sheet)
+            held = ", ".join(item_label(e) for e in entries) or "nothing"
+            raise NotFound(f"{row.name} has no {kind} '{item}' (has: {held})")
+
+        return await self._rt.transact(None, work)
+
+    async def delete(self, actor: Actor, name: str) -> CharacterBrief:
+        """Delete for good (the cog confirms first). Owner or GM; not while in an active encounter."""
+
+        async def work(session: AsyncSession) -> CharacterBrief:
+            row = await load_character(session, actor, name, for_update=True)
+            await access.require_control(session, actor, row, "delete it")
+            if await repo.active_encounters_of(session, row.id):
+                raise UserError(f"{row.name} is in an encounter: remove them from it first")
+            gone = brief(row)
+            await session.delete(row)
+            return gone
+
+        return await self._rt.transact(None, work)
+
+    async def names(self, actor: Actor, prefix: str = "") -> Names:
+        """Up to 25 character names for autocomplete."""
+        return await self._rt.read(lambda session: repo.character_names(session, actor.guild_id, prefix))
+
+    async def item_names(self, actor: Actor, kind: ItemKind, prefix: str = "") -> Names:
+        """Up to 25 weapon or armour names from the channel system's content pack (autocomplete)."""
+
+        async def work(session: AsyncSession) -> Names:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            try:
+                catalog = self._rt.catalog(system)
+            except RulesError:
+                return []
+            return matching(catalog.weapon_names() if kind == "weapon" else catalog.armour_names(), prefix)
+
+        return await self._rt.read(work)
+
+    async def sheet_items(self, actor: Actor, name: str, kind: ItemKind, prefix: str = "") -> Names:
+        """Up to 25 weapons or armour pieces on one character's sheet (autocomplete for /attack weapon)."""
+
+        async def work(session: AsyncSession) -> Names:
+            row = await repo.character_by_name(session, actor.guild_id, name)
+            if row is None:
+                return []
+            entries = row.sheet.get(_list_key(kind))
+            labels = [item_label(e) for e in entries] if isinstance(entries, list) else []
+            return matching(list(dict.fromkeys(label for label in labels if label)), prefix)
+
+        return await self._rt.read(work)
+
+    # -- shared ---------------------------------------------------------------------------------
+
+    def _validate(self, system: str, sheet: dict[str, Any], source: str = "") -> dict[str, Any]:
+        engine = self._rt.engine(system)
+        try:
+            validated = engine.validate_sheet(sheet, self._rt.catalog(system))
+        except RulesError as exc:
+            if not source:
+                raise
+            raise SheetError(f"{source}: {exc}") from exc
+        check_shape(validated, source or "sheet")
+        return validated
+
+    async def _insert(self, session: AsyncSession, actor: Actor, system: str, name: str, sheet: dict[str, Any],
+                      npc: bool, source: str = "") -> CharacterView:
+        if await repo.character_by_name(session, actor.guild_id, name) is not None:
+            raise UserError(f"a character named '{name}' already exists in this server")
+        now = self._rt.clock()
+        row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name), owner_id=actor.user_id,
+                        npc=npc, system=system, sheet=self._validate(system, sheet, source),
+                        created_at=now, updated_at=now)
+        session.add(row)
+        await session.flush()
+        return character_view(self._rt, row)
+
+    async def _save(self, session: AsyncSession, row: Character, sheet: dict[str, Any]) -> CharacterView:
+        row.sheet = self._validate(row.system, sheet)
+        row.updated_at = self._rt.clock()
+        await session.flush()
+        return character_view(self._rt, row)
+
+
+def _list_key(kind: str) -> str:
+    if kind not in _LISTS:
+        raise UserError(f"kind is weapon or armour, not '{kind}'")
+    return _LISTS[kind]

@@ -1,0 +1,172 @@
+"""Combat in the channel's encounter: attacks, spells, other engine actions, and GM decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Character, Combatant, Encounter
+from bot.errors import Conflict, NotFound, NotInEncounter, UserError
+from bot.services import access
+from bot.services.actions import ActionCall, clean_options, combatant_named, require_action, run_action
+from bot.services.actor import Actor
+from bot.services.encounters import active_encounter
+from bot.services.runtime import Runtime
+from bot.services.sheet_file import item_label
+from bot.services.snapshots import decision_view, ordered_combatants
+from bot.services.views import ActionReport
+
+# Actions with their own service method (act() refuses them so each keeps its checks).
+_OWN_METHODS = {"attack": "/attack", "cast": "/cast", "gm_decide": "the GM's buttons", "initiative": "/initiative"}
+
+
+class CombatService:
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    async def attack(self, actor: Actor, target: str, weapon: str | None = None,
+                     options: Mapping[str, Any] | None = None, dice_text: str | None = None,
+                     attacker: str | None = None) -> ActionReport:
+        """One attack in the channel's encounter.
+
+        ``options`` are the system's (aspect, aim, modifier, save_excess, location ...), passed to the
+        engine's "attack" action; empty aspect/aim fall back to the attacker's declaration.
+        ``attacker`` defaults to the character whose turn it is if the caller controls it, else the
+        caller's only character in the encounter. ``weapon`` must be on the attacker's sheet.
+        """
+
+        async def work(session: AsyncSession) -> ActionReport:
+            encounter = await active_encounter(session, actor)
+            attacking = await self._acting(session, actor, encounter, attacker, "attack with them")
+            defending = self._target(encounter, target)
+            if defending.character_id == attacking.character_id:
+                raise UserError(f"{attacking.character.name} cannot attack themselves")
+            action: dict[str, Any] = {"type": "attack"}
+            for key in ("aspect", "aim"):
+                if key in attacking.declaration:
+                    action[key] = attacking.declaration[key]
+            action.update(clean_options(options))
+            if weapon is not None:
+                action["weapon"] = self._weapon(attacking.character, weapon)
+            call = ActionCall("attack", action, attacking.character, defending.character, dice_text)
+            return await run_action(self._rt, session, actor, call, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def cast(self, actor: Actor, target: str, options: Mapping[str, Any] | None = None,
+                   dice_text: str | None = None, caster: str | None = None) -> ActionReport:
+        """A spell on a target in the encounter (ars-harn damage and Body Level spells): the "cast" action."""
+
+        async def work(session: AsyncSession) -> ActionReport:
+            encounter = await active_encounter(session, actor)
+            require_action(self._rt.engine(encounter.system), "cast")
+            casting = await self._acting(session, actor, encounter, caster, "cast for them")
+            defending = self._target(encounter, target)
+            call = ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
+                              defending.character, dice_text)
+            return await run_action(self._rt, session, actor, call, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def act(self, actor: Actor, action_type: str, character: str, options: Mapping[str, Any] | None = None,
+                  dice_text: str | None = None) -> ActionReport:
+        """Any other engine action for a character in the encounter (shock re-roll, rearm, stand up,
+        tactical advantage ...). ``options["target"]``, if given, names the other character."""
+
+        async def work(session: AsyncSession) -> ActionReport:
+            encounter = await active_encounter(session, actor)
+            action_name = action_type.strip().lower()
+            if action_name in _OWN_METHODS:
+                raise UserError(f"use {_OWN_METHODS[action_name]} for '{action_name}'")
+            require_action(self._rt.engine(encounter.system), action_name)
+            acting = await self._acting(session, actor, encounter, character, "act for them")
+            opts = clean_options(options)
+            target_name = opts.pop("target", None)
+            target = self._target(encounter, str(target_name)).character if target_name else None
+            call = ActionCall(action_name, {"type": action_name, **opts}, acting.character, target, dice_text)
+            return await run_action(self._rt, session, actor, call, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def decide(self, actor: Actor, decision_id: int, choice: str) -> ActionReport:
+        """GM only: apply a pending decision (the engine's "gm_decide" action); never twice."""
+        peek = await self._rt.read(lambda session: repo.decision(session, decision_id))
+        if peek is None or peek.guild_id != actor.guild_id:
+            raise NotFound("that decision no longer exists")
+
+        async def work(session: AsyncSession) -> ActionReport:
+            await access.require_gm(session, actor, "make this decision")
+            decision = await repo.decision(session, decision_id, for_update=True)
+            if decision is None or decision.guild_id != actor.guild_id:
+                raise NotFound("that decision no longer exists")
+            if decision.cancelled:
+                raise Conflict("that decision was taken back with /undo")
+            if decision.choice is not None:
+                raise Conflict(f"already decided: {decision.who} — {decision.choice}")
+            wanted = choice.strip().casefold()
+            picked = next((o for o in decision.options if str(o).casefold() == wanted), None)
+            if picked is None:
+                raise UserError(f"choose one of {', '.join(map(str, decision.options))}, not '{choice}'")
+            character = await session.get(Character, decision.character_id, with_for_update=True)
+            if character is None:
+                raise NotFound(f"{decision.who} no longer exists")
+            encounter = await repo.active_encounter(session, decision.channel_id, for_update=True)
+            decision.choice = str(picked)
+            decision.decided_by = actor.user_id
+            action = {"type": "gm_decide", "kind": decision.kind, "choice": str(picked)}
+            call = ActionCall("gm_decide", action, character, None, None,
+                              extra_payload={"decision_id": decision.id, "kind": decision.kind})
+            report = await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
+            return replace(report, decided=decision_view(decision))
+
+        return await self._rt.transact(peek.channel_id, work)
+
+    # -- shared ---------------------------------------------------------------------------------
+
+    async def _acting(self, session: AsyncSession, actor: Actor, encounter: Encounter, name: str | None,
+                      doing: str) -> Combatant:
+        """The named combatant (which the caller must control), or the default one for the caller."""
+        if name:
+            combatant = self._target(encounter, name)
+            await access.require_control(session, actor, combatant.character, doing)
+            return combatant
+        combatants = ordered_combatants(encounter)
+        if not combatants:
+            raise NotInEncounter("nobody is in the encounter yet: /encounter add someone first")
+        gm = await access.is_gm(session, actor)
+        current: Combatant = combatants[encounter.turn % len(combatants)]
+        if current.character.owner_id == actor.user_id or gm:
+            return current
+        mine: list[Combatant] = [c for c in combatants if c.character.owner_id == actor.user_id and not c.character.npc]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise NotInEncounter("you have no character in this encounter: /encounter add yours first")
+        raise UserError("you have several characters here: say which one acts")
+
+    @staticmethod
+    def _target(encounter: Encounter, name: str) -> Combatant:
+        combatant = combatant_named(encounter, name)
+        if combatant is None:
+            names = ", ".join(c.character.name for c in ordered_combatants(encounter)) or "nobody"
+            raise NotFound(f"'{name}' is not in this encounter (in it: {names})")
+        return combatant
+
+    @staticmethod
+    def _weapon(character: Character, weapon: str) -> str:
+        entries = character.sheet.get("weapons")
+        labels = [item_label(e) for e in entries] if isinstance(entries, list) else []
+        for label in labels:
+            if label.casefold() == weapon.strip().casefold():
+                return label
+        raise NotFound(f"{character.name} has no weapon '{weapon}' (has: {', '.join(labels) or 'none'})")
+
+    @staticmethod
+    def _in_channel(actor: Actor, channel_id: int) -> Actor:
+        if actor.channel_id == channel_id:
+            return actor
+        return Actor(actor.guild_id, channel_id, actor.user_id, actor.user_name, actor.role_ids, actor.is_manager)

@@ -1,0 +1,329 @@
+"""Encounters, one per channel: start, join, NPCs, initiative and declarations, turns, status, end."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Character, Combatant, Encounter
+from bot.errors import NotFound, NotInEncounter, UserError
+from bot.services import access
+from bot.services.actions import before_state, combatant_named, record_event, touch
+from bot.services.actor import Actor
+from bot.services.characters import load_character
+from bot.services.dice_option import parse_dice
+from bot.services.rulings import channel_system, scenario_settings
+from bot.services.runtime import Runtime
+from bot.services.sheet_file import canonical, clean_name, matching
+from bot.services.snapshots import encounter_view, ordered_combatants
+from bot.services.views import EncounterView
+from rules.dice import DiceSource
+from rules.model import Scenario
+
+MAX_NPCS = 25
+MAX_COMBATANTS = 50
+
+
+async def active_encounter(session: AsyncSession, actor: Actor, *, for_update: bool = True) -> Encounter:
+    encounter = await repo.active_encounter(session, actor.channel_id, for_update=for_update)
+    if encounter is None:
+        raise NotInEncounter("there is no encounter in this channel: start one with /encounter start")
+    return encounter
+
+
+def initiative_of(outcome: dict[str, Any], rolls: list[dict[str, Any]]) -> int | None:
+    """An engine's initiative total: its outcome field if it names one, else the initiative roll's total."""
+    for key in ("initiative", "initiative_total", "total"):
+        value = outcome.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, dict) and isinstance(value.get("total"), int):
+            return int(value["total"])
+    for roll in rolls:
+        if roll.get("label") == "initiative" and isinstance(roll.get("total"), int):
+            return int(roll["total"])
+    return None
+
+
+class EncounterService:
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    async def start(self, actor: Actor) -> EncounterView:
+        """Start the channel's encounter in the channel's system (anyone may)."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            if await repo.active_encounter(session, actor.channel_id) is not None:
+                raise UserError("this channel already has an encounter: /encounter end it first")
+            now = self._rt.clock()
+            encounter = Encounter(guild_id=actor.guild_id, channel_id=actor.channel_id, active=True,
+                                  system=await channel_system(session, actor.guild_id, actor.channel_id),
+                                  round=1, turn=0, order=[], combatants=[], created_at=now, updated_at=now)
+            session.add(encounter)
+            await session.flush()
+            record_event(self._rt, session, actor, "start", {"system": encounter.system}, None, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def add(self, actor: Actor, character_name: str) -> EncounterView:
+        """Add a character (its owner or the GM); it must play the encounter's system."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            encounter = await active_encounter(session, actor)
+            character = await load_character(session, actor, character_name)
+            await access.require_control(session, actor, character, "add them to the encounter")
+            before = before_state([], encounter)
+            self._join(encounter, character)
+            record_event(self._rt, session, actor, "join", {"names": [character.name]}, before, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def add_npcs(self, actor: Actor, template: str, count: int = 1,
+                       name_prefix: str | None = None) -> EncounterView:
+        """GM: create ``count`` NPCs from a content template ("Bandit 1".."Bandit 5") and add them."""
+        if not 1 <= count <= MAX_NPCS:
+            raise UserError(f"count is 1 to {MAX_NPCS}")
+
+        async def work(session: AsyncSession) -> EncounterView:
+            await access.require_gm(session, actor, "add NPCs")
+            encounter = await active_encounter(session, actor)
+            engine = self._rt.engine(encounter.system)
+            catalog = self._rt.catalog(encounter.system)
+            templates = catalog.npc_templates()
+            key = canonical(template, list(templates), "NPC template")
+            prefix = clean_name(name_prefix or key.replace("_", " ").replace("-", " ").title())
+            names = await self._free_names(session, actor, prefix, count)
+            before = before_state([], encounter)
+            now = self._rt.clock()
+            created = []
+            for name in names:
+                sheet = copy.deepcopy(dict(templates[key]))
+                sheet["name"] = name
+                row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name),
+                                owner_id=actor.user_id, npc=True, system=encounter.system,
+                                sheet=engine.validate_sheet(sheet, catalog), created_at=now, updated_at=now)
+                session.add(row)
+                created.append(row)
+            await session.flush()
+            for row in created:
+                self._join(encounter, row)
+            before["created"] = [row.id for row in created]
+            record_event(self._rt, session, actor, "add_npcs", {"template": key, "names": names}, before, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def remove(self, actor: Actor, name: str) -> EncounterView:
+        """Take a character out of the encounter (its owner or the GM)."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            encounter = await active_encounter(session, actor)
+            combatant = self._combatant(encounter, name)
+            await access.require_control(session, actor, combatant.character, "remove them")
+            before = before_state([], encounter)
+            current = self._current_id(encounter)
+            encounter.combatants.remove(combatant)
+            await session.delete(combatant)
+            encounter.order = [cid for cid in encounter.order if cid != combatant.character_id]
+            if current is not None and current != combatant.character_id and current in encounter.order:
+                encounter.turn = encounter.order.index(current)
+            elif encounter.order:
+                encounter.turn %= len(encounter.order)
+            else:
+                encounter.turn = 0
+            record_event(self._rt, session, actor, "leave", {"names": [combatant.character.name]}, before, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def roll_initiative(self, actor: Actor, dice_text: str | None = None) -> EncounterView:
+        """GM: the engine's "initiative" action for every combatant, then turn order by initiative.
+
+        Systems without an initiative action keep the order characters joined in. Faces given as
+        ``initiative=7,3`` are used in turn order.
+        """
+
+        async def work(session: AsyncSession) -> EncounterView:
+            await access.require_gm(session, actor, "roll initiative")
+            encounter = await active_encounter(session, actor)
+            engine = self._rt.engine(encounter.system)
+            if "initiative" not in engine.actions or not encounter.combatants:
+                encounter.turn = 0
+                touch(self._rt, encounter)
+                return await self._saved(session, encounter)
+            catalog = self._rt.catalog(encounter.system)
+            settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
+            combatants = ordered_combatants(encounter)
+            before = before_state([c.character for c in combatants], encounter)
+            remaining: dict[str, list[int]] = parse_dice(dice_text, engine.roll_labels)
+            results = []
+            for combatant in combatants:
+                dice = DiceSource(remaining, rng=self._rt.rng())
+                resolution = engine.resolve(Scenario(encounter.system, {"type": "initiative"},
+                                                     copy.deepcopy(combatant.character.sheet), None, settings),
+                                            dice, catalog).to_dict()
+                remaining = dice.unused()
+                combatant.initiative = initiative_of(resolution.get("outcome") or {}, resolution.get("rolls") or [])
+                if resolution.get("attacker") is not None:
+                    combatant.character.sheet = resolution["attacker"]
+                results.append({"name": combatant.character.name, "initiative": combatant.initiative,
+                                "rolls": resolution.get("rolls", [])})
+            ranked = sorted(combatants, key=lambda c: -(c.initiative if c.initiative is not None else -10**6))
+            encounter.order = [c.character_id for c in ranked]
+            encounter.turn = 0
+            record_event(self._rt, session, actor, "initiative", {"results": results, "unused_dice": remaining},
+                         before, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def declare(self, actor: Actor, name: str, aspect: str | None = None, aim: str | None = None,
+                      target: str | None = None) -> EncounterView:
+        """Ars-harn movement phase: record a combatant's declared aspect, aim and target for this round.
+
+        /attack uses them when its own aspect or aim is left empty; they clear when the round ends.
+        """
+
+        async def work(session: AsyncSession) -> EncounterView:
+            encounter = await active_encounter(session, actor)
+            combatant = self._combatant(encounter, name)
+            await access.require_control(session, actor, combatant.character, "declare for them")
+            declaration: dict[str, Any] = {}
+            if target is not None:
+                declaration["target"] = self._combatant(encounter, target).character.name
+            for key, value in (("aspect", aspect), ("aim", aim)):
+                if value is not None:
+                    declaration[key] = value.strip().lower()
+            before = before_state([], encounter)
+            combatant.declaration = {**combatant.declaration, **declaration}
+            touch(self._rt, encounter)
+            record_event(self._rt, session, actor, "declare", {"name": combatant.character.name, **declaration},
+                         before, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def next_turn(self, actor: Actor) -> EncounterView:
+        """Move to the next combatant (a new round after the last): the GM, or whoever's turn it was."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            encounter = await active_encounter(session, actor)
+            if not encounter.combatants:
+                raise UserError("nobody is in the encounter yet: /encounter add someone first")
+            current = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
+            await access.require_control(session, actor, current.character, "end their turn")
+            before = before_state([], encounter)
+            encounter.turn += 1
+            if encounter.turn >= len(encounter.combatants):
+                encounter.turn = 0
+                encounter.round += 1
+                for combatant in encounter.combatants:
+                    combatant.declaration = {}
+            touch(self._rt, encounter)
+            record_event(self._rt, session, actor, "next_turn", {"round": encounter.round, "turn": encounter.turn},
+                         before, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def status(self, actor: Actor) -> EncounterView:
+        """Round, turn order, whose turn, each combatant's condition and wounds."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            return encounter_view(self._rt, await active_encounter(session, actor, for_update=False))
+
+        return await self._rt.read(work)
+
+    async def end(self, actor: Actor) -> EncounterView:
+        """GM: end the encounter (its log stays; characters keep their wounds)."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            await access.require_gm(session, actor, "end the encounter")
+            encounter = await active_encounter(session, actor)
+            encounter.active = False
+            touch(self._rt, encounter)
+            record_event(self._rt, session, actor, "end", {"round": encounter.round}, None, encounter)
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def set_tracker_message(self, actor: Actor, message_id: int | None) -> EncounterView:
+        """Remember the pinned tracker message so the cog edits it instead of posting anew."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            encounter = await active_encounter(session, actor)
+            encounter.tracker_message_id = message_id
+            return await self._saved(session, encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def combatant_names(self, actor: Actor, prefix: str = "") -> list[str]:
+        """Up to 25 names in the channel's encounter (autocomplete for targets)."""
+
+        async def work(session: AsyncSession) -> list[str]:
+            encounter = await repo.active_encounter(session, actor.channel_id)
+            if encounter is None:
+                return []
+            return matching([c.character.name for c in ordered_combatants(encounter)], prefix)
+
+        return await self._rt.read(work)
+
+    async def template_names(self, actor: Actor, prefix: str = "") -> list[str]:
+        """Up to 25 NPC template names of the channel's system (autocomplete)."""
+
+        async def work(session: AsyncSession) -> list[str]:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            try:
+                return matching(list(self._rt.catalog(system).npc_templates()), prefix)
+            except Exception:
+                return []
+
+        return await self._rt.read(work)
+
+    # -- shared ---------------------------------------------------------------------------------
+
+    def _join(self, encounter: Encounter, character: Character) -> None:
+        if character.system != encounter.system:
+            raise UserError(f"{character.name} plays {character.system}, but this encounter is {encounter.system}")
+        if any(c.character_id == character.id for c in encounter.combatants):
+            raise UserError(f"{character.name} is already in the encounter")
+        if len(encounter.combatants) >= MAX_COMBATANTS:
+            raise UserError(f"an encounter holds at most {MAX_COMBATANTS} combatants")
+        combatant = Combatant(character_id=character.id, character=character, declaration={})
+        encounter.combatants.append(combatant)
+        encounter.order = [*encounter.order, character.id]
+        touch(self._rt, encounter)
+
+    def _combatant(self, encounter: Encounter, name: str) -> Combatant:
+        combatant = combatant_named(encounter, name)
+        if combatant is None:
+            names = ", ".join(c.character.name for c in ordered_combatants(encounter)) or "nobody"
+            raise NotFound(f"'{name}' is not in this encounter (in it: {names})")
+        return combatant
+
+    @staticmethod
+    def _current_id(encounter: Encounter) -> int | None:
+        if not encounter.order:
+            return None
+        return int(encounter.order[encounter.turn % len(encounter.order)])
+
+    async def _free_names(self, session: AsyncSession, actor: Actor, prefix: str, count: int) -> list[str]:
+        """``prefix 1``.. ``prefix N``, skipping numbers already taken in the server."""
+        names: list[str] = []
+        number = 1
+        while len(names) < count:
+            batch = [f"{prefix} {n}" for n in range(number, number + count * 2)]
+            taken = await repo.taken_name_keys(session, actor.guild_id, [repo.name_key(n) for n in batch])
+            names += [n for n in batch if repo.name_key(n) not in taken][: count - len(names)]
+            number += count * 2
+        return names
+
+    async def _saved(self, session: AsyncSession, encounter: Encounter) -> EncounterView:
+        touch(self._rt, encounter)
+        await session.flush()
+        return encounter_view(self._rt, encounter)

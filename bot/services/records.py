@@ -1,0 +1,120 @@
+"""Dice and records: free-form rolls, the channel's log, and /undo of the last encounter event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Character, Combatant, Encounter, Event
+from bot.errors import NotFound
+from bot.services import access
+from bot.services.actions import record_event, touch
+from bot.services.actor import Actor
+from bot.services.dice_option import parse_dice
+from bot.services.encounters import active_encounter
+from bot.services.runtime import Runtime
+from bot.services.snapshots import event_view
+from bot.services.views import EventView, RollView
+from content import victory_chart
+from rules.dice import DiceSource
+from rules.dice_expr import roll_expression
+
+MAX_LOG = 50
+
+
+class RecordService:
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    async def roll(self, actor: Actor, expression: str, dice_text: str | None = None) -> RollView:
+        """A free-form roll (``3d6+2``, ``stress+5 vs 9``, ``d20 vs 14``, ``fs vs 12``), logged to the channel.
+
+        ``dice_text`` gives the faces: ``1,1,4`` or ``roll=1,1,4``.
+        """
+        forced = parse_dice(dice_text, {"roll"}, default_label="roll")
+
+        async def work(session: AsyncSession) -> RollView:
+            dice = DiceSource(forced, rng=self._rt.rng())
+            result = roll_expression(expression, dice, victory_chart())
+            rolls = [r.to_dict() for r in result.rolls]
+            encounter = await repo.active_encounter(session, actor.channel_id)
+            payload = {"expression": expression, "total": result.total, "result": result.result, "rolls": rolls}
+            event = record_event(self._rt, session, actor, "roll", payload, None, encounter)
+            await session.flush()
+            return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),
+                            unused_dice=dice.unused(), event_id=event.id)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def log(self, actor: Actor, limit: int = 10) -> list[EventView]:
+        """The channel's most recent rolls and events, newest first (at most 50)."""
+        limit = max(1, min(MAX_LOG, limit))
+
+        async def work(session: AsyncSession) -> list[EventView]:
+            return [event_view(e) for e in await repo.recent_events(session, actor.channel_id, limit)]
+
+        return await self._rt.read(work)
+
+    async def undo(self, actor: Actor) -> EventView:
+        """GM: put back the sheets and encounter state saved before the encounter's last event."""
+
+        async def work(session: AsyncSession) -> EventView:
+            await access.require_gm(session, actor, "undo")
+            encounter = await active_encounter(session, actor)
+            event = await repo.last_undoable_event(session, encounter.id)
+            if event is None or not event.before:
+                raise NotFound("nothing to undo in this encounter")
+            await self._restore(session, encounter, event.before)
+            await self._reopen_decisions(session, event)
+            event.undone = True
+            touch(self._rt, encounter)
+            record_event(self._rt, session, actor, "undo", {"undone_event": event.id, "undone_kind": event.kind},
+                         None, encounter)
+            await session.flush()
+            return event_view(event)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def _restore(self, session: AsyncSession, encounter: Encounter, before: dict[str, Any]) -> None:
+        now = self._rt.clock()
+        for character_id, sheet in (before.get("characters") or {}).items():
+            row = await session.get(Character, int(character_id), with_for_update=True)
+            if row is not None:
+                row.sheet = sheet
+                row.updated_at = now
+        state = before.get("encounter")
+        if state:
+            encounter.round, encounter.turn, encounter.order = state["round"], state["turn"], list(state["order"])
+            wanted = {int(k): v for k, v in state["combatants"].items()}
+            for combatant in list(encounter.combatants):
+                if combatant.character_id not in wanted:
+                    encounter.combatants.remove(combatant)
+                    await session.delete(combatant)
+            present = {c.character_id: c for c in encounter.combatants}
+            for character_id, fields in wanted.items():
+                if character_id not in present:
+                    character = await session.get(Character, character_id)
+                    if character is None:
+                        continue
+                    present[character_id] = Combatant(character_id=character_id, character=character)
+                    encounter.combatants.append(present[character_id])
+                combatant = present[character_id]
+                combatant.initiative = fields.get("initiative")
+                combatant.declaration = dict(fields.get("declaration") or {})
+        await session.flush()
+        for character_id in before.get("created") or []:
+            row = await session.get(Character, int(character_id))
+            if row is not None and not await repo.active_encounters_of(session, row.id):
+                await session.delete(row)
+
+    async def _reopen_decisions(self, session: AsyncSession, event: Event) -> None:
+        for decision in await repo.decisions_of_event(session, event.id):
+            decision.cancelled = True
+        decided = event.payload.get("decision_id")
+        if decided is not None:
+            row = await repo.decision(session, int(decided), for_update=True)
+            if row is not None:
+                row.choice = None
+                row.decided_by = None

@@ -1,0 +1,78 @@
+"""Which system a channel plays and which rulings are in force, as the engine's settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import GuildSettings
+from bot.errors import NotFound, UserError
+from rules.model import Engine, Setting
+
+DEFAULT_SYSTEM = "ars-harn"
+ROLLS_MODES = ("auto", "gm")
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+async def channel_system(session: AsyncSession, guild_id: int, channel_id: int) -> str:
+    channel = await repo.channel_settings(session, channel_id)
+    if channel is not None and channel.system:
+        return channel.system
+    guild = await repo.guild_settings(session, guild_id)
+    return guild.system if guild is not None and guild.system else DEFAULT_SYSTEM
+
+
+def find_setting(engine: Engine, name: str) -> Setting:
+    for setting in engine.settings:
+        if setting.name.casefold() == name.strip().casefold():
+            return setting
+    known = ", ".join(s.name for s in engine.settings) or "none"
+    raise NotFound(f"{engine.system_id} has no ruling '{name}' (rulings: {known})")
+
+
+def parse_ruling(setting: Setting, value: str) -> str | int | bool:
+    """A typed value for ``setting`` from what the user typed; the type is the default's."""
+    text = value.strip()
+    if isinstance(setting.default, bool):
+        if text.casefold() in _TRUE:
+            return True
+        if text.casefold() in _FALSE:
+            return False
+        raise UserError(f"{setting.name} is true or false, not '{value}'")
+    if isinstance(setting.default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise UserError(f"{setting.name} is a whole number, not '{value}'") from None
+    if setting.choices:
+        for choice in setting.choices:
+            if choice.casefold() == text.casefold():
+                return choice
+        raise UserError(f"{setting.name} is one of {', '.join(setting.choices)}, not '{value}'")
+    if not text or len(text) > 100:
+        raise UserError(f"{setting.name} needs a value of 1 to 100 characters")
+    return text
+
+
+def stored_rulings(settings: GuildSettings | None, system: str) -> dict[str, Any]:
+    if settings is None:
+        return {}
+    stored = settings.rulings.get(system)
+    return dict(stored) if isinstance(stored, dict) else {}
+
+
+def effective_rulings(engine: Engine, stored: dict[str, Any]) -> dict[str, str | int | bool]:
+    """Engine defaults with the server's overrides (overrides for rulings the engine dropped are ignored)."""
+    return {s.name: stored.get(s.name, s.default) for s in engine.settings}
+
+
+def scenario_settings(engine: Engine, settings: GuildSettings | None) -> dict[str, Any]:
+    """What goes into ``Scenario.settings``: the overrides the engine knows, and the server's rolls mode."""
+    known = {s.name for s in engine.settings}
+    out = {name: value for name, value in stored_rulings(settings, engine.system_id).items() if name in known}
+    if settings is not None and settings.rolls_mode == "gm" and "auto_rolls" in known:
+        out["auto_rolls"] = False
+    return out

@@ -1,0 +1,150 @@
+"""/setup: the server's system (overridable per channel), GM role, rolls mode and rulings."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import ChannelSettings
+from bot.errors import UserError
+from bot.services import access
+from bot.services.actor import Actor
+from bot.services.rulings import (
+    DEFAULT_SYSTEM,
+    ROLLS_MODES,
+    channel_system,
+    effective_rulings,
+    find_setting,
+    parse_ruling,
+    stored_rulings,
+)
+from bot.services.runtime import Runtime
+from bot.services.views import GuildSettingsView, RollsMode
+from rules.errors import RulesError
+from rules.model import Setting
+from rules.registry import available_ids
+
+
+class SettingsService:
+    """Per-guild settings; every change is for server managers only."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    async def is_gm(self, actor: Actor) -> bool:
+        """A server manager, or someone with the guild's GM role."""
+        return await self._rt.read(lambda session: access.is_gm(session, actor))
+
+    async def show(self, actor: Actor) -> GuildSettingsView:
+        """The settings in force in the caller's channel."""
+        return await self._rt.read(lambda session: self._view(session, actor))
+
+    async def set_system(self, actor: Actor, system: str, channel_only: bool = False) -> GuildSettingsView:
+        """Choose the server's system, or this channel's (``channel_only``). Only systems whose engine loads."""
+        access.require_manager(actor, "change the system")
+        system = system.strip().lower()
+        systems = available_ids()
+        if system not in systems:
+            raise UserError(f"unknown or unavailable system '{system}' (available: {', '.join(systems) or 'none'})")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            if channel_only:
+                row = await session.get(ChannelSettings, actor.channel_id, with_for_update=True)
+                if row is None:
+                    session.add(ChannelSettings(guild_id=actor.guild_id, channel_id=actor.channel_id, system=system))
+                else:
+                    row.system = system
+            else:
+                (await repo.guild_settings_for_update(session, actor.guild_id)).system = system
+            await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
+    async def clear_channel_system(self, actor: Actor) -> GuildSettingsView:
+        """Drop this channel's override so the server's system applies again."""
+        access.require_manager(actor, "change the system")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            row = await session.get(ChannelSettings, actor.channel_id)
+            if row is not None:
+                await session.delete(row)
+                await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
+    async def set_gm_role(self, actor: Actor, role_id: int | None) -> GuildSettingsView:
+        """The role whose members are GMs (None: only server managers)."""
+        access.require_manager(actor, "set the GM role")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            (await repo.guild_settings_for_update(session, actor.guild_id)).gm_role_id = role_id
+            await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
+    async def set_rolls(self, actor: Actor, mode: RollsMode) -> GuildSettingsView:
+        """"auto": the bot makes shock and kill rolls at once; "gm": they wait for the GM."""
+        access.require_manager(actor, "change who makes shock and kill rolls")
+        if mode not in ROLLS_MODES:
+            raise UserError(f"rolls is one of {', '.join(ROLLS_MODES)}, not '{mode}'")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            (await repo.guild_settings_for_update(session, actor.guild_id)).rolls_mode = mode
+            await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
+    async def set_ruling(self, actor: Actor, name: str, value: str) -> GuildSettingsView:
+        """Change one ruling of the channel's system; ``value`` is checked against the engine's setting."""
+        access.require_manager(actor, "change rulings")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            setting = find_setting(self._rt.engine(system), name)
+            typed = parse_ruling(setting, value)
+            row = await repo.guild_settings_for_update(session, actor.guild_id)
+            rulings = {key: dict(val) for key, val in row.rulings.items() if isinstance(val, dict)}
+            per_system = rulings.setdefault(system, {})
+            if typed == setting.default:
+                per_system.pop(setting.name, None)
+            else:
+                per_system[setting.name] = typed
+            row.rulings = rulings  # a new dict, so the JSON column is seen as changed
+            await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
+    async def ruling_names(self, actor: Actor) -> list[Setting]:
+        """The rulings of the channel's system (for autocomplete); empty if its engine is missing."""
+
+        async def work(session: AsyncSession) -> list[Setting]:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            try:
+                return list(self._rt.engine(system).settings)
+            except RulesError:
+                return []
+
+        return await self._rt.read(work)
+
+    async def _view(self, session: AsyncSession, actor: Actor) -> GuildSettingsView:
+        guild = await repo.guild_settings(session, actor.guild_id)
+        channel = await repo.channel_settings(session, actor.channel_id)
+        guild_system = guild.system if guild is not None and guild.system else DEFAULT_SYSTEM
+        system = channel.system if channel is not None and channel.system else guild_system
+        stored = stored_rulings(guild, system)
+        try:
+            rulings = effective_rulings(self._rt.engine(system), stored)
+        except RulesError:
+            rulings = stored
+        return GuildSettingsView(
+            guild_id=actor.guild_id, channel_id=actor.channel_id, guild_system=guild_system,
+            channel_system=channel.system if channel is not None else None, system=system,
+            gm_role_id=guild.gm_role_id if guild is not None else None,
+            rolls="gm" if guild is not None and guild.rolls_mode == "gm" else "auto",
+            rulings=rulings, overridden=tuple(sorted(stored)),
+        )

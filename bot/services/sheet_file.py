@@ -1,0 +1,111 @@
+"""Sheets from uploads and options: safe YAML/JSON, bounded shape, dotted stat paths, item names."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.errors import NotFound, UserError
+from content.safe_yaml import load_yaml
+
+MAX_SHEET_BYTES = 64 * 1024
+# Aliases are shared references once parsed; count what the tree would expand to, so a small
+# "laughs" document can't blow up when it is validated or stored as JSON.
+MAX_NODES = 5000
+MAX_DEPTH = 12
+MAX_NAME = 100
+
+
+def load_sheet_file(filename: str, data: bytes) -> dict[str, Any]:
+    if len(data) > MAX_SHEET_BYTES:
+        raise UserError(f"{filename}: is {len(data)} bytes, over the {MAX_SHEET_BYTES // 1024} KiB limit")
+    sheet = load_yaml(data, filename, max_bytes=MAX_SHEET_BYTES)
+    if not isinstance(sheet, dict):
+        raise UserError(f"{filename}: a sheet is a mapping of fields (name, stats, weapons, armour)")
+    check_shape(sheet, filename)
+    return sheet
+
+
+def check_shape(value: Any, source: str) -> None:
+    """Refuse trees that expand past MAX_NODES or nest past MAX_DEPTH; keys must be text."""
+    budget = [MAX_NODES]
+
+    def walk(node: Any, depth: int, path: str) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise UserError(f"{source}: the sheet is too large (over {MAX_NODES} values)")
+        if depth > MAX_DEPTH:
+            raise UserError(f"{source}: field '{path}' is nested too deeply")
+        if isinstance(node, Mapping):
+            for key, item in node.items():
+                if not isinstance(key, str):
+                    raise UserError(f"{source}: field '{path or '.'}' has a key that is not text: {key!r}")
+                walk(item, depth + 1, f"{path}.{key}" if path else key)
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, depth + 1, f"{path}[{index}]")
+        elif not (node is None or isinstance(node, str | int | float | bool)):
+            raise UserError(f"{source}: field '{path}' holds a {type(node).__name__}, not plain data")
+
+    walk(value, 0, "")
+
+
+def clean_name(name: str) -> str:
+    cleaned = " ".join(str(name).split())
+    if not cleaned:
+        raise UserError("a character needs a name")
+    if len(cleaned) > MAX_NAME:
+        raise UserError(f"a character's name is at most {MAX_NAME} characters")
+    return cleaned
+
+
+def coerce_value(value: int | str | float | bool) -> Any:
+    """Typed option values pass through; text that reads as a whole number becomes one."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    return value
+
+
+def set_path(sheet: dict[str, Any], path: str, value: Any) -> None:
+    """``sheet["abilities"]["Single Weapon"] = value`` for ``abilities.Single Weapon``."""
+    parts = [part.strip() for part in path.split(".")]
+    if not all(parts):
+        raise UserError(f"'{path}' is not a field name")
+    node = sheet
+    for part in parts[:-1]:
+        child = node.get(part)
+        if child is None:
+            child = node[part] = {}
+        if not isinstance(child, dict):
+            raise UserError(f"field '{part}' is not a group of fields")
+        node = child
+    node[parts[-1]] = value
+
+
+def item_label(entry: Any) -> str:
+    """A weapon or armour entry's name: a content name, or an inline piece's ``name``."""
+    if isinstance(entry, Mapping):
+        return str(entry.get("name", ""))
+    return str(entry)
+
+
+def canonical(name: str, known: Sequence[str], kind: str) -> str:
+    """The content pack's spelling of ``name``; unknown names list close matches."""
+    wanted = name.strip().casefold()
+    for candidate in known:
+        if candidate.casefold() == wanted:
+            return candidate
+    close = difflib.get_close_matches(name.strip(), list(known), n=3, cutoff=0.5)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise NotFound(f"unknown {kind} '{name}'{hint}")
+
+
+def matching(names: Sequence[str], prefix: str, limit: int = 25) -> list[str]:
+    key = prefix.strip().casefold()
+    hits = [name for name in names if key in name.casefold()]
+    return sorted(hits, key=lambda n: (not n.casefold().startswith(key), n.casefold()))[:limit]

@@ -1,0 +1,78 @@
+"""ORM rows to the frozen views services return (and the engine's summaries they carry)."""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+from bot.db.models import Character, Encounter, Event, PendingDecision
+from bot.services.runtime import Runtime
+from bot.services.views import (
+    CharacterBrief,
+    CharacterView,
+    CombatantView,
+    EncounterView,
+    EventView,
+    PendingDecisionView,
+)
+from rules.errors import RulesError
+from rules.model import SheetSummary
+
+log = logging.getLogger(__name__)
+
+
+def summarize(rt: Runtime, system: str, sheet: dict[str, Any]) -> SheetSummary | None:
+    """The engine's summary, or None when the engine is missing or cannot read the stored sheet."""
+    try:
+        return rt.engine(system).summarize(sheet, rt.catalog(system))
+    except RulesError:
+        return None
+    except Exception:  # a broken engine must not take /status down with it
+        log.exception("summarize failed for %s", system)
+        return None
+
+
+def character_view(rt: Runtime, row: Character) -> CharacterView:
+    sheet = copy.deepcopy(row.sheet)
+    return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
+                         sheet=sheet, summary=summarize(rt, row.system, sheet), version=row.version)
+
+
+def brief(row: Character) -> CharacterBrief:
+    return CharacterBrief(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc)
+
+
+def ordered_combatants(encounter: Encounter) -> list[Any]:
+    """Combatants in turn order (``order`` holds character ids; anyone missing from it goes last)."""
+    position = {character_id: index for index, character_id in enumerate(encounter.order)}
+    return sorted(encounter.combatants, key=lambda c: (position.get(c.character_id, len(position)), c.id))
+
+
+def encounter_view(rt: Runtime, encounter: Encounter) -> EncounterView:
+    combatants = []
+    for combatant in ordered_combatants(encounter):
+        character = combatant.character
+        summary = summarize(rt, character.system, character.sheet)
+        wounds = summary.wounds if summary else ()
+        combatants.append(CombatantView(
+            character_id=character.id, name=character.name, owner_id=character.owner_id, npc=character.npc,
+            initiative=combatant.initiative, condition=summary.condition if summary else "",
+            wounds=wounds, penalty=sum(w.penalty for w in wounds), declaration=dict(combatant.declaration),
+        ))
+    turn = encounter.turn % len(combatants) if combatants else 0
+    return EncounterView(id=encounter.id, guild_id=encounter.guild_id, channel_id=encounter.channel_id,
+                         system=encounter.system, round=encounter.round, turn=turn, active=encounter.active,
+                         combatants=tuple(combatants), tracker_message_id=encounter.tracker_message_id,
+                         version=encounter.version)
+
+
+def decision_view(row: PendingDecision) -> PendingDecisionView:
+    return PendingDecisionView(id=row.id, kind=row.kind, who=row.who, options=tuple(str(o) for o in row.options),
+                               choice=row.choice, decided_by=row.decided_by)
+
+
+def event_view(row: Event) -> EventView:
+    return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
+                     user_id=row.user_id, user_name=row.user_name, summary=copy.deepcopy(row.payload),
+                     created_at=row.created_at, undone=row.undone)

@@ -1,0 +1,148 @@
+"""What services return: frozen plain data (never ORM rows), ready for the embeds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from rules.model import SheetSummary, Wound
+
+RollsMode = Literal["auto", "gm"]
+ItemKind = Literal["weapon", "armour"]
+
+
+@dataclass(frozen=True)
+class GuildSettingsView:
+    """A server's settings as seen from one channel."""
+
+    guild_id: int
+    channel_id: int
+    guild_system: str  # the server's system (the default when none was chosen)
+    channel_system: str | None  # this channel's override, if any
+    system: str  # what applies in this channel
+    gm_role_id: int | None
+    rolls: RollsMode  # "auto": the bot rolls shock/kill; "gm": they wait for the GM
+    rulings: dict[str, str | int | bool]  # the effective rulings of ``system`` (engine defaults + overrides)
+    overridden: tuple[str, ...] = ()  # ruling names the server changed from the default
+
+
+@dataclass(frozen=True)
+class CharacterBrief:
+    """One line of a character list."""
+
+    id: int
+    name: str
+    system: str
+    owner_id: int
+    npc: bool
+
+
+@dataclass(frozen=True)
+class CharacterView:
+    """A whole character: the stored sheet, the engine's summary (None if its engine is missing)."""
+
+    id: int
+    name: str
+    system: str
+    owner_id: int
+    npc: bool
+    sheet: dict[str, Any]
+    summary: SheetSummary | None
+    version: int
+
+    @property
+    def wounds(self) -> tuple[Wound, ...]:
+        return self.summary.wounds if self.summary else ()
+
+
+@dataclass(frozen=True)
+class CombatantView:
+    character_id: int
+    name: str
+    owner_id: int
+    npc: bool
+    initiative: int | None
+    condition: str  # engine summary's condition line ("" when unknown)
+    wounds: tuple[Wound, ...]
+    penalty: int  # total wound penalty (sum of the wounds' penalties)
+    declaration: dict[str, Any]  # ars-harn movement-phase declaration: aspect, aim, target
+
+
+@dataclass(frozen=True)
+class EncounterView:
+    id: int
+    guild_id: int
+    channel_id: int
+    system: str
+    round: int
+    turn: int  # index into ``combatants`` (which is in turn order)
+    active: bool
+    combatants: tuple[CombatantView, ...]
+    tracker_message_id: int | None
+    version: int
+
+    @property
+    def current(self) -> CombatantView | None:
+        """Whose turn it is (None when nobody is in the encounter)."""
+        if not self.combatants:
+            return None
+        return self.combatants[self.turn % len(self.combatants)]
+
+
+@dataclass(frozen=True)
+class PendingDecisionView:
+    """A GM decision waiting for a button press (``id`` goes into the button's custom_id)."""
+
+    id: int
+    kind: str  # e.g. "kill", "shock"
+    who: str  # the character's name
+    options: tuple[str, ...]
+    choice: str | None = None  # set once decided
+    decided_by: int | None = None
+
+
+@dataclass(frozen=True)
+class ActionReport:
+    """The result of one engine action (attack, cast, heal, rest, gm_decide, shock ...)."""
+
+    system: str
+    action: str  # the action type
+    actor_name: str  # the acting character (attacker, caster, healed, decided-for)
+    target_name: str | None
+    resolution: dict[str, Any]  # rules Resolution.to_dict(): rolls, outcome, sheets after
+    pending: tuple[PendingDecisionView, ...]
+    unused_dice: dict[str, list[int]]
+    encounter: EncounterView | None
+    event_id: int
+    decided: PendingDecisionView | None = None  # for decide(): the decision as now recorded
+
+    @property
+    def outcome(self) -> dict[str, Any]:
+        outcome: dict[str, Any] = self.resolution.get("outcome") or {}
+        return outcome
+
+
+@dataclass(frozen=True)
+class RollView:
+    expression: str
+    total: int
+    result: str | None  # "success", "critical", "botch" ... or None for a plain sum
+    rolls: tuple[dict[str, Any], ...]
+    unused_dice: dict[str, list[int]]
+    event_id: int
+
+
+@dataclass(frozen=True)
+class EventView:
+    """One entry of a channel's log (the before-state for undo is never exposed)."""
+
+    id: int
+    kind: str
+    channel_id: int
+    encounter_id: int | None
+    user_id: int
+    user_name: str
+    summary: dict[str, Any] = field(default_factory=dict)  # what happened: action, names, outcome, rolls
+    created_at: datetime | None = None
+    undone: bool = False

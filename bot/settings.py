@@ -1,0 +1,94 @@
+"""Process settings from the environment (a small frozen dataclass; no settings framework needed)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.db.engine import DEFAULT_DATABASE_URL
+
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class SettingsError(Exception):
+    """A setting that is missing or unreadable; the message is one line naming the variable."""
+
+
+class MissingToken(SettingsError):
+    def __init__(self) -> None:
+        super().__init__("DISCORD_TOKEN is not set: put the bot's token in the environment (see deploy/.env.example)")
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str = field(repr=False)
+    database_url: str = DEFAULT_DATABASE_URL
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them
+    sync_commands: bool = False  # only one process of several should sync the command tree
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
+        env = os.environ if env is None else env
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if require_token and not token:
+            raise MissingToken
+        shard_count = _int(env, "SHARD_COUNT")
+        shard_ids = _shard_ids(env.get("SHARD_IDS", ""))
+        if shard_ids is not None and shard_count is None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (the total number of shards) as well")
+        if shard_ids is not None and shard_count is not None and max(shard_ids) >= shard_count:
+            raise SettingsError(f"SHARD_IDS go up to {max(shard_ids)}, but SHARD_COUNT is {shard_count}")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not '{level}'")
+        return cls(
+            token=token,
+            database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            sync_commands=_bool(env, "SYNC_COMMANDS"),
+            log_level=level,
+        )
+
+
+def _int(env: Mapping[str, str], name: str) -> int | None:
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not '{text}'") from None
+    if value < 1:
+        raise SettingsError(f"{name} must be at least 1, not {value}")
+    return value
+
+
+def _bool(env: Mapping[str, str], name: str) -> bool:
+    text = env.get(name, "").strip().lower()
+    if text in ("", "0", "false", "no", "off"):
+        return False
+    if text in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{name} must be true or false, not '{text}'")
+
+
+def _shard_ids(text: str) -> tuple[int, ...] | None:
+    """``"0-3"``, ``"0,2,5"`` or ``"0-3,8"`` as sorted shard ids; empty means all shards."""
+    text = text.strip()
+    if not text:
+        return None
+    ids: set[int] = set()
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            start, end = int(low), int(high) if high else int(low)
+            if start < 0 or end < start:
+                raise ValueError
+            ids.update(range(start, end + 1))
+    except ValueError:
+        raise SettingsError(f"SHARD_IDS is a list like 0-3 or 0,2,5, not '{text}'") from None
+    return tuple(sorted(ids))

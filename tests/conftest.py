@@ -1,0 +1,343 @@
+"""Shared fixtures: a migrated database on SQLite (always) and on a throwaway PostgreSQL (where its
+server binaries exist), a fake engine registered as system "fake", Services and actors.
+
+Tests that take ``db`` or ``services`` run once per backend: ``[sqlite]`` and ``[postgres]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from rules import registry
+from rules.dice import DiceSource
+from rules.errors import IllegalAction, SheetError, UnknownEntry
+from rules.model import Resolution, Scenario, Setting, SheetSummary, Wound
+
+TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
+          "guild_settings")
+
+
+# -- a fake engine, for paths that must not depend on a real one --------------------------------------
+
+
+@dataclass(frozen=True)
+class FakeCatalog:
+    weapons: Mapping[str, tuple[str, ...]]
+    armour: tuple[str, ...] = ("Leather Cap", "Mail Shirt")
+
+    def weapon_names(self) -> list[str]:
+        return list(self.weapons)
+
+    def armour_names(self) -> list[str]:
+        return list(self.armour)
+
+    def npc_templates(self) -> dict[str, dict[str, Any]]:
+        return {"bandit": {"name": "Bandit", "str": 8, "weapons": ["Club"]},
+                "knight": {"name": "Knight", "str": 14, "weapons": ["Sword"], "armour": ["Mail Shirt"]}}
+
+
+FAKE_CATALOG = FakeCatalog({"Sword": ("edge", "point"), "Club": ("blunt",), "Spear": ("point",)})
+ASPECTS = ("blunt", "edge", "point")
+
+
+class FakeEngine:
+    """Attack: d10 "attack" (3+ hits), d100 "location"; every hit is one wound on the defender.
+
+    A 10 on the attack asks the GM about a kill; with auto_rolls false every hit asks about shock.
+    """
+
+    system_id = "fake"
+    title = "Fake"
+    roll_labels = frozenset({"attack", "location", "initiative", "healing"})
+    actions = frozenset({"attack", "cast", "initiative", "gm_decide", "heal", "rest", "shock"})
+    settings = (
+        Setting("auto_rolls", True, "Roll shock at once"),
+        Setting("hit_on", 3, "Attack face that hits"),
+        Setting("style", "plain", "Wording", ("plain", "grim")),
+    )
+
+    def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
+        out = dict(sheet)
+        if not isinstance(out.get("name"), str):
+            raise SheetError("field 'name' must be text")
+        strength = out.setdefault("str", 10)
+        if isinstance(strength, bool) or not isinstance(strength, int) or not 1 <= strength <= 20:
+            raise SheetError(f"field 'str' must be a whole number from 1 to 20, not {strength!r}")
+        for key, known in (("weapons", catalog.weapon_names()), ("armour", catalog.armour_names())):
+            items = out.setdefault(key, [])
+            if not isinstance(items, list):
+                raise SheetError(f"field '{key}' must be a list")
+            for item in items:
+                if item not in known:
+                    raise UnknownEntry(f"field '{key}': unknown item '{item}'")
+        if not isinstance(out.setdefault("wounds", []), list):
+            raise SheetError("field 'wounds' must be a list")
+        return out
+
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+        action = dict(scenario.action)
+        kind = action.get("type", "attack")
+        settings = {s.name: s.default for s in self.settings} | dict(scenario.settings)
+        attacker = dict(scenario.attacker or {})
+        defender = dict(scenario.defender) if scenario.defender is not None else None
+        outcome: dict[str, Any] = {"gm_decision": None}
+        if kind in ("attack", "cast"):
+            assert defender is not None
+            weapon = action.get("weapon") or (attacker.get("weapons") or ["Fist"])[0]
+            default = catalog.weapons.get(weapon, ("blunt",))[0] if kind == "attack" else "blunt"
+            aspect = action.get("aspect") or default
+            if aspect not in ASPECTS:
+                raise UnknownEntry(f"unknown aspect '{aspect}' (aspects: {', '.join(ASPECTS)})")
+            if kind == "attack" and aspect not in catalog.weapons.get(weapon, ()):
+                raise IllegalAction(f"{weapon} has no {aspect} aspect")
+            attack = dice.dice("attack", 1, 10).total
+            location = dice.d100("location").total
+            hit = attack >= int(settings["hit_on"])
+            outcome |= {"hit": hit, "attack": attack, "weapon": weapon, "aspect": aspect}
+            if hit:
+                wounds = list(defender["wounds"])
+                wound = {"index": len(wounds) + 1, "location": location, "code": f"W{attack}",
+                         "by": attacker["name"]}
+                defender["wounds"] = [*wounds, wound]
+                outcome["wound"] = wound
+                if attack == 10:
+                    outcome["gm_decision"] = {"kind": "kill", "who": "defender", "options": ["death", "incapacitation"]}
+                elif not settings["auto_rolls"]:
+                    outcome["gm_decision"] = {"kind": "shock", "who": "defender", "options": ["shocked", "steady"]}
+        elif kind == "initiative":
+            outcome["initiative"] = dice.dice("initiative", 1, 10).total + int(attacker.get("str", 0))
+        elif kind == "gm_decide":
+            attacker[str(action["kind"])] = action["choice"]
+            outcome["applied"] = action["choice"]
+        elif kind in ("heal", "rest"):
+            count = int(action.get("days", 1))
+            dice.dice("healing", 1, 6)
+            attacker["wounds"] = list(attacker.get("wounds", []))[:-count] if count else attacker.get("wounds", [])
+        elif kind == "shock":
+            outcome["shock"] = "steady"
+        return Resolution("fake", tuple(dice.rolls), outcome, attacker, defender)
+
+    def summarize(self, sheet: Mapping[str, Any], catalog: Any) -> SheetSummary:
+        wounds = tuple(Wound(index=w["index"], location=str(w["location"]), code=w["code"], severity="wound",
+                             penalty=1) for w in sheet.get("wounds", []))
+        return SheetSummary(name=sheet["name"], stats=(("Str", str(sheet.get("str"))),),
+                            equipment=tuple(("Weapon", w) for w in sheet.get("weapons", [])), wounds=wounds,
+                            condition=str(sheet.get("kill", "dead" if len(wounds) > 5 else "fine")))
+
+
+@pytest.fixture
+def fake_system(monkeypatch: pytest.MonkeyPatch) -> str:
+    """System "fake" is registered for the test (the registry is restored afterwards); every test that
+    takes ``services`` gets it."""
+    monkeypatch.setitem(registry.SYSTEMS, "fake", "tests.fake")
+    monkeypatch.setitem(registry._loaded, "fake", FakeEngine())  # type: ignore[arg-type]
+    return "fake"
+
+
+def catalogs(system: str) -> Any:
+    if system == "fake":
+        return FAKE_CATALOG
+    from content import load_catalog
+
+    return load_catalog(system)
+
+
+# -- databases -----------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+@dataclass
+class PgServer:
+    url: str
+    stop: Any
+
+
+def _start_postgres() -> PgServer | str:
+    """Start a throwaway server as the postgres user (PostgreSQL refuses root); a reason if we can't."""
+    bin_dir = _pg_bin()
+    if bin_dir is None:
+        return "PostgreSQL server binaries not found"
+    as_root = os.geteuid() == 0
+    prefix: list[str] = []
+    base = Path(tempfile.mkdtemp(prefix="grievous-pg-"))
+    if as_root:
+        runuser = shutil.which("runuser")
+        if runuser is None:
+            return "running as root without runuser"
+        try:
+            shutil.chown(base, "postgres", "postgres")
+        except (LookupError, PermissionError) as exc:
+            return f"no postgres user to run the server as ({exc})"
+        prefix = [runuser, "-u", "postgres", "--"]
+    data, port = base / "data", _free_port()
+
+    def run(*args: str) -> None:
+        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=60)
+
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        options = (f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+                   "-c full_page_writes=off -c max_connections=100")
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
+        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "grievous_test")
+    except (subprocess.SubprocessError, OSError) as exc:
+        shutil.rmtree(base, ignore_errors=True)
+        return f"could not start PostgreSQL: {exc}"
+
+    def stop() -> None:
+        subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(base, ignore_errors=True)
+
+    return PgServer(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/grievous_test", stop)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A migrated database on a throwaway PostgreSQL shared by the session (skips where it can't run)."""
+    server = _start_postgres()
+    if isinstance(server, str):
+        pytest.skip(server)
+    try:
+        asyncio.run(_migrate(server.url))
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file, copied for each test (migrating once keeps the suite fast)."""
+    path = tmp_path_factory.mktemp("sqlite") / "template.db"
+    asyncio.run(_migrate(f"sqlite+aiosqlite:///{path}"))
+    return path
+
+
+async def _migrate(url: str) -> None:
+    from bot.db.engine import Database
+    from bot.db.migrate import upgrade
+
+    db = Database.from_url(url)
+    try:
+        await upgrade(db)
+    finally:
+        await db.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, migrated, empty database on ``backend``."""
+    if backend == "sqlite":
+        path = tmp_path / "grievous.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def db(db_url: str, fake_system: str) -> AsyncIterator[Any]:
+    """The Database for ``db_url``; on PostgreSQL the shared database is emptied first."""
+    from sqlalchemy import text
+
+    from bot.db.engine import Database
+
+    database = Database.from_url(db_url)
+    if database.dialect == "postgresql":
+        async with database.engine.begin() as connection:
+            await connection.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+def make_services(db: Any, fake_system: str) -> Any:
+    """``make_services(seed=1)``: a Services on the test database (a new one acts as a restart)."""
+    from bot.services import Services
+
+    def make(seed: int = 1) -> Any:
+        counter = iter(range(10**9))
+        return Services(db, rng=lambda: Random(seed * 1_000_003 + next(counter)), catalogs=catalogs)
+
+    return make
+
+
+@pytest.fixture
+def services(make_services: Any) -> Any:
+    return make_services()
+
+
+# -- actors ----------------------------------------------------------------------------------------------
+
+GUILD, CHANNEL, GM_ROLE = 1000, 2000, 3000
+
+
+@pytest.fixture
+def manager() -> Any:
+    from bot.services import Actor
+
+    return Actor(GUILD, CHANNEL, 1, "Manager", (), is_manager=True)
+
+
+@pytest.fixture
+def gm() -> Any:
+    from bot.services import Actor
+
+    return Actor(GUILD, CHANNEL, 2, "Gemma", (GM_ROLE,))
+
+
+@pytest.fixture
+def alice() -> Any:
+    from bot.services import Actor
+
+    return Actor(GUILD, CHANNEL, 11, "Alice")
+
+
+@pytest.fixture
+def bob() -> Any:
+    from bot.services import Actor
+
+    return Actor(GUILD, CHANNEL, 12, "Bob")
+
+
+@pytest.fixture
+async def table(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
+    """A guild on the fake system with a GM role, Alice's Aldo and Bob's Brun in an encounter."""
+    await services.settings.set_system(manager, "fake")
+    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.characters.create(alice, "Aldo", {"str": 12}, ["sword"], ["leather cap"])
+    await services.characters.create(bob, "Brun", {"str": 11}, ["Club", "Spear"])
+    await services.encounters.start(alice)
+    await services.encounters.add(alice, "Aldo")
+    await services.encounters.add(bob, "Brun")
+    return services
