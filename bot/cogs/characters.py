@@ -1,0 +1,122 @@
+"""/character: create, import, show, list, edit, equip and delete campaign characters."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.interactions import actor_of
+from bot.services.views import CharacterView
+from bot.ui import autocomplete, embeds
+from bot.ui.publish import reply, slow
+from bot.ui.transformers import Names, Stats
+from bot.ui.views import ConfirmView
+
+if TYPE_CHECKING:
+    from bot.app import GrievousBot
+
+MAX_UPLOAD = 64 * 1024
+Name = app_commands.Range[str, 1, 100]
+
+
+@app_commands.guild_only()
+class CharactersCog(commands.GroupCog, group_name="character", group_description="Campaign characters"):
+    def __init__(self, bot: GrievousBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="create", description="Create a character in this channel's system")
+    @app_commands.describe(name="The character's name (unique in this server)",
+                           stats="Stats as name=value, e.g. str=2 sta=1 dex=1",
+                           weapons="Weapons from the content pack, separated by commas",
+                           armour="Armour pieces from the content pack, separated by commas",
+                           npc="An NPC owned by the GM (GM only)")
+    @app_commands.autocomplete(weapons=autocomplete.content_items("weapon"),
+                               armour=autocomplete.content_items("armour"))
+    async def create(self, interaction: discord.Interaction[GrievousBot], name: Name, stats: Stats | None = None,
+                     weapons: Names | None = None, armour: Names | None = None, npc: bool = False) -> None:
+        view = await slow(interaction, self.bot.services.characters.create(actor_of(interaction), name, stats or {},
+                                                                           weapons or [], armour or [], npc))
+        await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="import", description="Create a character from a YAML or JSON sheet (64 KiB at most)")
+    @app_commands.describe(sheet="A .yaml, .yml or .json file with name, stats, weapons and armour",
+                           npc="An NPC owned by the GM (GM only)",
+                           replace="Overwrite the sheet of the character with this name (owner or GM)")
+    async def import_(self, interaction: discord.Interaction[GrievousBot], sheet: discord.Attachment,
+                      npc: bool = False, replace: bool = False) -> None:
+        if sheet.size > MAX_UPLOAD:
+            raise UserError(f"{sheet.filename}: is {sheet.size} bytes, over the {MAX_UPLOAD // 1024} KiB limit")
+        actor = actor_of(interaction)
+
+        async def work() -> CharacterView:
+            try:
+                data = await sheet.read()
+            except discord.HTTPException as exc:
+                raise UserError(f"{sheet.filename}: could not be downloaded; try again") from exc
+            return await self.bot.services.characters.import_sheet(actor, sheet.filename, data, npc=npc,
+                                                                   replace=replace)
+
+        view = await slow(interaction, work())
+        await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="show", description="Show a character's sheet and wounds")
+    @app_commands.describe(name="The character")
+    @app_commands.autocomplete(name=autocomplete.character)
+    async def show(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
+        view = await self.bot.services.characters.get(actor_of(interaction), name)
+        await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="list", description="List the characters of this server")
+    @app_commands.describe(mine="Only your own characters")
+    async def list_(self, interaction: discord.Interaction[GrievousBot], mine: bool = False) -> None:
+        briefs = await self.bot.services.characters.list(actor_of(interaction), mine)
+        await reply(interaction, embed=embeds.character_list(briefs, mine=mine), ephemeral=True)
+
+    @app_commands.command(name="set-stat", description="Set one stat or field of a sheet (owner or GM)")
+    @app_commands.describe(name="The character", stat="The field, dotted for nested ones (abilities.Brawl)",
+                           value="The new value (a number or text)")
+    @app_commands.autocomplete(name=autocomplete.character)
+    async def set_stat(self, interaction: discord.Interaction[GrievousBot], name: Name,
+                       stat: app_commands.Range[str, 1, 100], value: app_commands.Range[str, 1, 100]) -> None:
+        typed: int | str = int(value) if value.strip().lstrip("+-").isdigit() else value
+        view = await self.bot.services.characters.edit_stat(actor_of(interaction), name, stat, typed)
+        await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="add-item", description="Give a character a weapon or armour piece")
+    @app_commands.describe(name="The character", kind="Weapon or armour", item="The item (autocompletes)")
+    @app_commands.autocomplete(name=autocomplete.character, item=autocomplete.content_item)
+    async def add_item(self, interaction: discord.Interaction[GrievousBot], name: Name,
+                       kind: Literal["weapon", "armour"], item: Name) -> None:
+        view = await self.bot.services.characters.add_item(actor_of(interaction), name, kind, item)
+        await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="remove-item", description="Take a weapon or armour piece off a character")
+    @app_commands.describe(name="The character", kind="Weapon or armour", item="The item on the sheet")
+    @app_commands.autocomplete(name=autocomplete.character, item=autocomplete.sheet_item)
+    async def remove_item(self, interaction: discord.Interaction[GrievousBot], name: Name,
+                          kind: Literal["weapon", "armour"], item: Name) -> None:
+        view = await self.bot.services.characters.remove_item(actor_of(interaction), name, kind, item)
+        await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="delete", description="Delete a character and its wounds (asks first)")
+    @app_commands.describe(name="The character")
+    @app_commands.autocomplete(name=autocomplete.character)
+    async def delete(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
+        actor = actor_of(interaction)
+        found = await self.bot.services.characters.get(actor, name)  # a typo is a clear line before any prompt
+
+        async def confirmed(_: discord.Interaction[Any]) -> str:
+            gone = await self.bot.services.characters.delete(actor, found.name)
+            return embeds.deleted(gone.name)
+
+        view = ConfirmView(interaction.user.id, confirmed)
+        await reply(interaction, embeds.confirm_delete(found.name), view=view, ephemeral=True)
+        view.origin = interaction
+
+
+async def setup(bot: GrievousBot) -> None:
+    await bot.add_cog(CharactersCog(bot))

@@ -1,0 +1,113 @@
+"""Combat acts: /attack, /cast, /shock, /advantage, /rearm. Each calls one combat service method."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interactions import actor_of
+from bot.ui import autocomplete
+from bot.ui.publish import publish_report, slow
+
+if TYPE_CHECKING:
+    from bot.app import GrievousBot
+
+Name = app_commands.Range[str, 1, 100]
+Dice = app_commands.Range[str, 1, 200]
+Modifier = app_commands.Range[int, -100, 100]
+DICE_HELP = "Faces you rolled at the table, e.g. attack=7 location=55 (the rest are rolled)"
+
+
+def given(**options: Any) -> dict[str, Any]:
+    """The options the user set (None means not given)."""
+    return {key: value for key, value in options.items() if value is not None}
+
+
+class CombatCog(commands.Cog):
+    def __init__(self, bot: GrievousBot) -> None:
+        self.bot = bot
+
+    @app_commands.guild_only()
+    @app_commands.command(name="attack", description="Attack a combatant in this channel's encounter")
+    @app_commands.describe(
+        target="Whom to attack", weapon="Your weapon (from your sheet)",
+        aspect="Ars Magica: blunt, edge or point", aim="Ars Magica: high, mid or low (high and low are -3)",
+        location="Fading Suns: a called location", modifier="A situational bonus or penalty to the attack roll",
+        save_excess="Ars Magica: keep the excess points for next round instead of adding them to damage",
+        mounted="Pendragon: you fight from horseback", charge="Pendragon: a mounted lance charge",
+        dice=DICE_HELP, attacker="Who attacks (default: whose turn it is, or your character)")
+    @app_commands.autocomplete(target=autocomplete.combatant, weapon=autocomplete.sheet_items("weapon", "attacker"),
+                               attacker=autocomplete.combatant)
+    async def attack(self, interaction: discord.Interaction[GrievousBot], target: Name, weapon: Name | None = None,
+                     aspect: Literal["blunt", "edge", "point"] | None = None,
+                     aim: Literal["high", "mid", "low"] | None = None,
+                     location: app_commands.Range[str, 1, 40] | None = None, modifier: Modifier | None = None,
+                     save_excess: bool | None = None, mounted: bool | None = None, charge: bool | None = None,
+                     dice: Dice | None = None, attacker: Name | None = None) -> None:
+        options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, save_excess=save_excess,
+                        mounted=mounted, charge=charge)
+        report = await slow(interaction, self.bot.services.combat.attack(actor_of(interaction), target, weapon, options,
+                                                                         dice_text=dice, attacker=attacker))
+        await publish_report(interaction, report)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="cast", description="Ars Magica: cast a damaging or Body Level spell at a combatant")
+    @app_commands.describe(
+        target="Whom the spell strikes", spell="The spell's name", damage="Damage of a damaging spell",
+        kind="Damage type: fire uses the armour's fire protection", body_levels="Body Levels a Body Level spell takes",
+        aim="High, mid or low (high and low are -3 to targeting)", modifier="A bonus or penalty to the Targeting roll",
+        dice=DICE_HELP, caster="Who casts (default: whose turn it is, or your character)")
+    @app_commands.autocomplete(target=autocomplete.combatant, caster=autocomplete.combatant)
+    async def cast(self, interaction: discord.Interaction[GrievousBot], target: Name,
+                   spell: app_commands.Range[str, 1, 100] | None = None,
+                   damage: app_commands.Range[int, 0, 200] | None = None,
+                   kind: Literal["fire", "blunt", "edge", "point"] | None = None,
+                   body_levels: app_commands.Range[int, 1, 10] | None = None,
+                   aim: Literal["high", "mid", "low"] | None = None, modifier: Modifier | None = None,
+                   dice: Dice | None = None, caster: Name | None = None) -> None:
+        options = given(spell=spell, damage=damage, damage_type=kind, body_levels=body_levels, aim=aim,
+                        modifier=modifier)
+        report = await slow(interaction, self.bot.services.combat.cast(actor_of(interaction), target, options,
+                                                                       dice_text=dice, caster=caster))
+        await publish_report(interaction, report)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="shock", description="Re-roll shock for a character who is in shock")
+    @app_commands.describe(character="Who rolls", dice=DICE_HELP)
+    @app_commands.autocomplete(character=autocomplete.combatant)
+    async def shock(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                    dice: Dice | None = None) -> None:
+        report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "shock", character, {},
+                                                                      dice_text=dice))
+        await publish_report(interaction, report)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="advantage", description="Ars Magica: use a Tactical Advantage")
+    @app_commands.describe(character="Who has the advantage", use="What to do with it",
+                           weapon="The weapon to pick up or switch to")
+    @app_commands.autocomplete(character=autocomplete.combatant,
+                               weapon=autocomplete.sheet_items("weapon", "character"))
+    async def advantage(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                        use: Literal["pick_up", "switch", "stand_up", "fast_cast"],
+                        weapon: Name | None = None) -> None:
+        report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "tactical_advantage",
+                                                                      character, given(use=use, weapon=weapon)))
+        await publish_report(interaction, report)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="rearm", description="Pick up or draw a weapon after a fumble")
+    @app_commands.describe(character="Who re-arms", weapon="The weapon (default: the one dropped)")
+    @app_commands.autocomplete(character=autocomplete.combatant,
+                               weapon=autocomplete.sheet_items("weapon", "character"))
+    async def rearm(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                    weapon: Name | None = None) -> None:
+        report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "rearm", character,
+                                                                      given(weapon=weapon)))
+        await publish_report(interaction, report)
+
+
+async def setup(bot: GrievousBot) -> None:
+    await bot.add_cog(CombatCog(bot))

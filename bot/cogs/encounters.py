@@ -1,0 +1,100 @@
+"""/encounter: one per channel; combatants, initiative, turns and the pinned tracker."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interactions import actor_of
+from bot.services.views import EncounterView
+from bot.ui import autocomplete, embeds
+from bot.ui.publish import refresh_tracker, reply, slow
+
+if TYPE_CHECKING:
+    from bot.app import GrievousBot
+
+Name = app_commands.Range[str, 1, 100]
+
+
+@app_commands.guild_only()
+class EncountersCog(commands.GroupCog, group_name="encounter", group_description="The encounter in this channel"):
+    def __init__(self, bot: GrievousBot) -> None:
+        self.bot = bot
+
+    async def _show(self, interaction: discord.Interaction[GrievousBot], encounter: EncounterView,
+                    line: str | None = None) -> None:
+        """Bring the pinned tracker up to date and answer with a short line."""
+        await refresh_tracker(interaction, encounter)
+        await reply(interaction, line or embeds.tracker_moved())
+
+    @app_commands.command(name="start", description="Start an encounter in this channel")
+    async def start(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.start(actor_of(interaction)))
+        await self._show(interaction, encounter, embeds.encounter_started(encounter))
+
+    @app_commands.command(name="add", description="Add a character to this channel's encounter")
+    @app_commands.describe(character="The character to add")
+    @app_commands.autocomplete(character=autocomplete.character)
+    async def add(self, interaction: discord.Interaction[GrievousBot], character: Name) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.add(actor_of(interaction), character))
+        await self._show(interaction, encounter, embeds.joined([character]))
+
+    @app_commands.command(name="npcs", description="Add NPCs from a content template, e.g. five bandits (GM)")
+    @app_commands.describe(template="The NPC template from the content pack", count="How many (1 to 20)",
+                           name_prefix="Their names' first part (default: the template's name)")
+    @app_commands.autocomplete(template=autocomplete.npc_template)
+    async def npcs(self, interaction: discord.Interaction[GrievousBot], template: Name,
+                   count: app_commands.Range[int, 1, 20] = 1,
+                   name_prefix: app_commands.Range[str, 1, 60] | None = None) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.add_npcs(actor_of(interaction), template,
+                                                                                  count, name_prefix))
+        await self._show(interaction, encounter, embeds.npcs_joined(template, count))
+
+    @app_commands.command(name="remove", description="Take a character out of this channel's encounter")
+    @app_commands.describe(character="The combatant to remove")
+    @app_commands.autocomplete(character=autocomplete.combatant)
+    async def remove(self, interaction: discord.Interaction[GrievousBot], character: Name) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.remove(actor_of(interaction), character))
+        await self._show(interaction, encounter, embeds.left(character))
+
+    @app_commands.command(name="initiative", description="Roll initiative and set the turn order")
+    @app_commands.describe(dice="Faces rolled at the table, e.g. initiative=7,3 (in turn-order of the list)")
+    async def initiative(self, interaction: discord.Interaction[GrievousBot],
+                         dice: app_commands.Range[str, 1, 200] | None = None) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.roll_initiative(actor_of(interaction),
+                                                                                         dice_text=dice))
+        await refresh_tracker(interaction, encounter)
+        await reply(interaction, embed=embeds.initiative(encounter))
+
+    @app_commands.command(name="declare", description="Ars Magica movement phase: declare aspect, aim and target")
+    @app_commands.describe(character="Who declares", aspect="Blunt, edge or point", aim="High, mid or low",
+                           target="Whom they will attack")
+    @app_commands.autocomplete(character=autocomplete.combatant, target=autocomplete.combatant)
+    async def declare(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                      aspect: Literal["blunt", "edge", "point"], aim: Literal["high", "mid", "low"],
+                      target: Name) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.declare(actor_of(interaction), character,
+                                                                                 aspect, aim, target))
+        await self._show(interaction, encounter, embeds.declared(character, aspect, aim, target))
+
+    @app_commands.command(name="next", description="End the current turn and move to the next")
+    async def next_(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.next_turn(actor_of(interaction)))
+        await self._show(interaction, encounter, embeds.next_turn(encounter))
+
+    @app_commands.command(name="status", description="Show the round, turn order and everyone's condition")
+    async def status(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        encounter = await self.bot.services.encounters.status(actor_of(interaction))
+        await reply(interaction, embed=embeds.tracker(encounter), ephemeral=True)
+
+    @app_commands.command(name="end", description="End this channel's encounter; wounds stay on the sheets (GM)")
+    async def end(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.end(actor_of(interaction)))
+        await self._show(interaction, encounter, embeds.encounter_ended(encounter))
+
+
+async def setup(bot: GrievousBot) -> None:
+    await bot.add_cog(EncountersCog(bot))

@@ -1,0 +1,54 @@
+"""/roll, /log and /undo: free-form dice and the channel's record."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interactions import actor_of
+from bot.ui import embeds
+from bot.ui.publish import refresh_tracker, reply, slow
+
+if TYPE_CHECKING:
+    from bot.app import GrievousBot
+
+
+class RecordsCog(commands.Cog):
+    def __init__(self, bot: GrievousBot) -> None:
+        self.bot = bot
+
+    @app_commands.guild_only()
+    @app_commands.command(name="roll", description="Roll dice: 3d6+2, stress+5 vs 9, simple+3, d20 vs 14, fs vs 12")
+    @app_commands.describe(expression="What to roll", dice="Faces you rolled at the table, e.g. 1,1,4")
+    async def roll(self, interaction: discord.Interaction[GrievousBot], expression: app_commands.Range[str, 1, 100],
+                   dice: app_commands.Range[str, 1, 200] | None = None) -> None:
+        view = await self.bot.services.records.roll(actor_of(interaction), expression, dice_text=dice)
+        await reply(interaction, embed=embeds.roll(view, interaction.user.display_name))
+
+    @app_commands.guild_only()
+    @app_commands.command(name="log", description="Show this channel's recent rolls and events")
+    @app_commands.describe(limit="How many (1 to 25)")
+    async def log(self, interaction: discord.Interaction[GrievousBot],
+                  limit: app_commands.Range[int, 1, 25] = 10) -> None:
+        events = await self.bot.services.records.log(actor_of(interaction), limit)
+        await reply(interaction, embed=embeds.log(events), ephemeral=True)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="undo", description="Take back the last action of this channel's encounter (GM)")
+    async def undo(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        actor = actor_of(interaction)
+        event = await slow(interaction, self.bot.services.records.undo(actor))
+        await reply(interaction, embed=embeds.undone(event))
+        if event.encounter_id is not None:
+            try:
+                encounter = await self.bot.services.encounters.status(actor)
+            except Exception:  # the encounter may have ended since; the undo itself stands
+                return
+            await refresh_tracker(interaction, encounter)
+
+
+async def setup(bot: GrievousBot) -> None:
+    await bot.add_cog(RecordsCog(bot))

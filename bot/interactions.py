@@ -1,0 +1,41 @@
+"""Reading an interaction into the plain values the services take."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.errors import UserError
+from bot.services.actor import Actor
+from bot.ui import embeds
+
+if TYPE_CHECKING:
+    from bot.app import GrievousBot
+    from bot.services import Services
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """The caller as an ``Actor``; in a direct message this is a user error."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError(embeds.NO_GUILD)
+    user = interaction.user
+    # Member._roles holds the role ids from the interaction payload even when the guild is not cached.
+    roles = tuple(int(r) for r in getattr(user, "_roles", ()))
+    permissions = interaction.permissions
+    return Actor(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        user_id=user.id,
+        user_name=user.display_name,
+        role_ids=roles,
+        is_manager=permissions.manage_guild or permissions.administrator,
+    )
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> GrievousBot:
+    return cast("GrievousBot", interaction.client)
+
+
+def services_of(interaction: discord.Interaction[Any]) -> Services:
+    return bot_of(interaction).services

@@ -1,0 +1,81 @@
+"""The command tree and the one error handler shared by commands, views and buttons."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.ui import embeds
+from rules.errors import RulesError
+
+log = logging.getLogger("grievous.errors")
+
+
+def user_message(error: BaseException) -> str | None:
+    """The one line to show for a mistake the user can fix, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
+        error = error.__cause__
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserError | RulesError):
+        return str(error) or type(error).__name__
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return embeds.NO_GUILD
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.TransformerError):
+        return f"'{error.value}' is not a valid value for that option."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You cannot use that command here."
+    return None
+
+
+async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
+    """Send ``line`` ephemerally, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            if _still_thinking(interaction):
+                # The first follow-up would replace the public "thinking" message; drop it so the line stays private.
+                interaction.extras["answered"] = True
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+            await interaction.followup.send(line, ephemeral=True)
+        else:
+            await interaction.response.send_message(line, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user %s: %s", interaction.user, line)
+
+
+def _still_thinking(interaction: discord.Interaction[Any]) -> bool:
+    deferred = interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+    return deferred and not interaction.extras.get("answered") and not interaction.extras.get("ephemeral_defer")
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """User mistakes become one ephemeral line; anything else is logged with context and apologised for."""
+    message = user_message(error)
+    if message is not None:
+        await send_line(interaction, embeds.error_line(message))
+        return
+    original = getattr(error, "original", None) or error.__cause__ or error
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    log.error(
+        "unexpected error in %s (guild %s, channel %s, user %s)",
+        f"/{command}" if command else f"component {custom_id}",
+        interaction.guild_id, interaction.channel_id, interaction.user.id,
+        exc_info=(type(original), original, original.__traceback__),
+    )
+    await send_line(interaction, embeds.APOLOGY)
+
+
+class GrievousTree(app_commands.CommandTree[Any]):
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)

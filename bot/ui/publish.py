@@ -1,0 +1,103 @@
+"""Sending results to the channel: the action embed with its GM buttons, and the pinned tracker."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+from bot.interactions import actor_of, bot_of, services_of
+from bot.services.views import ActionReport, EncounterView
+from bot.ui import embeds
+from bot.ui.views import decision_view
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+async def reply(interaction: discord.Interaction[Any], content: str | None = None, *,
+                embed: discord.Embed | None = None, view: discord.ui.View | None = None,
+                ephemeral: bool = False) -> None:
+    """Answer the interaction, or follow up when it was deferred or already answered."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
+    if content is not None:
+        kwargs["content"] = content
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+        interaction.extras["answered"] = True
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+DEFER_AFTER = 1.5  # seconds; Discord wants an answer within 3
+
+
+async def slow(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+    """Await ``work``; if it takes a while, show "thinking" meanwhile so the interaction does not expire.
+
+    Deferring only when needed keeps a quick mistake a private line (a deferred reply is public).
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await defer(interaction)
+    return await task
+
+
+async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+    """Show "thinking" while a slow command runs; ``reply`` then replaces it with the result."""
+    if not interaction.response.is_done():
+        interaction.extras["ephemeral_defer"] = ephemeral
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+
+
+async def publish_report(interaction: discord.Interaction[Any], report: ActionReport) -> None:
+    """The action's embed (with GM buttons when a decision waits), then the tracker brought up to date."""
+    await reply(interaction, embed=embeds.action(report), view=decision_view(report.pending))
+    if report.encounter is not None:
+        await refresh_tracker(interaction, report.encounter)
+
+
+async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
+    """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted)."""
+    bot = bot_of(interaction)
+    channel = bot.get_partial_messageable(encounter.channel_id, guild_id=encounter.guild_id)
+    embed = embeds.tracker(encounter)
+    if encounter.tracker_message_id is not None:
+        message = channel.get_partial_message(encounter.tracker_message_id)
+        try:
+            await message.edit(embed=embed)
+            if not encounter.active:
+                await _unpin(message)
+            return
+        except discord.NotFound:
+            log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
+        except discord.HTTPException as exc:
+            log.warning("cannot edit tracker %s: %s", message.id, exc)
+            return
+    if not encounter.active:
+        return
+    try:
+        posted = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.warning("cannot post the tracker in channel %s: %s", encounter.channel_id, exc)
+        return
+    try:
+        await posted.pin(reason="Grievous encounter tracker")
+    except discord.HTTPException as exc:
+        log.info("cannot pin the tracker in channel %s: %s", encounter.channel_id, exc)
+    await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id)
+
+
+async def _unpin(message: discord.PartialMessage) -> None:
+    try:
+        await message.unpin(reason="Grievous encounter ended")
+    except discord.HTTPException as exc:
+        log.info("cannot unpin tracker %s: %s", message.id, exc)

@@ -1,0 +1,142 @@
+"""Buttons: the delete confirmation, and the GM decision buttons that survive a restart."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.interactions import actor_of, services_of
+from bot.services.views import PendingDecisionView
+from bot.tree import report_error, send_line
+from bot.ui import embeds, limits
+
+log = logging.getLogger(__name__)
+
+GM_PREFIX = "grv:gm:"
+GM_TEMPLATE = GM_PREFIX + r"(?P<id>[0-9]{1,19}):(?P<choice>[A-Za-z0-9_.\-]{1,60})"
+_CHOICE = re.compile(r"[A-Za-z0-9_.\-]{1,60}")
+MAX_BUTTONS = 25
+
+
+class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GM_TEMPLATE):
+    """One choice of one pending GM decision; the decision's id and the choice live in the custom_id.
+
+    Registered with ``bot.add_dynamic_items`` so a press is handled even after a restart; the
+    service refuses a decision that was already taken, so a second press is a clear line.
+    """
+
+    def __init__(self, decision_id: int, choice: str, label: str | None = None) -> None:
+        danger = choice.lower() in {"death", "dead", "die", "dies", "kill", "killed", "fail", "failed"}
+        super().__init__(
+            discord.ui.Button(
+                label=label or embeds.decision_label(choice),
+                style=discord.ButtonStyle.danger if danger else discord.ButtonStyle.secondary,
+                custom_id=f"{GM_PREFIX}{decision_id}:{choice}",
+            )
+        )
+        self.decision_id = decision_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GMDecisionButton:
+        return cls(int(match["id"]), match["choice"], label=getattr(item, "label", None))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        try:
+            if await services_of(interaction).settings.is_gm(actor_of(interaction)):
+                return True
+            await send_line(interaction, embeds.error_line(embeds.NOT_GM))
+        except Exception as exc:
+            await report_error(interaction, exc)
+        return False
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self._decide(interaction)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def _decide(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.ui.publish import publish_report  # publish imports this module; import late to avoid a cycle
+
+        actor = actor_of(interaction)
+        await interaction.response.defer()
+        report = await services_of(interaction).combat.decide(actor, self.decision_id, self.choice)
+        if interaction.message is not None:
+            await interaction.edit_original_response(view=remaining_view(interaction.message, self.decision_id))
+        await publish_report(interaction, report)
+
+
+def decision_view(pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
+    """GM buttons for every open decision (None when there is nothing to decide)."""
+    view = discord.ui.View(timeout=None)
+    for decision in pending:
+        if decision.choice is not None:
+            continue
+        for choice in decision.options:
+            if len(view.children) >= MAX_BUTTONS:
+                log.warning("more than %d GM choices; the rest are left out", MAX_BUTTONS)
+                return view
+            if not _CHOICE.fullmatch(choice):
+                log.warning("GM choice %r cannot go into a custom_id; left out", choice)
+                continue
+            view.add_item(GMDecisionButton(decision.id, choice))
+    return view if view.children else None
+
+
+def remaining_view(message: discord.Message, decided_id: int) -> discord.ui.View:
+    """The message's GM buttons without those of ``decided_id`` (an empty view clears them)."""
+    view = discord.ui.View(timeout=None)
+    pattern = re.compile(GM_TEMPLATE)
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            custom_id = getattr(component, "custom_id", None) or ""
+            match = pattern.fullmatch(custom_id)
+            if match and int(match["id"]) != decided_id:
+                view.add_item(GMDecisionButton(int(match["id"]), match["choice"], getattr(component, "label", None)))
+    return view
+
+
+class ConfirmView(discord.ui.View):
+    """Yes/no for a destructive command; only the invoker may answer, and it expires."""
+
+    def __init__(self, owner_id: int, on_confirm: Callable[[discord.Interaction[Any]], Awaitable[str]],
+                 *, timeout: float = 60.0) -> None:
+        super().__init__(timeout=timeout)
+        self.owner_id = owner_id
+        self.on_confirm = on_confirm
+        self.origin: discord.Interaction[Any] | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id == self.owner_id:
+            return True
+        await send_line(interaction, embeds.error_line(embeds.NOT_YOURS))
+        return False
+
+    @discord.ui.button(label=embeds.CONFIRM_LABEL, style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        await interaction.response.defer()
+        message = await self.on_confirm(interaction)
+        await interaction.edit_original_response(content=limits.clip(message, limits.CONTENT), view=None)
+
+    @discord.ui.button(label=embeds.CANCEL_LABEL, style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content=embeds.cancelled(), view=None)
+
+    async def on_timeout(self) -> None:
+        if self.origin is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.origin.edit_original_response(content=embeds.EXPIRED, view=None)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
+                       item: discord.ui.Item[Any], /) -> None:
+        await report_error(interaction, error)

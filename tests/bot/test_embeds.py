@@ -1,0 +1,247 @@
+"""Embeds from every system's outcome shape: the right words, the right colour, and always within Discord's limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.runner import resolve_text
+from bot.services.views import (
+    ActionReport,
+    CharacterBrief,
+    CharacterView,
+    CombatantView,
+    EncounterView,
+    EventView,
+    GuildSettingsView,
+    PendingDecisionView,
+    RollView,
+)
+from bot.ui import embeds, limits
+from bot.ui.outcomes import Severity
+from rules.model import Setting, SheetSummary, Wound
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "content" / "examples").glob("*.yaml"))
+HUGE = "\U0001f5e1\ufe0f" + "x" * 9000  # surrogate pairs included, far over every limit
+
+
+def assert_within_limits(embed: discord.Embed) -> None:
+    data = embed.to_dict()
+    assert limits.size(data.get("title", "")) <= limits.TITLE
+    assert limits.size(data.get("description", "")) <= limits.DESCRIPTION
+    fields = data.get("fields", [])
+    assert len(fields) <= limits.FIELDS
+    for field in fields:
+        assert 0 < limits.size(field["name"]) <= limits.FIELD_NAME
+        assert 0 < limits.size(field["value"]) <= limits.FIELD_VALUE
+    assert limits.size(data.get("footer", {}).get("text", "")) <= limits.FOOTER
+    assert limits.embed_size(embed) <= limits.TOTAL
+
+
+def report(system: str, outcome: dict[str, Any], *, rolls: list[dict[str, Any]] | None = None,
+           pending: tuple[PendingDecisionView, ...] = (), action: str = "attack", actor: str = "Bjorn",
+           target: str | None = "Aldo", unused: dict[str, list[int]] | None = None) -> ActionReport:
+    resolution = {"system": system, "rolls": rolls or [], "outcome": outcome, "attacker": {}, "defender": {}}
+    return ActionReport(system=system, action=action, actor_name=actor, target_name=target, resolution=resolution,
+                        pending=pending, unused_dice=unused or {}, encounter=None, event_id=7)
+
+
+ARS_HIT = {
+    "attack_total": 27, "defense_total": 8, "hit": True, "excess": 19, "saved_points": 0, "tactical_advantage": False,
+    "damage_total": 26, "soak_total": 1, "location": "thorax", "side": None, "effective_impact": 25,
+    "injury": {"code": "K5", "severity": "kill", "levels": 5, "bleeding": True}, "injury_levels": 5,
+    "shock": None, "kill": {"total": 7, "ease_factor": 10, "passed": False}, "fumble": None, "stumble": None,
+    "amputation": None, "attack_modifiers": {"dex": 1, "ability": 5, "wounds": 0}, "weapon": "Broadsword",
+    "aspect": "edge", "aim": "mid",
+    "gm_decision": {"kind": "kill", "who": "defender", "options": ["death", "incapacitation"]},
+}
+
+
+def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
+    kill = PendingDecisionView(id=3, kind="kill", who="Aldo", options=("death", "incapacitation"))
+    embed = embeds.action(report("ars-harn", ARS_HIT, rolls=[{"label": "attack", "kind": "stress",
+                                                              "faces": [1, 9], "total": 18, "flags": ["exploded"]}],
+                                 pending=(kill,)))
+    text = str(embed.to_dict())
+    assert "thorax" in embed.description and "K5" in embed.description
+    fields = {f.name: f.value for f in embed.fields}
+    assert "**25**" in fields["Impact"]
+    assert "7 vs 10: **failed**" in fields["Kill roll"]
+    assert "exploded" in fields["Dice"]
+    assert "death or incapacitation" in text
+    assert embed.colour == discord.Colour(Severity.MORTAL.colour)
+    assert_within_limits(embed)
+
+
+@pytest.mark.parametrize(("code", "severity"), [("M1", Severity.LIGHT), ("S3", Severity.SERIOUS),
+                                                ("G4", Severity.GRIEVOUS), ("K4", Severity.MORTAL)])
+def test_ars_harn_colour_follows_the_injury(code: str, severity: Severity) -> None:
+    outcome = {**ARS_HIT, "injury": {"code": code, "levels": int(code[1])}, "kill": None, "gm_decision": None}
+    assert embeds.action(report("ars-harn", outcome)).colour == discord.Colour(severity.colour)
+
+
+def test_ars_harn_miss_and_armour_that_holds() -> None:
+    miss = embeds.action(report("ars-harn", {"attack_total": 5, "defense_total": 12, "hit": False}))
+    assert miss.description.startswith("**Miss**")
+    assert miss.colour == discord.Colour(Severity.NONE.colour)
+    held = embeds.action(report("ars-harn", {**ARS_HIT, "injury": None, "kill": None, "effective_impact": 0}))
+    assert "armour takes it all" in held.description
+
+
+def test_ars_harn_shock_fumble_stumble_and_tactical_advantage() -> None:
+    outcome = {**ARS_HIT, "injury": {"code": "G4", "levels": 4, "bleeding": True}, "kill": None,
+               "shock": {"total": 3, "ease_factor": 9, "passed": False},
+               "fumble": {"total": 8, "ease_factor": 6, "passed": True},
+               "stumble": {"total": 2, "ease_factor": 6, "passed": False},
+               "tactical_advantage": True, "tactical_advantage_for": "defender"}
+    fields = {f.name: f.value for f in embeds.action(report("ars-harn", outcome)).fields}
+    assert "failed" in fields["Shock"] and "passed" in fields["Fumble"] and "failed" in fields["Stumble"]
+    assert "Aldo gains a tactical advantage" in fields["Tactical advantage"]
+
+
+PENDRAGON = {
+    "attacker_roll": {"face": 14, "target": 16, "result": "success"},
+    "defender_roll": {"face": 9, "target": 13, "result": "success"}, "winner": "attacker", "tie": False,
+    "damage_rolled": 22, "armor": 4, "shield_applied": False, "damage_taken": 18,
+    "knockdown": {"total": 12, "target": 5, "passed": False}, "major_wound": True, "unconscious": False,
+    "hit_points": 9, "weapon_broken": None, "weapon_dropped": None,
+}
+
+
+def test_pendragon_exchange_winner_damage_knockdown_major_wound() -> None:
+    embed = embeds.action(report("pendragon", PENDRAGON))
+    assert "**Bjorn** wins the exchange" in embed.description and "18" in embed.description
+    fields = {f.name: f.value for f in embed.fields}
+    assert "14 vs 16" in fields["Bjorn"] and "9 vs 13" in fields["Aldo"]
+    assert "knocked down" in fields["Knockdown"]
+    assert "major wound" in fields["Major wound"]
+    assert embed.colour == discord.Colour(Severity.GRIEVOUS.colour)
+    assert_within_limits(embed)
+
+
+def test_pendragon_tie_dying_and_broken_weapon() -> None:
+    tie = embeds.action(report("pendragon", {**PENDRAGON, "tie": True, "winner": "none", "damage_taken": 0,
+                                             "knockdown": None, "major_wound": False, "weapon_broken": "defender"}))
+    assert tie.description.startswith("**Tie**")
+    assert "Aldo's weapon breaks" in str(tie.to_dict())
+    dying = embeds.action(report("pendragon", {**PENDRAGON, "hit_points": -2}))
+    assert dying.colour == discord.Colour(Severity.MORTAL.colour)
+
+
+FADING = {"goal": 14, "roll": 9, "success": True, "critical": False, "victory_points": 2, "location": "left leg",
+          "armor": 3, "damage": 6, "severity": "grievous", "effect_roll": {"roll": 15, "goal": 12, "result": "failure"},
+          "effect": "unconscious", "penalties": {"goal": -9, "initiative": -3}}
+
+
+def test_fading_suns_location_severity_effect_and_penalties() -> None:
+    embed = embeds.action(report("fading-suns", FADING))
+    assert "left leg" in embed.description and "grievous" in embed.description
+    fields = {f.name: f.value for f in embed.fields}
+    assert "2 victory points" in fields["Goal roll"]
+    assert "unconscious" in fields["Effect"]
+    assert "goal \u22129" in fields["Penalties"]
+    assert embed.colour == discord.Colour(Severity.GRIEVOUS.colour)
+    miss = embeds.action(report("fading-suns", {"goal": 10, "roll": 19, "success": False}))
+    assert miss.description.startswith("**Miss**")
+
+
+def test_unknown_fields_are_listed_not_lost_and_odd_shapes_never_raise() -> None:
+    embed = embeds.action(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
+    assert "Brand new rule: applied" in {f.name: f.value for f in embed.fields}["Details"]
+    for outcome in ({"injury": "S3", "kill": 5, "location": ["a", "b"]}, {"winner": 3, "knockdown": "x"}, {}):
+        for system in ("ars-harn", "pendragon", "fading-suns", "homebrew"):
+            assert_within_limits(embeds.action(report(system, outcome)))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("system", ["ars-harn", "pendragon", "fading-suns", "homebrew"])
+def test_huge_inputs_are_clipped_within_every_limit(system: str) -> None:
+    outcome: dict[str, Any] = {**ARS_HIT, **PENDRAGON, **FADING, "location": HUGE,
+                               **{f"extra_{i}": HUGE for i in range(40)}}
+    rolls = [{"label": HUGE[:300], "kind": "stress", "faces": list(range(200)), "total": 1}] * 60
+    pending = tuple(PendingDecisionView(id=i, kind=HUGE, who=HUGE, options=(HUGE, HUGE)) for i in range(30))
+    embed = embeds.action(report(system, outcome, rolls=rolls, pending=pending, actor=HUGE, target=HUGE,
+                                 unused={HUGE: list(range(500))}))
+    assert_within_limits(embed)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_scenario_becomes_a_worded_embed(path: Path) -> None:
+    resolution = resolve_text(path.read_bytes(), str(path))
+    attacker = (resolution.get("attacker") or {}).get("name", "A")
+    defender = (resolution.get("defender") or {}).get("name")
+    action = str(resolution["outcome"].get("action", "attack"))
+    embed = embeds.action(ActionReport(system=resolution["system"], action=action, actor_name=attacker,
+                                       target_name=defender, resolution=resolution, pending=(), unused_dice={},
+                                       encounter=None, event_id=1))
+    assert (embed.description and not embed.description.endswith("acts.")) or action != "attack"
+    assert_within_limits(embed)
+
+
+def _wounds(count: int, note: str = "") -> tuple[Wound, ...]:
+    return tuple(Wound(index=i, location="left upper arm", code="S3", severity="serious", levels=3, bleeding=i % 2 == 0,
+                       penalty=3, note=note) for i in range(1, count + 1))
+
+
+def test_character_and_injuries_embeds_with_many_wounds() -> None:
+    summary = SheetSummary(name="Bjorn", stats=(("str", "2"), ("sta", "1")), equipment=(("weapon", "Broadsword"),),
+                           wounds=_wounds(200, HUGE[:50]), condition="in shock")
+    view = CharacterView(id=1, name="Bjorn", system="ars-harn", owner_id=42, npc=False, sheet={"name": "Bjorn"},
+                         summary=summary, version=3)
+    for embed in (embeds.character(view), embeds.injuries(view)):
+        assert_within_limits(embed)
+        assert "more" in str(embed.to_dict())
+    bare = CharacterView(id=2, name="Ghost", system="pendragon", owner_id=1, npc=True,
+                         sheet={"name": "Ghost", "siz": 12}, summary=None, version=1)
+    assert "siz" in str(embeds.character(bare).to_dict())
+    healthy = CharacterView(id=3, name="Fit", system="ars-harn", owner_id=1, npc=False, sheet={},
+                            summary=SheetSummary("Fit", (), (), (), ""), version=1)
+    assert embeds.injuries(healthy).description == "No wounds."
+
+
+def test_tracker_marks_the_current_turn_and_fits_with_many_combatants() -> None:
+    combatants = tuple(CombatantView(character_id=i, name=f"Bandit {i}", owner_id=9, npc=True, initiative=20 - i,
+                                     condition="in shock" * 20, wounds=_wounds(2), penalty=6,
+                                     declaration={"aspect": "edge", "aim": "high", "target": "Bjorn"})
+                       for i in range(60))
+    view = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=3, turn=1, active=True,
+                         combatants=combatants, tracker_message_id=None, version=4)
+    embed = embeds.tracker(view)
+    assert "Round 3" in (embed.title or "")
+    assert "\u25b6\ufe0f **2. Bandit 1**" in (embed.description or "")
+    assert_within_limits(embed)
+    empty = EncounterView(1, 1, 2, "pendragon", 1, 0, True, (), None, 1)
+    assert "Nobody" in (embeds.tracker(empty).description or "")
+
+
+def test_roll_log_undo_settings_and_lists() -> None:
+    roll = RollView(expression="stress+5 vs 9", total=21, result="success",
+                    rolls=({"label": "roll", "kind": "stress", "faces": [1, 1, 4], "total": 16},), unused_dice={},
+                    event_id=5)
+    assert "21" in (embeds.roll(roll, "Alice").description or "")
+    events = [EventView(id=i, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name="gm",
+                        summary={"system": "ars-harn", "action": {"type": "attack"}, "actor": "Bjorn",
+                                 "target": "Aldo", "outcome": ARS_HIT}, undone=i == 2) for i in range(1, 30)]
+    log = embeds.log(events)
+    assert "Bjorn attacks Aldo" in (log.description or "") and "~~" in (log.description or "")
+    assert_within_limits(log)
+    assert "Took back" in (embeds.undone(events[0]).description or "")
+    settings = GuildSettingsView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system="pendragon",
+                                 system="pendragon", gm_role_id=77, rolls="gm",
+                                 rulings={f"rule_{i}": HUGE[:40] for i in range(80)}, overridden=("rule_1",))
+    assert_within_limits(embeds.settings(settings, [Setting("rule_1", "x", "a ruling")]))
+    briefs = [CharacterBrief(id=i, name=f"N{i}" * 30, system="ars-harn", owner_id=i, npc=i % 2 == 0)
+              for i in range(300)]
+    assert_within_limits(embeds.character_list(briefs))
+    for topic in embeds.HELP:
+        assert_within_limits(embeds.help_topic(topic))
+
+
+def test_clip_keeps_code_fences_closed_and_characters_whole() -> None:
+    clipped = limits.clip("```\n" + "\U0001f600" * 500, 101)
+    assert limits.size(clipped) <= 101
+    assert clipped.count("```") % 2 == 0
+    assert limits.clip("short", 10) == "short"
+    assert embeds.error_line("line one\nline two") == "\u26a0\ufe0f line one"
