@@ -1,0 +1,1 @@
+"""The offline playground: the bot and a loopback Discord in one process, driven by typed lines."""

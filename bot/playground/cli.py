@@ -1,0 +1,86 @@
+"""`grievous playground`: the bot offline, in a terminal, with no token and no network."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from importlib import resources
+from pathlib import Path
+
+from bot.cli import EXIT_USAGE, EXTRA_COMMANDS, UsageError
+
+DEMO = "playground-demo.txt"
+
+
+def _demo_lines() -> list[str]:
+    return (resources.files("content") / "examples" / DEMO).read_text(encoding="utf-8").splitlines()
+
+
+def _script_lines(name: str) -> list[str]:
+    if name == "-":
+        return sys.stdin.read(1024 * 1024).splitlines()
+    try:
+        with open(name, encoding="utf-8") as handle:
+            return handle.read(1024 * 1024).splitlines()
+    except OSError as exc:
+        raise UsageError(f"{name}: {exc.strerror or exc}") from None
+
+
+async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, base_dir: Path | None) -> int:
+    from bot.playground.session import Playground
+
+    playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir)
+    print("Starting a loopback Discord and the Grievous bot on SQLite (no token, no network)...", flush=True)
+    async with playground.running():
+        for line in lines:
+            if not await playground.run_line(line):
+                return EXIT_USAGE if playground.errors else 0
+            sys.stdout.flush()
+        if interactive:
+            playground.echo = False
+            print("\nYour turn: type slash commands (/help), or :help for the playground's own; :quit to leave.")
+            while True:
+                try:
+                    text = await asyncio.to_thread(input, playground.prompt)
+                except EOFError:
+                    break
+                if not await playground.run_line(text):
+                    break
+    if playground.errors and not interactive:
+        print(f"{playground.errors} line(s) could not be run", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
+def cmd_playground(args: argparse.Namespace) -> int:
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (line editing and history for input())
+    interactive = sys.stdin.isatty() and not args.script
+    base_dir: Path | None = None
+    if args.demo:
+        lines = _demo_lines()
+        base_dir = Path(str(resources.files("content") / "examples"))
+    elif args.script:
+        lines = _script_lines(args.script)
+        if args.script != "-":
+            base_dir = Path(args.script).resolve().parent
+    else:
+        lines = [] if interactive else _script_lines("-")
+    try:
+        return asyncio.run(_play(args, lines, interactive, base_dir))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("playground", help="play offline: a loopback Discord and the bot, in this terminal")
+    parser.add_argument("--demo", action="store_true", help="replay a short demo fight first")
+    parser.add_argument("--script", metavar="FILE", help="replay a script of lines (- for standard input)")
+    parser.add_argument("--database", metavar="URL", help="keep the game in this database (default: a scratch file)")
+    parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
+    parser.set_defaults(func=cmd_playground)
+
+
+EXTRA_COMMANDS.append(_register)

@@ -1,0 +1,66 @@
+"""Reading what a person types in the playground.
+
+    /attack target:Bjorn weapon:broadsword aspect:edge aim:high
+    /character create name:"Old Bjorn" stats:"str=2 sta=1"
+    :as alice          act as another member
+    :click 1           press the first button of the last message that has buttons
+    :channel tavern    switch channel
+    :wait 0.5          pause (for scripts)
+    # a comment
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+
+class LineError(ValueError):
+    """A line the playground cannot read; shown as one line, nothing is sent."""
+
+
+@dataclass(frozen=True)
+class SlashLine:
+    path: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MetaLine:
+    verb: str
+    args: tuple[str, ...] = ()
+
+
+Line = SlashLine | MetaLine | None
+
+
+def parse_line(text: str) -> Line:
+    """A slash command, a ``:meta`` command, or None for a blank line or a comment."""
+    text = text.strip()
+    if not text or text.startswith("#"):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise LineError(f"cannot read that line ({exc}); close your quotes") from None
+    if text.startswith(":"):
+        return MetaLine(words[0][1:].lower(), tuple(words[1:]))
+    if not text.startswith("/"):
+        raise LineError("type a slash command such as /help, or :help for the playground's own commands")
+    path: list[str] = [words[0][1:]]
+    options: dict[str, str] = {}
+    for word in words[1:]:
+        name, colon, value = word.partition(":")
+        if not colon:
+            if options:
+                raise LineError(f"'{word}' needs the form name:value")
+            path.append(word)
+            continue
+        if not name:
+            raise LineError(f"'{word}' has no option name before the colon")
+        if name in options:
+            raise LineError(f"option '{name}' is given twice")
+        options[name] = value
+    if not path[0]:
+        raise LineError("a slash command needs a name after the /")
+    return SlashLine(tuple(path), options)

@@ -1,0 +1,330 @@
+"""One playground: the loopback Discord, the real bot on SQLite, and a person (or a script) typing.
+
+Everything runs in one process on 127.0.0.1: the emulator serves REST and the gateway, the real
+discord.py client connects to it, and each typed slash command becomes an interaction exactly as
+Discord would dispatch it. What the bot sends back is printed as text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any, TextIO
+
+from bot.app import GrievousBot
+from bot.db.engine import Database
+from bot.db.migrate import upgrade
+from bot.playground.lines import LineError, MetaLine, SlashLine, parse_line
+from bot.playground.render import buttons_of, render_message
+from bot.services import Services
+from emulator import permissions as perms
+from emulator.harness import running_bot, running_emulator
+from emulator.interactions import InteractionError
+from emulator.models import Channel, Member, Message, Role
+from emulator.server import Emulator
+
+SETTLE_SECONDS = 0.15
+RESPONSE_TIMEOUT = 10.0
+MAX_ATTACHMENT_BYTES = 1024 * 1024
+
+HELP = """\
+Type slash commands as in Discord, options as name:value (quote values with spaces):
+  /help
+  /attack target:"Bandit 1" weapon:Broadsword aspect:edge aim:high dice:"attack=9 location=55"
+Playground commands:
+  :as NAME        act as another member (gm, alice, bob; a new name joins as a player)
+  :channel NAME   switch channel (combat, general; a new name creates it)
+  :click N        press button [N]
+  :choices /attack target:Br     show what autocomplete offers for the last option
+  :who            who and where you are        :pins   the channel's pinned messages
+  :wait SECONDS   pause (scripts)              :quit   leave
+An option value @path/to/file.yaml uploads that file (for /character import sheet:@bjorn.yaml)."""
+
+
+@dataclass
+class _Batch:
+    """Message changes seen while one line was being answered, final state per message."""
+
+    order: list[int] = field(default_factory=list)
+    created: set[int] = field(default_factory=set)
+    messages: dict[int, Message] = field(default_factory=dict)
+
+    def add(self, change: str, message: Message) -> None:
+        if message.id not in self.messages:
+            self.order.append(message.id)
+        self.messages[message.id] = message
+        if change == "create":
+            self.created.add(message.id)
+
+
+class Playground:
+    def __init__(self, out: TextIO, *, database_url: str | None = None, seed: int | None = None,
+                 echo: bool = False, base_dir: Path | None = None) -> None:
+        self.out = out
+        self.base_dir = base_dir
+        self.database_url = database_url
+        self.seed = seed
+        self.echo = echo
+        self.errors = 0
+        self._buttons: dict[int, tuple[int, str]] = {}
+        self._next_button = 1
+        self._batch: _Batch | None = None
+        self.emu: Emulator
+        self.member: Member
+        self.channel: Channel
+        self._members: dict[str, Member] = {}
+        self._channels: dict[str, Channel] = {}
+        self._player_role: Role
+
+    # -- setting up ---------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Playground]:
+        with tempfile.TemporaryDirectory(prefix="grievous-playground-") as scratch:
+            url = self.database_url or f"sqlite+aiosqlite:///{Path(scratch) / 'playground.db'}"
+            db = Database.from_url(url)
+            try:
+                await upgrade(db)
+                rng: Callable[[], Random] = (lambda: Random(self.seed)) if self.seed is not None else Random
+                services = Services(db, rng=rng)
+                async with running_emulator() as emu:
+                    self.emu = emu
+                    self._build_world()
+                    emu.subscribe(self._observe)
+                    async with running_bot(emu, GrievousBot(services=services, sync_commands=True)):
+                        await emu.wait_for_commands("attack", "help")
+                        yield self
+            finally:
+                await db.dispose()
+
+    def _build_world(self) -> None:
+        emu = self.emu
+        gm_user = emu.add_user("gm", global_name="Game Master")
+        guild = emu.add_guild("Playground", owner=gm_user)
+        gm_role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES, color=0xAA3333)
+        self._player_role = emu.add_role(guild, "Player", color=0x3366AA)
+        self._guild = guild
+        for name in ("combat", "general"):
+            self._channels[name] = emu.add_channel(guild, name)
+        self._members["gm"] = emu.add_member(guild, gm_user, roles=[gm_role])
+        for name in ("alice", "bob"):
+            self._members[name] = emu.add_member(guild, emu.add_user(name, global_name=name.title()),
+                                                 roles=[self._player_role])
+        self.member = self._members["gm"]
+        self.channel = self._channels["combat"]
+
+    def _observe(self, change: str, message: Message) -> None:
+        if self._batch is not None and message.author.id == self.emu.bot.id:
+            self._batch.add(change, message)
+
+    # -- one line -----------------------------------------------------------------------------
+
+    @property
+    def prompt(self) -> str:
+        return f"{self.member.user.username} #{self.channel.name}> "
+
+    async def run_line(self, text: str) -> bool:
+        """Run one typed line; False when the person asked to leave."""
+        if self.echo and text.strip():
+            self.out.write(f"\n{self.prompt}{text.strip()}\n")
+        try:
+            line = parse_line(text)
+            if line is None:
+                return True
+            if isinstance(line, MetaLine):
+                return await self._meta(line)
+            await self._slash(line)
+        except (LineError, InteractionError) as exc:
+            self._error(str(exc))
+        except TimeoutError:
+            self._error("the bot did not answer in time")
+        return True
+
+    def _error(self, message: str) -> None:
+        self.errors += 1
+        self.out.write(f"! {message}\n")
+
+    def _option_types(self, path: tuple[str, ...]) -> dict[str, int]:
+        """Option name -> Discord option type, from the command tree the bot registered."""
+        specs = self.emu.commands(self._guild) + self.emu.commands()
+        level: list[dict[str, Any]] = [c for c in specs if c.get("type", 1) == 1]
+        options: list[dict[str, Any]] = []
+        for name in path:
+            found = next((c for c in level if c.get("name") == name), None)
+            if found is None:
+                return {}
+            options = list(found.get("options") or [])
+            level = [o for o in options if o.get("type") in (1, 2)]
+        return {str(o["name"]): int(o["type"]) for o in options if o.get("type") not in (1, 2)}
+
+    def _typed(self, name: str, value: str, kind: int | None) -> Any:
+        try:
+            if kind == 4:
+                return int(value)
+            if kind == 10:
+                return float(value)
+        except ValueError:
+            raise LineError(f"option '{name}' takes a number, not '{value}'") from None
+        if kind == 5:
+            lowered = value.lower()
+            if lowered in ("true", "yes", "on", "1"):
+                return True
+            if lowered in ("false", "no", "off", "0"):
+                return False
+            raise LineError(f"option '{name}' takes true or false, not '{value}'")
+        return value
+
+    def _options(self, path: tuple[str, ...], options: dict[str, str]) -> dict[str, Any]:
+        types = self._option_types(path)
+        values: dict[str, Any] = {}
+        for name, value in options.items():
+            if value.startswith("@") and len(value) > 1:
+                path = Path(value[1:]).expanduser()
+                if not path.is_absolute() and self.base_dir is not None and not path.exists():
+                    path = self.base_dir / path
+                if not path.is_file():
+                    raise LineError(f"{path}: no such file to upload")
+                if path.stat().st_size > MAX_ATTACHMENT_BYTES:
+                    raise LineError(f"{path}: too big to upload here")
+                values[name] = self.emu.make_attachment(path.name, path.read_bytes())
+            else:
+                values[name] = self._typed(name, value, types.get(name))
+        return values
+
+    async def _slash(self, line: SlashLine) -> None:
+        self._batch = _Batch()
+        refusals = len(self.emu.refusals)
+        try:
+            handle = await self.emu.slash(" ".join(line.path), self._options(line.path, line.options), user=self.member,
+                                          channel=self.channel)
+            await handle.response(RESPONSE_TIMEOUT)
+            await self._settle()
+        finally:
+            batch, self._batch = self._batch, None
+        self._print_batch(batch)
+        self._print_refusals(refusals)
+
+    async def _settle(self) -> None:
+        """Wait until the bot has been quiet for a moment (follow-ups, tracker edits, pins)."""
+        assert self._batch is not None
+        seen = -1
+        while True:
+            now = sum(len(m.revisions) + 1 for m in self._batch.messages.values()) + len(self._batch.order)
+            if now == seen:
+                return
+            seen = now
+            await asyncio.sleep(SETTLE_SECONDS)
+
+    def _print_batch(self, batch: _Batch) -> None:
+        for message_id in batch.order:
+            message = batch.messages[message_id]
+            if message.deleted or message.loading:
+                continue
+            where = f"#{self._channel_name(message.channel_id)}"
+            what = "new" if message_id in batch.created else "edited"
+            if message.pinned:
+                what += ", pinned"
+            header = f"-- Grievous in {where} ({what})"
+            self.out.write(render_message(_as_payload(message), header=header, first_button=self._next_button,
+                                          names=self._names()))
+            self.out.write("\n")
+            for button in buttons_of(_as_payload(message)):
+                self._buttons[self._next_button] = (message.id, str(button.get("custom_id", "")))
+                self._next_button += 1
+
+    def _print_refusals(self, before: int) -> None:
+        for refusal in self.emu.refusals[before:]:
+            self.out.write(f"! Discord refused a request: {refusal}\n")
+
+    def _channel_name(self, channel_id: int) -> str:
+        for name, channel in self._channels.items():
+            if channel.id == channel_id:
+                return name
+        return str(channel_id)
+
+    # -- playground commands ------------------------------------------------------------------
+
+    async def _meta(self, line: MetaLine) -> bool:
+        verb, args = line.verb, line.args
+        if verb in ("quit", "exit", "q"):
+            return False
+        if verb in ("help", "h", "?"):
+            self.out.write(HELP + "\n")
+        elif verb == "as" and len(args) == 1:
+            self.member = self._member(args[0].lower())
+            self.out.write(f"(you are now {self.member.user.username})\n")
+        elif verb == "channel" and len(args) == 1:
+            name = args[0].lstrip("#").lower()
+            if name not in self._channels:
+                self._channels[name] = self.emu.add_channel(self._guild, name)
+            self.channel = self._channels[name]
+            self.out.write(f"(you are now in #{name})\n")
+        elif verb == "click" and len(args) == 1 and args[0].isdigit():
+            await self._click(int(args[0]))
+        elif verb == "choices" and args:
+            await self._choices(" ".join(args))
+        elif verb == "who":
+            self.out.write(f"(you are {self.member.user.username} in #{self.channel.name})\n")
+        elif verb == "pins":
+            for message in self.emu.pins(self.channel):
+                self.out.write(render_message(_as_payload(message), header="-- pinned", names=self._names()) + "\n")
+        elif verb == "wait" and len(args) == 1:
+            try:
+                await asyncio.sleep(min(float(args[0]), 10.0))
+            except ValueError:
+                raise LineError(":wait takes a number of seconds") from None
+        else:
+            raise LineError(f"unknown playground command ':{verb}'; type :help")
+        return True
+
+    def _names(self) -> dict[int, str]:
+        names = {member.user.id: name for name, member in self._members.items()}
+        names.update({role.id: role.name for role in self._guild.roles.values()})
+        return names
+
+    def _member(self, name: str) -> Member:
+        if name not in self._members:
+            user = self.emu.add_user(name, global_name=name.title())
+            self._members[name] = self.emu.add_member(self._guild, user, roles=[self._player_role])
+        return self._members[name]
+
+    async def _click(self, number: int) -> None:
+        if number not in self._buttons:
+            raise LineError(f"there is no button [{number}]")
+        message_id, custom_id = self._buttons[number]
+        message = self.emu.state.messages.get(message_id)
+        if message is None or message.deleted:
+            raise LineError(f"the message with button [{number}] is gone")
+        if custom_id not in {str(b.get("custom_id")) for b in buttons_of(_as_payload(message))}:
+            raise LineError(f"button [{number}] is no longer on its message")
+        self._batch = _Batch()
+        refusals = len(self.emu.refusals)
+        try:
+            handle = await self.emu.click(message, custom_id, user=self.member)
+            await handle.response(RESPONSE_TIMEOUT)
+            await self._settle()
+        finally:
+            batch, self._batch = self._batch, None
+        self._print_batch(batch)
+        self._print_refusals(refusals)
+
+    async def _choices(self, text: str) -> None:
+        line = parse_line(text)
+        if not isinstance(line, SlashLine) or not line.options:
+            raise LineError("try :choices /attack target:Br")
+        focused = list(line.options)[-1]
+        handle = await self.emu.autocomplete(" ".join(line.path), dict(line.options), focused=focused,
+                                             user=self.member, channel=self.channel)
+        choices = await handle.choices(RESPONSE_TIMEOUT)
+        names = [str(choice.get("name")) for choice in choices]
+        self.out.write(("  " + "\n  ".join(names) if names else "(no suggestions)") + "\n")
+
+
+def _as_payload(message: Message) -> dict[str, Any]:
+    return {"content": message.content, "embeds": message.embeds, "components": message.components,
+            "flags": message.flags}

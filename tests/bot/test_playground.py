@@ -1,0 +1,97 @@
+"""The offline playground: typed lines become real interactions; replies come back as readable text."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.playground.lines import LineError, MetaLine, SlashLine, parse_line
+from bot.playground.render import render_message
+from bot.playground.session import Playground
+
+
+def test_slash_lines_split_into_path_and_options() -> None:
+    line = parse_line('/attack target:"Bandit 1" weapon:Broadsword aim:high')
+    assert line == SlashLine(("attack",), {"target": "Bandit 1", "weapon": "Broadsword", "aim": "high"})
+    assert parse_line("/encounter start") == SlashLine(("encounter", "start"), {})
+    assert parse_line(":as alice") == MetaLine("as", ("alice",))
+    assert parse_line("   # a comment") is None
+
+
+@pytest.mark.parametrize("bad", ['/attack target:"Bandit', "attack target:x", "/attack a:1 a:2", "/x :y", "/ a:b"])
+def test_unreadable_lines_say_why(bad: str) -> None:
+    with pytest.raises(LineError):
+        parse_line(bad)
+
+
+def test_messages_render_as_text_with_numbered_buttons_and_names() -> None:
+    message = {
+        "content": "Turn: <@42>",
+        "embeds": [{"title": "Bjorn attacks", "color": 0xE74C3C, "fields": [{"name": "Injury", "value": "**K4**"}]}],
+        "components": [{"type": 1, "components": [{"type": 2, "label": "Death", "custom_id": "a"},
+                                                  {"type": 2, "label": "Incapacitation", "custom_id": "b"}]}],
+        "flags": 64,
+    }
+    text = render_message(message, first_button=3, names={42: "alice"})
+    assert "Turn: @alice" in text
+    assert "| Bjorn attacks [red]" in text
+    assert "| Injury: K4" in text
+    assert "[3] Death" in text and "[4] Incapacitation" in text
+    assert "only you can see this" in text
+
+
+async def test_the_demo_fight_runs_to_the_gm_decision() -> None:
+    out = io.StringIO()
+    playground = Playground(out, echo=True, base_dir=_examples())
+    async with playground.running():
+        for line in _demo():
+            assert await playground.run_line(line)
+        assert playground.emu.refusals == []
+    text = out.getvalue()
+    assert playground.errors == 0, text
+    assert "Bjorn attacks Bandit 1" in text
+    assert "S3" in text and "K4" in text
+    assert "[1] Death" in text and "[2] Incapacitation" in text
+    assert "The GM chose incapacitation for Bandit 1" in text
+    assert "The encounter ended" in text
+
+
+async def test_a_player_cannot_press_the_gm_button_and_bad_lines_are_one_line() -> None:
+    out = io.StringIO()
+    playground = Playground(out, base_dir=_examples())
+    async with playground.running():
+        for line in _demo()[: _demo().index(":click 2") - 1]:
+            await playground.run_line(line)
+        await playground.run_line(":as bob")
+        await playground.run_line(":click 1")
+        await playground.run_line("/attack target:Nobody count:many")
+        await playground.run_line(":click 99")
+        await playground.run_line(":frobnicate")
+    text = out.getvalue()
+    assert "only the GM" in text.lower() or "gm role" in text.lower()
+    assert "! there is no button [99]" in text
+    assert "! unknown playground command ':frobnicate'" in text
+    assert "Traceback" not in text
+
+
+def test_the_cli_replays_a_script_and_exits_2_on_unreadable_lines(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "script.txt"
+    script.write_text("/roll expression:3d6+2 dice:1,2,3\n/help topic:combat\n:nonsense\n", encoding="utf-8")
+    assert main(["playground", "--script", str(script)]) == 2
+    out = capsys.readouterr()
+    assert "rolls 3d6+2" in out.out and "Total 8" in out.out
+    assert "/attack" in out.out
+    assert "1 line(s) could not be run" in out.err
+
+
+def _examples() -> Path:
+    return Path(str(resources.files("content") / "examples"))
+
+
+def _demo() -> list[str]:
+    return (resources.files("content") / "examples" / "playground-demo.txt").read_text(encoding="utf-8").splitlines()
