@@ -58,7 +58,7 @@ def get_str(sheet: Mapping[str, Any], key: str, who: str, default: Any = _MISSIN
     if not isinstance(value, str):
         raise SheetError(f"{_where(who, key)} must be text, not {value!r}")
     if choices is not None and value not in choices:
-        raise SheetError(f"{_where(who, key)} must be one of {', '.join(choices)}, not '{value}'")
+        raise SheetError(f"{_where(who, key)} must be one of {', '.join(choices)}, not {value!r}")
     return value
 
 

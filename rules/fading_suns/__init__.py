@@ -1,0 +1,1 @@
+"""Fading Suns with J. Ruszczyk's Size, hit-location and wound-severity adaptation (seed 002)."""

@@ -1,0 +1,157 @@
+"""The Fading Suns engine: actions dispatched to their rules, sheets in and out as plain mappings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from rules.dice import DiceSource
+from rules.errors import RulesError, SheetError
+from rules.fading_suns import combat, recovery
+from rules.fading_suns.catalog import FadingSunsCatalog
+from rules.fading_suns.character import Character, parse
+from rules.fading_suns.injury import Ctx
+from rules.fading_suns.settings import SETTINGS, parse_settings
+from rules.fading_suns.summary import summarize
+from rules.model import Resolution, Scenario, Setting, SheetSummary
+
+SYSTEM_ID = "fading-suns"
+
+# action type -> the options it takes (besides "type")
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "attack": ("weapon", "mode", "aim", "modifiers", "defense", "defense_weapon", "defense_modifiers"),
+    "initiative": ("weapon", "defender_weapon", "modifiers", "defender_modifiers"),
+    "effect": ("pending", "column"),
+    "gm_decide": ("choice", "who"),
+    "heal": ("skill", "wound", "modifiers"),
+    "rest": ("days",),
+    "recover": ("condition", "weapon"),
+    "injure": ("damage", "damage_type", "location", "column", "armour"),
+}
+
+
+T = TypeVar("T")
+
+
+@contextmanager
+def _one_line() -> Iterator[None]:
+    """Errors are shown to users as one line: escape line breaks that came in with typed names."""
+    try:
+        yield
+    except RulesError as exc:
+        text = str(exc)
+        if "\n" in text or "\r" in text:
+            raise type(exc)(text.replace("\r", "\\r").replace("\n", "\\n")) from None
+        raise
+
+
+def _guarded(fn: Callable[..., T], *args: Any) -> T:
+    with _one_line():
+        return fn(*args)
+
+
+def _catalog(catalog: Any) -> FadingSunsCatalog:
+    if not isinstance(catalog, FadingSunsCatalog):
+        raise RulesError("the fading-suns engine needs the fading-suns content pack")
+    return catalog
+
+
+def _sheet(sheet: Any, catalog: FadingSunsCatalog, who: str) -> Character:
+    if sheet is None:
+        raise SheetError(f"{who}: the sheet is missing")
+    return parse(sheet, catalog, who)
+
+
+def _passthrough(sheet: Any, who: str) -> dict[str, Any] | None:
+    """A sheet the action does not change goes back as it came."""
+    if sheet is None:
+        return None
+    if not isinstance(sheet, Mapping):
+        raise SheetError(f"{who} must be a mapping")
+    return dict(sheet)
+
+
+def _action(raw: Any) -> tuple[str, Mapping[str, Any]]:
+    if not isinstance(raw, Mapping):
+        raise RulesError("action must be a mapping with a 'type'")
+    kind = raw.get("type", "attack")
+    if not isinstance(kind, str) or kind not in OPTIONS:
+        raise RulesError(f"action: type must be one of {', '.join(OPTIONS)}, not {kind!r}")
+    for key in raw:
+        if key != "type" and key not in OPTIONS[kind]:
+            allowed = ", ".join(OPTIONS[kind]) or "none"
+            raise RulesError(f"action: unknown option {key!r} for {kind} (options: {allowed})")
+    return kind, raw
+
+
+class FadingSunsEngine:
+    system_id = SYSTEM_ID
+    title = "Fading Suns (Size and hit-location adaptation)"
+    roll_labels = frozenset({"attack", "defense", "location", "effect", "stumble", "fumble", "heal",
+                             "damage", "armor"})
+    actions = frozenset(OPTIONS)
+    settings: tuple[Setting, ...] = SETTINGS
+
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+        return _guarded(self._resolve, scenario, dice, catalog)
+
+    def _resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+        cat = _catalog(catalog)
+        rules = parse_settings(scenario.settings)
+        kind, action = _action(scenario.action)
+        ctx = Ctx(cat, rules, dice)
+        start = len(dice.rolls)
+        attacker_in, defender_in = scenario.attacker, scenario.defender
+        attacker_out: Any = _passthrough(attacker_in, "attacker")
+        defender_out: Any = _passthrough(defender_in, "defender")
+
+        if kind == "attack":
+            a, d = _sheet(attacker_in, cat, "attacker"), _sheet(defender_in, cat, "defender")
+            outcome, a, d = combat.attack(ctx, a, d, action)
+            attacker_out, defender_out = a.to_dict(), d.to_dict()
+        elif kind == "initiative":
+            a = _sheet(attacker_in, cat, "attacker")
+            d_or_none = None if defender_in is None else _sheet(defender_in, cat, "defender")
+            outcome = combat.initiative(ctx, a, d_or_none, action)
+        elif kind == "heal":
+            healer = _sheet(attacker_in, cat, "attacker")
+            patient = None if defender_in is None else _sheet(defender_in, cat, "defender")
+            outcome, healer, patient = recovery.heal(ctx, healer, patient, action)
+            attacker_out = healer.to_dict()
+            if patient is not None:
+                defender_out = patient.to_dict()
+        elif kind == "gm_decide":
+            who = action.get("who", "attacker")
+            if who not in ("attacker", "defender"):
+                raise RulesError(f"action: who must be attacker or defender, not {who!r}")
+            char = _sheet(attacker_in if who == "attacker" else defender_in, cat, str(who))
+            outcome, char = recovery.gm_decide(ctx, char, action, str(who))
+            if who == "attacker":
+                attacker_out = char.to_dict()
+            else:
+                defender_out = char.to_dict()
+        else:
+            char = _sheet(attacker_in, cat, "attacker")
+            if kind == "effect":
+                outcome, char = recovery.effect(ctx, char, action)
+            elif kind == "rest":
+                outcome, char = recovery.rest(ctx, char, action)
+            elif kind == "recover":
+                outcome, char = recovery.recover(ctx, char, action)
+            else:
+                outcome, char = combat.injure(ctx, char, action)
+            attacker_out = char.to_dict()
+        return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
+                          attacker=attacker_out, defender=defender_out)
+
+    def validate_sheet(self, sheet: Any, catalog: Any) -> dict[str, Any]:
+        with _one_line():
+            return parse(sheet, _catalog(catalog)).to_dict()
+
+    def summarize(self, sheet: Any, catalog: Any) -> SheetSummary:
+        with _one_line():
+            return summarize(sheet, _catalog(catalog))
+
+
+ENGINE = FadingSunsEngine()

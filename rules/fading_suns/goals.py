@@ -1,0 +1,107 @@
+"""Goal numbers built from named parts, the penalties that reach each kind of roll, and roll reports."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import CRITICAL, SUCCESS, DiceSource, Roll
+from rules.errors import RulesError
+from rules.fading_suns.body import encumbrance
+from rules.fading_suns.catalog import FadingSunsCatalog
+from rules.fading_suns.character import Character
+from rules.fading_suns.settings import Rules
+
+MAX_MODIFIER = 50
+
+
+@dataclass(frozen=True)
+class Goal:
+    parts: tuple[tuple[str, int], ...]
+
+    @property
+    def total(self) -> int:
+        return sum(value for _, value in self.parts)
+
+    def plus(self, *parts: tuple[str, int]) -> Goal:
+        return Goal(self.parts + tuple(p for p in parts if p[1] != 0))
+
+    def to_dict(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name, value in self.parts:
+            out[name] = out.get(name, 0) + value
+        return out
+
+
+def parse_modifiers(value: Any, field: str) -> int:
+    """An action's modifiers: a whole number, or a mapping of reason to whole number, summed."""
+    if value is None:
+        return 0
+    items: list[tuple[str, Any]]
+    if isinstance(value, Mapping):
+        items = [(str(k), v) for k, v in value.items()]
+    else:
+        items = [(field, value)]
+    total = 0
+    for name, number in items:
+        if isinstance(number, bool) or not isinstance(number, int) or abs(number) > MAX_MODIFIER:
+            raise RulesError(f"action: '{name}' in {field} must be a whole number from -{MAX_MODIFIER} to "
+                             f"{MAX_MODIFIER}, not {number!r}")
+        total += number
+    if abs(total) > MAX_MODIFIER:
+        raise RulesError(f"action: {field} add up to {total}, beyond +/-{MAX_MODIFIER}")
+    return total
+
+
+def wound_goal_penalty(char: Character, catalog: FadingSunsCatalog, kind: str, rules: Rules) -> int:
+    """Wound goal penalties accumulate; by location, a wound only reaches the rolls its location affects."""
+    total = 0
+    for wound in char.wounds:
+        if rules.wound_penalties == "by_location" and kind != "effect" \
+                and kind not in catalog.location(wound.location).affects:
+            continue
+        total += catalog.severity(wound.severity).goal
+    return total
+
+
+def initiative_penalty(char: Character, catalog: FadingSunsCatalog) -> int:
+    return sum(catalog.severity(w.severity).initiative for w in char.wounds)
+
+
+def penalties(char: Character, catalog: FadingSunsCatalog) -> dict[str, int]:
+    """The sheet's accumulated wound penalties: every wound's goal and initiative penalty."""
+    return {
+        "goal": sum(catalog.severity(w.severity).goal for w in char.wounds),
+        "initiative": initiative_penalty(char, catalog),
+    }
+
+
+def situational(char: Character, catalog: FadingSunsCatalog, rules: Rules, kind: str) -> tuple[tuple[str, int], ...]:
+    """Wounds, load and conditions, as they reach a roll of this kind."""
+    if kind == "effect" and not rules.effect_roll_penalties:
+        return ()
+    parts = [("wounds", wound_goal_penalty(char, catalog, kind, rules))]
+    if kind in catalog.encumbrance_applies_to:
+        parts.append(("encumbrance", encumbrance(char, catalog, rules)))
+    for condition in char.conditions:
+        parts.append((condition, catalog.condition_modifier(condition, kind)))
+    return tuple(p for p in parts if p[1] != 0)
+
+
+def goal_roll(dice: DiceSource, label: str, goal: Goal, catalog: FadingSunsCatalog) -> Roll:
+    return dice.fading_suns(label, goal.total, catalog.chart)
+
+
+def report(roll: Roll, goal: Goal) -> dict[str, Any]:
+    """One goal roll as the outcome shows it."""
+    return {
+        "roll": roll.total,
+        "goal": goal.total,
+        "result": roll.result,
+        "success": roll.result in (SUCCESS, CRITICAL),
+        "critical": roll.result == CRITICAL,
+        "victory_points": roll.victory_points or 0,
+        "victory_dice": roll.victory_dice or 0,
+        "modifiers": goal.to_dict(),
+    }

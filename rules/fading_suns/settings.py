@@ -1,0 +1,64 @@
+"""The GM-changeable rulings: each with our default, parsed from a scenario's settings mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import RulesError
+from rules.model import Setting
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("auto_rolls", True, "Roll wound effect, stumble and fumble rolls at once; off queues them for the GM"),
+    Setting("damage_mode", "fixed", "Weapon base and armour as fixed numbers, or rolled as FS effect dice",
+            ("fixed", "rolled")),
+    Setting("victory_bonus", "points", "Add victory points or victory dice to the weapon base", ("points", "dice")),
+    Setting("armour_layers", "best", "Several pieces on one location: the best rating counts, or their sum",
+            ("best", "sum")),
+    Setting("wound_penalties", "all", "Wound goal penalties reach every roll, or only rolls the location affects",
+            ("all", "by_location")),
+    Setting("effect_roll_penalties", False, "Wound goal penalties also lower wound-effect rolls against 2xEND"),
+    Setting("energy_shields", False, "Energy shields on sheets stop damage before armour"),
+    Setting("gm_confirms_death", False, "A death result waits for the GM to choose death or unconsciousness"),
+    Setting("fumble_on_critical_failure", True, "An attack's critical failure (a 20) makes the attacker roll FUMBLE"),
+    Setting("armour_scales_with_size", False, "Armour weight scales with the wearer's Size (x1.5 per step from 5)"),
+    Setting("armour_share_basis", "percent",
+            "Location shares: percents of the suit weight (sum 110%) or normalised to it", ("percent", "normalised")),
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    auto_rolls: bool = True
+    damage_mode: str = "fixed"
+    victory_bonus: str = "points"
+    armour_layers: str = "best"
+    wound_penalties: str = "all"
+    effect_roll_penalties: bool = False
+    energy_shields: bool = False
+    gm_confirms_death: bool = False
+    fumble_on_critical_failure: bool = True
+    armour_scales_with_size: bool = False
+    armour_share_basis: str = "percent"
+
+
+def parse_settings(raw: Any) -> Rules:
+    """Scenario settings over our defaults; an unknown name or a bad value is one RulesError line."""
+    if raw is None:
+        return Rules()
+    if not isinstance(raw, Mapping):
+        raise RulesError("settings must be a mapping of setting name to value")
+    by_name = {s.name: s for s in SETTINGS}
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        setting = by_name.get(name) if isinstance(name, str) else None
+        if setting is None:
+            raise RulesError(f"unknown setting {name!r} (known: {', '.join(by_name)})")
+        if isinstance(setting.default, bool):
+            if not isinstance(value, bool):
+                raise RulesError(f"setting '{name}' must be true or false, not {value!r}")
+        elif value not in setting.choices:
+            raise RulesError(f"setting '{name}' must be one of {', '.join(setting.choices)}, not {value!r}")
+        values[name] = value
+    return Rules(**values)

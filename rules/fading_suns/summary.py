@@ -1,0 +1,69 @@
+"""The sheet as an embed shows it: derived numbers (Size, mass cap, ENC, load), equipment, wounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.fading_suns.body import carried_kg, enc_kg, load_modifier, mass_cap
+from rules.fading_suns.catalog import FadingSunsCatalog, kg
+from rules.fading_suns.character import parse
+from rules.fading_suns.goals import penalties
+from rules.fading_suns.settings import Rules
+from rules.model import SheetSummary, Wound
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None) -> SheetSummary:
+    char = parse(sheet, catalog)
+    enc = enc_kg(char, catalog)
+    carried = carried_kg(char, catalog, rules or Rules())
+    pens = penalties(char, catalog)
+    effect_goal = char.char(catalog.effect_characteristic) * catalog.effect_times
+    stats: list[tuple[str, str]] = [(c.upper(), str(char.char(c))) for c in ("str", "dex", "end", "wits")]
+    stats += [
+        ("Size", str(char.size) + ("" if char.build == "average" else f" ({char.build})")),
+        ("Mass cap", f"{_num(kg(mass_cap(char.size, catalog)))} kg"),
+        ("ENC", f"{_num(kg(enc))} kg"),
+        ("Carried", f"{_num(kg(carried))} kg"),
+        ("Load", f"{_num(kg(carried / enc))}x ENC"),
+        ("Load penalty", str(load_modifier(carried, enc, catalog))),
+        ("Wound goal penalty", str(pens["goal"])),
+        ("Initiative penalty", str(pens["initiative"])),
+        ("Effect roll goal", str(effect_goal)),
+    ]
+    dropped = list(char.dropped)
+    equipment: list[tuple[str, str]] = []
+    for weapon in char.weapons:
+        note = ""
+        if weapon.name in dropped:
+            dropped.remove(weapon.name)
+            note = ", dropped"
+        equipment.append((weapon.name, f"{weapon.damage} {weapon.type}, {'/'.join(weapon.modes)}{note}"))
+    for location in catalog.locations:
+        pieces = [p for p in char.armour if location.name in p.covers]
+        if pieces:
+            text = "; ".join(p.name + " " + " ".join(f"{t[0].upper()}{v}" for t, v in p.ratings) for p in pieces)
+            equipment.append((location.label, text))
+    if char.shield is not None:
+        left = max(0, char.shield.hits - char.shield_hits_used)
+        equipment.append((char.shield.name + " shield", f"{char.shield.min}/{char.shield.max}, {left} hits left"))
+    wounds = []
+    for w in char.wounds:
+        severity = catalog.severity(w.severity)
+        notes = [f"{severity.initiative} init"] if severity.initiative else []
+        if w.treated:
+            notes.append("treated")
+        if w.progress:
+            notes.append(f"{w.progress} days healed")
+        wounds.append(Wound(index=w.index, location=catalog.location(w.location).label, code=w.severity[:3].upper(),
+                            severity=w.severity, penalty=severity.goal, note=", ".join(notes)))
+    condition = ", ".join(char.conditions) or "ok"
+    if char.pending:
+        condition += f"; {len(char.pending)} pending roll(s)"
+    if char.decision is not None:
+        condition += "; awaiting GM"
+    return SheetSummary(name=char.name, stats=tuple(stats), equipment=tuple(equipment), wounds=tuple(wounds),
+                        condition=condition)
