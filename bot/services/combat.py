@@ -20,6 +20,32 @@ from bot.services.sheet_file import item_label
 from bot.services.snapshots import decision_view, ordered_combatants
 from bot.services.views import ActionReport
 
+# How each engine's "gm_decide" action names the GM's choice (docs/rules/*.md, "Actions"); an engine not
+# listed here takes {"kind", "choice"}. The engines refuse options they do not know.
+_DECIDE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "ars-harn": ("decision",), "pendragon": ("kind", "decision"), "fading-suns": ("choice",),
+}
+
+
+def gm_decide_action(system: str, kind: str, choice: str) -> dict[str, Any]:
+    """The engine's "gm_decide" action for a pending decision of ``kind`` answered with ``choice``."""
+    names = _DECIDE_OPTIONS.get(system, ("kind", "choice"))
+    action: dict[str, Any] = {"type": "gm_decide"}
+    if "kind" in names:
+        action["kind"] = kind
+    action["decision" if "decision" in names else "choice"] = choice
+    return action
+
+
+# /attack options an engine names differently (the cog's name -> the engine's; docs/rules/*.md, "Actions").
+_ATTACK_OPTION_NAMES: dict[str, dict[str, str]] = {"fading-suns": {"location": "aim", "modifier": "modifiers"}}
+
+
+def engine_attack_options(system: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    renamed = _ATTACK_OPTION_NAMES.get(system, {})
+    return {renamed.get(key, key): value for key, value in options.items()}
+
+
 # Actions with their own service method (act() refuses them so each keeps its checks).
 _OWN_METHODS = {"attack": "/attack", "cast": "/cast", "gm_decide": "the GM's buttons", "initiative": "/initiative"}
 
@@ -49,7 +75,7 @@ class CombatService:
             for key in ("aspect", "aim"):
                 if key in attacking.declaration:
                     action[key] = attacking.declaration[key]
-            action.update(clean_options(options))
+            action.update(engine_attack_options(encounter.system, clean_options(options)))
             if weapon is not None:
                 action["weapon"] = self._weapon(attacking.character, weapon)
             call = ActionCall("attack", action, attacking.character, defending.character, dice_text)
@@ -117,7 +143,7 @@ class CombatService:
             encounter = await repo.active_encounter(session, decision.channel_id, for_update=True)
             decision.choice = str(picked)
             decision.decided_by = actor.user_id
-            action = {"type": "gm_decide", "kind": decision.kind, "choice": str(picked)}
+            action = gm_decide_action(character.system, decision.kind, str(picked))
             call = ActionCall("gm_decide", action, character, None, None,
                               extra_payload={"decision_id": decision.id, "kind": decision.kind})
             report = await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)

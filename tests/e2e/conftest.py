@@ -1,0 +1,244 @@
+"""End-to-end fixtures: the real GrievousBot, on a real database, logged in to the loopback Discord emulator.
+
+`table` is a started emulator with a guild (a manager who owns it, a GM role, a GM, players alice and bob,
+#general and #combat), a running GrievousBot whose command tree is synced, and helpers to type slash
+commands as those members. Its teardown stops the bot and fails the test if Discord would have refused
+anything the bot sent (`emu.assert_no_refusals()`), if any interaction was not answered exactly once, or
+if the bot logged an error.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from bot.app import GrievousBot
+from bot.db.engine import Database
+from bot.services import Services
+from emulator import Channel, Emulator, InteractionHandle, Member, Message
+from emulator.harness import RunningBot, running_emulator, start_bot
+from emulator.testing import World, build_world
+
+GM_BUTTON = "grv:gm:"
+TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
+          "guild_settings")
+# Interaction types the bot must answer (slash commands, autocomplete, buttons, modals).
+ANSWERED_TYPES = {2, 3, 4, 5}
+
+
+def embed_text(message: Message) -> str:
+    """Everything a reader sees in the message: content, titles, descriptions, fields, footers."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
+        parts.append((embed.get("footer") or {}).get("text", ""))
+    return "\n".join(p for p in parts if p)
+
+
+def field_value(message: Message, name: str) -> str:
+    """The value of the first embed field called `name` (KeyError naming the fields there are)."""
+    fields = [f for e in message.embeds for f in e.get("fields", [])]
+    for found in fields:
+        if found["name"] == name:
+            return str(found["value"])
+    raise KeyError(f"no field {name!r}; fields: {[f['name'] for f in fields]}")
+
+
+def gm_buttons(message: Message) -> list[str]:
+    return [custom_id for custom_id in message.custom_ids if custom_id.startswith(GM_BUTTON)]
+
+
+def public(emu: Emulator, channel: Channel) -> list[Message]:
+    return emu.messages(channel, include_ephemeral=False)
+
+
+@dataclass
+class Table:
+    """One emulated server with Grievous running on `db_url`."""
+
+    emu: Emulator
+    world: World
+    db_url: str
+    manager: Member
+    runner: RunningBot[GrievousBot] | None = None
+    databases: list[Database] = field(default_factory=list)
+
+    # The helpers above, for the test modules (conftest is not importable under --import-mode=importlib).
+    text = staticmethod(embed_text)
+    value = staticmethod(field_value)
+    buttons = staticmethod(gm_buttons)
+
+    def public(self, channel: Channel | None = None) -> list[Message]:
+        return public(self.emu, channel or self.combat)
+
+    @property
+    def bot(self) -> GrievousBot:
+        assert self.runner is not None, "the bot is not running"
+        return self.runner.client
+
+    @property
+    def gm(self) -> Member:
+        return self.world.gm
+
+    @property
+    def alice(self) -> Member:
+        return self.world.alice
+
+    @property
+    def bob(self) -> Member:
+        return self.world.bob
+
+    @property
+    def combat(self) -> Channel:
+        return self.world.combat
+
+    # -- the bot's life ------------------------------------------------------------------------------
+
+    async def start(self, *, seed: int = 1, sync: bool = True, from_url: bool = False) -> GrievousBot:
+        """A new bot process on the same database: with seeded Services, or (`from_url`) as `grievous run`
+        builds it, opening and migrating the database itself."""
+        if from_url:
+            client = GrievousBot(database_url=self.db_url, sync_commands=sync)
+        else:
+            database = Database.from_url(self.db_url)
+            self.databases.append(database)
+            counter = iter(range(10**9))
+            services = Services(database, rng=lambda: Random(seed * 1_000_003 + next(counter)))
+            client = GrievousBot(services=services, sync_commands=sync)
+        self.runner = await start_bot(self.emu, client)
+        if sync:
+            await self.emu.wait_for_commands("attack", "encounter", "character", "setup")
+        return client
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.stop()
+            self.runner = None
+        for database in self.databases:
+            await database.dispose()
+        self.databases.clear()
+
+    # -- typing commands -----------------------------------------------------------------------------
+
+    async def send(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
+                   channel: Channel | None = None) -> InteractionHandle:
+        """Dispatch a slash command (the GM in #combat unless told) without waiting for the answer."""
+        return await self.emu.slash(command, dict(options or {}), user=user or self.gm,
+                                    channel=channel or self.combat)
+
+    async def run(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
+                  channel: Channel | None = None, within: float = 10.0) -> Message:
+        """Run a slash command and return the bot's answer; it must not be an error line."""
+        handle = await self.send(command, options, user=user, channel=channel)
+        message = await handle.message(within)
+        assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
+        return message
+
+    async def line(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
+                   channel: Channel | None = None) -> str:
+        """Run a command that must fail: one private line, and nothing posted publicly."""
+        where = channel or self.combat
+        before = len(public(self.emu, where))
+        handle = await self.send(command, options, user=user, channel=where)
+        return await self.private_line(handle, where, before)
+
+    async def private_line(self, handle: InteractionHandle, channel: Channel, public_before: int) -> str:
+        message = await handle.message()
+        assert not handle.followup_messages, "more than the one line"
+        assert message.ephemeral and not message.embeds, message
+        assert message.content and "\n" not in message.content and "Traceback" not in message.content
+        assert len(public(self.emu, channel)) == public_before, "an error posted something public"
+        return str(message.content)
+
+    async def setup(self, system: str) -> None:
+        """The manager picks the system and the GM role (both answered privately)."""
+        for command, options in (("setup system", {"system": system}),
+                                 ("setup gm-role", {"role": self.world.gm_role})):
+            message = await self.run(command, options, user=self.manager)
+            assert message.ephemeral and "Done" in embed_text(message)
+
+    async def tracker(self, channel: Channel | None = None) -> Message:
+        """The one pinned tracker message of the channel."""
+        pins = self.emu.pins(channel or self.combat)
+        assert len(pins) == 1, f"expected one pinned tracker, found {len(pins)}"
+        return pins[0]
+
+    async def wait_tracker(self, predicate: Callable[[str], bool], channel: Channel | None = None,
+                           what: str = "the tracker to change") -> Message:
+        where = channel or self.combat
+
+        def ready() -> Message | None:
+            pins = self.emu.pins(where)
+            return pins[0] if len(pins) == 1 and predicate(embed_text(pins[0])) else None
+
+        return await self.emu.wait_until(ready, 5.0, what)
+
+    async def count_rows(self, sql: str, **params: Any) -> int:
+        database = Database.from_url(self.db_url)
+        try:
+            async with database.engine.connect() as connection:
+                return int((await connection.execute(text(sql), params)).scalar_one())
+        finally:
+            await database.dispose()
+
+    def check_clean(self) -> None:
+        """Discord accepted everything, and every interaction was answered exactly once."""
+        self.emu.assert_no_refusals()
+        assert self.emu.unhandled == [], self.emu.unhandled
+        unanswered = [h for h in self.emu.interactions if h.type in ANSWERED_TYPES and h.callback_count != 1]
+        assert not unanswered, f"interactions not answered exactly once: {unanswered}"
+
+
+@pytest.fixture
+def backend() -> str:
+    """The e2e tests run on SQLite; a module may parametrize this to add PostgreSQL."""
+    return "sqlite"
+
+
+@pytest.fixture
+def e2e_db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated database: a SQLite file of its own, or the session's PostgreSQL (emptied by `table`)."""
+    if backend == "sqlite":
+        path = tmp_path / "grievous.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+async def empty_postgres(url: str) -> None:
+    if not url.startswith("postgresql"):
+        return
+    database = Database.from_url(url)
+    try:
+        async with database.engine.begin() as connection:
+            await connection.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    finally:
+        await database.dispose()
+
+
+@pytest.fixture
+async def table(e2e_db_url: str, caplog: pytest.LogCaptureFixture) -> AsyncIterator[Table]:
+    caplog.set_level(logging.INFO)
+    await empty_postgres(e2e_db_url)
+    async with running_emulator() as emu:
+        world = build_world(emu)
+        manager = world.guild.members[emu.state.owner.id]
+        grievous = Table(emu, world, e2e_db_url, manager)
+        try:
+            await grievous.start()
+            yield grievous
+        finally:
+            await grievous.stop()
+        grievous.check_clean()
+    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records
+              if r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and not r.name.startswith("discord"))]
+    assert not errors, "the bot logged problems:\n" + "\n".join(errors)
