@@ -17,7 +17,8 @@ class SettingsError(Exception):
 
 class MissingToken(SettingsError):
     def __init__(self) -> None:
-        super().__init__("DISCORD_TOKEN is not set: put the bot's token in the environment (see deploy/.env.example)")
+        super().__init__("DISCORD_TOKEN is not set: put the bot's token in the environment (see deploy/.env.example),"
+                         " or play offline with: grievous playground --demo")
 
 
 @dataclass(frozen=True)
