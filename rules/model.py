@@ -48,12 +48,18 @@ class Resolution:
 
 @dataclass(frozen=True)
 class Setting:
-    """A ruling a GM may change: the seed's ambiguities and the house choices, with our default."""
+    """A ruling a GM may change: the seed's ambiguities and the house choices, with our default.
+
+    ``choices`` lists a text ruling's values; ``low``/``high`` bound a whole-number one (None: unbounded).
+    ``rules.rulings`` checks values against this declaration, for every engine and for the bot.
+    """
 
     name: str
     default: str | int | bool
     description: str
     choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
 
 
 @dataclass(frozen=True)

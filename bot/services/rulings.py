@@ -9,12 +9,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import GuildSettings
 from bot.errors import NotFound, UserError
+from rules.errors import RulesError
 from rules.model import Engine, Setting
+from rules.rulings import parse_value
 
 DEFAULT_SYSTEM = "ars-harn"
 ROLLS_MODES = ("auto", "gm")
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
 
 
 async def channel_system(session: AsyncSession, guild_id: int, channel_id: int) -> str:
@@ -34,27 +34,11 @@ def find_setting(engine: Engine, name: str) -> Setting:
 
 
 def parse_ruling(setting: Setting, value: str) -> str | int | bool:
-    """A typed value for ``setting`` from what the user typed; the type is the default's."""
-    text = value.strip()
-    if isinstance(setting.default, bool):
-        if text.casefold() in _TRUE:
-            return True
-        if text.casefold() in _FALSE:
-            return False
-        raise UserError(f"{setting.name} is true or false, not '{value}'")
-    if isinstance(setting.default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise UserError(f"{setting.name} is a whole number, not '{value}'") from None
-    if setting.choices:
-        for choice in setting.choices:
-            if choice.casefold() == text.casefold():
-                return choice
-        raise UserError(f"{setting.name} is one of {', '.join(setting.choices)}, not '{value}'")
-    if not text or len(text) > 100:
-        raise UserError(f"{setting.name} needs a value of 1 to 100 characters")
-    return text
+    """A typed value for ``setting`` from what the user typed, checked as the engine will check it."""
+    try:
+        return parse_value(setting, value)
+    except RulesError as error:
+        raise UserError(str(error)) from None
 
 
 def stored_rulings(settings: GuildSettings | None, system: str) -> dict[str, Any]:

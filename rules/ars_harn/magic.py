@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.ars_harn.catalog import AIMS, DAMAGE_TYPES
-from rules.ars_harn.character import SIDES, Character
+from rules.ars_harn.character import Character
 from rules.ars_harn.combat import combat_roll, empty_attack_outcome, land
 from rules.ars_harn.injury import Ctx, NewInjury, inflict
 from rules.ars_harn.options import Options
@@ -74,11 +74,7 @@ def body_levels(ctx: Ctx, action: Options, target: Character) -> tuple[dict[str,
     code = eligible[-1] if eligible else None
     name = action.text("location", None)
     location = ctx.catalog.location(name) if name else ctx.catalog.location(numbers.body_level_location)
-    side = action.choice("side", SIDES, None)
-    if location.paired and side is None:
-        side = "right"
-    if not location.paired and side is not None:
-        raise RulesError(f"action 'cast': option 'side' is only for paired locations, not the {location.label}")
+    side = action.side(location)
     damage_type = action.choice("damage_type", DAMAGE_TYPES, "blunt") or "blunt"
     out = empty_attack_outcome()
     out.update(action="cast", kind="body_levels", body_levels=count, aspect=damage_type, hit=True,

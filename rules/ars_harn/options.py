@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from difflib import get_close_matches
 from typing import Any
 
+from rules.ars_harn.catalog import Location
+from rules.ars_harn.character import SIDES
 from rules.errors import RulesError
 
 WHO = ("attacker", "defender")
@@ -53,6 +55,13 @@ class Options:
         if not isinstance(value, str) or value.strip().lower() not in choices:
             raise RulesError(f"{self._where(key)} must be one of {', '.join(choices)}, not {value!r}")
         return value.strip().lower()
+
+    def side(self, location: Location) -> str | None:
+        """Option 'side' for a hit on ``location``: right unless given on a paired one, refused on another."""
+        side = self.choice("side", SIDES, None)
+        if not location.paired and side is not None:
+            raise RulesError(f"{self._where('side')} is only for paired locations, not the {location.label}")
+        return (side or "right") if location.paired else None
 
     def text(self, key: str, default: str | None, limit: int = 80) -> str | None:
         value = self.action.get(key)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import RulesError
 from rules.model import Setting
+from rules.rulings import overlay
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("auto_rolls", True, "Roll Shock and Kill at once; when off they wait for the GM's shock/kill action"),
-    Setting("combat_botch_dice", 1, "Botch dice on Attack, Defense, Targeting and Initiative stress rolls (0-10)"),
-    Setting("roll_botch_dice", 1, "Botch dice on every other stress roll: shock, kill, fumble, healing... (0-10)"),
+    Setting("combat_botch_dice", 1, "Botch dice on Attack, Defense, Targeting and Initiative stress rolls (0-10)",
+            low=0, high=10),
+    Setting("roll_botch_dice", 1, "Botch dice on every other stress roll: shock, kill, fumble, healing... (0-10)",
+            low=0, high=10),
     Setting("tactical_advantage", "excess_doubles", "When a defender earns Tactical Advantage",
             ("excess_doubles", "total_doubles")),
     Setting("saved_points_cap", "after_first_round", "When the 3x weapon skill cap on saved points applies",
@@ -30,11 +31,10 @@ SETTINGS: tuple[Setting, ...] = (
             ("best", "sum")),
     Setting("encumbrance_on", "initiative", "Rolls that Encumbrance lowers",
             ("initiative", "initiative_and_physical")),
-    Setting("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)"),
+    Setting("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)",
+            low=0, high=30),
     Setting("treatment_bonus", True, "Add HarnMaster's treatment bonus / 10 to the Chirurgy roll"),
 )
-
-_INT_RANGES = {"combat_botch_dice": (0, 10), "roll_botch_dice": (0, 10), "targeting_ease_factor": (0, 30)}
 
 
 @dataclass(frozen=True)
@@ -57,24 +57,5 @@ class Rulings:
 
 def parse_rulings(overrides: Any) -> Rulings:
     """Defaults overlaid with ``overrides``; an unknown name or a bad value names the setting."""
-    if overrides is None:
-        overrides = {}
-    if not isinstance(overrides, Mapping):
-        raise RulesError("settings must be a mapping of setting name to value")
-    known = {s.name: s for s in SETTINGS}
-    values: dict[str, Any] = {s.name: s.default for s in SETTINGS}
-    for name, value in overrides.items():
-        setting = known.get(name) if isinstance(name, str) else None
-        if setting is None:
-            raise RulesError(f"unknown setting '{name}' (known: {', '.join(known)})")
-        if isinstance(setting.default, bool):
-            if not isinstance(value, bool):
-                raise RulesError(f"setting '{name}' must be true or false, not {value!r}")
-        elif isinstance(setting.default, int):
-            low, high = _INT_RANGES[setting.name]
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RulesError(f"setting '{name}' must be a whole number from {low} to {high}, not {value!r}")
-        elif value not in setting.choices:
-            raise RulesError(f"setting '{name}' must be one of {', '.join(setting.choices)}, not {value!r}")
-        values[name] = value
+    values: dict[str, Any] = overlay(SETTINGS, overrides, "ars-harn")
     return Rulings(**values)

@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.ars_harn.arms import find_on_sheet, ready
 from rules.ars_harn.catalog import DAMAGE_TYPES
-from rules.ars_harn.character import CONDITIONS, HANDS, SIDES, Character
+from rules.ars_harn.character import CONDITIONS, HANDS, Character
 from rules.ars_harn.injury import Ctx, NewInjury, check, inflict, roll_kill, roll_shock
 from rules.ars_harn.options import Options
 from rules.ars_harn.totals import common_penalty, encumbrance
@@ -171,11 +171,7 @@ def gm_wound(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[dict[st
     if name is None:
         raise RulesError("action 'inflict': option 'location' is needed")
     location = ctx.catalog.location(name)
-    side = action.choice("side", SIDES, None)
-    if location.paired and side is None:
-        side = "right"
-    if not location.paired and side is not None:
-        raise RulesError(f"action 'inflict': option 'side' is only for paired locations, not the {location.label}")
+    side = action.side(location)
     aspect = action.choice("aspect", DAMAGE_TYPES, "blunt") or "blunt"
     code_text = action.text("code", None)
     band = None

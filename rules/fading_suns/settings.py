@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import RulesError
 from rules.model import Setting
+from rules.rulings import overlay
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("auto_rolls", True, "Roll wound effect, stumble and fumble rolls at once; off queues them for the GM"),
@@ -45,20 +44,5 @@ class Rules:
 
 def parse_settings(raw: Any) -> Rules:
     """Scenario settings over our defaults; an unknown name or a bad value is one RulesError line."""
-    if raw is None:
-        return Rules()
-    if not isinstance(raw, Mapping):
-        raise RulesError("settings must be a mapping of setting name to value")
-    by_name = {s.name: s for s in SETTINGS}
-    values: dict[str, Any] = {}
-    for name, value in raw.items():
-        setting = by_name.get(name) if isinstance(name, str) else None
-        if setting is None:
-            raise RulesError(f"unknown setting {name!r} (known: {', '.join(by_name)})")
-        if isinstance(setting.default, bool):
-            if not isinstance(value, bool):
-                raise RulesError(f"setting '{name}' must be true or false, not {value!r}")
-        elif value not in setting.choices:
-            raise RulesError(f"setting '{name}' must be one of {', '.join(setting.choices)}, not {value!r}")
-        values[name] = value
+    values: dict[str, Any] = overlay(SETTINGS, raw, "fading-suns")
     return Rules(**values)

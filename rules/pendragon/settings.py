@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import RulesError
 from rules.model import Setting
+from rules.rulings import overlay
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("knockdown_trigger", "exceeds", "Knockdown roll when a blow's damage exceeds SIZ, or equals it too",
@@ -35,8 +35,6 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("auto_rolls", True, "Roll knockdown, major wound and fall at once; if false they wait on the sheet"),
 )
 
-_BY_NAME = {s.name: s for s in SETTINGS}
-
 
 @dataclass(frozen=True)
 class Rulings:
@@ -51,19 +49,4 @@ class Rulings:
 
 def parse_settings(given: Any) -> Rulings:
     """Our defaults overlaid with the scenario's; an unknown name or a bad value names itself."""
-    values: dict[str, str | int | bool] = {s.name: s.default for s in SETTINGS}
-    if given is None:
-        return Rulings(values)
-    if not isinstance(given, Mapping):
-        raise RulesError("settings must be a mapping of setting name to value")
-    for name, value in given.items():
-        setting = _BY_NAME.get(name) if isinstance(name, str) else None
-        if setting is None:
-            raise RulesError(f"unknown pendragon setting '{name}' (known: {', '.join(_BY_NAME)})")
-        if isinstance(setting.default, bool):
-            if not isinstance(value, bool):
-                raise RulesError(f"setting '{name}' must be true or false, not {value!r}")
-        elif setting.choices and (not isinstance(value, str) or value not in setting.choices):
-            raise RulesError(f"setting '{name}' must be one of {', '.join(setting.choices)}, not {value!r}")
-        values[name] = value
-    return Rulings(values)
+    return Rulings(overlay(SETTINGS, given, "pendragon"))

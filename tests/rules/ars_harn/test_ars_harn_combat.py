@@ -7,30 +7,8 @@ from typing import Any
 
 import pytest
 
-from content import load_catalog
-from rules.ars_harn.engine import ENGINE
-from rules.dice import DiceSource
 from rules.errors import IllegalAction, RulesError
-from rules.model import Resolution, Scenario
-
-CAT = load_catalog("ars-harn")
-
-# A plain test weapon: no modifiers, so the totals are the dice and the sheet.
-PLAIN = {"name": "Plain", "skill": "Sword", "blunt": 0, "edge": 0, "point": 0}
-
-
-def run(action: dict[str, Any], attacker: dict[str, Any] | None = None, defender: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
-    source = DiceSource(forced=dice or {})
-    result = ENGINE.resolve(Scenario("ars-harn", action, attacker, defender, settings or {}), source, CAT)
-    source.check_all_used()
-    return result
-
-
-def who(name: str = "A", **extra: Any) -> dict[str, Any]:
-    sheet: dict[str, Any] = {"name": name, "str": 0, "sta": 0, "dex": 0, "qik": 0}
-    sheet.update(extra)
-    return sheet
+from tests.rules.ars_harn.ars_harn_support import CAT, PLAIN, run, who
 
 
 def bjorn(**extra: Any) -> dict[str, Any]:

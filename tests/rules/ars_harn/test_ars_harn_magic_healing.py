@@ -7,26 +7,9 @@ from typing import Any
 
 import pytest
 
-from content import load_catalog
-from rules.ars_harn.engine import ENGINE
-from rules.dice import DiceSource
 from rules.errors import IllegalAction, RulesError
-from rules.model import Resolution, Scenario
-
-CAT = load_catalog("ars-harn")
-
-
-def run(action: dict[str, Any], attacker: dict[str, Any] | None = None, defender: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
-    source = DiceSource(forced=dice or {})
-    result = ENGINE.resolve(Scenario("ars-harn", action, attacker, defender, settings or {}), source, CAT)
-    source.check_all_used()
-    return result
-
-
-def who(name: str = "A", **extra: Any) -> dict[str, Any]:
-    return {"name": name, "str": 0, "sta": 0, "dex": 0, "qik": 0, **extra}
-
+from rules.model import Resolution
+from tests.rules.ars_harn.ars_harn_support import run, who
 
 MAGUS = who("Magus", per=2, abilities={"Finesse": 4})
 KNIGHT = who("Knight", sta=1, armour=["Quilt Gambeson", "Mail Hauberk"])

@@ -3,36 +3,16 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from random import Random
 from typing import Any
 
 import pytest
 
-from content import load_catalog
-from rules.dice import DiceSource
 from rules.errors import SheetError
 from rules.fading_suns.body import carried_kg, enc_kg, load_modifier, mass_cap
 from rules.fading_suns.character import parse
 from rules.fading_suns.engine import ENGINE
 from rules.fading_suns.settings import Rules
-from rules.model import Resolution, Scenario
-
-CAT = load_catalog("fading-suns")
-
-
-class NoRandom(Random):
-    """Every die in these tests is forced: a random fallback is a test mistake."""
-
-    def randint(self, a: int, b: int) -> int:
-        raise AssertionError("a die was rolled without a forced face")
-
-
-def run(action: dict[str, Any], attacker: dict[str, Any], defender: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
-    source = DiceSource(forced=dice or {}, rng=NoRandom())
-    result = ENGINE.resolve(Scenario("fading-suns", action, attacker, defender, settings or {}), source, CAT)
-    source.check_all_used()
-    return result
+from tests.rules.fading_suns.fading_suns_support import CAT, run
 
 
 def stat(sheet: dict[str, Any], label: str) -> str:
