@@ -204,8 +204,9 @@ class InteractionWebhooks:
         original = handle.original
         callback = handle.callback
         if (callback is not None and callback.type == DEFERRED_CHANNEL_MESSAGE and original is not None
-                and original.loading and not handle.followup_messages):
-            # Discord: the first follow-up after a deferred response edits the "thinking" message instead.
+                and original.loading and not original.deleted and not handle.followup_messages):
+            # Discord: the first follow-up after a deferred response edits the "thinking" message instead
+            # (once that message was deleted, a follow-up is a new message like any other).
             msg = self.state.edit_message(original, data, body.uploads)
         else:
             msg = self._new_message(handle, data, body, flags=int(data.get("flags") or 0) & RESPONSE_FLAGS,

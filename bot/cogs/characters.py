@@ -107,7 +107,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.autocomplete(name=autocomplete.character)
     async def delete(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
         actor = actor_of(interaction)
-        found = await self.bot.services.characters.get(actor, name)  # a typo is a clear line before any prompt
+        # a typo or someone else's character is a clear line before any prompt
+        found = await self.bot.services.characters.check_can_edit(actor, name)
 
         async def confirmed(_: discord.Interaction[Any]) -> str:
             gone = await self.bot.services.characters.delete(actor, found.name)

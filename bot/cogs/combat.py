@@ -36,19 +36,21 @@ class CombatCog(commands.Cog):
         target="Whom to attack", weapon="Your weapon (from your sheet)",
         aspect="Ars Magica: blunt, edge or point", aim="Ars Magica: high, mid or low (high and low are -3)",
         location="Fading Suns: a called location", modifier="A situational bonus or penalty to the attack roll",
+        defense="Fading Suns: the target dodges or parries (rolled only if the attack succeeds)",
         save_excess="Ars Magica: keep the excess points for next round instead of adding them to damage",
         mounted="Pendragon: you fight from horseback", charge="Pendragon: a mounted lance charge",
         dice=DICE_HELP, attacker="Who attacks (default: whose turn it is, or your character)")
     @app_commands.autocomplete(target=autocomplete.combatant, weapon=autocomplete.sheet_items("weapon", "attacker"),
-                               attacker=autocomplete.combatant)
+                               attacker=autocomplete.combatant, location=autocomplete.hit_location)
     async def attack(self, interaction: discord.Interaction[GrievousBot], target: Name, weapon: Name | None = None,
                      aspect: Literal["blunt", "edge", "point"] | None = None,
                      aim: Literal["high", "mid", "low"] | None = None,
                      location: app_commands.Range[str, 1, 40] | None = None, modifier: Modifier | None = None,
                      save_excess: bool | None = None, mounted: bool | None = None, charge: bool | None = None,
-                     dice: Dice | None = None, attacker: Name | None = None) -> None:
+                     dice: Dice | None = None, attacker: Name | None = None,
+                     defense: Literal["dodge", "parry"] | None = None) -> None:
         options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, save_excess=save_excess,
-                        mounted=mounted, charge=charge)
+                        mounted=mounted, charge=charge, defense=defense)
         report = await slow(interaction, self.bot.services.combat.attack(actor_of(interaction), target, weapon, options,
                                                                          dice_text=dice, attacker=attacker))
         await publish_report(interaction, report)

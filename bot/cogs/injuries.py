@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserError
 from bot.interactions import actor_of
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import publish_report, reply, slow
@@ -17,13 +16,6 @@ if TYPE_CHECKING:
     from bot.app import GrievousBot
 
 Name = app_commands.Range[str, 1, 100]
-# Treatments as the engines name them; "action:method" is an action that takes a method option.
-TREATMENTS = [
-    app_commands.Choice(name="First aid (Pendragon)", value="first_aid"),
-    app_commands.Choice(name="Chirurgery (Pendragon)", value="chirurgery"),
-    app_commands.Choice(name="Chirurgy (Ars Magica)", value="heal:chirurgy"),
-    app_commands.Choice(name="Healing spell (Ars Magica)", value="heal:spell"),
-]
 
 
 class InjuriesCog(commands.Cog):
@@ -35,44 +27,38 @@ class InjuriesCog(commands.Cog):
     @app_commands.describe(character="The character (default: your own)")
     @app_commands.autocomplete(character=autocomplete.character)
     async def injuries(self, interaction: discord.Interaction[GrievousBot], character: Name | None = None) -> None:
-        actor = actor_of(interaction)
-        if character is None:
-            mine = [c for c in await self.bot.services.characters.list(actor, mine=True) if not c.npc]
-            if len(mine) != 1:
-                raise UserError(embeds.name_the_character(len(mine)))
-            character = mine[0].name
-        view = await self.bot.services.injuries.list(actor, character)
+        view = await self.bot.services.injuries.list(actor_of(interaction), character)
         await reply(interaction, embed=embeds.injuries(view))
 
     @app_commands.guild_only()
     @app_commands.command(name="heal", description="Treat a character: first aid, chirurgy or a healing spell")
-    @app_commands.describe(character="Who is treated", method="The treatment",
+    @app_commands.describe(character="Who is treated", method="The treatment (offers what this channel's rules have)",
                            wound="The wound's number from /injuries (default: the worst)",
                            healer="Who treats (their skill is used)", body_levels="Body Levels a healing spell heals",
                            modifier="A bonus or penalty to the treatment roll",
                            dice="Faces you rolled at the table, e.g. chirurgy=7")
-    @app_commands.choices(method=TREATMENTS)
-    @app_commands.autocomplete(character=autocomplete.character, healer=autocomplete.character)
+    @app_commands.autocomplete(character=autocomplete.character, healer=autocomplete.character,
+                               method=autocomplete.treatment)
     async def heal(self, interaction: discord.Interaction[GrievousBot], character: Name,
-                   method: str,
+                   method: app_commands.Range[str, 1, 40],
                    wound: app_commands.Range[int, 1, 100] | None = None, healer: Name | None = None,
                    body_levels: app_commands.Range[int, 1, 10] | None = None,
                    modifier: app_commands.Range[int, -100, 100] | None = None,
                    dice: app_commands.Range[str, 1, 200] | None = None) -> None:
-        action, _, how = method.partition(":")
-        options = {k: v for k, v in {"method": how or None, "wound": wound, "healer": healer,
-                                      "body_levels": body_levels, "modifier": modifier}.items() if v is not None}
-        report = await slow(interaction, self.bot.services.injuries.heal(actor_of(interaction), character, action,
+        options = {"wound": wound, "healer": healer, "body_levels": body_levels, "modifier": modifier}
+        report = await slow(interaction, self.bot.services.injuries.heal(actor_of(interaction), character, method,
                                                                          options, dice_text=dice))
         await publish_report(interaction, report)
 
     @app_commands.guild_only()
     @app_commands.command(name="rest", description="Let days pass: the healing rolls for each wound")
-    @app_commands.describe(character="Who rests", days="How many days (1 to 365)")
+    @app_commands.describe(character="Who rests", days="How many days (1 to 365; Pendragon heals by the week)",
+                           dice="Faces you rolled at the table, e.g. healing=2,1")
     @app_commands.autocomplete(character=autocomplete.character)
     async def rest(self, interaction: discord.Interaction[GrievousBot], character: Name,
-                   days: app_commands.Range[int, 1, 365]) -> None:
-        report = await slow(interaction, self.bot.services.injuries.rest(actor_of(interaction), character, days))
+                   days: app_commands.Range[int, 1, 365], dice: app_commands.Range[str, 1, 200] | None = None) -> None:
+        report = await slow(interaction, self.bot.services.injuries.rest(actor_of(interaction), character, days,
+                                                                         dice_text=dice))
         await publish_report(interaction, report)
 
 

@@ -162,6 +162,16 @@ class CharacterService:
 
         return await self._rt.transact(None, work)
 
+    async def check_can_edit(self, actor: Actor, name: str) -> CharacterBrief:
+        """The character, if the caller may edit or delete it (owner or GM); else the refusal, before any prompt."""
+
+        async def work(session: AsyncSession) -> CharacterBrief:
+            row = await load_character(session, actor, name)
+            await access.require_control(session, actor, row, "delete it")
+            return brief(row)
+
+        return await self._rt.read(work)
+
     async def delete(self, actor: Actor, name: str) -> CharacterBrief:
         """Delete for good (the cog confirms first). Owner or GM; not while in an active encounter."""
 
@@ -190,6 +200,20 @@ class CharacterService:
             except RulesError:
                 return []
             return matching(catalog.weapon_names() if kind == "weapon" else catalog.armour_names(), prefix)
+
+        return await self._rt.read(work)
+
+    async def location_names(self, actor: Actor, prefix: str = "") -> Names:
+        """Hit locations an attack may call in the channel's system (Fading Suns; none elsewhere), for autocomplete."""
+
+        async def work(session: AsyncSession) -> Names:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            try:
+                catalog = self._rt.catalog(system)
+            except RulesError:
+                return []
+            names = getattr(catalog, "location_names", None)
+            return matching(list(names()), prefix) if callable(names) and system == "fading-suns" else []
 
         return await self._rt.read(work)
 

@@ -46,6 +46,19 @@ def engine_attack_options(system: str, options: Mapping[str, Any]) -> dict[str, 
     return {renamed.get(key, key): value for key, value in options.items()}
 
 
+# Neutral action names the commands use, as each engine names them, with the options that go with them
+# (docs/rules/<system>.md, "Actions"): /rearm is ars-harn's "ready" and Fading Suns' "recover" from disarmed.
+_SYSTEM_ACTIONS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    "ars-harn": {"rearm": ("ready", {})},
+    "fading-suns": {"rearm": ("recover", {"condition": "disarmed"})},
+}
+
+
+def engine_action(system: str, action_name: str) -> tuple[str, dict[str, Any]]:
+    """The engine's action type and fixed options for a command's neutral ``action_name``."""
+    return _SYSTEM_ACTIONS.get(system, {}).get(action_name, (action_name, {}))
+
+
 # Actions with their own service method (act() refuses them so each keeps its checks).
 _OWN_METHODS = {"attack": "/attack", "cast": "/cast", "gm_decide": "the GM's buttons", "initiative": "/initiative"}
 
@@ -108,12 +121,15 @@ class CombatService:
             action_name = action_type.strip().lower()
             if action_name in _OWN_METHODS:
                 raise UserError(f"use {_OWN_METHODS[action_name]} for '{action_name}'")
-            require_action(self._rt.engine(encounter.system), action_name)
+            engine_type, fixed = engine_action(encounter.system, action_name)
+            require_action(self._rt.engine(encounter.system), engine_type)
             acting = await self._acting(session, actor, encounter, character, "act for them")
             opts = clean_options(options)
             target_name = opts.pop("target", None)
             target = self._target(encounter, str(target_name)).character if target_name else None
-            call = ActionCall(action_name, {"type": action_name, **opts}, acting.character, target, dice_text)
+            if opts.get("weapon") is not None:
+                opts["weapon"] = self._weapon(acting.character, str(opts["weapon"]))
+            call = ActionCall(action_name, {"type": engine_type, **fixed, **opts}, acting.character, target, dice_text)
             return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)

@@ -42,6 +42,12 @@ def initiative_of(outcome: dict[str, Any], rolls: list[dict[str, Any]]) -> int |
             return value
         if isinstance(value, dict) and isinstance(value.get("total"), int):
             return int(value["total"])
+        # Fading Suns: {"attacker": {"score": 11, ...}, "defender": null} (a score, no roll)
+        side = value.get("attacker") if isinstance(value, dict) else None
+        if isinstance(side, dict):
+            score = side.get("score", side.get("total"))
+            if isinstance(score, int) and not isinstance(score, bool):
+                return score
     for roll in rolls:
         if roll.get("label") == "initiative" and isinstance(roll.get("total"), int):
             return int(roll["total"])

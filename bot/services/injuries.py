@@ -8,52 +8,161 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.errors import UserError
+from bot.db.models import Character
+from bot.errors import NotFound, UserError
 from bot.services import access
 from bot.services.actions import ActionCall, clean_options, require_action, run_action
 from bot.services.actor import Actor
 from bot.services.characters import load_character
+from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.snapshots import character_view
 from bot.services.views import ActionReport, CharacterView
 
 MAX_REST_DAYS = 365
 
+# One neutral set of treatments (what /heal offers), and what each is in each system's engine: the action, its
+# fixed options, and whether the patient is the action's attacker (else the healer is, and the patient is the
+# defender, or alone for self-treatment). docs/rules/<system>.md, "Actions".
+TREATMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    "ars-harn": {"chirurgy": ("heal", {"method": "chirurgy"}), "spell": ("heal", {"method": "spell"})},
+    "pendragon": {"first_aid": ("first_aid", {}), "chirurgy": ("chirurgery", {})},
+    "fading-suns": {"first_aid": ("heal", {"skill": "remedy"}), "chirurgy": ("heal", {"skill": "physick"})},
+}
+METHOD_ALIASES = {"first aid": "first_aid", "firstaid": "first_aid", "remedy": "first_aid", "chirurgery": "chirurgy",
+                  "surgery": "chirurgy", "physick": "chirurgy", "physician": "chirurgy", "healing_spell": "spell",
+                  "healing spell": "spell", "heal:chirurgy": "chirurgy", "heal:spell": "spell"}
+_PATIENT_ACTS = {"pendragon"}  # Pendragon's first_aid/chirurgery act on the patient, the healer is the defender
+_MODIFIER_OPTION = {"fading-suns": "modifiers"}
+DAYS_PER_WEEK = 7
+Methods = tuple[str, list[str]]  # ``list`` is a method name in the class below
+
+
+def treatment_methods(system: str) -> list[str]:
+    """The neutral treatment names a system supports, in the order /heal offers them."""
+    return list(TREATMENTS.get(system, {}))
+
+
+def neutral_method(method: str) -> str:
+    key = method.strip().casefold().replace("-", "_")
+    return METHOD_ALIASES.get(key, METHOD_ALIASES.get(key.replace("_", " "), key))
+
 
 class InjuryService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
 
-    async def list(self, actor: Actor, character: str) -> CharacterView:
-        """The character with its wounds (``view.wounds``: location, code, levels, bleeding, penalty)."""
+    async def list(self, actor: Actor, character: str | None = None) -> CharacterView:
+        """The character with its wounds (``view.wounds``: location, code, levels, bleeding, penalty).
+
+        With no name: the caller's own character, if they have one, or the one of theirs in this
+        channel's encounter; otherwise a line asking which.
+        """
 
         async def work(session: AsyncSession) -> CharacterView:
-            return character_view(self._rt, await load_character(session, actor, character))
+            row = await load_character(session, actor, character) if character else \
+                await self._callers_character(session, actor)
+            return character_view(self._rt, row)
+
+        return await self._rt.read(work)
+
+    async def methods(self, actor: Actor) -> Methods:
+        """The channel's system and the treatments /heal offers there (neutral names, for autocomplete)."""
+
+        async def work(session: AsyncSession) -> Methods:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            return system, treatment_methods(system)
 
         return await self._rt.read(work)
 
     async def heal(self, actor: Actor, character: str, method: str, options: Mapping[str, Any] | None = None,
                    dice_text: str | None = None) -> ActionReport:
-        """Treatment by the engine action ``method`` (heal, first_aid, chirurgery, ...). Owner or GM.
+        """Treatment of ``character`` by a neutral ``method`` (first_aid, chirurgy, spell; chirurgery, surgery,
+        physick and remedy are aliases), mapped to the patient's system's engine action. Owner or GM.
 
-        Works outside encounters; inside one it is logged there and /undo can take it back.
+        ``options``: ``healer`` (a character name: their skill is used), ``wound`` (index), ``modifier``,
+        ``body_levels`` (a healing spell). Works outside encounters; inside one it is logged there and /undo
+        can take it back.
         """
-        return await self._treat(actor, character, method.strip().lower(), clean_options(options), dice_text)
+        opts = clean_options(options)
+        healer_name = opts.pop("healer", None)
 
-    async def rest(self, actor: Actor, character: str, days: int, dice_text: str | None = None) -> ActionReport:
-        """``days`` of rest: the engine's "rest" action runs the healing rolls. Owner or GM."""
-        if not 1 <= days <= MAX_REST_DAYS:
-            raise UserError(f"days is 1 to {MAX_REST_DAYS}")
-        return await self._treat(actor, character, "rest", {"days": days}, dice_text)
-
-    async def _treat(self, actor: Actor, name: str, action_type: str, options: dict[str, Any],
-                     dice_text: str | None) -> ActionReport:
         async def work(session: AsyncSession) -> ActionReport:
-            row = await load_character(session, actor, name, for_update=True)
-            await access.require_control(session, actor, row, "treat them")
-            require_action(self._rt.engine(row.system), action_type)
+            patient = await load_character(session, actor, character, for_update=True)
+            await access.require_control(session, actor, patient, "treat them")
+            action_type, action = self._treatment(patient.system, method, opts)
+            require_action(self._rt.engine(patient.system), action_type)
+            healer = await self._healer(session, actor, patient, healer_name)
+            if patient.system in _PATIENT_ACTS:
+                call = ActionCall(action_type, action, patient, healer, dice_text)
+            else:
+                call = ActionCall(action_type, action, healer or patient, patient if healer else None, dice_text)
             encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
-            call = ActionCall(action_type, {"type": action_type, **options}, row, None, dice_text)
             return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
+
+    async def rest(self, actor: Actor, character: str, days: int, dice_text: str | None = None) -> ActionReport:
+        """``days`` of rest: the engine's "rest" action runs the healing rolls (Pendragon: by the week). Owner or GM."""
+        if not 1 <= days <= MAX_REST_DAYS:
+            raise UserError(f"days is 1 to {MAX_REST_DAYS}")
+
+        async def work(session: AsyncSession) -> ActionReport:
+            row = await load_character(session, actor, character, for_update=True)
+            await access.require_control(session, actor, row, "treat them")
+            require_action(self._rt.engine(row.system), "rest")
+            if row.system == "pendragon":
+                if days < DAYS_PER_WEEK:
+                    raise UserError(f"Pendragon heals by the week: rest {DAYS_PER_WEEK} days or more "
+                                    f"(days:{2 * DAYS_PER_WEEK} is two weeks)")
+                action: dict[str, Any] = {"type": "rest", "weeks": days // DAYS_PER_WEEK}
+            else:
+                action = {"type": "rest", "days": days}
+            encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
+            return await run_action(self._rt, session, actor, ActionCall("rest", action, row, None, dice_text),
+                                    encounter)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    @staticmethod
+    def _treatment(system: str, method: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The engine action for a neutral treatment name, with the command's options as that engine names them."""
+        if system not in TREATMENTS:  # an engine without a mapping: the method is its action's own name
+            return method.strip().lower(), {"type": method.strip().lower(), **options}
+        offered = TREATMENTS[system]
+        key = neutral_method(method)
+        if key not in offered:
+            names = ", ".join(offered) or "none"
+            raise UserError(f"{system} has no '{method.strip()}' treatment; it has: {names}")
+        action_type, fixed = offered[key]
+        if options.get("body_levels") is not None and key != "spell":
+            raise UserError("body_levels is for a healing spell (method: spell)")
+        action: dict[str, Any] = {"type": action_type, **fixed}
+        for name, value in options.items():
+            action[_MODIFIER_OPTION.get(system, name) if name == "modifier" else name] = value
+        return action_type, action
+
+    @staticmethod
+    async def _healer(session: AsyncSession, actor: Actor, patient: Character, name: str | None) -> Character | None:
+        if not name:
+            return None
+        healer = await load_character(session, actor, str(name), for_update=True)
+        if healer.id == patient.id:
+            return None
+        if healer.system != patient.system:
+            raise UserError(f"{healer.name} plays {healer.system}, {patient.name} {patient.system}")
+        return healer
+
+    async def _callers_character(self, session: AsyncSession, actor: Actor) -> Character:
+        mine = [row for row in await repo.characters(session, actor.guild_id, actor.user_id) if not row.npc]
+        if len(mine) == 1:
+            return mine[0]
+        encounter = await repo.active_encounter(session, actor.channel_id)
+        if encounter is not None:
+            here = [c.character for c in encounter.combatants
+                    if c.character.owner_id == actor.user_id and not c.character.npc]
+            if len(here) == 1:
+                return here[0]
+        if not mine:
+            raise NotFound("you have no character here: name one, e.g. /injuries character:Bjorn")
+        raise UserError(f"you have {len(mine)} characters: say which, e.g. /injuries character:{mine[0].name}")

@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.interactions import actor_of, services_of
 from bot.services.actor import Actor
 from bot.ui import limits
+from bot.ui.embeds import treatment_label
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,25 @@ async def sheet_item(interaction: discord.Interaction[Any], current: str) -> Cho
     """Items on the sheet named by ``name``, of the ``kind`` option."""
     kind = str(getattr(interaction.namespace, "kind", None) or "weapon")
     return await sheet_items(kind, "name")(interaction, current)
+
+
+async def treatment(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The treatments /heal offers in this channel's system, labelled in its own words."""
+    try:
+        system, methods = await services_of(interaction).injuries.methods(actor_of(interaction))
+    except Exception as exc:  # autocomplete must answer
+        log.debug("autocomplete failed: %r", exc)
+        return []
+    wanted = current.casefold().strip()
+    labelled = [(treatment_label(system, m), m) for m in methods]
+    return [app_commands.Choice(name=label, value=method) for label, method in labelled
+            if wanted in label.casefold() or wanted in method][: limits.AUTOCOMPLETE_CHOICES]
+
+
+async def hit_location(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Locations a Fading Suns attack may call (nothing in the other systems)."""
+    return await _safe(interaction, current,
+                       lambda actor: services_of(interaction).characters.location_names(actor, current))
 
 
 async def npc_template(interaction: discord.Interaction[Any], current: str) -> Choices:

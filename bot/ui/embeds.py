@@ -23,7 +23,7 @@ from bot.services.views import (
     RollView,
 )
 from bot.ui import limits
-from bot.ui.outcomes import Severity, describe, human, rolls_value, signed, text, title, worst
+from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, signed, text, title, worst
 from rules.model import Setting, Wound
 
 SYSTEM_TITLES = {
@@ -43,6 +43,9 @@ ACTION_TITLES = {
     "chirurgy": "is treated by a chirurgeon",
     "rest": "rests",
     "rearm": "re-arms",
+    "ready": "readies a weapon",
+    "recover": "recovers",
+    "stand": "stands up",
     "initiative": "rolls initiative",
     "tactical_advantage": "uses a tactical advantage",
     "gm_decide": "\u2014 the GM decides",
@@ -52,9 +55,33 @@ ACTION_TITLES = {
 DECISION_KINDS = {
     "kill": "failed kill roll",
     "shock": "shock roll",
-    "death": "death or incapacitation",
+    "death": "a deadly wound",
+    "dying": "dying",
     "experience": "experience check",
+    "experience_check": "notable success, experience check",
+    "fall_damage": "a fall from the horse",
 }
+
+# What the other events of the log say (actions of the engines use ACTION_TITLES and their outcome).
+EVENT_TITLES = {
+    "start": "starts an encounter",
+    "end": "ends the encounter",
+    "next_turn": "ends the turn",
+    "initiative": "sets the turn order",
+    "declare": "declares an attack",
+    "undo": "takes back an action",
+}
+
+# /heal's neutral treatments in each system's words (bot/services/injuries.py TREATMENTS).
+TREATMENT_LABELS = {
+    ("ars-harn", "chirurgy"): "Chirurgy", ("ars-harn", "spell"): "Healing spell",
+    ("pendragon", "first_aid"): "First aid", ("pendragon", "chirurgy"): "Chirurgery",
+    ("fading-suns", "first_aid"): "First aid (Remedy)", ("fading-suns", "chirurgy"): "Surgery (Physick)",
+}
+
+
+def treatment_label(system: str, method: str) -> str:
+    return TREATMENT_LABELS.get((system, method), title(method))
 
 
 def system_title(system: str) -> str:
@@ -107,6 +134,12 @@ def decision_taken(decision: PendingDecisionView, user_name: str) -> str:
     return f"The GM ({user_name}) chose **{human(decision.choice or '?')}** for {decision.who}."
 
 
+def decision_line(decision: PendingDecisionView) -> str:
+    """``The GM chose **death** for Bandit 1 (@gm).``"""
+    by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
+    return f"The GM chose **{human(decision.choice or '?')}** for {decision.who}{by}."
+
+
 def done(message: str) -> discord.Embed:
     return limits.fit(_embed("\u2705 Done", message, Severity.LIGHT.colour))
 
@@ -126,17 +159,13 @@ def action(report: ActionReport) -> discord.Embed:
     """The embed of one engine action: headline, rolls, location, impact, injury and checks."""
     target = report.target_name or report.actor_name
     words = describe(report.system, report.outcome, (report.actor_name, target))
-    verb = ACTION_TITLES.get(report.action, human(report.action))
-    heading = f"{report.actor_name} {verb}"
-    if report.target_name and report.target_name != report.actor_name and report.action in ("attack", "cast"):
-        heading += f" {report.target_name}"
     severity = words.severity
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
-    embed = _embed(heading, words.headline, severity.colour)
+    embed = _embed(_action_heading(report), words.headline, severity.colour)
     if report.decided is not None:
-        embed.description = f"{embed.description}\nThe GM chose **{human(report.decided.choice or '?')}** " \
-                            f"for {report.decided.who}."
+        decided = report.decided
+        embed.description = f"{decision_words(decided.kind, decided.choice, decided.who)}\n{decision_line(decided)}"
     rolls = report.resolution.get("rolls") or []
     if rolls:
         embed.add_field(name="Dice", value=rolls_value(rolls), inline=False)
@@ -151,6 +180,49 @@ def action(report: ActionReport) -> discord.Embed:
     if report.encounter is not None:
         footer += f" \u00b7 round {report.encounter.round}"
     embed.set_footer(text=f"{footer} \u00b7 event #{report.event_id}")
+    return limits.fit(embed)
+
+
+def _action_heading(report: ActionReport) -> str:
+    return action_heading(report.action, report.actor_name, report.target_name)
+
+
+def action_heading(action_name: str, actor: str, target: str | None) -> str:
+    """``Bjorn attacks Bandit 1``, ``Bandit 1 gets first aid from Sir Owain``, ``Anselm treats Hrolf``."""
+    other = target if target and target != actor else None
+    if action_name == "gm_decide":
+        return f"\u2696\ufe0f The GM decides for {actor}"
+    if action_name in ("first_aid", "chirurgery"):  # Pendragon: the patient acts, the healer is the other
+        what = "gets first aid" if action_name == "first_aid" else "is treated by a chirurgeon"
+        return f"{actor} {what}" + (f" from {other}" if other else "")
+    if action_name == "heal":  # ars-harn and Fading Suns: the healer acts on the patient
+        return f"{actor} treats {other}" if other else f"{actor} treats their own wounds"
+    heading = f"{actor} {ACTION_TITLES.get(action_name, human(action_name))}"
+    if other and action_name in ("attack", "cast"):
+        heading += f" {other}"
+    return heading
+
+
+def mark_decided(embed: discord.Embed, decision: PendingDecisionView) -> discord.Embed:
+    """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line leaves the
+    waiting field (dropped when empty) and a field says what was decided and by whom."""
+    waiting = "\u23f3 Waiting for the GM"
+    decided_name = "\u2696\ufe0f The GM decided"
+    ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, decision.who)}"
+    fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+    embed.clear_fields()
+    placed = False
+    for name, value, inline in fields:
+        if name == waiting:
+            left = [line for line in value.splitlines() if not line.startswith(f"{decision.who}: ")]
+            if left:
+                embed.add_field(name=name, value="\n".join(left), inline=inline)
+            continue
+        if name == decided_name:
+            value, placed = f"{value}\n{ruling}", True
+        embed.add_field(name=name, value=value, inline=inline)
+    if not placed:
+        embed.add_field(name=decided_name, value=ruling, inline=False)
     return limits.fit(embed)
 
 
@@ -182,8 +254,17 @@ def _pairs(pairs: Iterable[tuple[str, str]], joiner: str = " \u00b7 ") -> str:
     return joiner.join(f"{name} **{value}**" for name, value in pairs)
 
 
-def wound_line(wound: Wound) -> str:
-    parts = [f"`{wound.index}` {wound.location}: **{wound.code}** {human(wound.severity)}".rstrip()]
+def wound_line(wound: Wound, system: str = "") -> str:
+    code, severity = str(wound.code), human(wound.severity)
+    if system == "pendragon":  # no locations; "levels" are the hit points the wound still holds
+        kind = {"mortal": "mortal wound", "major": "major wound"}.get(code.lower(), "wound")
+        parts = [f"`{wound.index}` **{kind}**, {wound.levels} hit point{'s' if wound.levels != 1 else ''}"]
+        if wound.note:
+            parts.append(wound.note)
+        return ", ".join(parts)
+    same = code.casefold() == severity.casefold() or (code and severity.casefold().startswith(code.casefold()))
+    parts = [f"`{wound.index}` {human(wound.location)}: " + (f"**{severity}**" if same else
+                                                                f"**{code}** {severity}").rstrip()]
     if wound.levels:
         parts.append(f"{wound.levels} level{'s' if wound.levels != 1 else ''}")
     if wound.bleeding:
@@ -195,10 +276,10 @@ def wound_line(wound: Wound) -> str:
     return ", ".join(parts)
 
 
-def _wounds_value(wounds: Sequence[Wound]) -> str:
+def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
     if not wounds:
         return "none"
-    lines = [wound_line(w) for w in wounds]
+    lines = [wound_line(w, system) for w in wounds]
     out: list[str] = []
     used = 0
     for number, line in enumerate(lines):
@@ -223,6 +304,11 @@ def _wound_colour(wounds: Sequence[Wound]) -> int:
     return Severity.LIGHT.colour
 
 
+def condition_text(condition: str) -> str:
+    """An engine's condition line (``out_of_fight, prone``) in words (``out of fight, prone``)."""
+    return str(condition).replace("_", " ")
+
+
 def character(view: CharacterView) -> discord.Embed:
     kind = "NPC" if view.npc else f"<@{view.owner_id}>"
     embed = _embed(view.name, f"{system_title(view.system)} \u00b7 {'NPC' if view.npc else 'player character'}",
@@ -236,12 +322,13 @@ def character(view: CharacterView) -> discord.Embed:
             embed.add_field(name="Sheet", value=_pairs(stats), inline=False)
     else:
         if summary.condition:
-            embed.add_field(name="Condition", value=summary.condition, inline=False)
+            embed.add_field(name="Condition", value=condition_text(summary.condition), inline=False)
         if summary.stats:
             embed.add_field(name="Stats", value=_pairs(summary.stats), inline=False)
         if summary.equipment:
             embed.add_field(name="Equipment", value=_pairs(summary.equipment, "\n"), inline=False)
-        embed.add_field(name=f"Wounds ({len(summary.wounds)})", value=_wounds_value(summary.wounds), inline=False)
+        embed.add_field(name=f"Wounds ({len(summary.wounds)})", value=_wounds_value(summary.wounds, view.system),
+                        inline=False)
         embed.colour = discord.Colour(_wound_colour(summary.wounds))
     embed.add_field(name="Owner", value=kind, inline=True)
     embed.set_footer(text=f"character #{view.id} \u00b7 version {view.version}")
@@ -250,13 +337,13 @@ def character(view: CharacterView) -> discord.Embed:
 
 def injuries(view: CharacterView) -> discord.Embed:
     wounds = view.wounds
-    condition = view.summary.condition if view.summary else ""
+    condition = condition_text(view.summary.condition) if view.summary else ""
     embed = _embed(f"\U0001fa79 {view.name}'s injuries", condition, _wound_colour(wounds))
     if not wounds:
         embed.description = (condition + "\n" if condition else "") + "No wounds."
     else:
         total = sum(abs(w.penalty) for w in wounds)
-        embed.add_field(name=f"Wounds ({len(wounds)})", value=_wounds_value(wounds), inline=False)
+        embed.add_field(name=f"Wounds ({len(wounds)})", value=_wounds_value(wounds, view.system), inline=False)
         if total:
             embed.add_field(name="Total penalty", value=signed(-total), inline=True)
         bleeding = sum(1 for w in wounds if w.bleeding)
@@ -295,7 +382,7 @@ def tracker(view: EncounterView) -> discord.Embed:
                 line += f" (initiative {combatant.initiative})"
             extra = []
             if combatant.condition:
-                extra.append(combatant.condition)
+                extra.append(condition_text(combatant.condition))
             if combatant.wounds:
                 extra.append(f"{len(combatant.wounds)} wound{'s' if len(combatant.wounds) != 1 else ''}")
             if combatant.penalty:
@@ -340,15 +427,28 @@ def event_line(event: EventView) -> str:
         kind = summary.get("action") or event.kind
         if isinstance(kind, Mapping):
             kind = kind.get("type") or event.kind
+        names = summary.get("names")
         if summary.get("expression") is not None:
             what = f"{actor} rolled {summary['expression']} = {summary.get('total', '?')}"
+        elif event.kind in ("join", "add_npcs", "leave") and isinstance(names, list):
+            who = ", ".join(str(n) for n in names)
+            what = f"{actor}: {who} {'left' if event.kind == 'leave' else 'joined'} the encounter"
+        elif event.kind in EVENT_TITLES:
+            what = f"{actor} {EVENT_TITLES[event.kind]}"
+            if event.kind == "next_turn" and summary.get("round") is not None:
+                what += f" (round {summary['round']})"
         else:
-            what = f"{actor} {ACTION_TITLES.get(str(kind), human(kind))}" + (f" {target}" if target and
-                                                                             target != actor else "")
+            what = action_heading(event.kind if event.kind in ACTION_TITLES else str(kind), str(actor),
+                                  str(target) if target else None)
             outcome = summary.get("outcome")
             if isinstance(outcome, Mapping) and summary.get("system"):
                 headline = describe(str(summary["system"]), outcome, (str(actor), str(target or actor))).headline
-                what += f": {headline}"
+                if event.kind == "gm_decide":
+                    what = f"The GM decides: {headline}"
+                elif headline.startswith((f"**{actor}**", f"{actor} ")):
+                    what = headline
+                else:
+                    what += f": {headline}"
     line = f"`#{event.id}` {_when(event.created_at)} {what}".replace("  ", " ")
     return f"~~{line}~~ (undone)" if event.undone else line
 
@@ -504,4 +604,7 @@ def next_turn(view: EncounterView) -> str:
 def initiative(view: EncounterView) -> discord.Embed:
     embed = tracker(view)
     embed.title = f"\U0001f3b2 Initiative \u2014 round {view.round}"
+    if view.combatants and all(c.initiative is None for c in view.combatants):
+        embed.description = f"{system_title(view.system)} rolls no initiative: both sides of each exchange roll at " \
+                            f"once, so the order stays as listed.\n{embed.description}"
     return limits.fit(embed)

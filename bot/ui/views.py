@@ -70,7 +70,11 @@ class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await interaction.response.defer()
         report = await services_of(interaction).combat.decide(actor, self.decision_id, self.choice)
         if interaction.message is not None:
-            await interaction.edit_original_response(view=remaining_view(interaction.message, self.decision_id))
+            message = interaction.message
+            edits: dict[str, Any] = {"view": remaining_view(message, self.decision_id)}
+            if message.embeds and report.decided is not None:
+                edits["embed"] = embeds.mark_decided(message.embeds[0].copy(), report.decided)
+            await interaction.edit_original_response(**edits)
         await publish_report(interaction, report)
 
 

@@ -140,9 +140,9 @@ def test_fading_suns_location_severity_effect_and_penalties() -> None:
     embed = embeds.action(report("fading-suns", FADING))
     assert "left leg" in embed.description and "grievous" in embed.description
     fields = {f.name: f.value for f in embed.fields}
-    assert "2 victory points" in fields["Goal roll"]
+    assert "2 VP" in fields["Goal roll"]
     assert "unconscious" in fields["Effect"]
-    assert "goal \u22129" in fields["Penalties"]
+    assert "goal \u22129" in fields["Wound penalties"]
     assert embed.colour == discord.Colour(Severity.GRIEVOUS.colour)
     miss = embeds.action(report("fading-suns", {"goal": 10, "roll": 19, "success": False}))
     assert miss.description.startswith("**Miss**")

@@ -1,0 +1,96 @@
+"""The three playground scripts (ars-harn, Pendragon, Fading Suns) replay through the real bot with no
+playground error and no emulator refusal, and read as a table would expect."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bot.playground.session import Playground
+
+
+def _examples() -> Path:
+    return Path(str(resources.files("content") / "examples"))
+
+
+async def _replay(name: str) -> str:
+    out = io.StringIO()
+    playground = Playground(out, echo=True, base_dir=_examples())
+    async with playground.running():
+        for line in (_examples() / name).read_text(encoding="utf-8").splitlines():
+            assert await playground.run_line(line)
+        assert playground.emu.refusals == []
+    text = out.getvalue()
+    assert playground.errors == 0, text
+    assert "Traceback" not in text and "Sorry, something went wrong" not in text
+    return text
+
+
+def _after(text: str, marker: str) -> str:
+    assert marker in text, text
+    return text[text.index(marker):]
+
+
+@pytest.mark.parametrize("script", ["playground-demo.txt", "playground-pendragon.txt", "playground-fading-suns.txt"])
+async def test_no_gm_decision_leaks_internals_and_the_original_embed_shows_the_decision(script: str) -> None:
+    text = await _replay(script)
+    decided = _after(text, ":click")
+    assert "⚖️ The GM decided" in decided and "(@gm)" in decided
+    result = _after(decided, "⚖️ The GM decides for")
+    result = result[: result.index("+---")]
+    assert " acts." not in result and "Who:" not in result and "Name:" not in result and "Details" not in result
+    # once decided, the waiting field is gone from the original message
+    edited = decided[: decided.index("⚖️ The GM decides for")]
+    assert "⏳ Waiting for the GM" not in edited
+    assert "The encounter ended" in text
+    assert "_" not in "".join(line for line in text.splitlines() if line.startswith("|   ") and "—" in line
+                              and "initiative" not in line.lower())
+
+
+async def test_the_ars_harn_demo_reads_well() -> None:
+    text = await _replay("playground-demo.txt")
+    assert "Impact: damage 22 − soak 5 (armour 4: Leather Cap) = 17" in text
+    assert "Bandit 1 lives, but is incapacitated." in text
+    assert "The GM chose incapacitation for Bandit 1 (@gm)." in text
+
+
+async def test_the_pendragon_fight_reads_well() -> None:
+    text = await _replay("playground-pendragon.txt")
+    assert "King Arthur Pendragon rolls no initiative" in text
+    assert "Sir Owain wins the exchange: Bandit 1 takes 15 damage." in text
+    assert "Sir Owain (sword): 14 vs 16: success" in text and "Bandit 1 (club): 15 vs 9: failure" in text
+    assert "Bandit 1 is knocked down" in text
+    assert "Bandit 1 suffers a major wound and needs chirurgery" in text
+    assert "Bandit 1 stays conscious (5 vs 7, success)" in text
+    assert "Bandit 1 loses heart and leaves the fight (Valorous 12 vs 8, failure)" in text
+    assert "Bandit 2's club breaks: they must re-arm (/rearm)" in text
+    assert "Bandit 2 keeps their feet" in text and "Bandit 2 loses a point of CON" in text
+    assert "Hit points: Bandit 1: −3" in text and "Bandit 1 is dying" in text
+    assert "[1] Death" in text and "[2] Survival" in text
+    assert "The GM chose survival for Bandit 1 (@gm)." in text and "Bandit 1 survives, at 1 hit point." in text
+    assert "1 major wound, 11 hit points" in text and "body:" not in text
+    assert "Bandit 1 gets first aid from Sir Owain" in text
+    assert "First aid for Bandit 1 by Sir Owain: success, heals 2 hit points." in text
+    assert "Bandit 1 rests 2 weeks" in text
+    assert "out of fight, prone, chirurgery needed" in text
+
+
+async def test_the_fading_suns_fight_reads_well() -> None:
+    text = await _replay("playground-fading-suns.txt")
+    assert "1. Erian (initiative 11)" in text
+    assert "Hit on Thug 1's chest: a major wound." in text
+    assert "Goal roll (broadsword): 7 vs goal 11: success, 2 VP (dex 6, melee 5)" in text
+    assert "Damage: 6 + 2 VP = 8 − armour 4 (leather jerkin) = 4 slash" in text
+    assert "STUN roll (2 × END): 15 vs 8: failure → stun" in text
+    assert "Thug 1 is stunned" in text and "Wound penalties: Thug 1: goal −4, initiative −1" in text
+    assert "Erian dodges the attack." in text
+    assert "aim −6" in text and "Hit on Thug 1's head: a grievous wound." in text
+    assert "Thug 1 is dying: the GM confirms death or spares them" in text
+    assert "[1] Death" in text and "[2] Unconscious" in text
+    assert "Thug 1 survives, unconscious." in text
+    assert "2 Head: grievous" in text
+    assert "Erian treats Thug 1's grievous wound 2 with Remedy: success." in text
+    assert "Thug 1 rests 10 days." in text and "wound 1 (major) mends to minor" in text

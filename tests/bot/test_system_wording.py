@@ -1,0 +1,152 @@
+"""Embeds built from what the three engines really return (the content/examples scenarios, run through
+bot.runner.resolve_text): every outcome field a player needs reads as words, none leaks raw."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+import discord
+import yaml
+
+from bot.runner import resolve_text
+from bot.services.views import ActionReport, CharacterView, EventView, PendingDecisionView
+from bot.ui import embeds
+from bot.ui.outcomes import Severity
+from rules.model import SheetSummary, Wound
+
+
+def _example(name: str) -> dict[str, Any]:
+    return yaml.safe_load((resources.files("content") / "examples" / name).read_text(encoding="utf-8"))
+
+
+def _resolve(doc: dict[str, Any]) -> dict[str, Any]:
+    return resolve_text(yaml.safe_dump(doc), "test")
+
+
+def _report(resolution: dict[str, Any], system: str, actor: str, target: str | None, action: str = "attack",
+            decided: PendingDecisionView | None = None, pending: tuple[PendingDecisionView, ...] = ()) -> ActionReport:
+    return ActionReport(system=system, action=action, actor_name=actor, target_name=target, resolution=resolution,
+                        pending=pending, unused_dice={}, encounter=None, event_id=3, decided=decided)
+
+
+def _text(embed: discord.Embed) -> str:
+    return "\n".join([embed.title or "", embed.description or ""]
+                     + [f"{f.name}: {f.value}" for f in embed.fields])
+
+
+def _scenario(name: str, action: str = "attack") -> tuple[str, ActionReport]:
+    doc = _example(name)
+    report = _report(_resolve(doc), doc["system"], doc["attacker"]["name"], doc.get("defender", {}).get("name"),
+                     action)
+    return _text(embeds.action(report)), report
+
+
+def test_pendragon_major_wound_knockdown_and_effects_are_words() -> None:
+    text, _ = _scenario("pendragon-sword-against-axe.yaml")
+    assert "**Sir Bors** wins the exchange: Wulfhere takes **18** damage." in text
+    assert "Sir Bors (sword): 14 vs 16: **success**" in text and "Wulfhere (axe): 9 vs 13: **success**" in text
+    assert "Wulfhere is **knocked down**" in text
+    assert "Wulfhere suffers a **major wound** and needs chirurgery" in text
+    assert "Wulfhere stays conscious (7 vs 9, success)" in text
+    assert "Wulfhere fights on (Valorous 4 vs 13, success)" in text
+    assert "loses a point of **STR**" in text
+    assert "Details" not in text and "Hit points after" not in text and "Conscious roll" not in text
+
+
+def test_pendragon_tie_names_the_broken_weapon_and_the_lance_charge_its_modifiers() -> None:
+    text, _ = _scenario("pendragon-tie-sword-breaks-spear.yaml")
+    assert text.count("**Tie**") == 1 and "'s spear breaks: they must re-arm (/rearm)" in text
+    assert "Weapons lost" not in text
+    text, report = _scenario("pendragon-lance-charge.yaml")
+    assert "(mounted +5, charge +5)" in text and "horse damage" in text
+    assert "falls **unconscious**" in text
+    assert embeds.action(report).colour == discord.Colour(Severity.GRIEVOUS.colour)
+
+
+def test_fading_suns_attack_fields_are_the_engines() -> None:
+    text, _ = _scenario("fading-suns-broadsword-vs-jerkin.yaml")
+    assert "**Hit** on Thug's **chest**: a **major** wound." in text
+    assert "7 vs goal 11: **success**, 2 VP (dex 6, melee 5)" in text
+    assert "6 + 2 VP = 8 \u2212 armour 4 (leather jerkin) = **4** slash" in text
+    assert "STUN roll (2 \u00d7 END): 15 vs 8: **failure** \u2192 stun" in text
+    assert "Thug is **stunned**" in text and "Wound penalties: Thug: goal \u22124, initiative \u22121" in text
+    assert "Details" not in text
+    text, _ = _scenario("fading-suns-crippling-axe.yaml")
+    assert "a **crippled** wound" in text and "right leg" in text and "no effect" in text
+    assert "Condition: Urth Hound: prone" in text
+    text, _ = _scenario("fading-suns-dodged-blaster.yaml")
+    assert "dueling shield 10 (14 hits left)" in text and "Decados Duellist dodges: 9 vs goal 13" in text
+    assert "nothing gets through" in text
+
+
+def test_fading_suns_healing_and_death_decision() -> None:
+    doc = _example("fading-suns-physician.yaml")
+    heal = _report(_resolve(doc), "fading-suns", doc["attacker"]["name"], doc["defender"]["name"], "heal")
+    text = _text(embeds.action(heal))
+    assert text.startswith("Sister Miriam treats Patient")
+    assert "treats Patient's crippled wound `2` with Physick: **success**" in text
+    assert "2 days of healing credited" in text
+    doc = _example("fading-suns-gm-rolls-the-effect.yaml")
+    rolled = _resolve(doc)
+    decided = _resolve({"system": "fading-suns", "attacker": rolled["attacker"],
+                        "action": {"type": "gm_decide", "choice": "unconscious"}})
+    decision = PendingDecisionView(id=1, kind="death", who="Sir Hakon", options=("death", "unconscious"),
+                                   choice="unconscious", decided_by=42)
+    text = _text(embeds.action(_report(decided, "fading-suns", "Sir Hakon", None, "gm_decide", decided=decision)))
+    assert "**Sir Hakon** survives, **unconscious**." in text
+    assert "The GM chose **unconscious** for Sir Hakon (<@42>)." in text
+    assert " acts" not in text and "Details" not in text and "Who" not in text
+
+
+def test_ars_harn_gm_decision_reads_as_the_ruling_and_the_original_embed_shows_it() -> None:
+    rolled = _resolve(_example("ars-harn-kill-decision.yaml"))
+    waiting = PendingDecisionView(id=5, kind="kill", who="Thief", options=("death", "incapacitation"))
+    original = embeds.action(_report(rolled, "ars-harn", "Guard", "Thief", pending=(waiting,)))
+    assert "\u23f3 Waiting for the GM" in _text(original)
+    decided = _resolve({"system": "ars-harn", "attacker": rolled["defender"],
+                        "action": {"type": "gm_decide", "decision": "death"}})
+    decision = PendingDecisionView(id=5, kind="kill", who="Thief", options=waiting.options, choice="death",
+                                   decided_by=42)
+    text = _text(embeds.action(_report(decided, "ars-harn", "Thief", None, "gm_decide", decided=decision)))
+    assert text.startswith("\u2696\ufe0f The GM decides for Thief\n**Thief** dies.")
+    assert "Name:" not in text and "Who:" not in text and " acts" not in text
+    marked = _text(embeds.mark_decided(original.copy(), decision))
+    assert "\u23f3 Waiting for the GM" not in marked
+    assert "\u2696\ufe0f The GM decided: The GM chose **death** for Thief (<@42>). **Thief** dies." in marked
+
+
+def test_ars_harn_chirurgy_names_healer_result_and_healing_rate() -> None:
+    text, _ = _scenario("ars-harn-chirurgy.yaml", action="heal")
+    assert text.startswith("Brother Anselm treats Hrolf")
+    assert "with chirurgy: **critical success**" in text and "Healing rate: 5" in text and "Bleeding: stopped" in text
+
+
+def test_pendragon_wounds_list_hit_points_not_levels_and_conditions_lose_underscores() -> None:
+    summary = SheetSummary("Bandit", (), (), (Wound(1, "body", "major", "major", levels=15),
+                                              Wound(2, "body", "wound", "minor", levels=1, note="first aid")),
+                           "out_of_fight, prone")
+    view = CharacterView(id=1, name="Bandit", system="pendragon", owner_id=1, npc=True, sheet={}, summary=summary,
+                         version=1)
+    text = _text(embeds.injuries(view))
+    assert "`1` **major wound**, 15 hit points" in text and "`2` **wound**, 1 hit point, first aid" in text
+    assert "body" not in text and "out of fight, prone" in text
+    fading = Wound(1, "Chest", "MAJ", "major", penalty=-4)
+    assert embeds.wound_line(fading, "fading-suns") == "`1` Chest: **major**, penalty \u22124"
+
+
+def test_log_lines_for_encounter_events_and_healing_read_as_sentences() -> None:
+    def event(kind: str, summary: dict[str, Any]) -> str:
+        return embeds.event_line(EventView(id=1, kind=kind, channel_id=1, encounter_id=1, user_id=1,
+                                           user_name="Gemma", summary=summary))
+
+    assert "Gemma: Bjorn joined the encounter" in event("join", {"names": ["Bjorn"]})
+    assert "Gemma ends the turn (round 2)" in event("next_turn", {"round": 2, "turn": 0})
+    first_aid = event("first_aid", {"system": "pendragon", "actor": "Bandit", "target": "Sir Owain",
+                                    "action": {"type": "first_aid"},
+                                    "outcome": {"action": "first_aid", "roll": {"face": 5, "total": 5, "target": 12,
+                                                                                "result": "success"}, "healed": 2}})
+    assert "Bandit gets first aid from Sir Owain: First aid for **Bandit** by Sir Owain: success" in first_aid
+    decided = event("gm_decide", {"system": "ars-harn", "actor": "Thief", "action": {"type": "gm_decide"},
+                                  "outcome": {"action": "gm_decide", "decision": "death", "who": "attacker"}})
+    assert "The GM decides: **Thief** dies." in decided
