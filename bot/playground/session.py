@@ -179,22 +179,25 @@ class Playground:
             raise LineError(f"option '{name}' takes true or false, not '{value}'")
         return value
 
-    def _options(self, path: tuple[str, ...], options: dict[str, str]) -> dict[str, Any]:
-        types = self._option_types(path)
+    def _options(self, command: tuple[str, ...], options: dict[str, str]) -> dict[str, Any]:
+        types = self._option_types(command)
         values: dict[str, Any] = {}
         for name, value in options.items():
             if value.startswith("@") and len(value) > 1:
-                path = Path(value[1:]).expanduser()
-                if not path.is_absolute() and self.base_dir is not None and not path.exists():
-                    path = self.base_dir / path
-                if not path.is_file():
-                    raise LineError(f"{path}: no such file to upload")
-                if path.stat().st_size > MAX_ATTACHMENT_BYTES:
-                    raise LineError(f"{path}: too big to upload here")
-                values[name] = self.emu.make_attachment(path.name, path.read_bytes())
+                values[name] = self._upload(Path(value[1:]).expanduser())
             else:
                 values[name] = self._typed(name, value, types.get(name))
         return values
+
+    def _upload(self, file: Path) -> Any:
+        """An attachment from a file: relative names are tried here, then beside the script."""
+        if not file.is_absolute() and self.base_dir is not None and not file.exists():
+            file = self.base_dir / file
+        if not file.is_file():
+            raise LineError(f"{file}: no such file to upload")
+        if file.stat().st_size > MAX_ATTACHMENT_BYTES:
+            raise LineError(f"{file}: too big to upload here")
+        return self.emu.make_attachment(file.name, file.read_bytes())
 
     async def _slash(self, line: SlashLine) -> None:
         self._batch = _Batch()

@@ -45,10 +45,14 @@ def embed_text(message: Message) -> str:
 
 
 def field_value(message: Message, name: str) -> str:
-    """The value of the first embed field called `name` (KeyError naming the fields there are)."""
+    """The value of the first embed field called `name`, or else the first whose name starts with it
+    ("Sir Kay" finds "Sir Kay (sword)"); a KeyError names the fields there are."""
     fields = [f for e in message.embeds for f in e.get("fields", [])]
     for found in fields:
         if found["name"] == name:
+            return str(found["value"])
+    for found in fields:
+        if str(found["name"]).startswith(name):
             return str(found["value"])
     raise KeyError(f"no field {name!r}; fields: {[f['name'] for f in fields]}")
 

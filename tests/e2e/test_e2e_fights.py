@@ -127,8 +127,8 @@ async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> 
     assert "dead" in injuries.embeds[0]["description"] and "Wounds (2)" in shown
     assert "left Thigh: **S2**" in shown and "Thorax: **K5**" in shown
     await table.wait_tracker(lambda t: "dead" in t and "2 wounds" in t)
-    await check_log(table, "Bjorn attacks Bandit 1", "Bandit 1 attacks Bjorn", "Bandit 1 \u2014 the GM decides",
-                    "undo", "rolls initiative")
+    await check_log(table, "Bjorn attacks Bandit 1", "Bandit 1 attacks Bjorn", "The GM decides: **Bandit 1**",
+                    "takes back an action", "sets the turn order")
     await end_encounter(table, tracker_id, edits=8)
 
 
@@ -187,7 +187,8 @@ async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -
     injuries = await table.run("injuries", {"character": "Cerdic 1"})
     assert injuries.embeds[0]["description"].startswith("dead")
     assert "Wounds (2)" in table.text(injuries) and "mortal" in table.text(injuries)
-    await check_log(table, "Sir Gawain attacks Cerdic 1", "Cerdic 1 \u2014 the GM decides", "undo")
+    await check_log(table, "**Sir Gawain** wins the exchange: Cerdic 1 takes **56** damage",
+                    "The GM decides: **Cerdic 1**", "takes back an action")
     await end_encounter(table, tracker_id, edits=6)
 
 
@@ -209,7 +210,7 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
     leg = await attack(table, table.alice, {"target": "Thug 1", "weapon": "broadsword",
                                             "dice": "attack=9 defense=15 location=3 effect=4"}, "Erian attacks Thug 1")
     assert "**right leg**" in leg.embeds[0]["description"] and "**grievous**" in leg.embeds[0]["description"]
-    assert "success" in table.value(leg, "Effect roll")
+    assert "success" in table.value(leg, "STUN roll")
     await table.wait_tracker(lambda t: "1 wound" in t)
 
     # The thug swings at Erian and misses; the GM takes it back.
@@ -223,13 +224,13 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
                                              "modifier": 6, "dice": "attack=11 defense=15 effect=18"},
                         "Erian attacks Thug 1")
     assert "**head**" in head.embeds[0]["description"] and "**crippled**" in head.embeds[0]["description"]
-    assert "aim" in table.value(head, "Details") and "death" in table.value(head, "Effect")
+    assert "aim" in table.value(head, "Goal roll") and "death" in table.value(head, "Effect")
     assert sorted(table.buttons(head)) == ["grv:gm:1:death", "grv:gm:1:unconscious"]
     await decide(table, head, "unconscious")
 
     injuries = await table.run("injuries", {"character": "Thug 1"})
     shown = table.text(injuries)
     assert "unconscious" in injuries.embeds[0]["description"] and "dead" not in injuries.embeds[0]["description"]
-    assert "R.Leg: **GRI**" in shown and "Head: **CRI**" in shown
-    await check_log(table, "Erian attacks Thug 1", "Thug 1 \u2014 the GM decides", "undo")
+    assert "R.Leg: **grievous**" in shown and "Head: **crippled**" in shown
+    await check_log(table, "Erian attacks Thug 1", "The GM decides: **Thug 1**", "takes back an action")
     await end_encounter(table, tracker_id, edits=5)

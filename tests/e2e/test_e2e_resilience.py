@@ -68,7 +68,7 @@ async def test_a_restart_mid_encounter_keeps_the_state_and_the_gm_buttons(table:
                                                                      "stumble=8"}, user=table.alice)
     assert "Bjorn attacks Bandit 2" in table.text(after)
     log = table.text(await table.run("log", {"limit": 25}))
-    assert "Bjorn attacks Bandit 1" in log and "Bandit 1 \u2014 the GM decides" in log
+    assert "Bjorn attacks Bandit 1" in log and "The GM decides: **Bandit 1**" in log
     assert "Bjorn attacks Bandit 2" in log
     assert len(table.emu.pins(table.combat)) == 1
 
