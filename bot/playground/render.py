@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from datetime import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,8 +23,16 @@ def plain(markdown: str, names: Mapping[int, str] | None = None) -> str:
     text = re.sub(r"<@!?(\d+)>", r"@\1", text)
     text = re.sub(r"<@&(\d+)>", r"@role:\1", text)
     text = re.sub(r"<#(\d+)>", r"#\1", text)
+    text = re.sub(r"<t:(-?\d{1,12})(?::([tTdDfFR]))?>", _timestamp, text)
     text = re.sub(r"^-# ", "", text, flags=re.MULTILINE)
     return text
+
+
+def _timestamp(match: re.Match[str]) -> str:
+    """Discord's <t:SECONDS:STYLE> as the reader's local time (date too for the date styles)."""
+    moment = datetime.fromtimestamp(int(match.group(1)))
+    style = match.group(2) or "f"
+    return moment.strftime("%H:%M" if style in "tTR" else "%Y-%m-%d %H:%M")
 
 
 def _wrap(text: str, indent: str, names: Mapping[int, str] | None = None) -> list[str]:

@@ -28,6 +28,16 @@ def test_unreadable_lines_say_why(bad: str) -> None:
         parse_line(bad)
 
 
+def test_discord_timestamps_read_as_times() -> None:
+    from datetime import datetime
+
+    from bot.playground.render import plain
+
+    expected = datetime.fromtimestamp(1795964581).strftime("%H:%M")
+    assert plain("#11 <t:1795964581:t> The GM decides") == f"#11 {expected} The GM decides"
+    assert plain("<t:1795964581>").startswith(datetime.fromtimestamp(1795964581).strftime("%Y-%m-%d"))
+
+
 def test_messages_render_as_text_with_numbered_buttons_and_names() -> None:
     message = {
         "content": "Turn: <@42>",
