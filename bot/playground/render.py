@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from datetime import datetime
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 WIDTH = 78
