@@ -84,9 +84,15 @@ async def _one_encounter(session: AsyncSession, query: Select[Any]) -> Encounter
 async def active_encounter(session: AsyncSession, channel_id: int, *, for_update: bool = False) -> Encounter | None:
     """The channel's active encounter with its combatants and their characters loaded."""
     query = select(Encounter).where(Encounter.channel_id == channel_id, Encounter.active.is_(True))
-    if for_update:
-        # On PostgreSQL this serializes commands on one channel across processes too (SQLite ignores it).
-        query = query.with_for_update(of=Encounter)
+    if for_update and session.get_bind().dialect.name != "sqlite":
+        # On PostgreSQL this serializes commands on one channel across processes too (SQLite's
+        # BEGIN IMMEDIATE already does). Lock first, then read in a new statement: under READ
+        # COMMITTED a locking read that waited sees the locked row's new version but the joined
+        # rows (the combatants' sheets) as they were before the lock holder committed.
+        locked = await session.scalar(query.with_only_columns(Encounter.id).with_for_update())
+        if locked is None:
+            return None
+        query = select(Encounter).where(Encounter.id == locked)
     return await _one_encounter(session, query)
 
 
