@@ -132,13 +132,16 @@ class ArmourFile(Strict):
     pieces: dict[str, Any]
 
 
-def _armour(doc: Any, locations: dict[str, Location]) -> tuple[dict[str, dict[str, int]], dict[str, ArmourPiece]]:
+def _armour(doc: Any, locations: dict[str, Location]
+            ) -> tuple[dict[str, dict[str, int]], dict[str, ArmourPiece], dict[str, float]]:
     file = "armour.yaml"
     validate(ArmourFile, doc, file)
     materials: dict[str, dict[str, int]] = {}
+    weights: dict[str, float] = {}
     for name, data in entries(doc, file, "materials"):
         m = validate(MaterialEntry, data, file, name)
         materials[key_of(name)] = {"blunt": m.blunt, "edge": m.edge, "point": m.point, "fire": m.fire}
+        weights[key_of(name)] = m.lb_per_unit
     pieces: dict[str, ArmourPiece] = {}
     for name, data in entries(doc, file, "pieces"):
         p = validate(PieceEntry, data, file, name)
@@ -155,7 +158,7 @@ def _armour(doc: Any, locations: dict[str, Location]) -> tuple[dict[str, dict[st
             locations=tuple(key_of(loc) for loc in p.locations),
             weight=p.weight,
         )
-    return materials, pieces
+    return materials, pieces, weights
 
 
 # -- locations.yaml ----------------------------------------------------------------------------
@@ -168,7 +171,7 @@ class LocationEntry(Strict):
     limb: Literal["arm", "leg"] | None = None
     amputation: bool = False
     severing_kills: bool = False
-    coverage: float | None = Field(default=None, gt=0)
+    coverage: float = Field(gt=0)
 
 
 class StrikeEntry(Strict):
@@ -210,7 +213,7 @@ def _locations(doc: Any) -> tuple[LocationsFile, dict[str, Location], dict[str, 
             _check_code(code, file, name, f"injuries.{number}")
         locations[key_of(name)] = Location(
             key=key_of(name), label=e.label, paired=e.paired, injuries=tuple(e.injuries),
-            limb=e.limb, amputation=e.amputation, severing_kills=e.severing_kills,
+            limb=e.limb, amputation=e.amputation, severing_kills=e.severing_kills, coverage=e.coverage,
         )
     for aim in AIMS:
         if aim not in top.aims:
@@ -353,7 +356,7 @@ def build(docs: dict[str, Any]) -> ArsHarnCatalog:
             raise ContentError(f"ars-harn/{file}", message="is missing from the pack")
     loc_file, locations, table = _locations(docs["locations.yaml"])
     weapons, bands = _weapons(docs["weapons.yaml"])
-    materials, pieces = _armour(docs["armour.yaml"], locations)
+    materials, pieces, material_weights = _armour(docs["armour.yaml"], locations)
     numbers = _numbers(docs["rules.yaml"], locations)
     catalog = ArsHarnCatalog(
         weapons=weapons,
@@ -366,5 +369,6 @@ def build(docs: dict[str, Any]) -> ArsHarnCatalog:
         severities={k: v.label for k, v in loc_file.severities.items()},
         range_bands=bands,
         numbers=numbers,
+        material_weights=material_weights,
     )
     return replace(catalog, npcs=_npcs(docs["npcs.yaml"], catalog))

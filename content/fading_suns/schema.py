@@ -208,6 +208,8 @@ class MaterialModel(Strict):
     impact: int = Field(ge=0, le=50)
     energy: int = Field(ge=0, le=50)
     suit_weight: float = Field(ge=0, le=1000)
+    dex_penalty: int = Field(default=0, ge=-20, le=0)
+    vigor_penalty: int = Field(default=0, ge=-20, le=0)
 
 
 class PieceModel(Strict):
@@ -425,7 +427,9 @@ def build(docs: dict[str, Any]) -> FadingSunsCatalog:
     materials: dict[str, Material] = {}
     for name, data in entries(armour_doc, armour_file, "materials"):
         m = validate(MaterialModel, data, armour_file, name)
-        materials[name] = Material(name, tuple((t, getattr(m, t)) for t in DAMAGE_TYPES), frac(m.suit_weight))
+        penalties = tuple((t, v) for t, v in (("dex", m.dex_penalty), ("vigor", m.vigor_penalty)) if v)
+        materials[name] = Material(name, tuple((t, getattr(m, t)) for t in DAMAGE_TYPES), frac(m.suit_weight),
+                                   penalties)
 
     shields: dict[str, EnergyShield] = {}
     shield_file = _where("shields.yaml")
@@ -489,7 +493,8 @@ def build(docs: dict[str, Any]) -> FadingSunsCatalog:
         if covers is None:
             raise ContentError(armour_file, name, "covers",
                                f"must name locations or groups ({', '.join(catalog.cover_names())})")
-        pieces[name] = ArmourPiece(name, material.ratings, covers, material.suit_weight)
+        pieces[name] = ArmourPiece(name, material.ratings, covers, material.suit_weight,
+                                   penalties=material.penalties)
     catalog = dataclasses.replace(catalog, armour=pieces)
 
     npcs = _npcs(_doc(docs, "npcs.yaml"), catalog)

@@ -74,6 +74,7 @@ class Location:
     limb: str | None = None
     amputation: bool = False
     severing_kills: bool = False
+    coverage: float = 0.0  # HM3 coverage units: an inline piece weighs their sum x its material's lb per unit
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ class ArsHarnCatalog:
     range_bands: tuple[str, ...]
     numbers: Numbers
     npcs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    material_weights: Mapping[str, float] = field(default_factory=dict)  # lb per coverage unit
 
     # -- the Catalog protocol ----------------------------------------------------------------
 

@@ -470,7 +470,11 @@ def _piece(spec: Any, who: str, catalog: ArsHarnCatalog) -> tuple[ArmourPiece, A
         key = catalog.location(item).key
         if key not in locations:
             locations.append(key)
-    weight = get_float(data, "weight", who, 0, low=0)
+    # Seed: "Armor design is as per the Harnmaster rules": a piece of a material weighs its coverage
+    # units times the material's pounds per unit unless the sheet gives a weight (no material: 0).
+    units = sum(catalog.location(key).coverage for key in locations)
+    lb_per_unit = catalog.material_weights.get(key_of(material_name), 0.0) if material_name else 0.0
+    weight = get_float(data, "weight", who, round(units * lb_per_unit, 2), low=0)
     if weight > 1000:
         raise SheetError(f"{who}: field 'weight' must be at most 1000")
     piece = ArmourPiece(name=name, material=key_of(material_name) if material_name else "custom",

@@ -87,6 +87,19 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
     out.update(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band)
 
     saved_before, before_rounds = attacker.saved_points, attacker.saved_rounds
+    cap = 3 * attacker.ability(weapon.skill)
+    # Seed: points saved for more than one round may not exceed 3 x weapon skill. Points kept through
+    # this attack (use_saved: false) are carried past another round, so the cap applies to them now;
+    # points spent after being held that long are capped as they are spent.
+    held = saved_before > 0 and not use_saved
+    if held:
+        before_rounds = max(before_rounds, 1) + 1
+    long_saved = before_rounds > 1 or rulings.saved_points_cap == "always"
+    stored_capped = saved_before > 0 and long_saved and saved_before > cap
+    if stored_capped:
+        saved_before = cap
+    if held:
+        attacker = replace(attacker, saved_points=saved_before, saved_rounds=before_rounds)
     spend = saved_before if use_saved else 0
     parts = {"dex": attacker.char("dex"), "ability": attacker.ability(weapon.skill), "weapon": weapon.atk,
              "aim": catalog.aim_modifiers[aim], **common_penalty(attacker, catalog),
@@ -106,7 +119,8 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
 
     hit = at > dt
     excess = at - dt if hit else 0
-    out.update(hit=hit, excess=excess, saved_points_used=spend)
+    out.update(hit=hit, excess=excess, saved_points_used=spend, saved_points_capped=stored_capped,
+               saved_points_cap=cap if stored_capped else None)
     attacker = replace(attacker, saved_points=0, saved_rounds=0) if spend else attacker
 
     if not hit:
@@ -118,13 +132,13 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
         # inside the excess already); with any of them, the points have been saved over two rounds.
         carried = spend if spend else saved_before
         total = excess if (spend and rulings.saved_points_use == "attack_total") else carried + excess
-        cap = 3 * attacker.ability(weapon.skill)
         capped = (carried > 0 or rulings.saved_points_cap == "always") and total > cap
         if capped:
             total = cap
-        rounds = before_rounds + 1 if carried else 1
+        # held points have already been aged a round above
+        rounds = (before_rounds if held else before_rounds + 1) if carried else 1
         attacker = replace(attacker, saved_points=total, saved_rounds=rounds)
-        out.update(excess_saved=True, saved_points_capped=capped, saved_points_cap=cap)
+        out.update(excess_saved=True, saved_points_capped=capped or stored_capped, saved_points_cap=cap)
     else:
         bonus = spend if (spend and rulings.saved_points_use == "damage_total") else 0
         attacker, defender = strike(ctx, out, attacker, defender, weapon, aspect, aim, range_band,
@@ -153,9 +167,13 @@ def defense_parts(ctx: Ctx, action: Options, defender: Character) -> dict[str, i
 
 
 def earns_advantage(rule: str, attack_total: int, defense_total: int) -> bool:
-    """Seed: the defender's excess doubles the Attack Total (DT 30 vs AT 10)."""
+    """Seed: the defender's excess doubles the Attack Total (DT 30 vs AT 10).
+
+    An Attack Total of 0 or less (a botch, or heavy penalties) is doubled as it stands, so any real
+    defence beats it; but the defender needs a Defense Total of 1 or more: one who botched, made no
+    roll (in shock, unconscious) or totals 0 or less has not defended and earns nothing."""
     excess = defense_total - attack_total
-    if excess <= 0:
+    if excess <= 0 or defense_total < 1:
         return False
     if rule == "total_doubles":
         return defense_total >= 2 * attack_total

@@ -51,7 +51,8 @@ def gm_decide(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], 
         raise IllegalAction(f"no decision is pending for {c.name}")
     c = replace(c, pending_decision=None)
     if decision == "death":
-        c = replace(c.with_condition("dead"), pending_rolls=())
+        # dead, not also incapacitated (the failed Kill roll set that while the GM decided)
+        c = replace(c.with_condition("incapacitated", False).with_condition("dead"), pending_rolls=())
     else:
         c = c.with_condition("incapacitated")
     return {"action": "gm_decide", "decision": decision, "conditions": list(c.conditions)}, c

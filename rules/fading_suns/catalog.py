@@ -65,6 +65,7 @@ class Material:
     name: str
     ratings: tuple[tuple[str, int], ...]
     suit_weight: Fraction
+    penalties: tuple[tuple[str, int], ...] = ()  # FS 2e armour Dex/Vigor penalties of a full suit, e.g. (("dex", -1),)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class ArmourPiece:
     covers: tuple[str, ...]
     suit_weight: Fraction = Fraction(0)
     weight: Fraction | None = None  # given outright; otherwise from the suit weight and the shares
+    penalties: tuple[tuple[str, int], ...] = ()  # a full suit's Dex/Vigor penalties (negative)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "covers": list(self.covers)}
@@ -84,7 +86,13 @@ class ArmourPiece:
             out["weight"] = round(float(self.weight), 4)
         else:
             out["suit_weight"] = round(float(self.suit_weight), 4)
+        for trait, value in self.penalties:
+            if value:
+                out[f"{trait}_penalty"] = value
         return out
+
+    def penalty(self, trait: str) -> int:
+        return dict(self.penalties).get(trait, 0)
 
     def rating(self, damage_type: str) -> int:
         return dict(self.ratings).get(damage_type, 0)
@@ -321,3 +329,8 @@ class FadingSunsCatalog:
         shares = sum(self.location(name).armour_share for name in piece.covers)
         basis = sum(loc.armour_share for loc in self.locations) if normalised else 100
         return piece.suit_weight * Fraction(shares, basis)
+
+    def coverage_fraction(self, piece: ArmourPiece) -> Fraction:
+        """How much of a full suit a piece is, by the seed's location shares (all seven locations = 1)."""
+        total = sum(loc.armour_share for loc in self.locations)
+        return Fraction(sum(self.location(name).armour_share for name in piece.covers), total) if total else Fraction(0)

@@ -179,7 +179,7 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
     goal = Goal(((weapon.characteristic, attacker.char(weapon.characteristic)),
                  (weapon.skill, attacker.skill(weapon.skill, cat)))).plus(
         ("weapon", weapon.goal), ("modifiers", modifiers), ("aim", aim.called_shot if aim else 0),
-        *situational(attacker, cat, ctx.rules, "attack"),
+        *situational(attacker, cat, ctx.rules, "attack", (weapon.characteristic, weapon.skill)),
     )
     roll = goal_roll(ctx.dice, "attack", goal, cat)
     att, dfd = Aftermath("attacker", hand=weapon.name), Aftermath("defender")
@@ -227,7 +227,8 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         else:
             parts.append((defense.skill, defender.skill(defense.skill, cat)))
         dgoal = Goal(tuple(parts[:2])).plus(*parts[2:], ("modifiers", defense_mods),
-                                            *situational(defender, cat, ctx.rules, defense_name))
+                                            *situational(defender, cat, ctx.rules, defense_name,
+                                                         (parts[0][0], parts[1][0])))
         droll = goal_roll(ctx.dice, "defense", dgoal, cat)
         outcome["defense"] = {"kind": defense_name, "weapon": used, **report(droll, dgoal)}
         if droll.result == CRITICAL_FAILURE and defense.critical_failure_check:

@@ -98,7 +98,9 @@ def parse_weapon(entry: Any, catalog: FadingSunsCatalog, who: str) -> Weapon:
     )
 
 
-ARMOUR_FIELDS = ("name", "material", "covers", *DAMAGE_TYPES, "suit_weight", "weight")
+ARMOUR_PENALTIES = ("dex", "vigor")
+ARMOUR_FIELDS = ("name", "material", "covers", *DAMAGE_TYPES, "suit_weight", "weight",
+                 *(f"{t}_penalty" for t in ARMOUR_PENALTIES))
 
 
 def parse_armour(entry: Any, catalog: FadingSunsCatalog, who: str) -> ArmourPiece:
@@ -115,6 +117,7 @@ def parse_armour(entry: Any, catalog: FadingSunsCatalog, who: str) -> ArmourPiec
     material_name = data.get("material")
     ratings: dict[str, int] = {}
     suit_weight = Fraction(0)
+    penalties: dict[str, int] = {}
     covers: tuple[str, ...] = tuple(catalog.location_names())
     if material_name is not None:
         if not isinstance(material_name, str):
@@ -122,9 +125,10 @@ def parse_armour(entry: Any, catalog: FadingSunsCatalog, who: str) -> ArmourPiec
         material = catalog.materials.get(material_name)
         if material is None:
             raise unknown("armour material", material_name, catalog.materials)
-        ratings, suit_weight = dict(material.ratings), material.suit_weight
+        ratings, suit_weight, penalties = dict(material.ratings), material.suit_weight, dict(material.penalties)
     elif base_piece is not None:
         ratings, suit_weight, covers = dict(base_piece.ratings), base_piece.suit_weight, base_piece.covers
+        penalties = dict(base_piece.penalties)
     for damage_type in DAMAGE_TYPES:
         ratings[damage_type] = get_int(data, damage_type, who, ratings.get(damage_type, 0), low=0, high=50)
     name = get_str(data, "name", who, material_name if isinstance(material_name, str) else "armour").strip()
@@ -139,7 +143,10 @@ def parse_armour(entry: Any, catalog: FadingSunsCatalog, who: str) -> ArmourPiec
         covers = expanded
     suit_weight = get_kg(data, "suit_weight", who, float(suit_weight))
     weight = get_kg(data, "weight", who) if "weight" in data else None
-    return ArmourPiece(name, tuple((t, ratings[t]) for t in DAMAGE_TYPES), covers, suit_weight, weight)
+    for trait in ARMOUR_PENALTIES:
+        penalties[trait] = get_int(data, f"{trait}_penalty", who, penalties.get(trait, 0), low=-20, high=0)
+    return ArmourPiece(name, tuple((t, ratings[t]) for t in DAMAGE_TYPES), covers, suit_weight, weight,
+                       tuple((t, v) for t, v in penalties.items() if v))
 
 
 def parse_shield(entry: Any, catalog: FadingSunsCatalog, who: str) -> EnergyShield | None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rules.dice import CRITICAL, SUCCESS, DiceSource, Roll
@@ -77,13 +79,41 @@ def penalties(char: Character, catalog: FadingSunsCatalog) -> dict[str, int]:
     }
 
 
-def situational(char: Character, catalog: FadingSunsCatalog, rules: Rules, kind: str) -> tuple[tuple[str, int], ...]:
-    """Wounds, load and conditions, as they reach a roll of this kind."""
+ARMOUR_TRAITS = ("dex", "vigor")
+
+
+def armour_penalty(char: Character, catalog: FadingSunsCatalog, rules: Rules, trait: str) -> int:
+    """FS 2e armour penalty to rolls using ``trait`` (the Dex characteristic or the Vigor skill).
+
+    ``by_coverage``: each piece's full-suit penalty times the part of the body it covers (the seed's
+    location shares, all seven = 1), summed and rounded to the nearest whole point (a half rounds to the
+    larger penalty): full chain mail -1 Dex / -2 Vigor, a plate helm alone nothing. ``full``: the worst
+    full-suit penalty of any piece worn. ``none``: no penalties."""
+    if rules.armour_penalties == "none" or not char.armour:
+        return 0
+    if rules.armour_penalties == "full":
+        return min((piece.penalty(trait) for piece in char.armour), default=0)
+    total = sum((piece.penalty(trait) * catalog.coverage_fraction(piece) for piece in char.armour), Fraction(0))
+    return -math.floor(-total + Fraction(1, 2))
+
+
+def armour_parts(char: Character, catalog: FadingSunsCatalog, rules: Rules,
+                 uses: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """The armour penalties reaching a goal built on ``uses`` (its characteristic and skill names)."""
+    return tuple((f"armour_{trait}", armour_penalty(char, catalog, rules, trait)) for trait in ARMOUR_TRAITS
+                 if trait in uses)
+
+
+def situational(char: Character, catalog: FadingSunsCatalog, rules: Rules, kind: str,
+                uses: tuple[str, ...] = ()) -> tuple[tuple[str, int], ...]:
+    """Wounds, load, armour penalties (for a goal using Dex or Vigor) and conditions, as they reach a
+    roll of this kind."""
     if kind == "effect" and not rules.effect_roll_penalties:
         return ()
     parts = [("wounds", wound_goal_penalty(char, catalog, kind, rules))]
     if kind in catalog.encumbrance_applies_to:
         parts.append(("encumbrance", encumbrance(char, catalog, rules)))
+    parts.extend(armour_parts(char, catalog, rules, uses))
     for condition in char.conditions:
         parts.append((condition, catalog.condition_modifier(condition, kind)))
     return tuple(p for p in parts if p[1] != 0)

@@ -116,7 +116,7 @@ def check_goal(ctx: Ctx, char: Character, name: str, after: Aftermath) -> Goal |
             return None
         skill = weapon.skill
     goal = Goal(((check.characteristic, char.char(check.characteristic)), (skill, char.skill(skill, ctx.catalog))))
-    return goal.plus(*situational(char, ctx.catalog, ctx.rules, name))
+    return goal.plus(*situational(char, ctx.catalog, ctx.rules, name, (check.characteristic, skill)))
 
 
 def run_check(ctx: Ctx, char: Character, name: str, wound: int | None, after: Aftermath, cause: str) -> Character:

@@ -24,6 +24,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("armour_scales_with_size", False, "Armour weight scales with the wearer's Size (x1.5 per step from 5)"),
     Setting("armour_share_basis", "percent",
             "Location shares: percents of the suit weight (sum 110%) or normalised to it", ("percent", "normalised")),
+    Setting("armour_penalties", "by_coverage",
+            "FS armour Dex/Vigor penalties: scaled by the body covered, a full suit's worst, or none",
+            ("by_coverage", "full", "none")),
 )
 
 
@@ -40,6 +43,7 @@ class Rules:
     fumble_on_critical_failure: bool = True
     armour_scales_with_size: bool = False
     armour_share_basis: str = "percent"
+    armour_penalties: str = "by_coverage"
 
 
 def parse_settings(raw: Any) -> Rules:

@@ -43,6 +43,10 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
     opts = Options(action, "first_aid", ("wound", "skill", "modifier"))
     if patient.dead:
         raise IllegalAction("the patient is dead")
+    if healer is not None and healer.name.strip().casefold() == patient.name.strip().casefold() \
+            and not ctx.rules.flag("first_aid_on_self"):
+        # research A5 ([DTP]): First Aid cannot be used on oneself
+        raise IllegalAction(f"{patient.name} cannot give First Aid to themself: another character must")
     wanted = opts.whole("wound", None, 1, 1000000)
     if wanted is None:
         untreated = [w for w in patient.wounds if not w.first_aid]

@@ -32,6 +32,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("two_handed_mounted", False, "Two-handed weapons may be used on horseback"),
     Setting("sword_breaks_on_double_critical", False, "A sword also breaks a non-sword when both roll criticals"),
     Setting("armour_dex_penalty", True, "Armour and large-shield DEX modifiers apply to DEX rolls (knockdown, falls)"),
+    Setting("first_aid_on_self", False, "First Aid may be given to oneself (research A5: it cannot)"),
     Setting("auto_rolls", True, "Roll knockdown, major wound and fall at once; if false they wait on the sheet"),
 )
 

@@ -112,7 +112,8 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
         out["skill"] = key(skill)
     elif kind == "dying":
         if decision == "death":
-            char = char.with_(dead=True, dying=False)
+            # the dead make no more rolls: a knockdown, major wound or fall roll still waiting is dropped
+            char = char.with_(dead=True, dying=False, pending_rolls=())
             events.append("dead")
         else:
             # Saved in time: back to 1 hit point (a mortal wound also costs Statistics Lost rolls).

@@ -39,6 +39,16 @@ def test_piece_weight_is_coverage_units_times_material_weight() -> None:
         assert abs(piece["weight"] - expected) <= 0.06, name
 
 
+def test_location_coverage_units_add_up_to_every_standard_piece_but_a_single_breastplate() -> None:
+    # research 3b: Thorax+Abdomen 6 and Hip+Groin 2.5, split 3.75/2.25 and 1.5/1 (docs ruling 22)
+    assert [CAT.location(n).coverage for n in ("thorax", "abdomen", "hip", "groin")] == [3.75, 2.25, 1.5, 1]
+    for name, piece in DOCS["armour.yaml"]["pieces"].items():
+        units = sum(CAT.location(loc).coverage for loc in piece["locations"])
+        expected = piece["units"] * 2 if name.endswith("Breastplate") else piece["units"]
+        assert units == expected, name
+    assert sum(loc.coverage for loc in CAT.locations.values()) == 25  # research 3b: whole body 25 units
+
+
 def test_standard_pieces_cover_their_locations() -> None:
     hauberk = CAT.piece("Mail Hauberk")
     assert set(hauberk.locations) == {"upper_arm", "shoulder", "thorax", "abdomen", "hip", "groin", "elbow",

@@ -184,12 +184,36 @@ def test_defense_uses_the_best_held_weapon_or_the_sum_by_setting() -> None:
 
 
 def test_tactical_advantage_when_defense_excess_doubles_attack_total() -> None:
-    # AT = 2 + 9 - 1 = 10 (modifier -1); DT = die + 5: 25 + 5 = 30 -> excess 20 = 2 x 10
-    result = run({"modifier": -1}, bjorn(), aldo(), {"attack": [2], "defense": [1, 1, 1, 0]})
+    # The seed's own example, exactly: AT = 2 + 9 - 1 = 10 (modifier -1); DT = die 20 (1, 1, 5: 5 doubled
+    # twice) + Qik 6 + Sword 3 + Dfn 1 = 30 -> excess 20 = 2 x 10, the boundary itself
+    result = run({"modifier": -1}, bjorn(), aldo(qik=6), {"attack": [2], "defense": [1, 1, 5]})
     out = result.outcome
-    assert (out["attack_total"], out["defense_total"]) == (10, 85)
+    assert (out["attack_total"], out["defense_total"]) == (10, 30)
+    assert out["defense_total"] - out["attack_total"] == 2 * out["attack_total"]
     assert out["tactical_advantage"] is True
     assert result.defender is not None and result.defender["tactical_advantage"] is True
+
+
+def test_tactical_advantage_against_an_attack_total_of_zero_or_less_needs_a_real_defense() -> None:
+    # "excess points in Defense Total doubles his opponent's Attack Total": a botched AT of 0 doubled is 0,
+    # so any defence that wins earns it (DT 40) ...
+    botched = run({}, bjorn(), aldo(), {"attack": [0], "attack.botch": [0], "defense": [1, 1, 1, 5]}).outcome
+    assert (botched["attack_total"], botched["defense_total"]) == (0, 45)
+    assert botched["tactical_advantage"] is True
+    # ... and a negative AT (heavy wounds: 3 + 9 - 15 = -3) against DT 2 + 5 = 7 as well
+    hurt = [{"location": "thorax", "code": "K5"}, {"location": "abdomen", "code": "K5"},
+            {"location": "thigh", "side": "left", "code": "K5"}]
+    weak = run({}, bjorn(wounds=hurt), aldo(), {"attack": [3], "defense": [2]}).outcome
+    assert (weak["attack_total"], weak["defense_total"]) == (-3, 7)
+    assert weak["tactical_advantage"] is True
+    # but a defender who made no Defense roll (in shock: DT 0) or botched it has not defended
+    shocked = run({}, bjorn(wounds=hurt), aldo(conditions=["shock"]), {"attack": [3]})
+    assert (shocked.outcome["attack_total"], shocked.outcome["defense_total"]) == (-3, 0)
+    assert shocked.outcome["tactical_advantage"] is False
+    assert shocked.defender is not None and shocked.defender["tactical_advantage"] is False
+    fumbled = run({}, bjorn(wounds=hurt), aldo(), {"attack": [3], "defense": [0], "defense.botch": [0]}).outcome
+    assert (fumbled["defense_total"], fumbled["defense_botched"]) == (0, True)
+    assert fumbled["tactical_advantage"] is False
 
 
 @pytest.mark.parametrize(("defense_mod", "earned"), [(20, True), (19, False)])
@@ -266,6 +290,28 @@ def test_points_saved_over_more_than_one_round_are_capped_at_three_times_weapon_
     assert over.outcome["excess"] == 18
     assert over.outcome["saved_points"] == 15 and over.outcome["saved_points_capped"] is True
     assert over.attacker is not None and over.attacker["saved_rounds"] == 2
+
+
+def test_points_saved_for_more_than_one_round_are_capped_even_when_held_then_spent() -> None:
+    # Seed: "If points have been saved for more than one round, they may not exceed triple the attacker's
+    # weapon skill". Sword 5: cap 15. Round 1 saves 23 (one round: not capped).
+    first = run({"save_excess": True, "modifier": 15}, bjorn(), aldo(), {"attack": [7], "defense": [3]})
+    assert first.outcome["excess"] == 23 and first.attacker is not None
+    assert (first.attacker["saved_points"], first.attacker["saved_rounds"]) == (23, 1)
+    # Round 2 holds them (use_saved: false) and misses: now saved over more than one round -> 15
+    held = run({"use_saved": False}, first.attacker, aldo(), {"attack": [2], "defense": [9]})
+    assert (held.outcome["attack_total"], held.outcome["defense_total"]) == (11, 14)
+    assert held.outcome["saved_points_used"] == 0 and held.outcome["saved_points"] == 15
+    assert held.outcome["saved_points_capped"] is True and held.outcome["saved_points_cap"] == 15
+    assert held.attacker is not None
+    assert (held.attacker["saved_points"], held.attacker["saved_rounds"]) == (15, 2)
+    # Round 3 spends them: AT 2 + 9 + 15 = 26 (not 34), a miss against DT 40 + 5
+    spent = run({}, held.attacker, aldo(), {"attack": [2], "defense": [1, 1, 1, 5]}).outcome
+    assert spent["attack_total"] == 26 and spent["saved_points_used"] == 15
+    assert spent["saved_points"] == 0
+    # A sheet already holding 23 points saved two rounds spends only 15
+    old = run({}, bjorn(saved_points=23, saved_rounds=2), aldo(), {"attack": [2], "defense": [1, 1, 1, 5]})
+    assert old.outcome["attack_total"] == 26 and old.outcome["saved_points_capped"] is True
 
 
 def test_first_round_saving_is_not_capped_unless_the_setting_says_always() -> None:

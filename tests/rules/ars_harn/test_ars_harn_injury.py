@@ -155,6 +155,14 @@ def test_failed_kill_roll_asks_the_storyguide_death_or_incapacitation() -> None:
     assert spared.defender is not None and spared.defender["conditions"] == ["incapacitated"]
 
 
+def test_a_character_the_gm_lets_die_is_dead_not_also_incapacitated() -> None:
+    result = kill_hit(4, shock=False)
+    assert result.defender is not None and result.defender["conditions"] == ["incapacitated"]
+    dead = run({"type": "gm_decide", "decision": "death"}, None, result.defender)
+    assert dead.defender is not None and dead.defender["conditions"] == ["dead"]
+    assert dead.outcome["conditions"] == ["dead"]
+
+
 def test_kill_failure_setting_can_decide_without_the_gm() -> None:
     result = kill_hit(4, {"kill_failure": "death"}, shock=False)
     assert result.outcome["gm_decision"] is None

@@ -46,6 +46,23 @@ def test_inline_armour_and_weapons_are_accepted() -> None:
     assert clean["weapons"][0]["blunt"] is None
 
 
+def test_armour_design_as_per_harnmaster_inline_piece_weighs_its_coverage_units_times_material_weight() -> None:
+    # Seed: "Armor design is as per the Harnmaster rules, with 10 pounds ... = Load 1". A mail byrnie made
+    # inline: upper arm 1.5 + shoulder 1 + thorax 3.75 + abdomen 2.25 + hip 1.5 + groin 1 = 11 units x 2 lb
+    byrnie = {"name": "Own byrnie", "material": "mail",
+              "locations": ["upper_arm", "shoulder", "thorax", "abdomen", "hip", "groin"]}
+    clean = ENGINE.validate_sheet(who(armour=[byrnie]), CAT)
+    assert clean["armour"][0]["weight"] == 22.0  # the content's Mail Byrnie weighs the same
+    assert stat(who(armour=[byrnie]), "Load") == "2.2"
+    sheet = who(qik=2, weapons=["Broadsword"], armour=[byrnie])
+    result = run({"type": "initiative"}, sheet, None, {"initiative": [6]})
+    assert result.outcome["attacker"]["total"] == 6 + 2 + 2 - 1  # Load 2.2: Burden 1, Encumbrance 1
+    given = ENGINE.validate_sheet(who(armour=[{**byrnie, "weight": 5}]), CAT)
+    assert given["armour"][0]["weight"] == 5.0  # a weight on the sheet wins
+    custom = ENGINE.validate_sheet(who(armour=[{"name": "Hide", "edge": 2, "locations": ["thorax"]}]), CAT)
+    assert custom["armour"][0]["weight"] == 0.0  # no material: no pounds per unit to go by
+
+
 # -- 18. Initiative, fatigue levels, Encumbrance (Ars Magica) ------------------------------------
 
 

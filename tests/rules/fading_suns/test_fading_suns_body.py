@@ -152,6 +152,65 @@ def test_the_seed_shares_add_to_110_percent_so_a_full_suit_weighs_110_percent_by
     assert carried(["plate helm"], armour_share_basis="normalised") == Fraction(24 * 10, 110)
 
 
+def test_half_plate_is_fs_half_plate_six_dice_not_plate() -> None:
+    # research B6: "Half plate | 6 | -1 / -" (plate is 10). Broadsword 6 + 3 VP (9 against goal 13) = 9 on
+    # the chest, less half plate's slash 6 = 3 against Size 5: a major wound (plate's 10 would stop it)
+    attacker = {"name": "A", "dex": 7, "skills": {"melee": 6}, "weapons": ["broadsword"]}
+    res = run({"type": "attack"}, attacker, {"name": "D", "str": 10, "armour": ["half plate"]},
+              {"attack": [9], "location": [12], "effect": [4]})
+    assert (res.outcome["roll"], res.outcome["goal"], res.outcome["bonus"]) == (9, 13, 3)
+    assert (res.outcome["armor"], res.outcome["armor_pieces"]) == (6, ["half plate"])
+    assert (res.outcome["damage"], res.outcome["severity"]) == (3, "major")
+    assert dict(CAT.armour["half plate"].ratings) == {"slash": 6, "pierce": 5, "impact": 5, "energy": 2}
+    assert CAT.armour["half plate"].covers == ("abdomen", "chest", "right_arm", "left_arm")
+
+
+# -- FS armour Dex/Vigor penalties (research B6; setting armour_penalties) ---------------------------
+
+KNIGHT = {"name": "K", "str": 10, "dex": 7, "skills": {"melee": 6, "vigor": 7, "dodge": 5},
+          "weapons": ["broadsword"]}
+LEG_WOUND = {"type": "injure", "damage": 3, "location": "right_leg", "armour": False}  # major: STUMBLE
+
+
+def stumble_goal(armour: list[Any], **settings: Any) -> tuple[int, dict[str, int]]:
+    res = run(LEG_WOUND, {**KNIGHT, "armour": armour}, dice={"stumble": [5]}, settings=settings)
+    roll = res.outcome["stumble_roll"]
+    return roll["goal"], roll["modifiers"]
+
+
+def test_fs_armour_dex_and_vigor_penalties_reach_the_goals_built_on_dex_or_vigor() -> None:
+    # Chain mail (all seven locations): FS -1 Dex / -2 Vigor. STR 10: ENC 100 kg, so no load penalty.
+    knight = {**KNIGHT, "armour": ["chain mail"]}
+    foe = {"name": "F", "str": 10, "dex": 7, "skills": {"dodge": 5}, "armour": ["chain mail"]}
+    res = run({"type": "attack", "defense": "dodge"}, knight, foe, {"attack": [3], "defense": [10]})
+    assert res.outcome["goal"] == 7 + 6 - 1 and res.outcome["modifiers"]["armour_dex"] == -1
+    assert res.outcome["defense"]["goal"] == 7 + 5 - 1 and res.outcome["defense"]["modifiers"]["armour_dex"] == -1
+    # STUMBLE is Dex + Vigor: both penalties, after the major wound's -4
+    assert stumble_goal(["chain mail"]) == (7 + 7 - 4 - 1 - 2, {"dex": 7, "vigor": 7, "wounds": -4,
+                                                                 "armour_dex": -1, "armour_vigor": -2})
+    # Wound-effect rolls (2 x END) and initiative are untouched
+    hit = run({"type": "injure", "damage": 5, "location": "chest", "armour": False}, knight, dice={"effect": [4]})
+    assert hit.outcome["effect_roll"]["goal"] == 6
+    order = run({"type": "initiative"}, knight, foe).outcome["initiative"]
+    assert order["attacker"]["score"] == 7 + 6 and order["attacker"]["parts"] == {"dex": 7, "melee": 6}
+
+
+def test_partial_armour_gives_its_share_of_the_fs_penalty_rounded() -> None:
+    assert stumble_goal(["plate helm"])[0] == 10  # plate -2/-2 x 10/110: nothing
+    assert stumble_goal(["half plate"])[0] == 10 - 1  # -1 Dex x 60/110 = -0.55: -1; no Vigor penalty
+    assert stumble_goal(["chain hauberk"])[0] == 10 - 1 - 1  # -1 and -2 x 60/110: -0.55 -> -1, -1.09 -> -1
+    assert stumble_goal([{"material": "chain", "covers": ["torso"]}])[0] == 10 - 1  # x 30/110: 0 Dex, -1 Vigor
+    assert stumble_goal(["plate armour"])[0] == 10 - 2 - 2
+    powered = {"name": "powered ceramsteel", "material": "ceramsteel", "dex_penalty": 0, "vigor_penalty": 0}
+    assert stumble_goal([powered])[0] == 10  # FS: no penalty when powered
+    assert stumble_goal([{"material": "ceramsteel"}])[0] == 10 - 5 - 5
+
+
+def test_armour_penalties_setting_full_or_none() -> None:
+    assert stumble_goal(["plate helm"], armour_penalties="full")[0] == 10 - 2 - 2
+    assert stumble_goal(["chain mail"], armour_penalties="none") == (10, {"dex": 7, "vigor": 7, "wounds": -4})
+
+
 def test_armour_weight_can_scale_with_size() -> None:
     big = parse({"name": "A", "size": 7, "armour": ["plate helm"]}, CAT)
     assert carried_kg(big, CAT, Rules()) == Fraction(24, 10)

@@ -90,9 +90,10 @@ EFFECTS = {
                   "crippled": ("stun_uncon", [])},
     "left_arm": {"minor": ("none", []), "major": ("fumble", []), "grievous": ("stun", []),
                  "crippled": ("stun_uncon", [])},
-    "abdomen": {"minor": ("none", []), "major": ("stun", []), "grievous": ("stun_uncon", []),
+    # the torso's grievous wound rolls STUN only: the seed's STUN/UNCON needs damage "greater than size"
+    "abdomen": {"minor": ("none", []), "major": ("stun", []), "grievous": ("stun", []),
                 "crippled": ("uncon_death", ["prone"])},
-    "chest": {"minor": ("none", []), "major": ("stun", []), "grievous": ("stun_uncon", []),
+    "chest": {"minor": ("none", []), "major": ("stun", []), "grievous": ("stun", []),
               "crippled": ("death", ["prone"])},
     "head": {"minor": ("stun", []), "major": ("stun_uncon", []), "grievous": ("uncon_death", []),
              "crippled": ("death", ["prone"])},
@@ -114,6 +115,23 @@ def test_each_location_and_severity_calls_for_its_effect_roll(location: str, sev
         assert [(p["kind"], p["column"]) for p in pending] == [(roll, None)]
     else:
         assert [(p["kind"], p["column"]) for p in pending] == [("effect", roll)]
+
+
+def test_it_takes_damage_greater_than_size_for_most_locations_to_incur_a_stun_uncon_roll() -> None:
+    # Seed: "it takes damage greater than size for most locations to incur a Stun/Uncon. roll (the exception
+    # being the head)". Size 5: no location but the head rolls STUN/UNCON or worse up to 2 x Size.
+    mild = {"none", "stumble", "fumble", "stun"}
+    for location in ("right_leg", "left_leg", "abdomen", "chest", "right_arm", "left_arm"):
+        for damage in range(1, 11):
+            assert hurt(5, damage, location).outcome["wound_roll"] in mild, (location, damage)
+    assert hurt(5, 11, "abdomen").outcome["wound_roll"] == "uncon_death"
+    assert hurt(5, 3, "head").outcome["wound_roll"] == "stun_uncon"
+    # damage exactly Size to the chest, effect roll 10 against 2 x END 6 fails: STUN column -> stunned only
+    res = run({"type": "injure", "damage": 5, "location": "chest"}, {"name": "V", "size": 5}, dice={"effect": [10]})
+    assert (res.outcome["severity"], res.outcome["wound_roll"]) == ("grievous", "stun")
+    assert (res.outcome["effect_roll"]["goal"], res.outcome["effect_roll"]["result"]) == (6, "failure")
+    assert res.outcome["effect"] == "stun"
+    assert res.attacker is not None and res.attacker["conditions"] == ["stunned"]
 
 
 def test_the_head_reaches_a_stun_uncon_roll_below_size_where_a_leg_needs_more_than_twice_size() -> None:

@@ -22,6 +22,14 @@ def test_gm_decides_death_for_the_dying() -> None:
         run(sheet(), result.attacker, None, {})
 
 
+def test_death_drops_the_rolls_still_waiting_for_the_gm() -> None:
+    dying = sheet(wounds=[{"amount": 30}], dying=True, unconscious=True,
+                  pending_decisions=[{"kind": "dying", "options": ["death", "survival"]}],
+                  pending_rolls=[{"kind": "major_wound", "wound": 1}])
+    result = run(dying, None, {"type": "gm_decide", "kind": "dying", "decision": "death"})
+    assert result.attacker["dead"] is True and result.attacker["pending_rolls"] == []
+
+
 def test_gm_decides_survival_brings_the_dying_to_one_hit_point() -> None:
     dying = sheet(wounds=[{"amount": 31}], dying=True, unconscious=True,
                   pending_decisions=[{"kind": "dying", "options": ["death", "survival"]}])

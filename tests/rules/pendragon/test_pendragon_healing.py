@@ -71,6 +71,15 @@ def test_first_aid_success_heals_1d3_once_per_wound() -> None:
         run(result.attacker, HEALER, {"type": "first_aid"}, {})
 
 
+def test_first_aid_cannot_be_used_on_oneself_unless_the_setting_allows_it() -> None:
+    # research A5 ([DTP]): First Aid "cannot be used on self"
+    own = patient(wounds=[{"amount": 6}], skills={"first_aid": 12})
+    with pytest.raises(IllegalAction, match="cannot give First Aid to themself"):
+        run(own, own, {"type": "first_aid"}, {})
+    allowed = run(own, own, {"type": "first_aid"}, {"first_aid": [5], "healing": [2]}, {"first_aid_on_self": True})
+    assert allowed.outcome["healed"] == 2 and allowed.attacker["wounds"][0]["remaining"] == 4
+
+
 def test_first_aid_critical_heals_1d6_but_no_more_than_the_wound() -> None:
     result = run(patient(wounds=[{"amount": 3}, {"amount": 6}]), HEALER, {"type": "first_aid", "wound": 1},
                  {"first_aid": [12], "healing": [5]})

@@ -105,6 +105,21 @@ def test_skill_over_20_success_compares_the_raised_total() -> None:
     assert out["winner"] == "attacker"
 
 
+def test_skill_over_20_same_number_means_the_compared_total_and_a_critical_beats_a_success() -> None:
+    # Seed: "If both fighters roll the same number and both are successful, then a tie occurs"; "a critical
+    # success" wins. Sword 25 rolls 13: compared 18, a success; sword 18 rolls 18: a critical -> it wins.
+    out = run(sheet(skills={"sword": 25}), sheet("Foe", skills={"sword": 18}), None,
+              {"attacker": [13], "defender": [18], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+    assert (out["attacker_roll"]["total"], out["attacker_roll"]["result"]) == (18, "success")
+    assert (out["defender_roll"]["total"], out["defender_roll"]["result"]) == (18, "critical")
+    assert out["winner"] == "defender" and out["tie"] is False and out["damage_rolled"] == 10
+    # the same compared 18 against a plain success (sword 19 rolls 18) is the same number: a tie
+    tie = run(sheet(skills={"sword": 25}), sheet("Foe", skills={"sword": 19}), None,
+              {"attacker": [13], "defender": [18]}, QUIET).outcome
+    assert (tie["defender_roll"]["total"], tie["defender_roll"]["result"]) == (18, "success")
+    assert tie["tie"] is True and tie["winner"] == "none" and tie["damage_rolled"] is None
+
+
 def test_skill_over_20_cannot_fumble_a_natural_20() -> None:
     out = run(sheet(skills={"sword": 23}), sheet("Foe"), None,
               {"attacker": [20], "defender": [16], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
