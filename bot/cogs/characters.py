@@ -67,13 +67,14 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.describe(name="The character")
     @app_commands.autocomplete(name=autocomplete.character)
     async def show(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
-        view = await self.bot.services.characters.get(actor_of(interaction), name)
+        view = await slow(interaction, self.bot.services.characters.get(actor_of(interaction), name))
         await reply(interaction, embed=embeds.character(view))
 
     @app_commands.command(name="list", description="List the characters of this server")
     @app_commands.describe(mine="Only your own characters")
     async def list_(self, interaction: discord.Interaction[GrievousBot], mine: bool = False) -> None:
-        briefs = await self.bot.services.characters.list(actor_of(interaction), mine)
+        briefs = await slow(interaction, self.bot.services.characters.list(actor_of(interaction), mine),
+                            ephemeral=True)
         await reply(interaction, embed=embeds.character_list(briefs, mine=mine), ephemeral=True)
 
     @app_commands.command(name="set-stat", description="Set one stat or field of a sheet (owner or GM)")
@@ -83,7 +84,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     async def set_stat(self, interaction: discord.Interaction[GrievousBot], name: Name,
                        stat: app_commands.Range[str, 1, 100], value: app_commands.Range[str, 1, 100]) -> None:
         typed: int | str = int(value) if value.strip().lstrip("+-").isdigit() else value
-        view = await self.bot.services.characters.edit_stat(actor_of(interaction), name, stat, typed)
+        view = await slow(interaction, self.bot.services.characters.edit_stat(actor_of(interaction), name, stat,
+                                                                              typed))
         await reply(interaction, embed=embeds.character(view))
 
     @app_commands.command(name="add-item", description="Give a character a weapon or armour piece")
@@ -91,7 +93,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.autocomplete(name=autocomplete.character, item=autocomplete.content_item)
     async def add_item(self, interaction: discord.Interaction[GrievousBot], name: Name,
                        kind: Literal["weapon", "armour"], item: Name) -> None:
-        view = await self.bot.services.characters.add_item(actor_of(interaction), name, kind, item)
+        view = await slow(interaction, self.bot.services.characters.add_item(actor_of(interaction), name, kind,
+                                                                             item))
         await reply(interaction, embed=embeds.character(view))
 
     @app_commands.command(name="remove-item", description="Take a weapon or armour piece off a character")
@@ -99,7 +102,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.autocomplete(name=autocomplete.character, item=autocomplete.sheet_item)
     async def remove_item(self, interaction: discord.Interaction[GrievousBot], name: Name,
                           kind: Literal["weapon", "armour"], item: Name) -> None:
-        view = await self.bot.services.characters.remove_item(actor_of(interaction), name, kind, item)
+        view = await slow(interaction, self.bot.services.characters.remove_item(actor_of(interaction), name, kind,
+                                                                                item))
         await reply(interaction, embed=embeds.character(view))
 
     @app_commands.command(name="delete", description="Delete a character and its wounds (asks first)")
@@ -108,7 +112,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     async def delete(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
         actor = actor_of(interaction)
         # a typo or someone else's character is a clear line before any prompt
-        found = await self.bot.services.characters.check_can_edit(actor, name)
+        found = await slow(interaction, self.bot.services.characters.check_can_edit(actor, name), ephemeral=True)
 
         async def confirmed(_: discord.Interaction[Any]) -> str:
             gone = await self.bot.services.characters.delete(actor, found.name)

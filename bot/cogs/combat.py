@@ -1,4 +1,4 @@
-"""Combat acts: /attack, /cast, /shock, /advantage, /rearm. Each calls one combat service method."""
+"""Combat acts: /attack, /cast, /shock, /pending-roll, /advantage, /rearm. Each calls one combat service method."""
 
 from __future__ import annotations
 
@@ -84,6 +84,20 @@ class CombatCog(commands.Cog):
                     dice: Dice | None = None) -> None:
         report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "shock", character, {},
                                                                       dice_text=dice))
+        await publish_report(interaction, report)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="pending-roll",
+                          description="GM: make a roll that waits for you (/setup rolls mode:gm), with your dice")
+    @app_commands.describe(character="Who owes the roll", roll="Which roll (default: the oldest owed)",
+                           dice="Faces you rolled at the table, e.g. 7 or shock=7 (empty: the bot rolls)")
+    @app_commands.autocomplete(character=autocomplete.combatant)
+    async def pending_roll(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                           roll: Literal["shock", "kill", "knockdown", "major_wound", "fall", "effect", "stumble",
+                                         "fumble"] | None = None,
+                           dice: Dice | None = None) -> None:
+        report = await slow(interaction, self.bot.services.combat.pending_roll(actor_of(interaction), character, roll,
+                                                                               dice_text=dice))
         await publish_report(interaction, report)
 
     @app_commands.guild_only()

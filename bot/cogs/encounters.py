@@ -87,7 +87,8 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
 
     @app_commands.command(name="status", description="Show the round, turn order and everyone's condition")
     async def status(self, interaction: discord.Interaction[GrievousBot]) -> None:
-        encounter = await self.bot.services.encounters.status(actor_of(interaction))
+        encounter = await slow(interaction, self.bot.services.encounters.status(actor_of(interaction)),
+                               ephemeral=True)
         await reply(interaction, embed=embeds.tracker(encounter), ephemeral=True)
 
     @app_commands.command(name="end", description="End this channel's encounter; wounds stay on the sheets (GM)")

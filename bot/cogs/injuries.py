@@ -27,7 +27,7 @@ class InjuriesCog(commands.Cog):
     @app_commands.describe(character="The character (default: your own)")
     @app_commands.autocomplete(character=autocomplete.character)
     async def injuries(self, interaction: discord.Interaction[GrievousBot], character: Name | None = None) -> None:
-        view = await self.bot.services.injuries.list(actor_of(interaction), character)
+        view = await slow(interaction, self.bot.services.injuries.list(actor_of(interaction), character))
         await reply(interaction, embed=embeds.injuries(view))
 
     @app_commands.guild_only()

@@ -25,7 +25,8 @@ class RecordsCog(commands.Cog):
     @app_commands.describe(expression="What to roll", dice="Faces you rolled at the table, e.g. 1,1,4")
     async def roll(self, interaction: discord.Interaction[GrievousBot], expression: app_commands.Range[str, 1, 100],
                    dice: app_commands.Range[str, 1, 200] | None = None) -> None:
-        view = await self.bot.services.records.roll(actor_of(interaction), expression, dice_text=dice)
+        view = await slow(interaction, self.bot.services.records.roll(actor_of(interaction), expression,
+                                                                      dice_text=dice))
         await reply(interaction, embed=embeds.roll(view, interaction.user.display_name))
 
     @app_commands.guild_only()
@@ -33,7 +34,7 @@ class RecordsCog(commands.Cog):
     @app_commands.describe(limit="How many (1 to 25)")
     async def log(self, interaction: discord.Interaction[GrievousBot],
                   limit: app_commands.Range[int, 1, 25] = 10) -> None:
-        events = await self.bot.services.records.log(actor_of(interaction), limit)
+        events = await slow(interaction, self.bot.services.records.log(actor_of(interaction), limit), ephemeral=True)
         await reply(interaction, embed=embeds.log(events), ephemeral=True)
 
     @app_commands.guild_only()
@@ -44,7 +45,7 @@ class RecordsCog(commands.Cog):
         await reply(interaction, embed=embeds.undone(event))
         if event.encounter_id is not None:
             try:
-                encounter = await self.bot.services.encounters.status(actor)
+                encounter = await slow(interaction, self.bot.services.encounters.status(actor))
             except Exception:  # the encounter may have ended since; the undo itself stands
                 return
             await refresh_tracker(interaction, encounter)

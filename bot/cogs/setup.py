@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.ui import autocomplete, embeds
-from bot.ui.publish import reply
+from bot.ui.publish import reply, slow
 from rules.registry import system_ids
 
 if TYPE_CHECKING:
@@ -29,32 +29,35 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     async def show(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
         settings = self.bot.services.settings
-        view = await settings.show(actor)
-        await reply(interaction, embed=embeds.settings(view, await settings.ruling_names(actor)), ephemeral=True)
+        view = await slow(interaction, settings.show(actor), ephemeral=True)
+        rulings = await slow(interaction, settings.ruling_names(actor), ephemeral=True)
+        await reply(interaction, embed=embeds.settings(view, rulings), ephemeral=True)
 
     @app_commands.command(name="system", description="Choose the rule system for this server or one channel")
     @app_commands.describe(system="The rule system", channel_only="Only this channel (overrides the server's)")
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def system(self, interaction: discord.Interaction[GrievousBot], system: str,
                      channel_only: bool = False) -> None:
-        await self.bot.services.settings.set_system(actor_of(interaction), system, channel_only)
+        await slow(interaction, self.bot.services.settings.set_system(actor_of(interaction), system, channel_only),
+                   ephemeral=True)
         await reply(interaction, embed=embeds.system_set(system, channel_only), ephemeral=True)
 
     @app_commands.command(name="channel-reset", description="Let this channel follow the server's system again")
     async def channel_reset(self, interaction: discord.Interaction[GrievousBot]) -> None:
-        view = await self.bot.services.settings.clear_channel_system(actor_of(interaction))
+        view = await slow(interaction, self.bot.services.settings.clear_channel_system(actor_of(interaction)),
+                          ephemeral=True)
         await reply(interaction, embed=embeds.system_set(view.system, False), ephemeral=True)
 
     @app_commands.command(name="gm-role", description="Choose the role whose members are GMs")
     @app_commands.describe(role="Members with this role adjudicate and run GM commands")
     async def gm_role(self, interaction: discord.Interaction[GrievousBot], role: discord.Role) -> None:
-        await self.bot.services.settings.set_gm_role(actor_of(interaction), role.id)
+        await slow(interaction, self.bot.services.settings.set_gm_role(actor_of(interaction), role.id), ephemeral=True)
         await reply(interaction, embed=embeds.gm_role_set(role.id), ephemeral=True)
 
     @app_commands.command(name="rolls", description="Whether the bot rolls shock and kill, or they wait for the GM")
     @app_commands.describe(mode="auto: the bot rolls them; gm: they wait for the GM's buttons")
     async def rolls(self, interaction: discord.Interaction[GrievousBot], mode: Literal["auto", "gm"]) -> None:
-        await self.bot.services.settings.set_rolls(actor_of(interaction), mode)
+        await slow(interaction, self.bot.services.settings.set_rolls(actor_of(interaction), mode), ephemeral=True)
         await reply(interaction, embed=embeds.rolls_set(mode), ephemeral=True)
 
     @app_commands.command(name="ruling", description="Change one of the rule engine's rulings")
@@ -62,7 +65,8 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.autocomplete(name=autocomplete.ruling, value=autocomplete.ruling_value)
     async def ruling(self, interaction: discord.Interaction[GrievousBot], name: app_commands.Range[str, 1, 60],
                      value: app_commands.Range[str, 1, 60]) -> None:
-        view = await self.bot.services.settings.set_ruling(actor_of(interaction), name, value)
+        view = await slow(interaction, self.bot.services.settings.set_ruling(actor_of(interaction), name, value),
+                          ephemeral=True)
         shown = view.rulings.get(name, value)
         await reply(interaction, embed=embeds.ruling_set(name, str(shown).lower() if isinstance(shown, bool)
                                                          else str(shown)), ephemeral=True)

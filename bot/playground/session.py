@@ -25,7 +25,9 @@ from bot.services import Services
 from emulator import permissions as perms
 from emulator.harness import running_bot, running_emulator
 from emulator.interactions import InteractionError
-from emulator.models import Channel, Member, Message, Role
+from emulator.limits import TEXT_INPUT
+from emulator.models import Channel, Member, Message, Role, walk_components
+from emulator.records import MODAL
 from emulator.server import Emulator
 
 SETTLE_SECONDS = 0.15
@@ -39,7 +41,7 @@ Type slash commands as in Discord, options as name:value (quote values with spac
 Playground commands:
   :as NAME        act as another member (gm, alice, bob; a new name joins as a player)
   :channel NAME   switch channel (combat, general; a new name creates it)
-  :click N        press button [N]
+  :click N        press button [N]; :click N TEXT fills in the form it opens (e.g. :click 2 shock=7)
   :choices /attack target:Br     show what autocomplete offers for the last option
   :who            who and where you are        :pins   the channel's pinned messages
   :wait SECONDS   pause (scripts)              :quit   leave
@@ -267,8 +269,8 @@ class Playground:
                 self._channels[name] = self.emu.add_channel(self._guild, name)
             self.channel = self._channels[name]
             self.out.write(f"(you are now in #{name})\n")
-        elif verb == "click" and len(args) == 1 and args[0].isdigit():
-            await self._click(int(args[0]))
+        elif verb == "click" and args and args[0].isdigit():
+            await self._click(int(args[0]), " ".join(args[1:]) or None)
         elif verb == "choices" and args:
             await self._choices(" ".join(args))
         elif verb == "who":
@@ -296,7 +298,7 @@ class Playground:
             self._members[name] = self.emu.add_member(self._guild, user, roles=[self._player_role])
         return self._members[name]
 
-    async def _click(self, number: int) -> None:
+    async def _click(self, number: int, typed: str | None = None) -> None:
         if number not in self._buttons:
             raise LineError(f"there is no button [{number}]")
         message_id, custom_id = self._buttons[number]
@@ -309,7 +311,17 @@ class Playground:
         refusals = len(self.emu.refusals)
         try:
             handle = await self.emu.click(message, custom_id, user=self.member)
-            await handle.response(RESPONSE_TIMEOUT)
+            answer = await handle.response(RESPONSE_TIMEOUT)
+            if answer.type == MODAL:
+                modal = await handle.modal(RESPONSE_TIMEOUT)
+                if typed is None:
+                    self.out.write(f"(a form opens: {modal.get('title')}; type :click {number} followed by "
+                                   "what to fill in)\n")
+                else:
+                    fields = [c["custom_id"] for c in walk_components(modal.get("components") or [])
+                              if c.get("type") == TEXT_INPUT]
+                    submitted = await self.emu.submit_modal(handle, {fields[0]: typed} if fields else {})
+                    await submitted.response(RESPONSE_TIMEOUT)
             await self._settle()
         finally:
             batch, self._batch = self._batch, None

@@ -14,6 +14,7 @@ from bot.db.models import Character, Combatant, Encounter, Event, PendingDecisio
 from bot.errors import UserError
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
+from bot.services.pending_rolls import sync_roll_decisions
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -65,6 +66,7 @@ class ActionCall:
     target: Character | None = None
     dice_text: str | None = None
     extra_payload: Mapping[str, Any] | None = None
+    dice_label: str | None = None  # the label bare faces in ``dice_text`` belong to (a roll the GM makes)
 
 
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
@@ -72,7 +74,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     system = call.actor_character.system
     engine = rt.engine(system)
     catalog = rt.catalog(system)
-    forced = parse_dice(call.dice_text, engine.roll_labels)
+    forced = parse_dice(call.dice_text, engine.roll_labels, call.dice_label)
     settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
     touched = [call.actor_character] + ([call.target] if call.target is not None else [])
     before = before_state(touched, encounter)
@@ -101,19 +103,22 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     event = record_event(rt, session, actor, call.kind, payload, before, encounter)
     await session.flush()
     pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
-    await session.flush()
+    rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id)
+    pending += [decision_view(row) for row in rolls]
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
         pending=tuple(pending), unused_dice=unused,
         encounter=encounter_view(rt, encounter) if encounter is not None else None, event_id=event.id,
+        moot=tuple(decision_view(row) for row in moot),
     )
 
 
 async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Mapping[str, Any],
                         call: ActionCall) -> list[PendingDecisionView]:
-    """A PendingDecision for each ``gm_decision`` the engine asked for (one mapping or a list)."""
-    asked = outcome.get("gm_decision")
+    """A PendingDecision for each decision the engine asked for: ``gm_decisions`` (a list, Pendragon) or
+    ``gm_decision`` (one mapping or a list)."""
+    asked = outcome.get("gm_decisions") or outcome.get("gm_decision")
     requests = asked if isinstance(asked, list) else [asked] if isinstance(asked, Mapping) else []
     views = []
     for request in requests:

@@ -9,12 +9,22 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.db.models import Character, Combatant, Encounter
+from bot.db.models import Character, Combatant, Encounter, PendingDecision
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
 from bot.services import access
 from bot.services.actions import ActionCall, clean_options, combatant_named, require_action, run_action
 from bot.services.actor import Actor
 from bot.services.encounters import active_encounter
+from bot.services.pending_rolls import (
+    DICE,
+    MOOT,
+    ROLL,
+    is_roll_kind,
+    open_roll_decisions,
+    parse_kind,
+    roll_action,
+    sync_roll_decisions,
+)
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import item_label
 from bot.services.snapshots import decision_view, ordered_combatants
@@ -25,6 +35,21 @@ from bot.services.views import ActionReport
 _DECIDE_OPTIONS: dict[str, tuple[str, ...]] = {
     "ars-harn": ("decision",), "pendragon": ("kind", "decision"), "fading-suns": ("choice",),
 }
+
+
+# Choices that need a value the GM types (a modal on the button): the choice -> the engine option it fills.
+VALUE_CHOICES: dict[tuple[str, str], str] = {("fall_damage", "damage"): "amount", ("damage", "damage"): "amount"}
+
+
+def decision_value(kind: str, choice: str, value: str | None) -> dict[str, Any]:
+    """The engine options for what the GM typed with ``choice`` (e.g. the amount of a fall's damage)."""
+    option = VALUE_CHOICES.get((kind, choice))
+    if option is None:
+        return {}
+    text = (value or "").strip()
+    if not text.isdigit() or not 0 <= int(text) <= 1000:
+        raise UserError(f"give the {option} as a whole number from 0 to 1000, not '{text or 'nothing'}'")
+    return {option: int(text)}
 
 
 def gm_decide_action(system: str, kind: str, choice: str) -> dict[str, Any]:
@@ -134,8 +159,10 @@ class CombatService:
 
         return await self._rt.transact(actor.channel_id, work)
 
-    async def decide(self, actor: Actor, decision_id: int, choice: str) -> ActionReport:
-        """GM only: apply a pending decision (the engine's "gm_decide" action); never twice."""
+    async def decide(self, actor: Actor, decision_id: int, choice: str, value: str | None = None) -> ActionReport:
+        """GM only: apply a pending decision (the engine's "gm_decide" action, or for a roll the GM makes, the
+        roll's action); never twice. ``value`` is what the GM typed: the faces for a roll's ``dice`` choice,
+        the amount for a ``damage`` choice."""
         peek = await self._rt.read(lambda session: repo.decision(session, decision_id))
         if peek is None or peek.guild_id != actor.guild_id:
             raise NotFound("that decision no longer exists")
@@ -145,27 +172,64 @@ class CombatService:
             decision = await repo.decision(session, decision_id, for_update=True)
             if decision is None or decision.guild_id != actor.guild_id:
                 raise NotFound("that decision no longer exists")
-            if decision.cancelled:
-                raise Conflict("that decision was taken back with /undo")
-            if decision.choice is not None:
-                raise Conflict(f"already decided: {decision.who} — {decision.choice}")
-            wanted = choice.strip().casefold()
-            picked = next((o for o in decision.options if str(o).casefold() == wanted), None)
-            if picked is None:
-                raise UserError(f"choose one of {', '.join(map(str, decision.options))}, not '{choice}'")
-            character = await session.get(Character, decision.character_id, with_for_update=True)
-            if character is None:
-                raise NotFound(f"{decision.who} no longer exists")
-            encounter = await repo.active_encounter(session, decision.channel_id, for_update=True)
-            decision.choice = str(picked)
-            decision.decided_by = actor.user_id
-            action = gm_decide_action(character.system, decision.kind, str(picked))
-            call = ActionCall("gm_decide", action, character, None, None,
-                              extra_payload={"decision_id": decision.id, "kind": decision.kind})
-            report = await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
-            return replace(report, decided=decision_view(decision))
+            return await self._apply(session, actor, decision, choice, value)
 
         return await self._rt.transact(peek.channel_id, work)
+
+    async def pending_roll(self, actor: Actor, character: str, which: str | None = None,
+                           dice_text: str | None = None) -> ActionReport:
+        """GM only: make a roll the engine left waiting for the GM (``/setup rolls mode:gm``) for a character in
+        the encounter: ``which`` (shock, kill, knockdown, major_wound, fall, effect, stumble, fumble; default the
+        oldest owed), with the faces in ``dice_text`` if the GM rolled at the table."""
+
+        async def work(session: AsyncSession) -> ActionReport:
+            await access.require_gm(session, actor, "make the rolls that wait for the GM")
+            encounter = await active_encounter(session, actor)
+            rolling = self._target(encounter, character).character
+            await sync_roll_decisions(self._rt, session, actor, [rolling], None)
+            waiting = await open_roll_decisions(session, rolling.id)
+            names = ", ".join(dict.fromkeys(parse_kind(d.kind).roll for d in waiting))
+            wanted = which.strip().lower() if which else None
+            decision = next((d for d in waiting if wanted is None or parse_kind(d.kind).roll == wanted), None)
+            if decision is None:
+                owes = f"owes only: {names}" if names else "owes no roll"
+                raise UserError(f"{rolling.name} {owes}" + (f", not a {wanted} roll" if wanted and names else ""))
+            return await self._apply(session, actor, decision, DICE if dice_text else ROLL, dice_text)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def _apply(self, session: AsyncSession, actor: Actor, decision: PendingDecision, choice: str,
+                     value: str | None) -> ActionReport:
+        if decision.cancelled:
+            raise Conflict("that decision was taken back with /undo")
+        if decision.choice == MOOT:
+            raise Conflict(f"{decision.who} no longer owes that roll")
+        if decision.choice is not None:
+            raise Conflict(f"already decided: {decision.who} \u2014 {decision.choice}")
+        wanted = choice.strip().casefold()
+        picked = next((str(o) for o in decision.options if str(o).casefold() == wanted), None)
+        if picked is None:
+            raise UserError(f"choose one of {', '.join(map(str, decision.options))}, not '{choice}'")
+        character = await session.get(Character, decision.character_id, with_for_update=True)
+        if character is None:
+            raise NotFound(f"{decision.who} no longer exists")
+        encounter = await repo.active_encounter(session, decision.channel_id, for_update=True)
+        decision.choice = picked
+        decision.decided_by = actor.user_id
+        extra = {"decision_id": decision.id, "kind": decision.kind}
+        if is_roll_kind(decision.kind):
+            if picked == DICE and not (value or "").strip():
+                raise UserError("type the faces you rolled, e.g. shock=7")
+            owed = parse_kind(decision.kind)
+            action = roll_action(character.system, owed)
+            call = ActionCall(str(action["type"]), action, character, None, value if picked == DICE else None,
+                              extra_payload=extra, dice_label=owed.roll)
+        else:
+            action = gm_decide_action(character.system, decision.kind, picked)
+            action.update(decision_value(decision.kind, picked, value))
+            call = ActionCall("gm_decide", action, character, None, None, extra_payload=extra)
+        report = await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
+        return replace(report, decided=decision_view(decision))
 
     # -- shared ---------------------------------------------------------------------------------
 

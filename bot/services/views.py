@@ -95,11 +95,18 @@ class PendingDecisionView:
     """A GM decision waiting for a button press (``id`` goes into the button's custom_id)."""
 
     id: int
-    kind: str  # e.g. "kill", "shock"
+    kind: str  # e.g. "kill", "dying"; "roll:shock" for a roll the GM makes (bot/services/pending_rolls.py)
     who: str  # the character's name
     options: tuple[str, ...]
     choice: str | None = None  # set once decided
     decided_by: int | None = None
+
+    @property
+    def roll(self) -> str | None:
+        """For a roll the GM makes (kind ``roll:shock``, ``roll:effect:3``): the roll (``shock``); else None."""
+        if not self.kind.startswith("roll:"):
+            return None
+        return self.kind.split(":")[1]
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,7 @@ class ActionReport:
     encounter: EncounterView | None
     event_id: int
     decided: PendingDecisionView | None = None  # for decide(): the decision as now recorded
+    moot: tuple[PendingDecisionView, ...] = ()  # rolls the GM no longer needs to make (e.g. shock after death)
 
     @property
     def outcome(self) -> dict[str, Any]:

@@ -50,17 +50,25 @@ ACTION_TITLES = {
     "tactical_advantage": "uses a tactical advantage",
     "gm_decide": "\u2014 the GM decides",
     "effect": "rolls for the wound's effect",
+    "knockdown": "rolls against knockdown",
+    "major_wound": "rolls for a major wound",
+    "fall": "rolls to fall safely",
 }
 
-DECISION_KINDS = {
-    "kill": "failed kill roll",
-    "shock": "shock roll",
-    "death": "a deadly wound",
-    "dying": "dying",
-    "experience": "experience check",
-    "experience_check": "notable success, experience check",
-    "fall_damage": "a fall from the horse",
+# A waiting GM decision, as the start of its line under an action ({who} is the character).
+DECISION_PROMPTS = {
+    "kill": "{who} failed the kill roll",
+    "shock": "{who}'s shock roll",
+    "death": "{who} took a deadly wound",
+    "dying": "{who} is dying",
+    "experience": "{who}: an experience check",
+    "experience_check": "{who}'s notable success earns an experience check",
+    "fall_damage": "{who} fell gently",
 }
+# How a choice reads in that line, and on its button.
+CHOICE_WORDS = {"unconscious": "mercy (unconscious)", "none": "no damage", "damage": "damage (you give the amount)",
+                "approve": "approve", "deny": "deny"}
+CHOICE_LABELS = {"roll": "Roll", "dice": "Dice", "none": "No damage", "damage": "Damage\u2026"}
 
 # What the other events of the log say (actions of the engines use ACTION_TITLES and their outcome).
 EVENT_TITLES = {
@@ -127,7 +135,27 @@ def cancelled() -> str:
 
 
 def decision_label(choice: str) -> str:
-    return limits.clip(title(choice), limits.BUTTON_LABEL)
+    return limits.clip(CHOICE_LABELS.get(choice, title(choice)), limits.BUTTON_LABEL)
+
+
+ROLL_NAMES = {"effect": "wound-effect roll", "major_wound": "major wound rolls", "fall": "fall (DEX) roll",
+              "knockdown": "knockdown roll", "stumble": "STUMBLE roll", "fumble": "FUMBLE roll", "kill": "kill roll",
+              "shock": "shock roll"}
+
+
+def roll_name(decision: PendingDecisionView) -> str:
+    """What a roll the GM makes is called: ``shock roll``, ``wound-effect roll``."""
+    roll = decision.roll or decision.kind
+    return ROLL_NAMES.get(roll, f"{human(roll)} roll")
+
+
+def decision_button_label(decision: PendingDecisionView, choice: str) -> str:
+    """A GM button's label: the choice, and for a roll the GM makes, whose roll it is (a message may carry
+    several): ``Roll: Bandit 1's shock``."""
+    if decision.roll is not None:
+        what = f"{decision.who}'s {roll_name(decision).removesuffix(' roll').removesuffix(' rolls')}"
+        return limits.clip(f"{CHOICE_LABELS.get(choice, title(choice))}: {what}", limits.BUTTON_LABEL)
+    return decision_label(choice)
 
 
 def decision_taken(decision: PendingDecisionView, user_name: str) -> str:
@@ -135,8 +163,11 @@ def decision_taken(decision: PendingDecisionView, user_name: str) -> str:
 
 
 def decision_line(decision: PendingDecisionView) -> str:
-    """``The GM chose **death** for Bandit 1 (@gm).``"""
+    """``The GM chose **death** for Bandit 1 (@gm).``; for a roll: ``The GM rolled Bandit 1's shock roll (@gm).``"""
     by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
+    if decision.roll is not None:
+        how = " with the dice rolled at the table" if decision.choice == "dice" else ""
+        return f"The GM rolled {decision.who}'s **{roll_name(decision)}**{how}{by}."
     return f"The GM chose **{human(decision.choice or '?')}** for {decision.who}{by}."
 
 
@@ -146,13 +177,24 @@ def done(message: str) -> discord.Embed:
 
 # -- combat and other engine actions -----------------------------------------------------------
 
+def _pending_head(decision: PendingDecisionView) -> str:
+    """The start of a waiting decision's line, which says whose and what it is (and finds the line again)."""
+    if decision.roll is not None:
+        return f"{decision.who}'s {roll_name(decision)}"
+    return DECISION_PROMPTS.get(decision.kind, "{who}: " + human(decision.kind)).format(who=decision.who)
+
+
+def pending_line(decision: PendingDecisionView) -> str:
+    """``Bandit 1's shock roll: the GM presses Roll, or Dice ...``,
+    ``Bandit 1 failed the kill roll: the GM chooses death or incapacitation.``"""
+    if decision.roll is not None:
+        return f"{_pending_head(decision)}: the GM presses **Roll**, or **Dice** to type the faces rolled at the table."
+    options = " or ".join(f"**{human(CHOICE_WORDS.get(o, o))}**" for o in decision.options) or "a ruling"
+    return f"{_pending_head(decision)}: the GM chooses {options}."
+
+
 def _pending_lines(pending: Sequence[PendingDecisionView]) -> str:
-    lines = []
-    for decision in pending:
-        kind = DECISION_KINDS.get(decision.kind, human(decision.kind))
-        options = " or ".join(human(o) for o in decision.options) or "a ruling"
-        lines.append(f"{decision.who}: {kind}, {options}? The GM decides with the buttons below.")
-    return "\n".join(lines)
+    return "\n".join(pending_line(decision) for decision in pending)
 
 
 def action(report: ActionReport) -> discord.Embed:
@@ -165,7 +207,9 @@ def action(report: ActionReport) -> discord.Embed:
     embed = _embed(_action_heading(report), words.headline, severity.colour)
     if report.decided is not None:
         decided = report.decided
-        embed.description = f"{decision_words(decided.kind, decided.choice, decided.who)}\n{decision_line(decided)}"
+        said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,
+                                                                               decided.who)
+        embed.description = f"{said}\n{decision_line(decided)}"
     rolls = report.resolution.get("rolls") or []
     if rolls:
         embed.add_field(name="Dice", value=rolls_value(rolls), inline=False)
@@ -203,20 +247,31 @@ def action_heading(action_name: str, actor: str, target: str | None) -> str:
     return heading
 
 
-def mark_decided(embed: discord.Embed, decision: PendingDecisionView) -> discord.Embed:
-    """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line leaves the
-    waiting field (dropped when empty) and a field says what was decided and by whom."""
+def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
+                 moot: Sequence[PendingDecisionView] = ()) -> discord.Embed:
+    """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line (and those of
+    the ``moot`` rolls it made needless) leave the waiting field (dropped when empty), a field says what was
+    decided and by whom, and a "dying" that death or survival settled no longer says so."""
     waiting = "\u23f3 Waiting for the GM"
     decided_name = "\u2696\ufe0f The GM decided"
-    ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, decision.who)}"
+    if decision.roll is not None:
+        ruling = f"{decision_line(decision)} The result is posted below."
+    else:
+        ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, decision.who)}"
+    heads = tuple(_pending_head(d) for d in (decision, *moot))
+    settled = decision.kind in ("dying", "death", "kill")
     fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
     embed.clear_fields()
     placed = False
     for name, value, inline in fields:
         if name == waiting:
-            left = [line for line in value.splitlines() if not line.startswith(f"{decision.who}: ")]
+            # this decision's line (older messages began every line with "<who>: ")
+            left = [line for line in value.splitlines()
+                    if not line.startswith(heads) and not line.startswith(f"{decision.who}: ")]
             if left:
                 embed.add_field(name=name, value="\n".join(left), inline=inline)
+            continue
+        if settled and name in _SETTLED_FIELDS and decision.who in value:
             continue
         if name == decided_name:
             value, placed = f"{value}\n{ruling}", True
@@ -224,6 +279,10 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView) -> discord
     if not placed:
         embed.add_field(name=decided_name, value=ruling, inline=False)
     return limits.fit(embed)
+
+
+# Fields saying a character hangs between life and death, which the GM's decision settles.
+_SETTLED_FIELDS = ("Dying", "Effect")
 
 
 def roll(view: RollView, user_name: str) -> discord.Embed:
@@ -543,20 +602,25 @@ HELP: dict[str, tuple[str, str]] = {
         "`/attack target weapon aspect aim modifier dice` \u2014 aspect and aim for ars-harn; "
         "`location` for Fading Suns; `save_excess` keeps excess points for next round\n"
         "`/cast target spell damage kind body_levels` \u2014 ars-harn damage and Body Level spells\n"
+        "`/attack defense:dodge|parry` \u2014 Fading Suns: the target defends if the attack succeeds\n"
         "`/shock` \u2014 re-roll shock; `/advantage` \u2014 use a Tactical Advantage; `/rearm` after a fumble\n"
         "`dice:\"attack=7 location=55\"` uses the faces you rolled at the table; the rest are rolled.")),
     "injuries": ("Injuries and healing", (
         "`/injuries character` \u2014 every wound: location, code, levels, bleeding, penalty\n"
-        "`/heal character method` \u2014 first aid, chirurgy or a healing spell\n"
-        "`/rest character days` \u2014 the healing rolls over time")),
+        "`/heal character method healer` \u2014 ars-harn: `chirurgy` or `spell`; Pendragon and Fading Suns: "
+        "`first_aid` or `chirurgy` (Chirurgery; Physick)\n"
+        "`/rest character days dice` \u2014 the healing rolls over time (Pendragon: by the week)")),
     "dice": ("Dice and records", (
         "`/roll expression` \u2014 `3d6+2`, `stress+5 vs 9`, `simple+3`, `d20 vs 14` (Pendragon), `fs vs 12` "
         "(Fading Suns)\n"
         "`/log` \u2014 the channel's recent rolls and events\n"
         "`/undo` \u2014 (GM) take back the last action of the encounter")),
     "gm": ("For the GM", (
-        "Buttons under an attack ask you to decide a failed kill roll or a shock roll when the server says the GM "
-        "makes them; only the GM role can press them, and they keep working after a restart.\n"
+        "Buttons under an attack ask you to decide (death or incapacitation, dying, an experience check ...); "
+        "only the GM role can press them, and they keep working after a restart.\n"
+        "With `/setup rolls mode:gm` the shock, kill, knockdown, major wound, fall, effect, STUMBLE and FUMBLE "
+        "rolls wait for you: **Roll** lets the bot roll, **Dice** takes the faces you rolled; or "
+        "`/pending-roll character roll dice`.\n"
         "`/undo` takes back the last action; `/encounter npcs` drops in NPCs from the content pack.")),
 }
 

@@ -270,6 +270,11 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
     elif hit or location is not None:
         headline = f"**Hit** on {defender}'s **{text(location)}**, but the armour takes it all."
         severity = Severity.LIGHT if hit else Severity.NONE
+    elif outcome.get("action") in ("shock", "kill") and isinstance(outcome.get(outcome["action"]), Mapping):
+        passed = outcome[str(outcome["action"])].get("passed")
+        headline = f"**{attacker}** {'passes' if passed else 'fails'} the {outcome['action']} roll."
+        if outcome["action"] == "shock":
+            headline += " In shock." if outcome.get("in_shock") else " Not in shock."
     else:
         headline = f"{attacker} acts." if defender == attacker or not defender else f"{attacker} acts on {defender}."
         severity = Severity.INFO
@@ -482,7 +487,9 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
         fields.append(("Damage", f"{line} \u2212 {armour} = **{_num(taken)}**", False))
     knockdown = outcome.get("knockdown")
     if isinstance(knockdown, Mapping):
-        if knockdown.get("automatic"):
+        if knockdown.get("pending"):
+            line = f"{hurt} rolls DEX against the blow: waiting for the GM"
+        elif knockdown.get("automatic"):
             line = f"twice {hurt}'s SIZ: **knocked down**"
         elif knockdown.get("passed") is False:
             line = f"{check_line(knockdown)}\n{hurt} is **knocked down**"
@@ -499,7 +506,9 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
                        + "".join(f"\n{hurt} {line}" for line in lines), False))
         severity = worst(severity, Severity.GRIEVOUS)
     fall = outcome.get("fall")
-    if isinstance(fall, Mapping):
+    if isinstance(fall, Mapping) and fall.get("pending"):
+        fields.append(("Fall", f"{hurt} falls unconscious: the DEX roll waits for the GM", True))
+    elif isinstance(fall, Mapping):
         line = f"{check_line(fall)}: " + ("a gentle fall" if fall.get("passed") else f"{hurt} falls hard")
         if fall.get("fall_damage"):
             line += f", {fall['fall_damage']} damage"
@@ -577,9 +586,28 @@ def _pendragon_rearm(outcome: Mapping[str, Any], names: tuple[str, str]) -> Outc
     return OutcomeText(headline, _details(outcome, {"weapon", "events", "gm_decision"}), Severity.INFO)
 
 
+def _pendragon_roll(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+    """A knockdown, major wound or fall roll made later (the GM makes them: ``/setup rolls mode:gm``)."""
+    who = names[0]
+    action = str(outcome.get("action"))
+    shown = {key: value for key, value in outcome.items() if key != "action"}
+    if action == "major_wound":
+        shown["major_wound"] = True
+    words = pendragon(shown, (who, who))
+    roll = outcome.get(action)
+    passed = isinstance(roll, Mapping) and (roll.get("passed") is True)
+    if action == "knockdown":
+        headline = f"**{who}** keeps their feet." if passed else f"**{who}** is **knocked down**."
+    elif action == "fall":
+        headline = f"**{who}** falls gently." if passed else f"**{who}** falls hard."
+    else:
+        headline = f"**{who}** suffers the major wound's effects."
+    return OutcomeText(headline, words.fields, words.severity if words.severity != Severity.NONE else Severity.INFO)
+
+
 _PENDRAGON_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
     "first_aid": _pendragon_treatment, "chirurgery": _pendragon_treatment, "rest": _pendragon_rest,
-    "rearm": _pendragon_rearm,
+    "rearm": _pendragon_rearm, "knockdown": _pendragon_roll, "major_wound": _pendragon_roll, "fall": _pendragon_roll,
 }
 
 
@@ -794,7 +822,9 @@ def _fs_effect(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTex
     fields.extend(_fs_checks(outcome, (who, who)))
     effect = outcome.get("effect")
     headline = f"**{who}** rolls for the wound's effect: " + (
-        "no effect." if not effect or effect == "none" else f"{_FS_EFFECT_WORDS.get(str(effect), human(effect))}.")
+        "no effect." if not effect or effect == "none" else
+        "a deadly wound, for the GM to confirm." if effect == "death" and outcome.get("gm_decision") else
+        f"{_FS_EFFECT_WORDS.get(str(effect), human(effect))}.")
     for person, items in _fs_per_side(outcome.get("conditions"), (who, who), "attacker"):
         fields.append(("Condition", f"{person}: {text(items)}", True))
     fields.extend(_fs_penalties(outcome, who))

@@ -39,15 +39,17 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
 DEFER_AFTER = 1.5  # seconds; Discord wants an answer within 3
 
 
-async def slow(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+async def slow(interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = False) -> T:
     """Await ``work``; if it takes a while, show "thinking" meanwhile so the interaction does not expire.
 
-    Deferring only when needed keeps a quick mistake a private line (a deferred reply is public).
+    Every service call of a command goes through here: a command queued behind others in its channel
+    must still answer within Discord's 3 seconds. Deferring only when needed keeps a quick mistake a
+    private line (a deferred reply is public unless ``ephemeral``: say so when the answer is private).
     """
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
-        await defer(interaction)
+        await defer(interaction, ephemeral=ephemeral)
     return await task
 
 

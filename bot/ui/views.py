@@ -59,23 +59,62 @@ class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await self._decide(interaction)
+            if self.choice in VALUE_PROMPTS:
+                await interaction.response.send_modal(GMValueModal(self.decision_id, self.choice, interaction.message))
+                return
+            await interaction.response.defer()
+            await apply_choice(interaction, self.decision_id, self.choice, None, interaction.message)
         except Exception as exc:
             await report_error(interaction, exc)
 
-    async def _decide(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.ui.publish import publish_report  # publish imports this module; import late to avoid a cycle
 
-        actor = actor_of(interaction)
-        await interaction.response.defer()
-        report = await services_of(interaction).combat.decide(actor, self.decision_id, self.choice)
-        if interaction.message is not None:
-            message = interaction.message
-            edits: dict[str, Any] = {"view": remaining_view(message, self.decision_id)}
-            if message.embeds and report.decided is not None:
-                edits["embed"] = embeds.mark_decided(message.embeds[0].copy(), report.decided)
+# Choices the GM completes with a value typed in a modal: the choice -> (the field's label, its placeholder).
+VALUE_PROMPTS = {
+    "dice": ("Faces rolled at the table", "e.g. 7, or shock=7 (labels as in the dice option)"),
+    "damage": ("Damage (a whole number)", "e.g. 3"),
+}
+
+
+class GMValueModal(discord.ui.Modal):
+    """What the GM types with a choice: the faces of a roll made at the table, or an amount of damage."""
+
+    def __init__(self, decision_id: int, choice: str, origin: discord.Message | None) -> None:
+        label, placeholder = VALUE_PROMPTS[choice]
+        super().__init__(title=embeds.decision_label(choice).rstrip("\u2026"), timeout=600,
+                         custom_id=f"grv:gmv:{decision_id}:{choice}")
+        self.decision_id = decision_id
+        self.choice = choice
+        self.origin = origin
+        self.value: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=label, placeholder=placeholder, max_length=200, custom_id="value")
+        self.add_item(self.value)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        try:
+            await interaction.response.defer()
+            await apply_choice(interaction, self.decision_id, self.choice, str(self.value.value),
+                               interaction.message or self.origin)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,
+                       message: discord.Message | None) -> None:
+    """The GM's choice (already deferred): decide, take the decision's buttons off ``message`` and mark it
+    decided, then post the result (with the buttons of any decision it leads to)."""
+    from bot.ui.publish import publish_report  # publish imports this module; import late to avoid a cycle
+
+    report = await services_of(interaction).combat.decide(actor_of(interaction), decision_id, choice, value)
+    if message is not None:
+        gone = {decision_id, *(d.id for d in report.moot)}
+        edits: dict[str, Any] = {"view": remaining_view(message, gone)}
+        if message.embeds and report.decided is not None:
+            edits["embed"] = embeds.mark_decided(message.embeds[0].copy(), report.decided, report.moot)
+        if interaction.message is not None and interaction.message.id == message.id:
             await interaction.edit_original_response(**edits)
-        await publish_report(interaction, report)
+        else:
+            await message.edit(**edits)
+    await publish_report(interaction, report)
 
 
 def decision_view(pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
@@ -91,19 +130,20 @@ def decision_view(pending: Sequence[PendingDecisionView]) -> discord.ui.View | N
             if not _CHOICE.fullmatch(choice):
                 log.warning("GM choice %r cannot go into a custom_id; left out", choice)
                 continue
-            view.add_item(GMDecisionButton(decision.id, choice))
+            view.add_item(GMDecisionButton(decision.id, choice, embeds.decision_button_label(decision, choice)))
     return view if view.children else None
 
 
-def remaining_view(message: discord.Message, decided_id: int) -> discord.ui.View:
-    """The message's GM buttons without those of ``decided_id`` (an empty view clears them)."""
+def remaining_view(message: discord.Message, decided: int | set[int]) -> discord.ui.View:
+    """The message's GM buttons without those of the ``decided`` decision(s) (an empty view clears them)."""
+    gone = {decided} if isinstance(decided, int) else decided
     view = discord.ui.View(timeout=None)
     pattern = re.compile(GM_TEMPLATE)
     for row in message.components:
         for component in getattr(row, "children", [row]):
             custom_id = getattr(component, "custom_id", None) or ""
             match = pattern.fullmatch(custom_id)
-            if match and int(match["id"]) != decided_id:
+            if match and int(match["id"]) not in gone:
                 view.add_item(GMDecisionButton(int(match["id"]), match["choice"], getattr(component, "label", None)))
     return view
 

@@ -136,3 +136,28 @@ async def test_delete_asks_first_and_only_the_owner_may(bot: GrievousBot, emu: E
     await emu.wait_until(lambda: "was deleted" in prompt.content or None, what="the deletion")
     gone = await emu.slash("character show", {"name": "Aldo"}, user=world.alice, channel=world.general)
     assert "no character named" in await ephemeral_line(gone)
+
+
+def test_every_service_call_of_a_command_goes_through_slow() -> None:
+    """A command queued behind others in its channel must still answer within Discord's 3 seconds: every
+    ``self.bot.services`` call a command awaits is wrapped in ``slow()`` (closures handed to it, and a
+    confirmation's callback that defers first, are the exceptions)."""
+    import ast
+    from pathlib import Path
+
+    cogs = Path(__file__).resolve().parents[2] / "bot" / "cogs"
+    offenders = []
+    for path in sorted(cogs.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for method in (n for n in cls.body if isinstance(n, ast.AsyncFunctionDef)):
+                nested = {id(n) for f in ast.walk(method) if f is not method
+                          and isinstance(f, ast.AsyncFunctionDef | ast.FunctionDef) for n in ast.walk(f)}
+                for node in ast.walk(method):
+                    if not isinstance(node, ast.Await) or id(node) in nested:
+                        continue
+                    call = node.value
+                    called = ast.unparse(call.func) if isinstance(call, ast.Call) else ""
+                    if called.startswith("self.bot.services") or (called.startswith("settings.")):
+                        offenders.append(f"{path.name}:{node.lineno} {called}")
+    assert offenders == []

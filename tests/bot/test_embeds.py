@@ -71,7 +71,7 @@ def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
     assert "**25**" in fields["Impact"]
     assert "7 vs 10: **failed**" in fields["Kill roll"]
     assert "exploded" in fields["Dice"]
-    assert "death or incapacitation" in text
+    assert "failed the kill roll: the GM chooses **death** or **incapacitation**" in text
     assert embed.colour == discord.Colour(Severity.MORTAL.colour)
     assert_within_limits(embed)
 
@@ -245,3 +245,49 @@ def test_clip_keeps_code_fences_closed_and_characters_whole() -> None:
     assert clipped.count("```") % 2 == 0
     assert limits.clip("short", 10) == "short"
     assert embeds.error_line("line one\nline two") == "\u26a0\ufe0f line one"
+
+
+# -- rolls the GM makes, and decisions -------------------------------------------------------------------
+
+
+def test_a_roll_waiting_for_the_gm_says_whose_and_which_with_labelled_buttons() -> None:
+    from bot.ui.views import decision_view
+
+    shock = PendingDecisionView(id=7, kind="roll:shock", who="Bandit 1", options=("roll", "dice"))
+    effect = PendingDecisionView(id=8, kind="roll:effect:2", who="Thug 1", options=("roll", "dice"))
+    embed = embeds.action(report("ars-harn", ARS_HIT, pending=(shock, effect)))
+    waiting = {f.name: f.value for f in embed.fields}["\u23f3 Waiting for the GM"]
+    assert waiting.startswith("Bandit 1's shock roll: the GM presses **Roll**")
+    assert "Thug 1's wound-effect roll" in waiting
+    view = decision_view([shock, effect])
+    assert view is not None
+    labels = [(item.item.custom_id, item.item.label) for item in view.children]  # type: ignore[attr-defined]
+    assert labels[:2] == [("grv:gm:7:roll", "Roll: Bandit 1's shock"), ("grv:gm:7:dice", "Dice: Bandit 1's shock")]
+
+
+def test_marking_a_roll_decided_drops_its_line_and_moot_ones_and_keeps_the_rest() -> None:
+    shock = PendingDecisionView(id=7, kind="roll:shock", who="Bandit 1", options=("roll", "dice"))
+    kill = PendingDecisionView(id=6, kind="roll:kill", who="Bandit 1", options=("roll", "dice"))
+    other = PendingDecisionView(id=9, kind="roll:shock", who="Brun", options=("roll", "dice"))
+    embed = embeds.action(report("ars-harn", ARS_HIT, pending=(kill, shock, other)))
+    decided = PendingDecisionView(id=6, kind="roll:kill", who="Bandit 1", options=("roll", "dice"), choice="dice",
+                                  decided_by=2)
+    marked = embeds.mark_decided(embed, decided, (shock,))
+    fields = {f.name: f.value for f in marked.fields}
+    assert fields["\u23f3 Waiting for the GM"].startswith("Brun's shock roll")
+    assert "Bandit 1" not in fields["\u23f3 Waiting for the GM"]
+    assert "rolled Bandit 1's **kill roll** with the dice rolled at the table (<@2>)" in fields[
+        "\u2696\ufe0f The GM decided"]
+
+
+def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
+    dying = PendingDecisionView(id=1, kind="dying", who="Aldo", options=("death", "survival"))
+    embed = embeds.action(report("pendragon", {"winner": "attacker", "damage_taken": 30, "hit_points": -5,
+                                               "dying": True}, pending=(dying,)))
+    assert "Dying" in {f.name for f in embed.fields}
+    marked = embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"), "death", 2))
+    assert "Dying" not in {f.name for f in marked.fields}
+    assert "**Aldo** dies." in str(marked.to_dict())
+    death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
+    assert embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "
+                                          "**mercy (unconscious)**.")

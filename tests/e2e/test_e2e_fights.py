@@ -27,15 +27,16 @@ async def attack(table: Any, user: Any, options: dict[str, Any], title: str) -> 
     return message
 
 
-async def decide(table: Any, message: Message, choice: str) -> Message:
-    """The GM presses `choice` on `message`: the buttons go and the decision is posted."""
+async def decide(table: Any, message: Message, choice: str, leaves: int = 0) -> Message:
+    """The GM presses `choice` on `message`: its decision's buttons go (`leaves` others stay) and the decision
+    is posted."""
     [button] = [b for b in table.buttons(message) if b.endswith(f":{choice}")]
     before = len(table.public())
     pressed = await table.emu.click(message, button, user=table.gm)
     assert (await pressed.response()).type == 6  # a deferred update of the message with the buttons
     [result] = await pressed.followups()
     assert not result.ephemeral and f"The GM chose **{choice}**" in table.text(result)
-    await table.emu.wait_until(lambda: not table.buttons(message) or None, what="the GM buttons to go")
+    await table.emu.wait_until(lambda: len(table.buttons(message)) == leaves or None, what="the GM buttons to go")
     assert len(table.public()) == before + 1
     return result
 
@@ -181,8 +182,10 @@ async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -
                          "Sir Gawain attacks Cerdic 1")
     assert "critical" in table.value(dying, "Sir Gawain") and "**56**" in table.value(dying, "Damage")
     assert "dying" in table.value(dying, "Dying")
-    assert sorted(table.buttons(dying)) == ["grv:gm:1:death", "grv:gm:1:survival"]
-    await decide(table, dying, "death")
+    # the critical also asks for Sir Gawain's experience check: each decision has its own buttons
+    assert sorted(table.buttons(dying)) == ["grv:gm:1:death", "grv:gm:1:survival", "grv:gm:2:approve",
+                                            "grv:gm:2:deny"]
+    await decide(table, dying, "death", leaves=2)
 
     injuries = await table.run("injuries", {"character": "Cerdic 1"})
     assert injuries.embeds[0]["description"].startswith("dead")

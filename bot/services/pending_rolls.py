@@ -1,0 +1,122 @@
+"""Rolls an engine left waiting for the GM (``/setup rolls mode:gm``), as GM decisions with buttons.
+
+With ``auto_rolls`` off each engine queues the rolls a wound calls for on the sheet (docs/rules/*.md):
+ars-harn ``pending_rolls`` (shock, kill), Pendragon ``pending_rolls`` (knockdown, major_wound, fall) and
+Fading Suns ``pending`` (effect, stumble, fumble, each with an ``id``). After every action the open
+"roll:..." decisions of the characters it touched are brought in line with their sheets: a roll newly
+owed gets a decision (so the embed carries its buttons), one no longer owed (rolled by /pending-roll, or
+made moot: a failed kill roll ends the shock roll) is closed as ``moot``.
+
+A roll decision's kind is ``roll:<roll>`` or, for Fading Suns, ``roll:<roll>:<id>``; its choices are
+``roll`` (the bot rolls now) and ``dice`` (the GM types the faces rolled at the table).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Character, PendingDecision
+from bot.services.actor import Actor
+from bot.services.runtime import Runtime
+
+PREFIX = "roll:"
+ROLL = "roll"
+DICE = "dice"
+CHOICES = (ROLL, DICE)
+MOOT = "moot"  # the choice recorded on a roll decision whose roll is no longer owed
+
+# Where each engine keeps the rolls it waits for (the sheet field), and the action that makes one.
+_SHEET_FIELD = {"ars-harn": "pending_rolls", "pendragon": "pending_rolls", "fading-suns": "pending"}
+_ROLL_ACTIONS = {
+    "ars-harn": {"shock": "shock", "kill": "kill"},
+    "pendragon": {"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
+    "fading-suns": {"effect": "effect", "stumble": "effect", "fumble": "effect"},
+}
+
+
+@dataclass(frozen=True)
+class OwedRoll:
+    """One roll a sheet says is owed: its kind (shock, knockdown, effect ...) and, for Fading Suns, its id."""
+
+    roll: str
+    ref: int | None = None
+
+    @property
+    def kind(self) -> str:
+        """The decision kind: ``roll:shock``, ``roll:effect:3``."""
+        return f"{PREFIX}{self.roll}" + (f":{self.ref}" if self.ref is not None else "")
+
+
+def is_roll_kind(kind: str) -> bool:
+    return kind.startswith(PREFIX)
+
+
+def parse_kind(kind: str) -> OwedRoll:
+    """``roll:effect:3`` -> OwedRoll("effect", 3)."""
+    parts = kind[len(PREFIX):].split(":")
+    ref = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    return OwedRoll(parts[0], ref)
+
+
+def owed_rolls(system: str, sheet: Mapping[str, Any]) -> list[OwedRoll]:
+    """The rolls ``sheet`` says are owed, in the order the engine keeps them."""
+    items = sheet.get(_SHEET_FIELD.get(system, ""))
+    known = _ROLL_ACTIONS.get(system, {})
+    owed = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, Mapping) or item.get("kind") not in known:
+            continue
+        ref = item.get("id") if system == "fading-suns" else None
+        owed.append(OwedRoll(str(item["kind"]), int(ref) if isinstance(ref, int) else None))
+    return owed
+
+
+def roll_action(system: str, owed: OwedRoll) -> dict[str, Any]:
+    """The engine action that makes ``owed`` (docs/rules/*.md, "Actions")."""
+    action: dict[str, Any] = {"type": _ROLL_ACTIONS[system][owed.roll]}
+    if owed.ref is not None:
+        action["pending"] = owed.ref
+    return action
+
+
+async def open_roll_decisions(session: AsyncSession, character_id: int) -> list[PendingDecision]:
+    query = (select(PendingDecision)
+             .where(PendingDecision.character_id == character_id, PendingDecision.choice.is_(None),
+                    PendingDecision.cancelled.is_(False), PendingDecision.kind.startswith(PREFIX))
+             .order_by(PendingDecision.id))
+    return list((await session.scalars(query)).all())
+
+
+async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, characters: Iterable[Character],
+                              event_id: int | None) -> tuple[list[PendingDecision], list[PendingDecision]]:
+    """Open a decision for each roll newly owed by ``characters``; close (``moot``) those no longer owed.
+    Returns the decisions opened and those closed."""
+    opened: list[PendingDecision] = []
+    closed: list[PendingDecision] = []
+    for character in characters:
+        if character.system not in _ROLL_ACTIONS:
+            continue
+        wanted = Counter(o.kind for o in owed_rolls(character.system, character.sheet))
+        for decision in await open_roll_decisions(session, character.id):
+            if wanted[decision.kind] > 0:
+                wanted[decision.kind] -= 1
+            else:
+                decision.choice = MOOT
+                closed.append(decision)
+        for owed in owed_rolls(character.system, character.sheet):
+            if wanted[owed.kind] <= 0:
+                continue
+            wanted[owed.kind] -= 1
+            row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event_id,
+                                  character_id=character.id, kind=owed.kind[:32], who=character.name,
+                                  options=list(CHOICES), created_at=rt.clock())
+            session.add(row)
+            opened.append(row)
+    await session.flush()
+    return opened, closed

@@ -1,0 +1,109 @@
+"""Rolls the GM makes (`/setup rolls mode:gm`), one fight per system through the real bot and the emulator: the
+attack embed waits for the GM with Roll / Dice buttons only the GM can press, they work after a restart, the
+Dice button opens a form for the faces, and what the roll leads to comes with its own buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator import Message
+
+WAITING = "\u23f3 Waiting for the GM"
+
+
+async def gm_mode(table: Any, system: str) -> None:
+    await table.setup(system)
+    rolls = await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
+    assert rolls.ephemeral
+
+
+async def press(table: Any, message: Message, suffix: str, typed: str | None = None) -> Message:
+    """The GM presses the button of `message` ending in `suffix` (filling in the form with `typed`): the result."""
+    [button] = [b for b in table.buttons(message) if b.endswith(suffix)]
+    pressed = await table.emu.click(message, button, user=table.gm)
+    if typed is not None:
+        pressed = await table.emu.submit_modal(pressed, {"value": typed}, user=table.gm)
+    assert (await pressed.response()).type == 6
+    [result] = await pressed.followups()
+    assert not result.ephemeral, table.text(result)
+    return result
+
+
+async def test_ars_harn_shock_then_kill_roll_made_by_the_gm(table: Any) -> None:
+    await gm_mode(table, "ars-harn")
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
+                                     "dice": "attack=9 defense=3 location=12"}, user=table.alice)
+    assert f"{WAITING}: Bandit 1's shock roll" in table.text(hit)
+    assert sorted(table.buttons(hit)) == ["grv:gm:1:dice", "grv:gm:1:roll"]
+
+    # a player cannot press them; they still work after a restart
+    pressed = await table.emu.click(hit, "grv:gm:1:roll", user=table.alice)
+    assert "Only the GM" in (await pressed.message()).content
+    await table.stop()
+    await table.start(seed=2, sync=False)
+    shock = await press(table, hit, ":roll")
+    assert "rolls for shock" in shock.embeds[0]["title"] and "shock roll" in table.text(shock)
+    await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the buttons to go")
+    assert "The GM decided" in table.text(hit) and WAITING not in table.text(hit)
+
+    # a K5: kill and shock wait; the GM types the kill die: it fails, and death or incapacitation follows
+    kill_hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge",
+                                          "aim": "mid", "modifier": 8, "dice": "attack=9 defense=2 location=50"},
+                               user=table.alice)
+    assert "Bandit 1's kill roll" in table.value(kill_hit, WAITING)
+    failed = await press(table, kill_hit, "2:dice", "kill=2")
+    assert "failed" in table.value(failed, "Kill roll")
+    assert sorted(table.buttons(failed)) == ["grv:gm:4:death", "grv:gm:4:incapacitation"]
+    # the shock roll is moot now: its buttons left the attack too
+    await table.emu.wait_until(lambda: not table.buttons(kill_hit) or None, what="the moot shock buttons to go")
+    await press(table, failed, ":death")
+    injuries = await table.run("injuries", {"character": "Bandit 1"})
+    assert injuries.embeds[0]["description"].startswith("dead")
+
+
+async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(table: Any) -> None:
+    await gm_mode(table, "pendragon")
+    await table.run("character create", {"name": "Sir Owain", "stats": "siz=14 dex=12 str=13 con=14 app=11 "
+                                                                       "skills.sword=16 traits.valorous=15",
+                                         "weapons": "sword", "armour": "chainmail, shield"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Sir Owain"}, user=table.alice)
+    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    blow = await table.run("attack", {"target": "Bandit 1", "weapon": "sword",
+                                      "dice": "attacker=14 defender=15 damage=4,4,3,3,2"}, user=table.alice)
+    waiting = table.value(blow, WAITING)
+    assert "Bandit 1's knockdown roll" in waiting and "Bandit 1's major wound rolls" in waiting
+    down = await press(table, blow, "1:dice", "13")
+    assert "knocked down" in down.embeds[0]["description"]
+    refused = await table.line("pending-roll", {"character": "Bandit 1"}, user=table.alice)
+    assert "only the GM" in refused
+    rolled = await table.run("pending-roll", {"character": "Bandit 1", "roll": "major_wound",
+                                              "dice": "major_wound=5 valorous=12 stat_loss=6"})
+    assert "leaves the fight" in table.value(rolled, "Major wound")
+    # the attack's major wound buttons (not edited by a slash command) now say it was done
+    stale = await table.emu.click(blow, "grv:gm:2:roll", user=table.gm)
+    [line] = await stale.followups()
+    assert line.ephemeral and "already decided" in line.content
+
+
+async def test_fading_suns_effect_roll_by_the_gm_leads_to_the_death_decision(table: Any) -> None:
+    await gm_mode(table, "fading-suns")
+    await table.run("setup ruling", {"name": "gm_confirms_death", "value": "true"}, user=table.manager)
+    await table.run("character create", {"name": "Erian", "stats": "dex=6 end=5 skills.melee=5",
+                                         "weapons": "broadsword"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Erian"}, user=table.alice)
+    await table.run("encounter npcs", {"template": "thug"})
+    hit = await table.run("attack", {"target": "Thug 1", "weapon": "broadsword",
+                                     "dice": "attack=10 location=20"}, user=table.alice)
+    assert f"{WAITING}: Thug 1's wound-effect roll" in table.text(hit)
+    deadly = await press(table, hit, ":dice", "20")
+    assert "deadly wound" in deadly.embeds[0]["description"]
+    assert "Thug 1 took a deadly wound" in table.value(deadly, WAITING)
+    spared = await press(table, deadly, ":unconscious")
+    assert "unconscious" in spared.embeds[0]["description"]

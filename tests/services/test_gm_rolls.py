@@ -1,0 +1,140 @@
+"""Rolls that wait for the GM (``/setup rolls mode:gm``) in each system: a decision per owed roll, the GM's
+Roll / Dice choices and /pending-roll, what they lead to, and that they survive a restart and refuse players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.errors import Conflict, PermissionDenied, UserError
+from bot.services.combat import decision_value
+from tests.conftest import GM_ROLE
+
+SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
+
+
+async def _gm_table(services: Any, manager: Any, gm: Any, system: str, npc: str) -> None:
+    await services.settings.set_system(manager, system)
+    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.settings.set_rolls(manager, "gm")
+    await services.encounters.start(gm)
+    await services.encounters.add_npcs(gm, npc, 1)
+
+
+def _kinds(report: Any) -> list[str]:
+    return [p.kind for p in report.pending]
+
+
+async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_decision(
+        make_services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    services = make_services()
+    await _gm_table(services, manager, gm, "ars-harn", "bandit")
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+
+    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
+                                       "attack=9 defense=3 location=12", attacker="Bjorn")
+    (shock,) = hit.pending
+    assert (shock.kind, shock.who, shock.options, shock.roll) == ("roll:shock", "Bandit 1", ("roll", "dice"), "shock")
+    with pytest.raises(PermissionDenied):
+        await services.combat.decide(alice, shock.id, "roll")
+
+    restarted = make_services(seed=2)  # a restart: the decision is in the database
+    rolled = await restarted.combat.decide(gm, shock.id, "dice", "9")
+    assert rolled.action == "shock" and rolled.decided is not None and rolled.decided.choice == "dice"
+    assert rolled.outcome["shock"]["passed"] is True and rolled.pending == ()
+    with pytest.raises(Conflict, match="already decided"):
+        await restarted.combat.decide(gm, shock.id, "roll")
+
+    kill_hit = await restarted.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid",
+                                                                                "modifier": 8},
+                                             "attack=9 defense=2 location=50", attacker="Bjorn")
+    assert _kinds(kill_hit) == ["roll:kill", "roll:shock"]
+    kill, shock2 = kill_hit.pending
+    failed = await restarted.combat.decide(gm, kill.id, "dice", "kill=2")
+    assert failed.outcome["kill"]["passed"] is False
+    assert _kinds(failed) == ["kill"] and [m.id for m in failed.moot] == [shock2.id]
+    with pytest.raises(Conflict, match="no longer owes that roll"):
+        await restarted.combat.decide(gm, shock2.id, "roll")
+    dead = await restarted.combat.decide(gm, failed.pending[0].id, "death")
+    assert (await restarted.characters.get(gm, "Bandit 1")).sheet["conditions"] == ["dead"]
+    assert dead.decided is not None and dead.decided.choice == "death"
+
+
+async def test_pending_roll_command_is_for_the_gm_and_takes_bare_faces(services: Any, manager: Any, gm: Any,
+                                                                       alice: Any) -> None:
+    await _gm_table(services, manager, gm, "ars-harn", "bandit")
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
+                                 "attack=9 defense=3 location=12", attacker="Bjorn")
+    with pytest.raises(PermissionDenied):
+        await services.combat.pending_roll(alice, "Bandit 1")
+    with pytest.raises(UserError, match="owes only: shock, not a kill roll"):
+        await services.combat.pending_roll(gm, "Bandit 1", "kill")
+    rolled = await services.combat.pending_roll(gm, "Bandit 1", "shock", "0")
+    assert rolled.action == "shock" and rolled.decided is not None and rolled.decided.roll == "shock"
+    assert rolled.resolution["rolls"][0]["label"] == "shock"
+    with pytest.raises(UserError, match="owes no roll"):
+        await services.combat.pending_roll(gm, "Bandit 1")
+
+
+async def test_pendragon_knockdown_and_major_wound_wait_and_each_decision_gets_buttons(
+        make_services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    services = make_services()
+    await _gm_table(services, manager, gm, "pendragon", "bandit")
+    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
+                                                          "skills.sword": 16, "traits.valorous": 15},
+                                     ["sword"], ["chainmail", "shield"])
+    await services.encounters.add(alice, "Sir Owain")
+    blow = await services.combat.attack(alice, "Bandit 1", "sword", {},
+                                        "attacker=14 defender=15 damage=4,4,3,3,2", attacker="Sir Owain")
+    assert _kinds(blow) == ["roll:knockdown", "roll:major_wound"]
+    with pytest.raises(PermissionDenied):
+        await services.combat.decide(alice, blow.pending[0].id, "roll")
+    restarted = make_services(seed=3)
+    down = await restarted.combat.pending_roll(gm, "Bandit 1", "knockdown", "13")
+    assert down.action == "knockdown" and down.outcome["knockdown"]["passed"] is False
+    effects = await restarted.combat.decide(gm, blow.pending[1].id, "roll")
+    assert effects.action == "major_wound" and effects.outcome["major_wound_effects"]["conscious_roll"] is not None
+
+    # bug: a critical that leaves the loser dying also asks for the winner's experience check: both get buttons
+    await restarted.encounters.add_npcs(gm, "bandit", 1)
+    crit = await restarted.combat.attack(alice, "Bandit 2", "sword", {}, "attacker=16 defender=3 damage=6,6,6,6,6",
+                                         attacker="Sir Owain")
+    assert {(p.kind, p.who) for p in crit.pending} >= {("dying", "Bandit 2"), ("experience_check", "Sir Owain")}
+    dying = next(p for p in crit.pending if p.kind == "dying")
+    dead = await restarted.combat.decide(gm, dying.id, "death")
+    assert [m.kind for m in dead.moot] == [p.kind for p in crit.pending if p.roll is not None]
+
+
+async def test_fading_suns_effect_roll_waits_and_a_death_result_asks_the_gm(make_services: Any, manager: Any,
+                                                                             gm: Any, alice: Any) -> None:
+    services = make_services()
+    await _gm_table(services, manager, gm, "fading-suns", "thug")
+    await services.settings.set_ruling(manager, "gm_confirms_death", "true")
+    await services.characters.import_sheet(alice, "erian.yaml", (SHEETS / "erian.yaml").read_bytes())
+    await services.encounters.add(alice, "Erian")
+    hit = await services.combat.attack(alice, "Thug 1", "broadsword", {}, "attack=10 location=20", attacker="Erian")
+    (effect,) = hit.pending
+    assert (effect.kind, effect.roll, effect.who) == ("roll:effect:1", "effect", "Thug 1")
+    with pytest.raises(PermissionDenied):
+        await services.combat.decide(alice, effect.id, "roll")
+    restarted = make_services(seed=4)
+    with pytest.raises(UserError, match="type the faces"):
+        await restarted.combat.decide(gm, effect.id, "dice", " ")
+    deadly = await restarted.combat.decide(gm, effect.id, "dice", "20")
+    assert deadly.action == "effect" and deadly.outcome["effect"] == "death"
+    (death,) = deadly.pending
+    assert (death.kind, death.options) == ("death", ("death", "unconscious"))
+    spared = await restarted.combat.decide(gm, death.id, "unconscious")
+    assert "unconscious" in spared.outcome["conditions"]
+
+
+def test_a_damage_choice_needs_a_whole_amount() -> None:
+    assert decision_value("fall_damage", "damage", " 3 ") == {"amount": 3}
+    assert decision_value("fall_damage", "none", None) == {}
+    with pytest.raises(UserError, match="whole number"):
+        decision_value("fall_damage", "damage", "lots")
