@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import tempfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -201,7 +202,17 @@ class Playground:
             raise LineError(f"{file}: too big to upload here")
         return self.emu.make_attachment(file.name, file.read_bytes())
 
+    def _check_command(self, name: str) -> None:
+        """A misspelt command gets a suggestion, not the emulator's note for developers."""
+        names = sorted({str(c.get("name")) for c in self.emu.commands(self._guild) + self.emu.commands()})
+        if name in names:
+            return
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean /{close[0]}? " if close else ""
+        raise LineError(f"there is no /{name} command; {hint}/help lists them all")
+
     async def _slash(self, line: SlashLine) -> None:
+        self._check_command(line.path[0])
         self._batch = _Batch()
         refusals = len(self.emu.refusals)
         try:

@@ -81,10 +81,12 @@ async def test_a_player_cannot_press_the_gm_button_and_bad_lines_are_one_line() 
         await playground.run_line("/attack target:Nobody count:many")
         await playground.run_line(":click 99")
         await playground.run_line(":frobnicate")
+        await playground.run_line("/atack target:x")
     text = out.getvalue()
     assert "only the GM" in text.lower() or "gm role" in text.lower()
     assert "! there is no button [99]" in text
     assert "! unknown playground command ':frobnicate'" in text
+    assert "! there is no /atack command; did you mean /attack? /help lists them all" in text
     assert "Traceback" not in text
 
 
