@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.ui import embeds
-from bot.ui.publish import refresh_tracker, reply, slow
+from bot.ui.publish import close_settled, post_decisions, refresh_tracker, reply, slow
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -42,7 +42,9 @@ class RecordsCog(commands.Cog):
     async def undo(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
         event = await slow(interaction, self.bot.services.records.undo(actor))
-        await reply(interaction, embed=embeds.undone(event))
+        # the decisions it had settled wait again, with their buttons here; those it asked for leave their message
+        await post_decisions(interaction, event.reopened, embed=embeds.undone(event))
+        await close_settled(interaction, undone=event.closed)
         if event.encounter_id is not None:
             try:
                 encounter = await slow(interaction, self.bot.services.encounters.status(actor))

@@ -124,6 +124,7 @@ class PendingDecision(Base):
     choice: Mapped[str | None] = mapped_column(String(64))
     decided_by: Mapped[int | None]
     cancelled: Mapped[bool] = mapped_column(default=False)  # its event was undone
+    message_id: Mapped[int | None]  # the message in ``channel_id`` that carries its buttons (None: not posted yet)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime]
 

@@ -23,6 +23,9 @@ from bot.services.views import ActionReport, PendingDecisionView
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
 
+# The before-state key listing the decisions an event closed while they were open (rolls it made moot).
+OPEN_DECISIONS = "open_decisions"
+
 
 def encounter_state(encounter: Encounter) -> dict[str, Any]:
     """What /undo puts back on the encounter: round, turn, order and each combatant's row."""
@@ -104,6 +107,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     await session.flush()
     pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
     rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id)
+    if moot:  # /undo opens them again, as the sheets go back to owing their rolls
+        event.before = {**before, OPEN_DECISIONS: [row.id for row in moot]}
     pending += [decision_view(row) for row in rolls]
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,

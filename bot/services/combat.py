@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -186,7 +186,7 @@ class CombatService:
             await access.require_gm(session, actor, "make the rolls that wait for the GM")
             encounter = await active_encounter(session, actor)
             rolling = self._target(encounter, character).character
-            await sync_roll_decisions(self._rt, session, actor, [rolling], None)
+            _, stale = await sync_roll_decisions(self._rt, session, actor, [rolling], None)
             waiting = await open_roll_decisions(session, rolling.id)
             names = ", ".join(dict.fromkeys(parse_kind(d.kind).roll for d in waiting))
             wanted = which.strip().lower() if which else None
@@ -194,9 +194,26 @@ class CombatService:
             if decision is None:
                 owes = f"owes only: {names}" if names else "owes no roll"
                 raise UserError(f"{rolling.name} {owes}" + (f", not a {wanted} roll" if wanted and names else ""))
-            return await self._apply(session, actor, decision, DICE if dice_text else ROLL, dice_text)
+            report = await self._apply(session, actor, decision, DICE if dice_text else ROLL, dice_text)
+            return replace(report, moot=tuple(decision_view(row) for row in stale) + report.moot)
 
         return await self._rt.transact(actor.channel_id, work)
+
+    async def set_decision_message(self, actor: Actor, decision_ids: Iterable[int], message_id: int) -> None:
+        """Remember the message in the caller's channel that carries these decisions' buttons, so that when
+        one is settled some other way (/pending-roll, a later action, /undo) its buttons can be taken off."""
+        wanted = sorted(set(decision_ids))
+        if not wanted:
+            return
+
+        async def work(session: AsyncSession) -> None:
+            for decision_id in wanted:
+                decision = await repo.decision(session, decision_id, for_update=True)
+                if decision is not None and (decision.guild_id, decision.channel_id) == (actor.guild_id,
+                                                                                         actor.channel_id):
+                    decision.message_id = message_id
+
+        await self._rt.transact(actor.channel_id, work)
 
     async def _apply(self, session: AsyncSession, actor: Actor, decision: PendingDecision, choice: str,
                      value: str | None) -> ActionReport:

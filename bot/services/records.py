@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.db.models import Character, Combatant, Encounter, Event
+from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
 from bot.errors import NotFound
 from bot.services import access
-from bot.services.actions import record_event, touch
+from bot.services.actions import OPEN_DECISIONS, record_event, touch
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
 from bot.services.runtime import Runtime
-from bot.services.snapshots import event_view
+from bot.services.snapshots import decision_view, event_view
 from bot.services.views import EventView, RollView
 from content import victory_chart
 from rules.dice import DiceSource
@@ -67,13 +68,14 @@ class RecordService:
             if event is None or not event.before:
                 raise NotFound("nothing to undo in this encounter")
             await self._restore(session, encounter, event.before)
-            await self._reopen_decisions(session, event)
+            closed, reopened = await self._reopen_decisions(session, event)
             event.undone = True
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "undo", {"undone_event": event.id, "undone_kind": event.kind},
                          None, encounter)
             await session.flush()
-            return event_view(event)
+            return replace(event_view(event), closed=tuple(decision_view(row) for row in closed),
+                           reopened=tuple(decision_view(row) for row in reopened))
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -109,12 +111,26 @@ class RecordService:
             if row is not None and not await repo.active_encounters_of(session, row.id):
                 await session.delete(row)
 
-    async def _reopen_decisions(self, session: AsyncSession, event: Event) -> None:
+    async def _reopen_decisions(self, session: AsyncSession,
+                                event: Event) -> tuple[list[PendingDecision], list[PendingDecision]]:
+        """The decisions back as they were before ``event``: those it asked for are cancelled, the one it
+        decided and the rolls it made moot are open again. Returns (the cancelled ones that were still open,
+        the reopened ones)."""
+        closed = []
         for decision in await repo.decisions_of_event(session, event.id):
+            if decision.choice is None and not decision.cancelled:
+                closed.append(decision)
             decision.cancelled = True
         decided = event.payload.get("decision_id")
-        if decided is not None:
-            row = await repo.decision(session, int(decided), for_update=True)
+        settled = ([int(decided)] if decided is not None else []) + [
+            int(i) for i in (event.before or {}).get(OPEN_DECISIONS) or []]
+        reopened = []
+        for decision_id in dict.fromkeys(settled):
+            row = await repo.decision(session, decision_id, for_update=True)
             if row is not None:
                 row.choice = None
                 row.decided_by = None
+                if not row.cancelled:
+                    reopened.append(row)
+        await session.flush()
+        return closed, reopened

@@ -69,7 +69,8 @@ def encounter_view(rt: Runtime, encounter: Encounter) -> EncounterView:
 
 def decision_view(row: PendingDecision) -> PendingDecisionView:
     return PendingDecisionView(id=row.id, kind=row.kind, who=row.who, options=tuple(str(o) for o in row.options),
-                               choice=row.choice, decided_by=row.decided_by)
+                               choice=row.choice, decided_by=row.decided_by, channel_id=row.channel_id,
+                               message_id=row.message_id)
 
 
 def event_view(row: Event) -> EventView:

@@ -100,6 +100,8 @@ class PendingDecisionView:
     options: tuple[str, ...]
     choice: str | None = None  # set once decided
     decided_by: int | None = None
+    channel_id: int = 0
+    message_id: int | None = None  # the message in ``channel_id`` that carries its buttons, once posted
 
     @property
     def roll(self) -> str | None:
@@ -154,3 +156,7 @@ class EventView:
     summary: dict[str, Any] = field(default_factory=dict)  # what happened: action, names, outcome, rolls
     created_at: datetime | None = None
     undone: bool = False
+    # For /undo: the open decisions the undone event had asked for (now closed), and those it had settled or
+    # made moot (open again: their buttons go on the undo's message).
+    closed: tuple[PendingDecisionView, ...] = ()
+    reopened: tuple[PendingDecisionView, ...] = ()

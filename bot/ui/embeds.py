@@ -6,6 +6,7 @@ Builders take the frozen views of bot/services/views.py (or plain values) and re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -177,6 +178,9 @@ def done(message: str) -> discord.Embed:
 
 # -- combat and other engine actions -----------------------------------------------------------
 
+WAITING = "\u23f3 Waiting for the GM"  # the field listing the decisions whose buttons the message carries
+
+
 def _pending_head(decision: PendingDecisionView) -> str:
     """The start of a waiting decision's line, which says whose and what it is (and finds the line again)."""
     if decision.roll is not None:
@@ -216,7 +220,7 @@ def action(report: ActionReport) -> discord.Embed:
     for name, value, inline in words.fields:
         embed.add_field(name=name, value=value, inline=inline)
     if report.pending:
-        embed.add_field(name="\u23f3 Waiting for the GM", value=_pending_lines(report.pending), inline=False)
+        embed.add_field(name=WAITING, value=_pending_lines(report.pending), inline=False)
     if report.unused_dice:
         unused = ", ".join(f"{label}={' '.join(str(f) for f in faces)}" for label, faces in report.unused_dice.items())
         embed.add_field(name="Dice not used", value=f"These typed faces were not needed: {unused}", inline=False)
@@ -252,7 +256,7 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
     """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line (and those of
     the ``moot`` rolls it made needless) leave the waiting field (dropped when empty), a field says what was
     decided and by whom, and a "dying" that death or survival settled no longer says so."""
-    waiting = "\u23f3 Waiting for the GM"
+    waiting = WAITING
     decided_name = "\u2696\ufe0f The GM decided"
     if decision.roll is not None:
         ruling = f"{decision_line(decision)} The result is posted below."
@@ -283,6 +287,36 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
 
 # Fields saying a character hangs between life and death, which the GM's decision settles.
 _SETTLED_FIELDS = ("Dying", "Effect")
+NO_LONGER_NEEDED = "\u2716\ufe0f No longer needed"
+
+
+def closed_line(decision: PendingDecisionView, undone: bool = False) -> str:
+    """``Bandit 1's shock roll: a later result made it needless.``, ``... : taken back with /undo.``"""
+    return f"{_pending_head(decision)}: " + ("taken back with /undo." if undone else "a later result made it needless.")
+
+
+def mark_closed(embed: discord.Embed, closed: Sequence[PendingDecisionView], undone: bool = False) -> discord.Embed:
+    """The embed of a message whose GM buttons were settled elsewhere (a later action made the roll moot, or
+    /undo took back the action that asked for it): their lines leave the waiting field (dropped when empty)
+    and a field says they are no longer needed."""
+    heads = tuple(_pending_head(d) for d in closed)
+    lines = [closed_line(d, undone) for d in closed]
+    fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+    embed.clear_fields()
+    for name, value, inline in fields:
+        if name == WAITING:
+            left = [line for line in value.splitlines() if not line.startswith(heads)]
+            if left:
+                embed.add_field(name=name, value="\n".join(left), inline=inline)
+            continue
+        if name == NO_LONGER_NEEDED:
+            lines = [*value.splitlines(), *(line for line in lines if line not in value.splitlines())]
+            continue
+        embed.add_field(name=name, value=value, inline=inline)
+    if lines:
+        embed.add_field(name=NO_LONGER_NEEDED, value=limits.clip("\n".join(lines), limits.FIELD_VALUE),
+                        inline=False)
+    return limits.fit(embed)
 
 
 def roll(view: RollView, user_name: str) -> discord.Embed:
@@ -319,7 +353,7 @@ def wound_line(wound: Wound, system: str = "") -> str:
         kind = {"mortal": "mortal wound", "major": "major wound"}.get(code.lower(), "wound")
         parts = [f"`{wound.index}` **{kind}**, {wound.levels} hit point{'s' if wound.levels != 1 else ''}"]
         if wound.note:
-            parts.append(wound.note)
+            parts.append(wound_note(wound.note))
         return ", ".join(parts)
     same = code.casefold() == severity.casefold() or (code and severity.casefold().startswith(code.casefold()))
     parts = [f"`{wound.index}` {human(wound.location)}: " + (f"**{severity}**" if same else
@@ -331,8 +365,19 @@ def wound_line(wound: Wound, system: str = "") -> str:
     if wound.penalty:
         parts.append(f"penalty {signed(-abs(wound.penalty))}")
     if wound.note:
-        parts.append(wound.note)
+        parts.append(wound_note(wound.note))
     return ", ".join(parts)
+
+
+_INITIATIVE_NOTE = re.compile(r"([+-]?[0-9]+) init")
+
+
+def wound_note(note: str) -> str:
+    """A wound's note from the engine's summary, in the bot's words: Fading Suns' ``-1 init, treated`` reads
+    ``initiative \u22121, treated`` (as the wound penalties of an attack do)."""
+    parts = [part.strip() for part in note.split(",")]
+    return ", ".join(f"initiative {signed(int(found[1]))}" if (found := _INITIATIVE_NOTE.fullmatch(part)) else part
+                     for part in parts)
 
 
 def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
@@ -523,8 +568,15 @@ def log(events: Sequence[EventView]) -> discord.Embed:
 
 
 def undone(event: EventView) -> discord.Embed:
+    """What /undo took back; the GM decisions it asked for are closed, and those it had settled wait again
+    (their buttons come with this embed)."""
     embed = _embed("\u21a9\ufe0f Undone", f"Took back {event_line(event).removeprefix('~~')}", Severity.NONE.colour)
     embed.description = (embed.description or "").split("~~ (undone)")[0]
+    if event.closed:
+        embed.add_field(name=NO_LONGER_NEEDED, value="\n".join(closed_line(d, undone=True) for d in event.closed),
+                        inline=False)
+    if event.reopened:
+        embed.add_field(name=WAITING, value=_pending_lines(event.reopened), inline=False)
     embed.set_footer(text="The sheets and the encounter are as they were before it.")
     return limits.fit(embed)
 

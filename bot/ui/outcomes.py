@@ -533,8 +533,12 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
                                "they must re-arm (/rearm)", True))
             severity = worst(severity, Severity.LIGHT)
     if outcome.get("lance_broken"):
-        owner = {"attacker": attacker, "defender": defender}.get(str(outcome["lance_broken"]), attacker)
-        fields.append(("Lance", f"{owner}'s lance breaks on the blow", True))
+        broken = str(outcome["lance_broken"])
+        if broken == "both":
+            fields.append(("Lance", f"{attacker}'s and {defender}'s lances break on the blow", True))
+        else:
+            owner = {"attacker": attacker, "defender": defender}.get(broken, attacker)
+            fields.append(("Lance", f"{owner}'s lance breaks on the blow", True))
     if isinstance(outcome.get("self_hit"), Mapping):
         fields.append(("Flail", f"the flail hits its wielder: {_brief(outcome['self_hit'])}", False))
     if outcome.get("experience_check"):

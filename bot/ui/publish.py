@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
 
 import discord
 
 from bot.interactions import actor_of, bot_of, services_of
-from bot.services.views import ActionReport, EncounterView
+from bot.services.views import ActionReport, EncounterView, PendingDecisionView
 from bot.ui import embeds
-from bot.ui.views import decision_view
+from bot.ui.views import GMDecisionButton, decision_view, remaining_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -20,8 +20,8 @@ T = TypeVar("T")
 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, *,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-                ephemeral: bool = False) -> None:
-    """Answer the interaction, or follow up when it was deferred or already answered."""
+                ephemeral: bool = False) -> int | None:
+    """Answer the interaction, or follow up when it was deferred or already answered; the message's id."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
     if content is not None:
         kwargs["content"] = content
@@ -30,10 +30,13 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        sent = await interaction.followup.send(**kwargs)
         interaction.extras["answered"] = True
+        message_id = getattr(sent, "id", None)
     else:
-        await interaction.response.send_message(**kwargs)
+        answered = await interaction.response.send_message(**kwargs)
+        message_id = getattr(answered, "message_id", None)
+    return message_id if isinstance(message_id, int) else None
 
 
 DEFER_AFTER = 1.5  # seconds; Discord wants an answer within 3
@@ -60,11 +63,59 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
 
 
-async def publish_report(interaction: discord.Interaction[Any], report: ActionReport) -> None:
-    """The action's embed (with GM buttons when a decision waits), then the tracker brought up to date."""
-    await reply(interaction, embed=embeds.action(report), view=decision_view(report.pending))
+async def publish_report(interaction: discord.Interaction[Any], report: ActionReport, *,
+                         edited: int | None = None) -> None:
+    """The action's embed (with GM buttons when a decision waits), the buttons of decisions it settled taken
+    off older messages (all but ``edited``, which the caller already changed), then the tracker brought up
+    to date."""
+    await post_decisions(interaction, report.pending, embed=embeds.action(report))
+    await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)
     if report.encounter is not None:
         await refresh_tracker(interaction, report.encounter)
+
+
+async def post_decisions(interaction: discord.Interaction[Any], pending: Sequence[PendingDecisionView], *,
+                         embed: discord.Embed) -> None:
+    """Post ``embed`` with the buttons of the ``pending`` decisions, and remember the message they are on."""
+    view = decision_view(pending)
+    message_id = await reply(interaction, embed=embed, view=view)
+    if view is not None and message_id is not None:
+        on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}
+        await services_of(interaction).combat.set_decision_message(actor_of(interaction), on_message, message_id)
+
+
+async def close_settled(interaction: discord.Interaction[Any], *, decided: PendingDecisionView | None = None,
+                        moot: Sequence[PendingDecisionView] = (), undone: Sequence[PendingDecisionView] = (),
+                        skip: int | None = None) -> None:
+    """Take the buttons of decisions settled some other way than by them (``decided`` by /pending-roll, made
+    ``moot`` by a later action, ``undone`` with the action that asked for them) off the messages they are on,
+    saying so there. A message that is gone (or ``skip``) is left alone."""
+    on: dict[tuple[int, int], list[PendingDecisionView]] = {}
+    for decision in (decided, *moot, *undone):
+        if decision is not None and decision.message_id is not None and decision.message_id != skip:
+            on.setdefault((decision.channel_id, decision.message_id), []).append(decision)
+    bot = bot_of(interaction)
+    for (channel_id, message_id), here in on.items():
+        channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
+        try:
+            message = await channel.get_partial_message(message_id).fetch()
+            edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
+            if message.embeds:
+                embed = message.embeds[0].copy()
+                gone_moot = [d for d in moot if d in here]
+                if decided is not None and decided in here:
+                    embed = embeds.mark_decided(embed, decided, gone_moot)
+                elif gone_moot:
+                    embed = embeds.mark_closed(embed, gone_moot)
+                gone_undone = [d for d in undone if d in here]
+                if gone_undone:
+                    embed = embeds.mark_closed(embed, gone_undone, undone=True)
+                edits["embed"] = embed
+            await message.edit(**edits)
+        except discord.NotFound:
+            log.info("message %s with GM buttons is gone; nothing to take off", message_id)
+        except discord.HTTPException as exc:
+            log.warning("cannot take settled GM buttons off message %s: %s", message_id, exc)
 
 
 async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:

@@ -101,7 +101,8 @@ class GMValueModal(discord.ui.Modal):
 async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,
                        message: discord.Message | None) -> None:
     """The GM's choice (already deferred): decide, take the decision's buttons off ``message`` and mark it
-    decided, then post the result (with the buttons of any decision it leads to)."""
+    decided, then post the result (with the buttons of any decision it leads to); the buttons of rolls it
+    made moot leave the other messages they are on."""
     from bot.ui.publish import publish_report  # publish imports this module; import late to avoid a cycle
 
     report = await services_of(interaction).combat.decide(actor_of(interaction), decision_id, choice, value)
@@ -114,7 +115,7 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
             await interaction.edit_original_response(**edits)
         else:
             await message.edit(**edits)
-    await publish_report(interaction, report)
+    await publish_report(interaction, report, edited=message.id if message is not None else None)
 
 
 def decision_view(pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:

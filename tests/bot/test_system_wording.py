@@ -150,3 +150,21 @@ def test_log_lines_for_encounter_events_and_healing_read_as_sentences() -> None:
     decided = event("gm_decide", {"system": "ars-harn", "actor": "Thief", "action": {"type": "gm_decide"},
                                   "outcome": {"action": "gm_decide", "decision": "death", "who": "attacker"}})
     assert "The GM decides: **Thief** dies." in decided
+
+
+def test_a_lance_break_on_both_sides_names_both_knights() -> None:
+    doc = _example("pendragon-lance-charge.yaml")
+    resolution = _resolve(doc)
+    names = (doc["attacker"]["name"], doc["defender"]["name"])
+    for broken, shown in (("both", f"{names[0]}'s and {names[1]}'s lances break"),
+                          ("defender", f"{names[1]}'s lance breaks"), ("attacker", f"{names[0]}'s lance breaks")):
+        resolution["outcome"]["lance_broken"] = broken
+        text = _text(embeds.action(_report(resolution, "pendragon", *names)))
+        assert f"Lance: {shown} on the blow" in text, text
+
+
+def test_fading_suns_wound_notes_say_initiative_with_a_minus_sign() -> None:
+    wound = Wound(1, "Chest", "MAJ", "major", penalty=-4, note="-1 init, treated")
+    shown = embeds.wound_line(wound, "fading-suns")
+    assert shown == "`1` Chest: **major**, penalty \u22124, initiative \u22121, treated"
+    assert embeds.wound_note("2 days healed") == "2 days healed"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from emulator import Message
+from emulator.models import walk_components
 
 WAITING = "\u23f3 Waiting for the GM"
 
@@ -85,10 +86,9 @@ async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(t
     rolled = await table.run("pending-roll", {"character": "Bandit 1", "roll": "major_wound",
                                               "dice": "major_wound=5 valorous=12 stat_loss=6"})
     assert "leaves the fight" in table.value(rolled, "Major wound")
-    # the attack's major wound buttons (not edited by a slash command) now say it was done
-    stale = await table.emu.click(blow, "grv:gm:2:roll", user=table.gm)
-    [line] = await stale.followups()
-    assert line.ephemeral and "already decided" in line.content
+    # the attack's major wound buttons leave it too, though no button was pressed, and it says what was done
+    await table.emu.wait_until(lambda: not table.buttons(blow) or None, what="the rolled buttons to go")
+    assert "The GM rolled Bandit 1's **major wound rolls**" in table.text(blow) and WAITING not in table.text(blow)
 
 
 async def test_fading_suns_effect_roll_by_the_gm_leads_to_the_death_decision(table: Any) -> None:
@@ -107,3 +107,54 @@ async def test_fading_suns_effect_roll_by_the_gm_leads_to_the_death_decision(tab
     assert "Thug 1 took a deadly wound" in table.value(deadly, WAITING)
     spared = await press(table, deadly, ":unconscious")
     assert "unconscious" in spared.embeds[0]["description"]
+
+
+async def test_settled_elsewhere_or_undone_the_buttons_leave_their_message(table: Any) -> None:
+    await gm_mode(table, "ars-harn")
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    shock = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
+             "dice": "attack=9 defense=3 location=12"}
+    kill = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
+            "dice": "attack=9 defense=2 location=50"}
+
+    # /undo of the attack that asked for a shock roll: its buttons leave the attack, which says why
+    hit = await table.run("attack", shock, user=table.alice)
+    assert table.buttons(hit)
+    undone = await table.run("undo")
+    assert "Bandit 1's shock roll: taken back with /undo" in table.text(undone) and not table.buttons(undone)
+    await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the undone buttons to go")
+    assert "Bandit 1's shock roll: taken back with /undo" in table.text(hit) and WAITING not in table.text(hit)
+
+    # a failed kill roll makes the shock roll of an earlier attack moot: its buttons leave that attack
+    hit = await table.run("attack", shock, user=table.alice)
+    kill_hit = await table.run("attack", kill, user=table.alice)
+    [kill_id] = {c["custom_id"].split(":")[2] for c in walk_components(kill_hit.components)
+                 if c.get("custom_id", "").startswith("grv:gm:") and "kill" in c.get("label", "")}
+    failed = await press(table, kill_hit, f"{kill_id}:dice", "kill=2")
+    assert sorted(b.rsplit(":", 1)[1] for b in table.buttons(failed)) == ["death", "incapacitation"]
+    await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the moot buttons to go")
+    assert "Bandit 1's shock roll: a later result made it needless" in table.value(hit, "\u2716\ufe0f No longer")
+    assert WAITING not in table.text(hit)
+
+    # /undo of the failed kill roll: the death buttons leave, the kill and shock rolls wait again on the undo
+    undone = await table.run("undo")
+    assert "Bandit 1's kill roll" in table.value(undone, WAITING) and "shock roll" in table.value(undone, WAITING)
+    assert {b.rsplit(":", 1)[1] for b in table.buttons(undone)} == {"roll", "dice"}
+    await table.emu.wait_until(lambda: not table.buttons(failed) or None, what="the undone death buttons to go")
+    assert "taken back with /undo" in table.text(failed)
+    rolled = await press(table, undone, f"{kill_id}:dice", "kill=9")
+    assert "passed" in table.value(rolled, "Kill roll")
+    assert "Bandit 1's kill roll" not in table.value(undone, WAITING)
+
+    # the message with the shock roll's buttons was deleted: /pending-roll still makes the roll
+    table.emu.state.delete_message(undone)
+    rolled = await table.run("pending-roll", {"character": "Bandit 1", "roll": "shock", "dice": "9"})
+    assert "rolls for shock" in rolled.embeds[0]["title"]
+    await table.emu.wait_until(lambda: table.emu.refusals or None, what="the look-up of the deleted message")
+    assert [(r.method, r.status, r.path.endswith(f"/messages/{undone.id}")) for r in table.emu.refusals] == [
+        ("GET", 404, True)]
+    table.emu.clear_refusals()  # Discord says the message is unknown; the bot leaves it be

@@ -138,3 +138,57 @@ def test_a_damage_choice_needs_a_whole_amount() -> None:
     assert decision_value("fall_damage", "none", None) == {}
     with pytest.raises(UserError, match="whole number"):
         decision_value("fall_damage", "damage", "lots")
+
+
+async def test_settled_and_moot_decisions_name_the_message_their_buttons_are_on(services: Any, manager: Any, gm: Any,
+                                                                               alice: Any) -> None:
+    await _gm_table(services, manager, gm, "ars-harn", "bandit")
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
+                                       "attack=9 defense=3 location=12", attacker="Bjorn")
+    (shock,) = hit.pending
+    assert shock.message_id is None and shock.channel_id == alice.channel_id
+    await services.combat.set_decision_message(alice, [shock.id], 111)
+    kill_hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid",
+                                                                            "modifier": 8},
+                                            "attack=9 defense=2 location=50", attacker="Bjorn")
+    (kill,) = [p for p in kill_hit.pending if p.roll == "kill"]
+    await services.combat.set_decision_message(alice, [p.id for p in kill_hit.pending], 222)
+    # the kill roll fails: the shock roll the first attack asked for is moot, on the first attack's message
+    failed = await services.combat.pending_roll(gm, "Bandit 1", "kill", "2")
+    assert failed.decided is not None and (failed.decided.id, failed.decided.message_id) == (kill.id, 222)
+    assert {(m.id, m.message_id) for m in failed.moot if m.id == shock.id} == {(shock.id, 111)}
+    assert all(m.channel_id == alice.channel_id for m in failed.moot)
+
+
+async def test_undo_closes_the_decisions_an_action_asked_for_and_reopens_those_it_settled(
+        services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    await _gm_table(services, manager, gm, "ars-harn", "bandit")
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    kill_hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid",
+                                                                            "modifier": 8},
+                                            "attack=9 defense=2 location=50", attacker="Bjorn")
+    kill, shock = kill_hit.pending
+    await services.combat.set_decision_message(alice, [kill.id, shock.id], 333)
+    failed = await services.combat.decide(gm, kill.id, "dice", "kill=2")
+    (death,) = failed.pending
+    assert [m.id for m in failed.moot] == [shock.id]
+
+    # undoing the failed kill roll: the death decision it asked for closes, the kill roll and the shock roll it
+    # made moot wait again (and can be made)
+    undone = await services.records.undo(gm)
+    assert [d.id for d in undone.closed] == [death.id]
+    assert {(d.id, d.choice, d.message_id) for d in undone.reopened} == {(kill.id, None, 333), (shock.id, None, 333)}
+    with pytest.raises(Conflict, match="taken back"):
+        await services.combat.decide(gm, death.id, "death")
+    rolled = await services.combat.pending_roll(gm, "Bandit 1", "shock", "0")
+    assert rolled.decided is not None and rolled.decided.id == shock.id
+
+    # undoing the shock roll opens it again; undoing the attack then closes both of its rolls
+    assert [d.id for d in (await services.records.undo(gm)).reopened] == [shock.id]
+    undone = await services.records.undo(gm)
+    assert {d.id for d in undone.closed} == {kill.id, shock.id} and undone.reopened == ()
+    with pytest.raises(UserError, match="owes no roll"):
+        await services.combat.pending_roll(gm, "Bandit 1")
