@@ -106,7 +106,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     event = record_event(rt, session, actor, call.kind, payload, before, encounter)
     await session.flush()
     pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
-    rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id)
+    rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id, before["characters"])
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
         event.before = {**before, OPEN_DECISIONS: [row.id for row in moot]}
     pending += [decision_view(row) for row in rolls]

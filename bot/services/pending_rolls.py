@@ -94,13 +94,23 @@ async def open_roll_decisions(session: AsyncSession, character_id: int) -> list[
 
 
 async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, characters: Iterable[Character],
-                              event_id: int | None) -> tuple[list[PendingDecision], list[PendingDecision]]:
+                              event_id: int | None, before: Mapping[str, Any] | None = None,
+                              ) -> tuple[list[PendingDecision], list[PendingDecision]]:
     """Open a decision for each roll newly owed by ``characters``; close (``moot``) those no longer owed.
-    Returns the decisions opened and those closed."""
+    Returns the decisions opened and those closed.
+
+    ``before`` maps character id (as text) to the sheet before the action. Open roll decisions mirror
+    the rolls a sheet owes after every action, so a character who owed none before and owes none now
+    has none to close: its look-up is skipped (the common case, with the bot making the rolls itself).
+    """
     opened: list[PendingDecision] = []
     closed: list[PendingDecision] = []
     for character in characters:
         if character.system not in _ROLL_ACTIONS:
+            continue
+        earlier = (before or {}).get(str(character.id))
+        if (before is not None and isinstance(earlier, Mapping) and not owed_rolls(character.system, earlier)
+                and not owed_rolls(character.system, character.sheet)):
             continue
         wanted = Counter(o.kind for o in owed_rolls(character.system, character.sheet))
         for decision in await open_roll_decisions(session, character.id):
@@ -118,5 +128,6 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
                                   options=list(CHOICES), created_at=rt.clock())
             session.add(row)
             opened.append(row)
-    await session.flush()
+    if opened or closed:
+        await session.flush()
     return opened, closed
