@@ -32,6 +32,7 @@ import math
 import os
 import platform
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -706,6 +707,8 @@ async def main_async(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # A plain kill skips `finally`, which would leave the throwaway PostgreSQL running: exit instead.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     return asyncio.run(main_async(args))
 
 
