@@ -1,0 +1,149 @@
+"""Character sheets, injuries and wounds, and /heal's treatments, in words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import discord
+
+from bot.services.views import CharacterBrief, CharacterView
+from bot.ui import limits
+from bot.ui.embed_common import _embed, system_title
+from bot.ui.outcomes import Severity, human, signed, text, title
+from rules.model import Wound
+
+# /heal's neutral treatments in each system's words (bot/services/injuries.py TREATMENTS).
+TREATMENT_LABELS = {
+    ("ars-harn", "chirurgy"): "Chirurgy", ("ars-harn", "spell"): "Healing spell",
+    ("pendragon", "first_aid"): "First aid", ("pendragon", "chirurgy"): "Chirurgery",
+    ("fading-suns", "first_aid"): "First aid (Remedy)", ("fading-suns", "chirurgy"): "Surgery (Physick)",
+}
+
+
+def treatment_label(system: str, method: str) -> str:
+    return TREATMENT_LABELS.get((system, method), title(method))
+
+
+def _pairs(pairs: Iterable[tuple[str, str]], joiner: str = " \u00b7 ") -> str:
+    return joiner.join(f"{name} **{value}**" for name, value in pairs)
+
+
+def wound_line(wound: Wound, system: str = "") -> str:
+    code, severity = str(wound.code), human(wound.severity)
+    if system == "pendragon":  # no locations; "levels" are the hit points the wound still holds
+        kind = {"mortal": "mortal wound", "major": "major wound"}.get(code.lower(), "wound")
+        parts = [f"`{wound.index}` **{kind}**, {wound.levels} hit point{'s' if wound.levels != 1 else ''}"]
+        if wound.note:
+            parts.append(wound_note(wound.note))
+        return ", ".join(parts)
+    same = code.casefold() == severity.casefold() or (code and severity.casefold().startswith(code.casefold()))
+    parts = [f"`{wound.index}` {human(wound.location)}: " + (f"**{severity}**" if same else
+                                                                f"**{code}** {severity}").rstrip()]
+    if wound.levels:
+        parts.append(f"{wound.levels} level{'s' if wound.levels != 1 else ''}")
+    if wound.bleeding:
+        parts.append("\U0001fa78 bleeding")
+    if wound.penalty:
+        parts.append(f"penalty {signed(-abs(wound.penalty))}")
+    if wound.note:
+        parts.append(wound_note(wound.note))
+    return ", ".join(parts)
+
+
+_INITIATIVE_NOTE = re.compile(r"([+-]?[0-9]+) init")
+
+
+def wound_note(note: str) -> str:
+    """A wound's note from the engine's summary, in the bot's words: Fading Suns' ``-1 init, treated`` reads
+    ``initiative \u22121, treated`` (as the wound penalties of an attack do)."""
+    parts = [part.strip() for part in note.split(",")]
+    return ", ".join(f"initiative {signed(int(found[1]))}" if (found := _INITIATIVE_NOTE.fullmatch(part)) else part
+                     for part in parts)
+
+
+def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
+    if not wounds:
+        return "none"
+    lines = [wound_line(w, system) for w in wounds]
+    out: list[str] = []
+    used = 0
+    for number, line in enumerate(lines):
+        if used + len(line) + 1 > limits.FIELD_VALUE - 30:
+            out.append(f"\u2026 and {len(lines) - number} more (see /injuries)")
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)
+
+
+def _wound_colour(wounds: Sequence[Wound]) -> int:
+    if not wounds:
+        return Severity.LIGHT.colour
+    words = {str(w.severity).lower() for w in wounds} | {str(w.code)[:1].upper() for w in wounds}
+    if words & {"k", "kill", "crippled", "dying"}:
+        return Severity.MORTAL.colour
+    if words & {"G", "grievous", "major"}:
+        return Severity.GRIEVOUS.colour
+    if words & {"S", "serious"}:
+        return Severity.SERIOUS.colour
+    return Severity.LIGHT.colour
+
+
+def condition_text(condition: str) -> str:
+    """An engine's condition line (``out_of_fight, prone``) in words (``out of fight, prone``)."""
+    return str(condition).replace("_", " ")
+
+
+def character(view: CharacterView) -> discord.Embed:
+    kind = "NPC" if view.npc else f"<@{view.owner_id}>"
+    embed = _embed(view.name, f"{system_title(view.system)} \u00b7 {'NPC' if view.npc else 'player character'}",
+                   Severity.INFO.colour)
+    summary = view.summary
+    if summary is None:
+        embed.description = f"{embed.description}\nThe {view.system} engine is not available, so only the raw sheet " \
+                            "is shown."
+        stats = [(k, text(v)) for k, v in view.sheet.items() if isinstance(v, int | str) and k != "name"]
+        if stats:
+            embed.add_field(name="Sheet", value=_pairs(stats), inline=False)
+    else:
+        if summary.condition:
+            embed.add_field(name="Condition", value=condition_text(summary.condition), inline=False)
+        if summary.stats:
+            embed.add_field(name="Stats", value=_pairs(summary.stats), inline=False)
+        if summary.equipment:
+            embed.add_field(name="Equipment", value=_pairs(summary.equipment, "\n"), inline=False)
+        embed.add_field(name=f"Wounds ({len(summary.wounds)})", value=_wounds_value(summary.wounds, view.system),
+                        inline=False)
+        embed.colour = discord.Colour(_wound_colour(summary.wounds))
+    embed.add_field(name="Owner", value=kind, inline=True)
+    embed.set_footer(text=f"character #{view.id} \u00b7 version {view.version}")
+    return limits.fit(embed)
+
+
+def injuries(view: CharacterView) -> discord.Embed:
+    wounds = view.wounds
+    condition = condition_text(view.summary.condition) if view.summary else ""
+    embed = _embed(f"\U0001fa79 {view.name}'s injuries", condition, _wound_colour(wounds))
+    if not wounds:
+        embed.description = (condition + "\n" if condition else "") + "No wounds."
+    else:
+        total = sum(abs(w.penalty) for w in wounds)
+        embed.add_field(name=f"Wounds ({len(wounds)})", value=_wounds_value(wounds, view.system), inline=False)
+        if total:
+            embed.add_field(name="Total penalty", value=signed(-total), inline=True)
+        bleeding = sum(1 for w in wounds if w.bleeding)
+        if bleeding:
+            embed.add_field(name="Bleeding", value=f"{bleeding} wound{'s' if bleeding != 1 else ''}", inline=True)
+    embed.set_footer(text=system_title(view.system))
+    return limits.fit(embed)
+
+
+def character_list(briefs: Sequence[CharacterBrief], *, mine: bool = False) -> discord.Embed:
+    heading = "Your characters" if mine else "Characters on this server"
+    if not briefs:
+        return limits.fit(_embed(heading, "None yet. Create one with `/character create` or `/character import`."))
+    lines = [f"**{b.name}** \u00b7 {b.system} \u00b7 {'NPC' if b.npc else f'<@{b.owner_id}>'}" for b in briefs]
+    embed = _embed(heading, limits.clip("\n".join(lines), limits.DESCRIPTION))
+    embed.set_footer(text=f"{len(briefs)} character{'s' if len(briefs) != 1 else ''}")
+    return limits.fit(embed)

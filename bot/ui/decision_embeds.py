@@ -1,0 +1,154 @@
+"""GM decisions in words: the waiting lines and button labels, and the messages they are taken or closed on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.services.views import PendingDecisionView
+from bot.ui import limits
+from bot.ui.outcomes import decision_words, human, title
+
+# A waiting GM decision, as the start of its line under an action ({who} is the character).
+DECISION_PROMPTS = {
+    "kill": "{who} failed the kill roll",
+    "shock": "{who}'s shock roll",
+    "death": "{who} took a deadly wound",
+    "dying": "{who} is dying",
+    "experience": "{who}: an experience check",
+    "experience_check": "{who}'s notable success earns an experience check",
+    "fall_damage": "{who} fell gently",
+}
+# How a choice reads in that line, and on its button.
+CHOICE_WORDS = {"unconscious": "mercy (unconscious)", "none": "no damage", "damage": "damage (you give the amount)",
+                "approve": "approve", "deny": "deny"}
+CHOICE_LABELS = {"roll": "Roll", "dice": "Dice", "none": "No damage", "damage": "Damage\u2026"}
+
+
+def decision_label(choice: str) -> str:
+    return limits.clip(CHOICE_LABELS.get(choice, title(choice)), limits.BUTTON_LABEL)
+
+
+ROLL_NAMES = {"effect": "wound-effect roll", "major_wound": "major wound rolls", "fall": "fall (DEX) roll",
+              "knockdown": "knockdown roll", "stumble": "STUMBLE roll", "fumble": "FUMBLE roll", "kill": "kill roll",
+              "shock": "shock roll"}
+
+
+def roll_name(decision: PendingDecisionView) -> str:
+    """What a roll the GM makes is called: ``shock roll``, ``wound-effect roll``."""
+    roll = decision.roll or decision.kind
+    return ROLL_NAMES.get(roll, f"{human(roll)} roll")
+
+
+def decision_button_label(decision: PendingDecisionView, choice: str) -> str:
+    """A GM button's label: the choice, and for a roll the GM makes, whose roll it is (a message may carry
+    several): ``Roll: Bandit 1's shock``."""
+    if decision.roll is not None:
+        what = f"{decision.who}'s {roll_name(decision).removesuffix(' roll').removesuffix(' rolls')}"
+        return limits.clip(f"{CHOICE_LABELS.get(choice, title(choice))}: {what}", limits.BUTTON_LABEL)
+    return decision_label(choice)
+
+
+def decision_taken(decision: PendingDecisionView, user_name: str) -> str:
+    return f"The GM ({user_name}) chose **{human(decision.choice or '?')}** for {decision.who}."
+
+
+def decision_line(decision: PendingDecisionView) -> str:
+    """``The GM chose **death** for Bandit 1 (@gm).``; for a roll: ``The GM rolled Bandit 1's shock roll (@gm).``"""
+    by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
+    if decision.roll is not None:
+        how = " with the dice rolled at the table" if decision.choice == "dice" else ""
+        return f"The GM rolled {decision.who}'s **{roll_name(decision)}**{how}{by}."
+    return f"The GM chose **{human(decision.choice or '?')}** for {decision.who}{by}."
+
+
+WAITING = "\u23f3 Waiting for the GM"  # the field listing the decisions whose buttons the message carries
+
+
+def _pending_head(decision: PendingDecisionView) -> str:
+    """The start of a waiting decision's line, which says whose and what it is (and finds the line again)."""
+    if decision.roll is not None:
+        return f"{decision.who}'s {roll_name(decision)}"
+    return DECISION_PROMPTS.get(decision.kind, "{who}: " + human(decision.kind)).format(who=decision.who)
+
+
+def pending_line(decision: PendingDecisionView) -> str:
+    """``Bandit 1's shock roll: the GM presses Roll, or Dice ...``,
+    ``Bandit 1 failed the kill roll: the GM chooses death or incapacitation.``"""
+    if decision.roll is not None:
+        return f"{_pending_head(decision)}: the GM presses **Roll**, or **Dice** to type the faces rolled at the table."
+    options = " or ".join(f"**{human(CHOICE_WORDS.get(o, o))}**" for o in decision.options) or "a ruling"
+    return f"{_pending_head(decision)}: the GM chooses {options}."
+
+
+def _pending_lines(pending: Sequence[PendingDecisionView]) -> str:
+    return "\n".join(pending_line(decision) for decision in pending)
+
+
+def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
+                 moot: Sequence[PendingDecisionView] = ()) -> discord.Embed:
+    """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line (and those of
+    the ``moot`` rolls it made needless) leave the waiting field (dropped when empty), a field says what was
+    decided and by whom, and a "dying" that death or survival settled no longer says so."""
+    waiting = WAITING
+    decided_name = "\u2696\ufe0f The GM decided"
+    if decision.roll is not None:
+        ruling = f"{decision_line(decision)} The result is posted below."
+    else:
+        ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, decision.who)}"
+    heads = tuple(_pending_head(d) for d in (decision, *moot))
+    settled = decision.kind in ("dying", "death", "kill")
+    fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+    embed.clear_fields()
+    placed = False
+    for name, value, inline in fields:
+        if name == waiting:
+            # this decision's line (older messages began every line with "<who>: ")
+            left = [line for line in value.splitlines()
+                    if not line.startswith(heads) and not line.startswith(f"{decision.who}: ")]
+            if left:
+                embed.add_field(name=name, value="\n".join(left), inline=inline)
+            continue
+        if settled and name in _SETTLED_FIELDS and decision.who in value:
+            continue
+        if name == decided_name:
+            value, placed = f"{value}\n{ruling}", True
+        embed.add_field(name=name, value=value, inline=inline)
+    if not placed:
+        embed.add_field(name=decided_name, value=ruling, inline=False)
+    return limits.fit(embed)
+
+
+# Fields saying a character hangs between life and death, which the GM's decision settles.
+_SETTLED_FIELDS = ("Dying", "Effect")
+NO_LONGER_NEEDED = "\u2716\ufe0f No longer needed"
+
+
+def closed_line(decision: PendingDecisionView, undone: bool = False) -> str:
+    """``Bandit 1's shock roll: a later result made it needless.``, ``... : taken back with /undo.``"""
+    return f"{_pending_head(decision)}: " + ("taken back with /undo." if undone else "a later result made it needless.")
+
+
+def mark_closed(embed: discord.Embed, closed: Sequence[PendingDecisionView], undone: bool = False) -> discord.Embed:
+    """The embed of a message whose GM buttons were settled elsewhere (a later action made the roll moot, or
+    /undo took back the action that asked for it): their lines leave the waiting field (dropped when empty)
+    and a field says they are no longer needed."""
+    heads = tuple(_pending_head(d) for d in closed)
+    lines = [closed_line(d, undone) for d in closed]
+    fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+    embed.clear_fields()
+    for name, value, inline in fields:
+        if name == WAITING:
+            left = [line for line in value.splitlines() if not line.startswith(heads)]
+            if left:
+                embed.add_field(name=name, value="\n".join(left), inline=inline)
+            continue
+        if name == NO_LONGER_NEEDED:
+            lines = [*value.splitlines(), *(line for line in lines if line not in value.splitlines())]
+            continue
+        embed.add_field(name=name, value=value, inline=inline)
+    if lines:
+        embed.add_field(name=NO_LONGER_NEEDED, value=limits.clip("\n".join(lines), limits.FIELD_VALUE),
+                        inline=False)
+    return limits.fit(embed)

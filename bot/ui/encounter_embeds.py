@@ -1,0 +1,93 @@
+"""The encounter tracker, the initiative embed and the one-line encounter replies."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services.views import EncounterView
+from bot.ui import limits
+from bot.ui.character_embeds import condition_text
+from bot.ui.embed_common import _embed, system_title
+from bot.ui.outcomes import Severity, signed, text
+
+
+def tracker(view: EncounterView) -> discord.Embed:
+    """The pinned tracker message: round, turn order, each combatant's state."""
+    state = f"Round {view.round}" if view.active else "Ended"
+    embed = _embed(f"\u2694\ufe0f Encounter \u2014 {state}", "", Severity.INFO.colour if view.active
+                   else Severity.NONE.colour)
+    current = view.current
+    if not view.combatants:
+        embed.description = "Nobody is in the encounter yet: `/encounter add` or `/encounter npcs`."
+    else:
+        lines = []
+        for number, combatant in enumerate(view.combatants, 1):
+            marker = "\u25b6\ufe0f" if view.active and combatant is current else "\u2003"
+            line = f"{marker} **{number}. {combatant.name}**"
+            if combatant.initiative is not None:
+                line += f" (initiative {combatant.initiative})"
+            extra = []
+            if combatant.condition:
+                extra.append(condition_text(combatant.condition))
+            if combatant.wounds:
+                extra.append(f"{len(combatant.wounds)} wound{'s' if len(combatant.wounds) != 1 else ''}")
+            if combatant.penalty:
+                extra.append(f"penalty {signed(-abs(combatant.penalty))}")
+            if combatant.declaration:
+                extra.append("declared " + text(combatant.declaration))
+            if extra:
+                line += " \u2014 " + "; ".join(extra)
+            lines.append(line)
+        embed.description = "\n".join(lines)
+        if view.active and current is not None:
+            embed.add_field(name="Turn", value=f"{current.name} (<@{current.owner_id}>)" if not current.npc
+                            else f"{current.name} (NPC)", inline=True)
+    embed.set_footer(text=f"{system_title(view.system)} \u00b7 encounter #{view.id}")
+    return limits.fit(embed)
+
+
+def encounter_started(view: EncounterView) -> str:
+    return f"An encounter starts in this channel ({system_title(view.system)}). The tracker below is kept up to date."
+
+
+def encounter_ended(view: EncounterView) -> str:
+    return f"The encounter ended after {view.round} round{'s' if view.round != 1 else ''}. Wounds stay on the sheets."
+
+
+def tracker_moved() -> str:
+    return "Tracker updated above."
+
+
+# -- encounter lines -----------------------------------------------------------------------------
+
+def joined(names: list[str]) -> str:
+    return f"{', '.join(f'**{n}**' for n in names)} joined the encounter."
+
+
+def npcs_joined(template: str, count: int) -> str:
+    return f"{count} \u00d7 **{template}** joined the encounter."
+
+
+def left(name: str) -> str:
+    return f"**{name}** left the encounter."
+
+
+def declared(character: str, aspect: str, aim: str, target: str) -> str:
+    return f"**{character}** declares a {aim} {aspect} attack on **{target}**."
+
+
+def next_turn(view: EncounterView) -> str:
+    current = view.current
+    if current is None:
+        return "Nobody is in the encounter."
+    who = "" if current.npc else f" (<@{current.owner_id}>)"
+    return f"Round {view.round}: **{current.name}**'s turn{who}."
+
+
+def initiative(view: EncounterView) -> discord.Embed:
+    embed = tracker(view)
+    embed.title = f"\U0001f3b2 Initiative \u2014 round {view.round}"
+    if view.combatants and all(c.initiative is None for c in view.combatants):
+        embed.description = f"{system_title(view.system)} rolls no initiative: both sides of each exchange roll at " \
+                            f"once, so the order stays as listed.\n{embed.description}"
+    return limits.fit(embed)

@@ -1,0 +1,82 @@
+"""Engine outcome dicts as words: a headline, fields and a severity, per system.
+
+Part of the embed wording (the builders gathered in bot/ui/embeds.py make the embeds from these).
+``describe`` is the entry point: it picks the system's describer (ars_harn.py, pendragon.py,
+fading_suns.py, or decisions.py for a GM decision) and never raises; the shared readers and the
+severity scale are in common.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.ui.outcomes.ars_harn import ars_harn
+from bot.ui.outcomes.common import (
+    Field,
+    OutcomeText,
+    Severity,
+    _details,
+    check_line,
+    human,
+    modifiers,
+    roll_line,
+    rolls_value,
+    signed,
+    text,
+    title,
+    worst,
+)
+from bot.ui.outcomes.decisions import decision_words, gm_decided
+from bot.ui.outcomes.fading_suns import fading_suns
+from bot.ui.outcomes.pendragon import pendragon
+
+__all__ = [
+    "SYSTEMS",
+    "Field",
+    "OutcomeText",
+    "Severity",
+    "ars_harn",
+    "check_line",
+    "decision_words",
+    "describe",
+    "fading_suns",
+    "generic",
+    "gm_decided",
+    "human",
+    "modifiers",
+    "pendragon",
+    "roll_line",
+    "rolls_value",
+    "signed",
+    "text",
+    "title",
+    "worst",
+]
+
+log = logging.getLogger(__name__)
+
+
+def generic(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+    return OutcomeText(f"{names[0]} acts.", _details(outcome, set()), Severity.INFO)
+
+
+SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
+    "ars-harn": ars_harn,
+    "pendragon": pendragon,
+    "fading-suns": fading_suns,
+}
+
+
+def describe(system: str, outcome: Any, names: tuple[str, str]) -> OutcomeText:
+    """Words for ``outcome``; an unexpected shape falls back to listing its fields."""
+    if not isinstance(outcome, Mapping):
+        return OutcomeText(f"{names[0]} acts.", [], Severity.INFO)
+    try:
+        if outcome.get("action") == "gm_decide":
+            return gm_decided(outcome, names)
+        return SYSTEMS.get(system, generic)(outcome, names)
+    except Exception:  # a surprising outcome shape must not lose a result that is already saved
+        log.exception("cannot word a %s outcome; listing its fields", system)
+        return generic(outcome, names)

@@ -1,0 +1,170 @@
+"""What every system's describer shares: the severity scale, ``OutcomeText`` and the small readers.
+
+Every reader here is defensive: an engine may add fields or leave some out, and nothing here may raise
+on a shape it does not know; unknown fields are listed under "Details" (``_details``) rather than lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Severity(Enum):
+    """How bad a result is, ranked, with the embed colour it gets."""
+
+    INFO = (0, 0x3498DB)
+    NONE = (1, 0x95A5A6)
+    LIGHT = (2, 0x2ECC71)
+    SERIOUS = (3, 0xE67E22)
+    GRIEVOUS = (4, 0xE74C3C)
+    MORTAL = (5, 0x992D22)
+
+    @property
+    def rank(self) -> int:
+        return self.value[0]
+
+    @property
+    def colour(self) -> int:
+        return self.value[1]
+
+
+def worst(*levels: Severity) -> Severity:
+    return max(levels, key=lambda s: s.rank)
+
+
+Field = tuple[str, str, bool]
+
+
+@dataclass
+class OutcomeText:
+    headline: str
+    fields: list[Field] = field(default_factory=list)
+    severity: Severity = Severity.NONE
+
+
+# -- small readers ------------------------------------------------------------------------------
+
+def human(name: Any) -> str:
+    """``weapon_dropped`` -> ``weapon dropped``."""
+    return str(name).replace("_", " ").replace("-", " ").strip()
+
+
+def title(name: Any) -> str:
+    text = human(name)
+    return text[:1].upper() + text[1:]
+
+
+def text(value: Any) -> str:
+    """Any JSON value as short plain text."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return signed(value) if isinstance(value, int) and value < 0 else f"{value:g}"
+    if isinstance(value, str):
+        return human(value) if value.isidentifier() else value
+    if isinstance(value, Mapping):
+        return ", ".join(f"{human(k)} {text(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, Sequence):
+        return ", ".join(text(v) for v in value) or "none"
+    return str(value)
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"\u2212{-value}" if value < 0 else "0")
+
+
+def _num(value: Any) -> str:
+    return text(value) if value is not None else "?"
+
+
+def check_line(check: Any) -> str:
+    """A {total, ease_factor|target, passed|result} check as ``12 vs 9: passed``."""
+    if not isinstance(check, Mapping):
+        return text(check)
+    total = check.get("total", check.get("roll"))
+    against = check.get("ease_factor", check.get("target", check.get("goal")))
+    line = _num(total)
+    if against is not None:
+        line += f" vs {_num(against)}"
+    if "passed" in check and check["passed"] is not None:
+        line += ": **passed**" if check["passed"] else ": **failed**"
+    elif check.get("result"):
+        line += f": **{human(check['result'])}**"
+    elif "passed" in check:
+        line += ": waiting for the GM"
+    return line
+
+
+def roll_line(roll: Mapping[str, Any]) -> str:
+    """One roll of ``Resolution.rolls`` as ``attack stress [1, 4] = 8 (exploded)``."""
+    faces = roll.get("faces") or []
+    shown = ", ".join(str(f) for f in faces)
+    line = f"`{roll.get('label', '?')}` {roll.get('kind', '')} [{shown}] = **{roll.get('total')}**"
+    if roll.get("target") is not None:
+        line += f" vs {roll['target']}"
+    if roll.get("result"):
+        line += f" {human(roll['result'])}"
+    if roll.get("victory_points"):
+        line += f", {roll['victory_points']} VP"
+    flags = [human(f) for f in roll.get("flags") or [] if f != "botch"]
+    if roll.get("botches"):
+        flags.append(f"{roll['botches']} botch{'es' if roll['botches'] != 1 else ''}")
+    if flags:
+        line += f" ({', '.join(flags)})"
+    return line
+
+
+def rolls_value(rolls: Sequence[Any], limit: int = 1000) -> str:
+    """All roll lines, cut at a line boundary with a count of those left out."""
+    lines = [roll_line(r) for r in rolls if isinstance(r, Mapping)]
+    out: list[str] = []
+    used = 0
+    for number, line in enumerate(lines):
+        if used + len(line) + 1 > limit - 24:
+            out.append(f"\u2026 and {len(lines) - number} more")
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out) or "no dice rolled"
+
+
+def _brief(value: Any) -> str | None:
+    """A leftover value worth showing, or None: false, empty and all-zero values say nothing."""
+    if value is None or value is False or value == [] or value == {} or value == "":
+        return None
+    if isinstance(value, Mapping):
+        shown = {k: v for k, v in value.items() if _brief(v) is not None and v != 0}
+        return text(shown) if shown else None
+    return text(value)
+
+
+def _details(outcome: Mapping[str, Any], used: set[str]) -> list[Field]:
+    lines = []
+    for key, value in outcome.items():
+        if key in used or key in _NEVER_SHOWN:
+            continue
+        shown = _brief(value)
+        if shown is not None:
+            lines.append(f"{title(key)}: {shown}")
+    return [("Details", "\n".join(lines), False)] if lines else []
+
+
+# Bookkeeping fields the engines return that a player does not need to read.
+_NEVER_SHOWN = {"gm_decision", "attacker", "defender", "rolls", "system", "action", "pending", "events", "loser",
+                "wound_index", "damage_roll_total", "attack_die", "defense_die", "declared_aim", "defense_rolled",
+                "location_roll", "saved_points_cap", "rolled_result", "side", "who", "name", "character",
+                "hit_points_after", "decisions", "gm_decisions", "weapons_lost", "pending_rolls", "deadline",
+                "decision", "choice", "kind", "healer", "patient"}
+
+
+def modifiers(value: Any) -> str:
+    """``{dex: 1, ability: 5, wounds: 0}`` as ``dex +1, ability +5`` (zeros left out)."""
+    if not isinstance(value, Mapping):
+        return ""
+    return ", ".join(f"{human(k)} {signed(v)}" for k, v in value.items() if isinstance(v, int) and v)
+

@@ -1,0 +1,52 @@
+"""A GM decision (the "gm_decide" action of any system) as words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.ui.outcomes.common import Field, OutcomeText, Severity, _details, human, text
+
+# (decision kind, choice) -> what happens to the character, as a sentence ending.
+_DECISION_WORDS = {
+    ("kill", "death"): "dies", ("kill", "incapacitation"): "lives, but is **incapacitated**",
+    ("dying", "death"): "dies", ("dying", "survival"): "survives, at 1 hit point",
+    ("death", "death"): "dies", ("death", "unconscious"): "survives, **unconscious**",
+    ("experience_check", "approve"): "earns an experience check",
+    ("experience_check", "deny"): "earns no experience check",
+    ("fall_damage", "none"): "lands without harm",
+}
+_DECISION_CHOICES = {"death": "dies", "incapacitation": "is **incapacitated**", "survival": "survives",
+                     "unconscious": "is **unconscious**", "approve": "is approved", "deny": "is denied"}
+
+
+def decision_words(kind: Any, choice: Any, who: str) -> str:
+    """A GM decision as a sentence: ``**Bandit 1** dies.``"""
+    verb = _DECISION_WORDS.get((str(kind), str(choice))) or _DECISION_CHOICES.get(str(choice))
+    if verb is None:
+        return f"The GM chose **{human(choice)}** for {who}."
+    return f"**{who}** {verb}."
+
+
+def _decision_severity(choice: Any) -> Severity:
+    return Severity.MORTAL if str(choice) == "death" else Severity.GRIEVOUS if str(choice) in (
+        "incapacitation", "unconscious") else Severity.INFO
+
+
+def gm_decided(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+    """The "gm_decide" action of any system (each names the kind and the choice a little differently)."""
+    who = names[0]
+    choice = outcome.get("choice") or outcome.get("decision")
+    kind = outcome.get("kind") or (outcome.get("decision") if "choice" in outcome else None)
+    fields: list[Field] = []
+    conditions = outcome.get("conditions")
+    if isinstance(conditions, Mapping):
+        conditions = conditions.get(str(outcome.get("who") or "attacker"))
+    if conditions:
+        fields.append(("Condition", f"{who}: {text(conditions)}", True))
+    if outcome.get("hit_points") is not None:
+        fields.append(("Hit points", f"{who}: {text(outcome['hit_points'])}", True))
+    used = {"conditions", "hit_points", "wound", "penalties", "events", "gm_decision", "skill", "amount"}
+    fields.extend(_details(outcome, used))
+    return OutcomeText(decision_words(kind, choice, who), fields, _decision_severity(choice))
+

@@ -1,0 +1,89 @@
+"""The channel's event log (/log) and what /undo took back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.services.views import EventView
+from bot.ui import limits
+from bot.ui.action_embeds import ACTION_TITLES, action_heading
+from bot.ui.decision_embeds import NO_LONGER_NEEDED, WAITING, _pending_lines, closed_line
+from bot.ui.embed_common import _embed
+from bot.ui.outcomes import Severity, describe
+
+# What the other events of the log say (actions of the engines use ACTION_TITLES and their outcome).
+EVENT_TITLES = {
+    "start": "starts an encounter",
+    "end": "ends the encounter",
+    "next_turn": "ends the turn",
+    "initiative": "sets the turn order",
+    "declare": "declares an attack",
+    "undo": "takes back an action",
+}
+
+
+def _when(moment: datetime | None) -> str:
+    return f"<t:{int(moment.timestamp())}:t>" if moment is not None else ""
+
+
+def event_line(event: EventView) -> str:
+    summary: Mapping[str, Any] = event.summary or {}
+    what = summary.get("text") or summary.get("headline")
+    if not what:
+        actor = summary.get("actor_name") or summary.get("actor") or event.user_name
+        target = summary.get("target_name") or summary.get("target")
+        kind = summary.get("action") or event.kind
+        if isinstance(kind, Mapping):
+            kind = kind.get("type") or event.kind
+        names = summary.get("names")
+        if summary.get("expression") is not None:
+            what = f"{actor} rolled {summary['expression']} = {summary.get('total', '?')}"
+        elif event.kind in ("join", "add_npcs", "leave") and isinstance(names, list):
+            who = ", ".join(str(n) for n in names)
+            what = f"{actor}: {who} {'left' if event.kind == 'leave' else 'joined'} the encounter"
+        elif event.kind in EVENT_TITLES:
+            what = f"{actor} {EVENT_TITLES[event.kind]}"
+            if event.kind == "next_turn" and summary.get("round") is not None:
+                what += f" (round {summary['round']})"
+        else:
+            what = action_heading(event.kind if event.kind in ACTION_TITLES else str(kind), str(actor),
+                                  str(target) if target else None)
+            outcome = summary.get("outcome")
+            if isinstance(outcome, Mapping) and summary.get("system"):
+                headline = describe(str(summary["system"]), outcome, (str(actor), str(target or actor))).headline
+                if event.kind == "gm_decide":
+                    what = f"The GM decides: {headline}"
+                elif headline.startswith((f"**{actor}**", f"{actor} ")):
+                    what = headline
+                else:
+                    what += f": {headline}"
+    line = f"`#{event.id}` {_when(event.created_at)} {what}".replace("  ", " ")
+    return f"~~{line}~~ (undone)" if event.undone else line
+
+
+def log(events: Sequence[EventView]) -> discord.Embed:
+    embed = _embed("\U0001f4dc Recent events in this channel")
+    if not events:
+        embed.description = "Nothing has happened here yet."
+        return limits.fit(embed)
+    lines = [limits.clip(event_line(e), 400) for e in events]
+    embed.description = limits.clip("\n".join(lines), limits.DESCRIPTION)
+    return limits.fit(embed)
+
+
+def undone(event: EventView) -> discord.Embed:
+    """What /undo took back; the GM decisions it asked for are closed, and those it had settled wait again
+    (their buttons come with this embed)."""
+    embed = _embed("\u21a9\ufe0f Undone", f"Took back {event_line(event).removeprefix('~~')}", Severity.NONE.colour)
+    embed.description = (embed.description or "").split("~~ (undone)")[0]
+    if event.closed:
+        embed.add_field(name=NO_LONGER_NEEDED, value="\n".join(closed_line(d, undone=True) for d in event.closed),
+                        inline=False)
+    if event.reopened:
+        embed.add_field(name=WAITING, value=_pending_lines(event.reopened), inline=False)
+    embed.set_footer(text="The sheets and the encounter are as they were before it.")
+    return limits.fit(embed)

@@ -1,0 +1,41 @@
+"""The one-line replies (errors, confirmations) and the labels of the confirm and cancel buttons."""
+
+from __future__ import annotations
+
+from bot.ui import limits
+
+APOLOGY = "Sorry, something went wrong on our side; it has been logged. Nothing you did caused it."
+NO_GUILD = "Grievous works in server channels, not in direct messages."
+NOT_GM = "Only the GM can do that."
+EXPIRED = "This prompt has expired; run the command again."
+NOT_YOURS = "This prompt belongs to someone else."
+
+
+def error_line(message: str) -> str:
+    """A user's mistake as one line (the first line of the message, clipped)."""
+    first = (str(message).strip().splitlines() or ["That did not work."])[0]
+    return limits.clip(f"\u26a0\ufe0f {first}", limits.CONTENT)
+
+
+def confirm_delete(name: str) -> str:
+    return f"Delete **{name}** and every wound on their sheet? This cannot be undone."
+
+
+def deleted(name: str) -> str:
+    return f"**{name}** was deleted."
+
+
+def name_the_character(owned: int) -> str:
+    if owned == 0:
+        return "you have no character here: name one, e.g. /injuries character:Bjorn"
+    return f"you have {owned} characters: say which, e.g. /injuries character:Bjorn"
+
+
+def cancelled() -> str:
+    return "Cancelled; nothing changed."
+
+
+# -- button labels -------------------------------------------------------------------------------
+
+CONFIRM_LABEL = "Delete"
+CANCEL_LABEL = "Cancel"

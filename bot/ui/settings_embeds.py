@@ -1,0 +1,53 @@
+"""The /setup embeds: the settings shown, and what a change did."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.services.views import GuildSettingsView
+from bot.ui import limits
+from bot.ui.embed_common import _embed, done, system_title
+from bot.ui.outcomes import text
+from rules.model import Setting
+
+
+def settings(view: GuildSettingsView, rulings: Sequence[Setting] = ()) -> discord.Embed:
+    embed = _embed("\u2699\ufe0f Grievous settings")
+    system = f"**{view.system}** ({system_title(view.system)})"
+    if view.channel_system:
+        system += f"\nthis channel overrides the server's {view.guild_system}"
+    embed.add_field(name="System here", value=system, inline=False)
+    embed.add_field(name="GM role", value=f"<@&{view.gm_role_id}>" if view.gm_role_id else
+                    "not set (members with Manage Server are GMs)", inline=True)
+    embed.add_field(name="Shock and kill rolls", value="made by the bot" if view.rolls == "auto"
+                    else "wait for the GM", inline=True)
+    described = {s.name: s for s in rulings}
+    lines = []
+    for name, value in view.rulings.items():
+        mark = " *(changed)*" if name in view.overridden else ""
+        about = described.get(name)
+        lines.append(f"`{name}` = **{text(value) if not isinstance(value, str) else value}**{mark}"
+                     + (f" \u2014 {about.description}" if about else ""))
+    embed.add_field(name="Rulings", value=limits.clip("\n".join(lines), limits.FIELD_VALUE) or "none", inline=False)
+    return limits.fit(embed)
+
+
+def system_set(system: str, channel_only: bool) -> discord.Embed:
+    where = "this channel" if channel_only else "this server"
+    return done(f"{where.capitalize()} now plays **{system_title(system)}** (`{system}`).")
+
+
+def gm_role_set(role_id: int) -> discord.Embed:
+    return done(f"<@&{role_id}> is the GM role: its members adjudicate and run GM commands.")
+
+
+def rolls_set(mode: str) -> discord.Embed:
+    if mode == "gm":
+        return done("Shock and kill rolls now wait for the GM's buttons.")
+    return done("The bot now makes shock and kill rolls itself.")
+
+
+def ruling_set(name: str, value: str) -> discord.Embed:
+    return done(f"Ruling `{name}` is now **{value}**.")
