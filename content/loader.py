@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from importlib import import_module, resources
 from pathlib import Path
@@ -22,25 +22,47 @@ def package_name(system_id: str) -> str:
     return system_id.replace("-", "_")
 
 
-def load_pack_documents(system_id: str, path: Path | None = None) -> dict[str, Any]:
-    """file name -> parsed YAML, for the default pack overlaid with ``path`` when given."""
+def pack_file_names(system_id: str) -> list[str]:
+    """The YAML files of the system's default pack: the only names a homebrew pack may replace."""
+    folder = resources.files("content") / package_name(system_id)
+    if not folder.is_dir():
+        return []
+    return sorted(item.name for item in folder.iterdir() if item.name.endswith(".yaml"))
+
+
+def load_pack_documents(system_id: str, path: Path | None = None,
+                        files: Mapping[str, bytes] | None = None) -> dict[str, Any]:
+    """file name -> parsed YAML, for the default pack overlaid with the folder ``path`` or the
+    in-memory ``files`` ({file name: bytes}, names the default pack has) when given."""
     docs: dict[str, Any] = {}
     folder = resources.files("content") / package_name(system_id)
-    if folder.is_dir():
-        for item in sorted(folder.iterdir(), key=lambda p: p.name):
-            if item.name.endswith(".yaml"):
-                docs[item.name] = load_yaml(item.read_bytes(), f"{system_id}/{item.name}")
+    for name in pack_file_names(system_id):
+        docs[name] = load_yaml((folder / name).read_bytes(), f"{system_id}/{name}")
+    overlay: list[tuple[str, bytes, str]] = []  # (pack file name, bytes, where it came from)
     if path is not None:
         if not path.is_dir():
             raise ContentError(str(path), message="is not a folder of YAML files")
-        files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
-        if len(files) > MAX_PACK_FILES:
+        found = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+        if len(found) > MAX_PACK_FILES:
             raise ContentError(str(path), message=f"holds more than {MAX_PACK_FILES} YAML files")
-        for file in files:
-            docs[file.stem + ".yaml"] = load_yaml(file.read_bytes(), str(file))
+        overlay += [(file.stem + ".yaml", file.read_bytes(), str(file)) for file in found]
+    if files is not None:
+        allowed = set(docs)
+        for name in sorted(files):
+            if name not in allowed:
+                raise ContentError(name, message=f"is not a file of the {system_id} pack "
+                                                 f"(allowed: {', '.join(sorted(allowed))})")
+        overlay += [(name, files[name], name) for name in sorted(files)]
+    _overlay(docs, overlay)
     if not docs:
         raise ContentError(system_id, message="has no content pack")
     return docs
+
+
+def _overlay(docs: dict[str, Any], files: Iterable[tuple[str, bytes, str]]) -> None:
+    """A homebrew file replaces the default file of the same name."""
+    for name, data, source in files:
+        docs[name] = load_yaml(data, source)
 
 
 def load_catalog(system_id: str, path: Path | None = None) -> Any:
@@ -48,6 +70,14 @@ def load_catalog(system_id: str, path: Path | None = None) -> Any:
     if path is None:
         return _default_catalog(system_id)
     return _build(system_id, load_pack_documents(system_id, path))
+
+
+def load_catalog_files(system_id: str, files: Mapping[str, bytes]) -> Any:
+    """The validated catalog for ``system_id``: the default pack overlaid with ``files`` ({file name: bytes},
+    e.g. a server's uploads). Any mistake is a ContentError naming the file, the entry and the field."""
+    if not files:
+        return _default_catalog(system_id)
+    return _build(system_id, load_pack_documents(system_id, files=files))
 
 
 @cache

@@ -27,7 +27,7 @@ from rules.errors import IllegalAction, SheetError, UnknownEntry
 from rules.model import Resolution, Scenario, Setting, SheetSummary, Wound
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
-          "guild_settings")
+          "guild_settings", "content_packs")
 
 
 # -- a fake engine, for paths that must not depend on a real one --------------------------------------

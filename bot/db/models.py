@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint, text
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.db.base import Base, NullableJson
@@ -20,6 +20,9 @@ class GuildSettings(Base):
     rolls_mode: Mapped[str] = mapped_column(String(8), default="auto", server_default="auto")
     # {system id: {ruling name: value}}: only the values the server changed from the engine default
     rulings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # Moves on every change to the server's homebrew packs (0: never had one), so a process can tell
+    # whether its cached catalog is current from the row every command already loads.
+    pack_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ChannelSettings(Base):
@@ -28,6 +31,21 @@ class ChannelSettings(Base):
     guild_id: Mapped[int]
     channel_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     system: Mapped[str | None] = mapped_column(String(32))
+
+
+class ContentPack(Base):
+    """One homebrew file of a server's pack for one system: it replaces the default file of that name."""
+
+    __tablename__ = "content_packs"
+    __table_args__ = (UniqueConstraint("guild_id", "system", "filename"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int]
+    system: Mapped[str] = mapped_column(String(32))
+    filename: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    uploaded_by: Mapped[int]
+    updated_at: Mapped[datetime]
 
 
 class Character(Base):

@@ -9,7 +9,16 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
-from bot.db.models import ChannelSettings, Character, Combatant, Encounter, Event, GuildSettings, PendingDecision
+from bot.db.models import (
+    ChannelSettings,
+    Character,
+    Combatant,
+    ContentPack,
+    Encounter,
+    Event,
+    GuildSettings,
+    PendingDecision,
+)
 
 
 def name_key(name: str) -> str:
@@ -31,6 +40,12 @@ async def guild_settings_for_update(session: AsyncSession, guild_id: int) -> Gui
         row = GuildSettings(guild_id=guild_id, rolls_mode="auto", rulings={})
         session.add(row)
     return row
+
+
+async def content_packs(session: AsyncSession, guild_id: int, system: str) -> Sequence[ContentPack]:
+    """The server's homebrew files for ``system``, by file name."""
+    query = select(ContentPack).where(ContentPack.guild_id == guild_id, ContentPack.system == system)
+    return (await session.scalars(query.order_by(ContentPack.filename))).all()
 
 
 async def channel_settings(session: AsyncSession, channel_id: int) -> ChannelSettings | None:

@@ -17,6 +17,7 @@ from bot.services.characters import CharacterService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.injuries import InjuryService
+from bot.services.packs import PackService
 from bot.services.records import RecordService
 from bot.services.runtime import Runtime, _load_catalog, utcnow
 from bot.services.settings import SettingsService
@@ -28,13 +29,15 @@ from bot.services.views import (
     EncounterView,
     EventView,
     GuildSettingsView,
+    PackFileView,
+    PackView,
     PendingDecisionView,
     RollView,
 )
 
 __all__ = [
     "ActionReport", "Actor", "CharacterBrief", "CharacterView", "CombatantView", "EncounterView", "EventView",
-    "GuildSettingsView", "PendingDecisionView", "RollView", "Services",
+    "GuildSettingsView", "PackFileView", "PackView", "PendingDecisionView", "RollView", "Services",
 ]
 
 
@@ -58,3 +61,4 @@ class Services:
         self.combat = CombatService(self.runtime)
         self.injuries = InjuryService(self.runtime)
         self.records = RecordService(self.runtime)
+        self.packs = PackService(self.runtime)

@@ -76,7 +76,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
                      encounter: Encounter | None) -> ActionReport:
     system = call.actor_character.system
     engine = rt.engine(system)
-    catalog = rt.catalog(system)
+    catalog = await rt.catalog_for(session, actor.guild_id, system)
     forced = parse_dice(call.dice_text, engine.roll_labels, call.dice_label)
     settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
     touched = [call.actor_character] + ([call.target] if call.target is not None else [])
@@ -114,7 +114,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
         pending=tuple(pending), unused_dice=unused,
-        encounter=encounter_view(rt, encounter) if encounter is not None else None, event_id=event.id,
+        encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
+                   if encounter is not None else None), event_id=event.id,
         moot=tuple(decision_view(row) for row in moot),
     )
 

@@ -60,7 +60,7 @@ class CharacterService:
             if npc:
                 await access.require_gm(session, actor, "create NPCs")
             system = await channel_system(session, actor.guild_id, actor.channel_id)
-            catalog = self._rt.catalog(system)
+            catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             sheet: dict[str, Any] = {"name": name}
             for path, value in (stats or {}).items():
                 if path.split(".")[0].strip() in _PROTECTED:
@@ -89,10 +89,11 @@ class CharacterService:
             existing = await repo.character_by_name(session, actor.guild_id, name, for_update=True)
             if existing is not None and replace:
                 await access.require_control(session, actor, existing, "replace its sheet")
-                existing.sheet = self._validate(existing.system, copy.deepcopy(sheet), filename)
+                catalog = await self._rt.catalog_for(session, actor.guild_id, existing.system)
+                existing.sheet = self._validate(existing.system, copy.deepcopy(sheet), catalog, filename)
                 existing.updated_at = self._rt.clock()
                 await session.flush()
-                return character_view(self._rt, existing)
+                return character_view(self._rt, existing, catalog)
             return await self._insert(session, actor, system, name, sheet, npc, source=filename)
 
         return await self._rt.transact(None, work)
@@ -101,7 +102,8 @@ class CharacterService:
         """Anyone in the server may look at a character."""
 
         async def work(session: AsyncSession) -> CharacterView:
-            return character_view(self._rt, await load_character(session, actor, name))
+            row = await load_character(session, actor, name)
+            return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
 
         return await self._rt.read(work)
 
@@ -135,7 +137,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name, for_update=True)
             await access.require_control(session, actor, row, "change its equipment")
-            catalog = self._rt.catalog(row.system)
+            catalog = await self._rt.catalog_for(session, actor.guild_id, row.system)
             known = catalog.weapon_names() if kind == "weapon" else catalog.armour_names()
             entry = canonical(item, known, "weapon" if kind == "weapon" else "armour piece")
             sheet = copy.deepcopy(row.sheet)
@@ -196,7 +198,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> Names:
             system = await channel_system(session, actor.guild_id, actor.channel_id)
             try:
-                catalog = self._rt.catalog(system)
+                catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             except RulesError:
                 return []
             return matching(catalog.weapon_names() if kind == "weapon" else catalog.armour_names(), prefix)
@@ -209,7 +211,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> Names:
             system = await channel_system(session, actor.guild_id, actor.channel_id)
             try:
-                catalog = self._rt.catalog(system)
+                catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             except RulesError:
                 return []
             names = getattr(catalog, "location_names", None)
@@ -232,10 +234,10 @@ class CharacterService:
 
     # -- shared ---------------------------------------------------------------------------------
 
-    def _validate(self, system: str, sheet: dict[str, Any], source: str = "") -> dict[str, Any]:
+    def _validate(self, system: str, sheet: dict[str, Any], catalog: Any, source: str = "") -> dict[str, Any]:
         engine = self._rt.engine(system)
         try:
-            validated = engine.validate_sheet(sheet, self._rt.catalog(system))
+            validated = engine.validate_sheet(sheet, catalog)
         except RulesError as exc:
             if not source:
                 raise
@@ -248,18 +250,20 @@ class CharacterService:
         if await repo.character_by_name(session, actor.guild_id, name) is not None:
             raise UserError(f"a character named '{name}' already exists in this server")
         now = self._rt.clock()
+        catalog = await self._rt.catalog_for(session, actor.guild_id, system)
         row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name), owner_id=actor.user_id,
-                        npc=npc, system=system, sheet=self._validate(system, sheet, source),
+                        npc=npc, system=system, sheet=self._validate(system, sheet, catalog, source),
                         created_at=now, updated_at=now)
         session.add(row)
         await session.flush()
-        return character_view(self._rt, row)
+        return character_view(self._rt, row, catalog)
 
     async def _save(self, session: AsyncSession, row: Character, sheet: dict[str, Any]) -> CharacterView:
-        row.sheet = self._validate(row.system, sheet)
+        catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+        row.sheet = self._validate(row.system, sheet, catalog)
         row.updated_at = self._rt.clock()
         await session.flush()
-        return character_view(self._rt, row)
+        return character_view(self._rt, row, catalog)
 
 
 def _list_key(kind: str) -> str:

@@ -99,7 +99,7 @@ class EncounterService:
             await access.require_gm(session, actor, "add NPCs")
             encounter = await active_encounter(session, actor)
             engine = self._rt.engine(encounter.system)
-            catalog = self._rt.catalog(encounter.system)
+            catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
             templates = catalog.npc_templates()
             key = canonical(template, list(templates), "NPC template")
             prefix = clean_name(name_prefix or key.replace("_", " ").replace("-", " ").title())
@@ -162,7 +162,7 @@ class EncounterService:
                 encounter.turn = 0
                 touch(self._rt, encounter)
                 return await self._saved(session, encounter)
-            catalog = self._rt.catalog(encounter.system)
+            catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
             settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
             combatants = ordered_combatants(encounter)
             before = before_state([c.character for c in combatants], encounter)
@@ -241,7 +241,9 @@ class EncounterService:
         """Round, turn order, whose turn, each combatant's condition and wounds."""
 
         async def work(session: AsyncSession) -> EncounterView:
-            return encounter_view(self._rt, await active_encounter(session, actor, for_update=False))
+            encounter = await active_encounter(session, actor, for_update=False)
+            return encounter_view(self._rt, encounter,
+                                  await self._rt.catalog_for(session, encounter.guild_id, encounter.system))
 
         return await self._rt.read(work)
 
@@ -285,7 +287,8 @@ class EncounterService:
         async def work(session: AsyncSession) -> list[str]:
             system = await channel_system(session, actor.guild_id, actor.channel_id)
             try:
-                return matching(list(self._rt.catalog(system).npc_templates()), prefix)
+                catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+                return matching(list(catalog.npc_templates()), prefix)
             except Exception:
                 return []
 
@@ -332,4 +335,5 @@ class EncounterService:
     async def _saved(self, session: AsyncSession, encounter: Encounter) -> EncounterView:
         touch(self._rt, encounter)
         await session.flush()
-        return encounter_view(self._rt, encounter)
+        return encounter_view(self._rt, encounter,
+                              await self._rt.catalog_for(session, encounter.guild_id, encounter.system))

@@ -62,7 +62,7 @@ class InjuryService:
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, character) if character else \
                 await self._callers_character(session, actor)
-            return character_view(self._rt, row)
+            return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
 
         return await self._rt.read(work)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -18,6 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.errors import Conflict
 from rules.model import Engine
@@ -25,6 +27,7 @@ from rules.registry import get_engine
 
 T = TypeVar("T")
 RETRIES = 8
+PACK_CACHE_SIZE = 256  # homebrew catalogs kept in-process, least recently used dropped first
 # PostgreSQL serialization failure and deadlock; both mean "try the transaction again".
 _RETRY_SQLSTATES = {"40001", "40P01"}
 
@@ -37,6 +40,12 @@ def _load_catalog(system: str) -> Any:
     from content import load_catalog
 
     return load_catalog(system)
+
+
+def _load_pack(system: str, files: Mapping[str, bytes]) -> Any:
+    from content import load_catalog_files
+
+    return load_catalog_files(system, files)
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -58,11 +67,15 @@ class Runtime:
         rng: Callable[[], random.Random] = random.Random,
         clock: Callable[[], datetime] = utcnow,
         catalogs: Callable[[str], Any] = _load_catalog,
+        packs: Callable[[str, Mapping[str, bytes]], Any] = _load_pack,
     ) -> None:
         self.db = db
         self.rng = rng
         self.clock = clock
         self.catalogs = catalogs
+        self.packs = packs
+        # (guild id, system) -> (the guild's pack_version when built, catalog)
+        self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
         # A lock lives while some command holds or awaits it, so idle channels cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -70,7 +83,35 @@ class Runtime:
         return get_engine(system)
 
     def catalog(self, system: str) -> Any:
+        """The default pack's catalog (no server's homebrew)."""
         return self.catalogs(system)
+
+    def pack_catalog(self, system: str, files: Mapping[str, bytes]) -> Any:
+        """The default pack overlaid with ``files`` ({file name: bytes}); a ContentError names what is wrong."""
+        return self.packs(system, files) if files else self.catalog(system)
+
+    async def catalog_for(self, session: AsyncSession, guild_id: int, system: str) -> Any:
+        """The catalog this server plays ``system`` with: its homebrew pack over the default one, if it has one.
+
+        Reads only the guild's settings row, which the command holds anyway, unless the server's packs
+        changed since this process last built them (``pack_version``): then it reads the pack and rebuilds.
+        """
+        settings = await repo.guild_settings(session, guild_id)
+        version = settings.pack_version if settings is not None else 0
+        if not version:
+            return self.catalog(system)
+        key = (guild_id, system)
+        cached = self._pack_cache.get(key)
+        if cached is not None and cached[0] == version:
+            self._pack_cache.move_to_end(key)
+            return cached[1]
+        rows = await repo.content_packs(session, guild_id, system)
+        catalog = self.pack_catalog(system, {row.filename: row.text.encode("utf-8") for row in rows})
+        self._pack_cache[key] = (version, catalog)
+        self._pack_cache.move_to_end(key)
+        while len(self._pack_cache) > PACK_CACHE_SIZE:
+            self._pack_cache.popitem(last=False)
+        return catalog
 
     def channel_lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)

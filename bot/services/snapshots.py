@@ -22,10 +22,11 @@ from rules.model import SheetSummary
 log = logging.getLogger(__name__)
 
 
-def summarize(rt: Runtime, system: str, sheet: dict[str, Any]) -> SheetSummary | None:
-    """The engine's summary, or None when the engine is missing or cannot read the stored sheet."""
+def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> SheetSummary | None:
+    """The engine's summary (``catalog``: the server's, from ``rt.catalog_for``), or None when the engine
+    is missing or cannot read the stored sheet."""
     try:
-        return rt.engine(system).summarize(sheet, rt.catalog(system))
+        return rt.engine(system).summarize(sheet, catalog)
     except RulesError:
         return None
     except Exception:  # a broken engine must not take /status down with it
@@ -33,10 +34,11 @@ def summarize(rt: Runtime, system: str, sheet: dict[str, Any]) -> SheetSummary |
         return None
 
 
-def character_view(rt: Runtime, row: Character) -> CharacterView:
+def character_view(rt: Runtime, row: Character, catalog: Any) -> CharacterView:
+    """``catalog``: the server's catalog for the character's system (``rt.catalog_for``)."""
     sheet = copy.deepcopy(row.sheet)
     return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
-                         sheet=sheet, summary=summarize(rt, row.system, sheet), version=row.version)
+                         sheet=sheet, summary=summarize(rt, row.system, sheet, catalog), version=row.version)
 
 
 def brief(row: Character) -> CharacterBrief:
@@ -49,11 +51,13 @@ def ordered_combatants(encounter: Encounter) -> list[Any]:
     return sorted(encounter.combatants, key=lambda c: (position.get(c.character_id, len(position)), c.id))
 
 
-def encounter_view(rt: Runtime, encounter: Encounter) -> EncounterView:
+def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any) -> EncounterView:
+    """``catalog``: the server's catalog for the encounter's system (``rt.catalog_for``)."""
     combatants = []
     for combatant in ordered_combatants(encounter):
         character = combatant.character
-        summary = summarize(rt, character.system, character.sheet)
+        own = catalog if character.system == encounter.system else rt.catalog(character.system)
+        summary = summarize(rt, character.system, character.sheet, own)
         wounds = summary.wounds if summary else ()
         combatants.append(CombatantView(
             character_id=character.id, name=character.name, owner_id=character.owner_id, npc=character.npc,

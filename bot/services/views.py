@@ -28,6 +28,28 @@ class GuildSettingsView:
 
 
 @dataclass(frozen=True)
+class PackFileView:
+    """One homebrew file a server uploaded: it replaces the default pack's file of that name."""
+
+    filename: str
+    uploaded_by: int
+    updated_at: datetime
+    size: int  # bytes
+
+
+@dataclass(frozen=True)
+class PackView:
+    """A server's content pack for one system: its homebrew files and what the pack now holds."""
+
+    system: str
+    files: tuple[PackFileView, ...]  # empty: the default pack only
+    weapons: int
+    armour: int
+    npcs: int
+    changed: str | None = None  # the file just uploaded or reset
+
+
+@dataclass(frozen=True)
 class CharacterBrief:
     """One line of a character list."""
 

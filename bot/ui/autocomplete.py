@@ -138,6 +138,15 @@ async def ruling(interaction: discord.Interaction[Any], current: str) -> Choices
     return await _safe(interaction, current, fetch)
 
 
+async def pack_file(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The server's homebrew pack files (for /setup pack-reset)."""
+
+    async def fetch(actor: Actor) -> Iterable[str]:
+        return await services_of(interaction).packs.file_names(actor, current)
+
+    return await _safe(interaction, current, fetch)
+
+
 async def ruling_value(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The chosen ruling's choices (true/false for a yes-no ruling; its default otherwise)."""
 

@@ -74,7 +74,16 @@ from bot.ui.replies import (
     error_line,
     name_the_character,
 )
-from bot.ui.settings_embeds import gm_role_set, rolls_set, ruling_set, settings, system_set
+from bot.ui.settings_embeds import (
+    gm_role_set,
+    pack,
+    pack_reset,
+    pack_uploaded,
+    rolls_set,
+    ruling_set,
+    settings,
+    system_set,
+)
 
 __all__ = [
     "ACTION_TITLES",
@@ -126,6 +135,9 @@ __all__ = [
     "name_the_character",
     "next_turn",
     "npcs_joined",
+    "pack",
+    "pack_reset",
+    "pack_uploaded",
     "pending_line",
     "roll",
     "roll_name",

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.services.views import GuildSettingsView
+from bot.services.views import GuildSettingsView, PackView
 from bot.ui import limits
 from bot.ui.embed_common import _embed, done, system_title
 from bot.ui.outcomes import text
@@ -51,3 +51,31 @@ def rolls_set(mode: str) -> discord.Embed:
 
 def ruling_set(name: str, value: str) -> discord.Embed:
     return done(f"Ruling `{name}` is now **{value}**.")
+
+
+def _holds(view: PackView) -> str:
+    return f"{view.weapons} weapons, {view.armour} armour pieces, {view.npcs} NPC templates"
+
+
+def pack(view: PackView) -> discord.Embed:
+    """/setup pack-show: which default files this server replaces for its system, and what the pack holds."""
+    embed = _embed(f"\U0001f4e6 Content pack: {system_title(view.system)}")
+    if view.files:
+        lines = [f"`{f.filename}` ({f.size} bytes) by <@{f.uploaded_by}>, <t:{int(f.updated_at.timestamp())}:R>"
+                 for f in view.files]
+        embed.add_field(name="Homebrew files (replace the default ones)",
+                        value=limits.clip("\n".join(lines), limits.FIELD_VALUE), inline=False)
+    else:
+        embed.add_field(name="Homebrew files", value="none: this server plays the default pack", inline=False)
+    embed.add_field(name="The pack holds", value=_holds(view), inline=False)
+    return limits.fit(embed)
+
+
+def pack_uploaded(view: PackView) -> discord.Embed:
+    return done(f"`{view.changed}` now replaces the default one for **{system_title(view.system)}**.\n"
+                f"The pack holds {_holds(view)}.")
+
+
+def pack_reset(view: PackView) -> discord.Embed:
+    what = "Every homebrew file is gone" if view.changed == "all" else f"`{view.changed}` is the default one again"
+    return done(f"{what} for **{system_title(view.system)}**.\nThe pack holds {_holds(view)}.")

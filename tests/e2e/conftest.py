@@ -29,7 +29,7 @@ from emulator.testing import World, build_world
 
 GM_BUTTON = "grv:gm:"
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
-          "guild_settings")
+          "guild_settings", "content_packs")
 # Interaction types the bot must answer (slash commands, autocomplete, buttons, modals).
 ANSWERED_TYPES = {2, 3, 4, 5}
 

@@ -1,0 +1,50 @@
+"""A server's homebrew pack held in memory: the default pack overlaid file by file; every error names the
+file, the entry and the field."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from content import ContentError, load_catalog, load_catalog_files, pack_file_names
+from content.safe_yaml import MAX_BYTES
+
+DEFAULT_WEAPONS = (resources.files("content") / "ars_harn" / "weapons.yaml").read_bytes()
+NEW_WEAPON = b"  Moon Blade: {skill: Sword, weight: 3, hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7, point: 4}\n"
+
+
+def test_an_added_weapon_joins_the_default_pack_and_the_other_files_stay() -> None:
+    default = load_catalog("ars-harn")
+    catalog = load_catalog_files("ars-harn", {"weapons.yaml": DEFAULT_WEAPONS + NEW_WEAPON})
+    assert "Moon Blade" in catalog.weapon_names() and "Moon Blade" not in default.weapon_names()
+    assert len(catalog.weapon_names()) == len(default.weapon_names()) + 1
+    assert catalog.armour_names() == default.armour_names()
+    assert load_catalog_files("ars-harn", {}) is default
+
+
+def test_only_the_default_packs_file_names_are_allowed() -> None:
+    assert "weapons.yaml" in pack_file_names("ars-harn")
+    with pytest.raises(ContentError) as caught:
+        load_catalog_files("ars-harn", {"spells.yaml": b"spells: {}\n"})
+    assert caught.value.file == "spells.yaml"
+    assert "allowed: armour.yaml, locations.yaml, npcs.yaml, rules.yaml, weapons.yaml" in str(caught.value)
+
+
+def test_a_wrong_field_type_names_the_file_the_entry_and_the_field() -> None:
+    bad = DEFAULT_WEAPONS + NEW_WEAPON.replace(b"hm_attack: 15", b"hm_attack: sharp")
+    with pytest.raises(ContentError) as caught:
+        load_catalog_files("ars-harn", {"weapons.yaml": bad})
+    error = caught.value
+    assert "weapons.yaml" in error.file and (error.entry, error.field) == ("Moon Blade", "hm_attack")
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"weapons: !!python/object/apply:os.system ['true']\n", "tags such as !!python/object are not allowed"),
+    (b"#" * (MAX_BYTES + 1), f"over the {MAX_BYTES}-byte limit"),
+    (b"\xff\xfe", "is not UTF-8 text"),
+])
+def test_unsafe_or_oversized_files_are_refused_before_they_are_built(data: bytes, message: str) -> None:
+    with pytest.raises(ContentError, match=message) as caught:
+        load_catalog_files("ars-harn", {"weapons.yaml": data})
+    assert caught.value.file == "weapons.yaml"
