@@ -51,10 +51,10 @@ import discord
 import yaml
 
 from bench.cog import DURABLE, NOOP, BenchCog, create_bench_table
-from bench.postgres import start_postgres
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
+from bot.db.scratch_postgres import start_scratch_postgres
 from bot.services import Actor, Services
 from emulator import permissions as perms
 from emulator.harness import RunningBot, running_emulator, start_bot
@@ -674,7 +674,8 @@ async def main_async(args: argparse.Namespace) -> int:
                 reports.append(await run_backend("SQLite", f"sqlite+aiosqlite:///{path}",
                                                  f"SQLite {sqlite3.sqlite_version}, WAL, file on {workdir}", opts))
             elif backend == "postgres":
-                server = await asyncio.to_thread(start_postgres)
+                server = await asyncio.to_thread(start_scratch_postgres, "grievous_bench", durable=True,
+                                                  max_connections=200)
                 if isinstance(server, str):
                     skipped.append(f"PostgreSQL: {server}")
                     print(f"  skipping PostgreSQL: {server}", file=sys.stderr)

@@ -7,12 +7,7 @@ Tests that take ``db`` or ``services`` run once per backend: ``[sqlite]`` and ``
 from __future__ import annotations
 
 import asyncio
-import glob
-import os
 import shutil
-import socket
-import subprocess
-import tempfile
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.db.scratch_postgres import start_scratch_postgres
 from rules import registry
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, SheetError, UnknownEntry
@@ -158,70 +154,10 @@ def catalogs(system: str) -> Any:
 # -- databases -----------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _pg_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).parent if initdb else None
-
-
-@dataclass
-class PgServer:
-    url: str
-    stop: Any
-
-
-def _start_postgres() -> PgServer | str:
-    """Start a throwaway server as the postgres user (PostgreSQL refuses root); a reason if we can't."""
-    bin_dir = _pg_bin()
-    if bin_dir is None:
-        return "PostgreSQL server binaries not found"
-    as_root = os.geteuid() == 0
-    prefix: list[str] = []
-    base = Path(tempfile.mkdtemp(prefix="grievous-pg-"))
-    if as_root:
-        runuser = shutil.which("runuser")
-        if runuser is None:
-            return "running as root without runuser"
-        try:
-            shutil.chown(base, "postgres", "postgres")
-        except (LookupError, PermissionError) as exc:
-            return f"no postgres user to run the server as ({exc})"
-        prefix = [runuser, "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
-
-    def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=60)
-
-    try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-        options = (f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=100")
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
-        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "grievous_test")
-    except (subprocess.SubprocessError, OSError) as exc:
-        shutil.rmtree(base, ignore_errors=True)
-        return f"could not start PostgreSQL: {exc}"
-
-    def stop() -> None:
-        subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
-        shutil.rmtree(base, ignore_errors=True)
-
-    return PgServer(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/grievous_test", stop)
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A migrated database on a throwaway PostgreSQL shared by the session (skips where it can't run)."""
-    server = _start_postgres()
+    server = start_scratch_postgres("grievous_test")
     if isinstance(server, str):
         pytest.skip(server)
     try:

@@ -1,5 +1,9 @@
-"""A throwaway PostgreSQL server for the benchmark, started as in tests/conftest.py (as the postgres
-user when we are root), but with the server's default durability: fsync and synchronous_commit on."""
+"""A scratch PostgreSQL server on loopback, for the test suite and the benchmark.
+
+Started from Debian's server binaries in a temporary folder, as the ``postgres`` user when we are
+root (PostgreSQL refuses to run as root), on a free 127.0.0.1 port, and removed by ``stop``. The tests
+want speed (fsync off); the benchmark wants the server's real durability (``durable=True``).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from pathlib import Path
 
 
 @dataclass
-class PgServer:
+class ScratchServer:
     url: str
     version: str
     stop: Callable[[], None]
@@ -35,13 +39,13 @@ def _pg_bin() -> Path | None:
     return Path(initdb).parent if initdb else None
 
 
-def start_postgres() -> PgServer | str:
-    """A running server with an empty ``grievous_bench`` database, or the reason there is none."""
+def start_scratch_postgres(database: str, *, durable: bool = False, max_connections: int = 100) -> ScratchServer | str:
+    """A running server with an empty ``database``, or the reason there is none (to skip on)."""
     bin_dir = _pg_bin()
     if bin_dir is None:
         return "PostgreSQL server binaries not found"
     prefix: list[str] = []
-    base = Path(tempfile.mkdtemp(prefix="grievous-bench-pg-"))
+    base = Path(tempfile.mkdtemp(prefix=f"{database}-pg-"))
     if os.geteuid() == 0:
         runuser = shutil.which("runuser")
         if runuser is None:
@@ -57,19 +61,24 @@ def start_postgres() -> PgServer | str:
         done = subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=60, text=True)
         return done.stdout
 
+    initdb = [str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c max_connections={max_connections}"
+    if not durable:
+        initdb.append("--no-sync")
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-        options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        run(*initdb)
         run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
-        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "grievous_bench")
+        run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", database)
         version = run(str(bin_dir / "postgres"), "--version").strip()
     except (subprocess.SubprocessError, OSError) as exc:
         shutil.rmtree(base, ignore_errors=True)
         return f"could not start PostgreSQL: {exc}"
 
     def stop() -> None:
-        subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"],
+        mode = "fast" if durable else "immediate"
+        subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", mode, "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(base, ignore_errors=True)
 
-    return PgServer(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/grievous_bench", version, stop)
+    return ScratchServer(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/{database}", version, stop)
