@@ -2,6 +2,7 @@
 
 EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.setup",
+    "bot.cogs.packs",
     "bot.cogs.characters",
     "bot.cogs.encounters",
     "bot.cogs.combat",

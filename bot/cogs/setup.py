@@ -1,4 +1,4 @@
-"""/setup: the server's system (or one channel's), GM role, who rolls shock and kill, rulings, homebrew packs."""
+"""/setup: the server's system (or one channel's), GM role, who rolls shock and kill, rulings."""
 
 from __future__ import annotations
 
@@ -8,12 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserError
 from bot.interactions import actor_of
-from bot.services import PackView
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import reply, slow
-from content.safe_yaml import MAX_BYTES
 from rules.registry import system_ids
 
 if TYPE_CHECKING:
@@ -73,37 +70,6 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         shown = view.rulings.get(name, value)
         await reply(interaction, embed=embeds.ruling_set(name, str(shown).lower() if isinstance(shown, bool)
                                                          else str(shown)), ephemeral=True)
-
-
-    @app_commands.command(name="pack-upload", description="(GM) Replace one file of the content pack with homebrew")
-    @app_commands.describe(file="A pack file named as the default one, e.g. weapons.yaml (512 KiB at most)")
-    async def pack_upload(self, interaction: discord.Interaction[GrievousBot], file: discord.Attachment) -> None:
-        if file.size > MAX_BYTES:
-            raise UserError(f"{file.filename}: is {file.size} bytes, over the {MAX_BYTES}-byte limit")
-        actor = actor_of(interaction)
-
-        async def work() -> PackView:
-            try:
-                data = await file.read()
-            except discord.HTTPException as exc:
-                raise UserError(f"{file.filename}: could not be downloaded; try again") from exc
-            return await self.bot.services.packs.upload(actor, file.filename, data)
-
-        view = await slow(interaction, work(), ephemeral=True)
-        await reply(interaction, embed=embeds.pack_uploaded(view), ephemeral=True)
-
-    @app_commands.command(name="pack-show", description="Show which content pack files this server replaces")
-    async def pack_show(self, interaction: discord.Interaction[GrievousBot]) -> None:
-        view = await slow(interaction, self.bot.services.packs.show(actor_of(interaction)), ephemeral=True)
-        await reply(interaction, embed=embeds.pack(view), ephemeral=True)
-
-    @app_commands.command(name="pack-reset", description="(GM) Go back to the default file, or the whole default pack")
-    @app_commands.describe(file="The homebrew file to drop (none: drop them all)")
-    @app_commands.autocomplete(file=autocomplete.pack_file)
-    async def pack_reset(self, interaction: discord.Interaction[GrievousBot],
-                         file: app_commands.Range[str, 1, 64] | None = None) -> None:
-        view = await slow(interaction, self.bot.services.packs.reset(actor_of(interaction), file), ephemeral=True)
-        await reply(interaction, embed=embeds.pack_reset(view), ephemeral=True)
 
 
 async def setup(bot: GrievousBot) -> None:

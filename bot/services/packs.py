@@ -1,4 +1,4 @@
-"""/setup pack-*: a server's homebrew content pack, one uploaded file per default pack file.
+"""/pack upload, show, reset: a server's homebrew content pack, one uploaded file per default pack file.
 
 An upload is checked by building the whole catalog (the default pack, the server's other homebrew
 files and the new one) before anything is stored; every change moves ``guild_settings.pack_version``
@@ -99,7 +99,7 @@ class PackService:
         return await self._rt.transact(None, work)
 
     async def file_names(self, actor: Actor, prefix: str = "") -> list[str]:
-        """The server's homebrew file names for the channel's system (autocomplete for pack-reset)."""
+        """The server's homebrew file names for the channel's system (autocomplete for /pack reset)."""
 
         async def work(session: AsyncSession) -> list[str]:
             system = await channel_system(session, actor.guild_id, actor.channel_id)

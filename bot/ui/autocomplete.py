@@ -139,7 +139,7 @@ async def ruling(interaction: discord.Interaction[Any], current: str) -> Choices
 
 
 async def pack_file(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The server's homebrew pack files (for /setup pack-reset)."""
+    """The server's homebrew pack files (for /pack reset)."""
 
     async def fetch(actor: Actor) -> Iterable[str]:
         return await services_of(interaction).packs.file_names(actor, current)

@@ -20,9 +20,9 @@ HELP: dict[str, tuple[str, str]] = {
         "`/setup gm-role` \u2014 the role whose members are GMs\n"
         "`/setup rolls` \u2014 `auto`: the bot rolls shock and kill; `gm`: they wait for the GM's buttons\n"
         "`/setup ruling` \u2014 change one of the engine's rulings (autocompletes)\n"
-        "`/setup pack-upload file:weapons.yaml` \u2014 (GM) homebrew content: the file replaces the default pack's "
+        "`/pack upload file:weapons.yaml` \u2014 (GM) homebrew content: the file replaces the default pack's "
         "file of that name for this channel's system; checked whole before it is stored\n"
-        "`/setup pack-show` \u2014 the homebrew files in use; `/setup pack-reset [file]` \u2014 back to the default")),
+        "`/pack show` \u2014 the homebrew files in use; `/pack reset [file]` \u2014 back to the default")),
     "characters": ("Characters", (
         "`/character create name stats weapons armour` \u2014 stats as `str=2 sta=1 dex=1`\n"
         "`/character import sheet:<file>` \u2014 a YAML or JSON sheet (64 KiB at most)\n"

@@ -58,7 +58,7 @@ def _holds(view: PackView) -> str:
 
 
 def pack(view: PackView) -> discord.Embed:
-    """/setup pack-show: which default files this server replaces for its system, and what the pack holds."""
+    """/pack show: which default files this server replaces for its system, and what the pack holds."""
     embed = _embed(f"\U0001f4e6 Content pack: {system_title(view.system)}")
     if view.files:
         lines = [f"`{f.filename}` ({f.size} bytes) by <@{f.uploaded_by}>, <t:{int(f.updated_at.timestamp())}:R>"

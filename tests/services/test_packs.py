@@ -1,4 +1,4 @@
-"""Per-server homebrew content packs: /setup pack-upload, pack-show and pack-reset, on each backend."""
+"""Per-server homebrew content packs: /pack upload, show and reset, on each backend."""
 
 from __future__ import annotations
 
