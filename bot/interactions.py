@@ -39,3 +39,14 @@ def bot_of(interaction: discord.Interaction[Any]) -> GrievousBot:
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:
     return bot_of(interaction).services
+
+
+async def read_upload(file: discord.Attachment, max_bytes: int) -> bytes:
+    """An attachment's bytes; one user line if it is over ``max_bytes`` or Discord will not hand it over."""
+    if file.size > max_bytes:
+        limit = f"{max_bytes // 1024} KiB" if max_bytes % 1024 == 0 else f"{max_bytes}-byte"
+        raise UserError(f"{file.filename}: is {file.size} bytes, over the {limit} limit")
+    try:
+        return await file.read()
+    except discord.HTTPException as exc:
+        raise UserError(f"{file.filename}: could not be downloaded; try again") from exc

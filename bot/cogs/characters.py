@@ -8,8 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserError
-from bot.interactions import actor_of
+from bot.interactions import actor_of, read_upload
 from bot.services.views import CharacterView
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import reply, slow
@@ -48,15 +47,10 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                            replace="Overwrite the sheet of the character with this name (owner or GM)")
     async def import_(self, interaction: discord.Interaction[GrievousBot], sheet: discord.Attachment,
                       npc: bool = False, replace: bool = False) -> None:
-        if sheet.size > MAX_UPLOAD:
-            raise UserError(f"{sheet.filename}: is {sheet.size} bytes, over the {MAX_UPLOAD // 1024} KiB limit")
         actor = actor_of(interaction)
 
         async def work() -> CharacterView:
-            try:
-                data = await sheet.read()
-            except discord.HTTPException as exc:
-                raise UserError(f"{sheet.filename}: could not be downloaded; try again") from exc
+            data = await read_upload(sheet, MAX_UPLOAD)
             return await self.bot.services.characters.import_sheet(actor, sheet.filename, data, npc=npc,
                                                                    replace=replace)
 

@@ -8,8 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserError
-from bot.interactions import actor_of
+from bot.interactions import actor_of, read_upload
 from bot.services import PackView
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import reply, slow
@@ -27,16 +26,10 @@ class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew
     @app_commands.command(name="upload", description="(GM) Replace one file of the content pack with homebrew")
     @app_commands.describe(file="A pack file named as the default one, e.g. weapons.yaml (512 KiB at most)")
     async def upload(self, interaction: discord.Interaction[GrievousBot], file: discord.Attachment) -> None:
-        if file.size > MAX_BYTES:
-            raise UserError(f"{file.filename}: is {file.size} bytes, over the {MAX_BYTES}-byte limit")
         actor = actor_of(interaction)
 
         async def work() -> PackView:
-            try:
-                data = await file.read()
-            except discord.HTTPException as exc:
-                raise UserError(f"{file.filename}: could not be downloaded; try again") from exc
-            return await self.bot.services.packs.upload(actor, file.filename, data)
+            return await self.bot.services.packs.upload(actor, file.filename, await read_upload(file, MAX_BYTES))
 
         view = await slow(interaction, work(), ephemeral=True)
         await reply(interaction, embed=embeds.pack_uploaded(view), ephemeral=True)

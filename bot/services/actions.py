@@ -11,14 +11,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
-from bot.errors import UserError
+from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import sync_roll_decisions
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
-from bot.services.snapshots import decision_view, encounter_view
+from bot.services.snapshots import decision_view, encounter_view, ordered_combatants
 from bot.services.views import ActionReport, PendingDecisionView
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
@@ -144,6 +144,15 @@ async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event:
 def combatant_named(encounter: Encounter, name: str) -> Combatant | None:
     key = repo.name_key(name)
     return next((c for c in encounter.combatants if c.character.name_key == key), None)
+
+
+def require_combatant(encounter: Encounter, name: str) -> Combatant:
+    """The combatant called ``name``; NotFound lists who is in the encounter."""
+    combatant = combatant_named(encounter, name)
+    if combatant is None:
+        names = ", ".join(c.character.name for c in ordered_combatants(encounter)) or "nobody"
+        raise NotFound(f"'{name}' is not in this encounter (in it: {names})")
+    return combatant
 
 
 def require_action(engine: Engine, action_type: str) -> None:

@@ -12,7 +12,13 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, PendingDecision
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
 from bot.services import access
-from bot.services.actions import ActionCall, clean_options, combatant_named, require_action, run_action
+from bot.services.actions import (
+    ActionCall,
+    clean_options,
+    require_action,
+    require_combatant,
+    run_action,
+)
 from bot.services.actor import Actor
 from bot.services.encounters import active_encounter
 from bot.services.pending_rolls import (
@@ -106,7 +112,7 @@ class CombatService:
         async def work(session: AsyncSession) -> ActionReport:
             encounter = await active_encounter(session, actor)
             attacking = await self._acting(session, actor, encounter, attacker, "attack with them")
-            defending = self._target(encounter, target)
+            defending = require_combatant(encounter, target)
             if defending.character_id == attacking.character_id:
                 raise UserError(f"{attacking.character.name} cannot attack themselves")
             action: dict[str, Any] = {"type": "attack"}
@@ -129,7 +135,7 @@ class CombatService:
             encounter = await active_encounter(session, actor)
             require_action(self._rt.engine(encounter.system), "cast")
             casting = await self._acting(session, actor, encounter, caster, "cast for them")
-            defending = self._target(encounter, target)
+            defending = require_combatant(encounter, target)
             call = ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
                               defending.character, dice_text)
             return await run_action(self._rt, session, actor, call, encounter)
@@ -151,7 +157,7 @@ class CombatService:
             acting = await self._acting(session, actor, encounter, character, "act for them")
             opts = clean_options(options)
             target_name = opts.pop("target", None)
-            target = self._target(encounter, str(target_name)).character if target_name else None
+            target = require_combatant(encounter, str(target_name)).character if target_name else None
             if opts.get("weapon") is not None:
                 opts["weapon"] = self._weapon(acting.character, str(opts["weapon"]))
             call = ActionCall(action_name, {"type": engine_type, **fixed, **opts}, acting.character, target, dice_text)
@@ -185,7 +191,7 @@ class CombatService:
         async def work(session: AsyncSession) -> ActionReport:
             await access.require_gm(session, actor, "make the rolls that wait for the GM")
             encounter = await active_encounter(session, actor)
-            rolling = self._target(encounter, character).character
+            rolling = require_combatant(encounter, character).character
             _, stale = await sync_roll_decisions(self._rt, session, actor, [rolling], None)
             waiting = await open_roll_decisions(session, rolling.id)
             names = ", ".join(dict.fromkeys(parse_kind(d.kind).roll for d in waiting))
@@ -254,7 +260,7 @@ class CombatService:
                       doing: str) -> Combatant:
         """The named combatant (which the caller must control), or the default one for the caller."""
         if name:
-            combatant = self._target(encounter, name)
+            combatant = require_combatant(encounter, name)
             await access.require_control(session, actor, combatant.character, doing)
             return combatant
         combatants = ordered_combatants(encounter)
@@ -270,14 +276,6 @@ class CombatService:
         if not mine:
             raise NotInEncounter("you have no character in this encounter: /encounter add yours first")
         raise UserError("you have several characters here: say which one acts")
-
-    @staticmethod
-    def _target(encounter: Encounter, name: str) -> Combatant:
-        combatant = combatant_named(encounter, name)
-        if combatant is None:
-            names = ", ".join(c.character.name for c in ordered_combatants(encounter)) or "nobody"
-            raise NotFound(f"'{name}' is not in this encounter (in it: {names})")
-        return combatant
 
     @staticmethod
     def _weapon(character: Character, weapon: str) -> str:

@@ -9,9 +9,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter
-from bot.errors import NotFound, NotInEncounter, UserError
+from bot.errors import NotInEncounter, UserError
 from bot.services import access
-from bot.services.actions import before_state, combatant_named, record_event, touch
+from bot.services.actions import before_state, record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.dice_option import parse_dice
@@ -129,7 +129,7 @@ class EncounterService:
 
         async def work(session: AsyncSession) -> EncounterView:
             encounter = await active_encounter(session, actor)
-            combatant = self._combatant(encounter, name)
+            combatant = require_combatant(encounter, name)
             await access.require_control(session, actor, combatant.character, "remove them")
             before = before_state([], encounter)
             current = self._current_id(encounter)
@@ -197,11 +197,11 @@ class EncounterService:
 
         async def work(session: AsyncSession) -> EncounterView:
             encounter = await active_encounter(session, actor)
-            combatant = self._combatant(encounter, name)
+            combatant = require_combatant(encounter, name)
             await access.require_control(session, actor, combatant.character, "declare for them")
             declaration: dict[str, Any] = {}
             if target is not None:
-                declaration["target"] = self._combatant(encounter, target).character.name
+                declaration["target"] = require_combatant(encounter, target).character.name
             for key, value in (("aspect", aspect), ("aim", aim)):
                 if value is not None:
                     declaration[key] = value.strip().lower()
@@ -307,13 +307,6 @@ class EncounterService:
         encounter.combatants.append(combatant)
         encounter.order = [*encounter.order, character.id]
         touch(self._rt, encounter)
-
-    def _combatant(self, encounter: Encounter, name: str) -> Combatant:
-        combatant = combatant_named(encounter, name)
-        if combatant is None:
-            names = ", ".join(c.character.name for c in ordered_combatants(encounter)) or "nobody"
-            raise NotFound(f"'{name}' is not in this encounter (in it: {names})")
-        return combatant
 
     @staticmethod
     def _current_id(encounter: Encounter) -> int | None:
