@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import BodyPartReader, hdrs, web
 
 from .errors import DiscordError
+from .limits import REQUEST_BYTES_MAX, request_too_large
 from .state import Upload
 
 if TYPE_CHECKING:
@@ -68,18 +69,28 @@ def _bad_json() -> DiscordError:
 
 
 async def read_body(request: web.Request) -> Body:
-    """Parse a JSON body, or a multipart one (`payload_json` plus `files[n]` parts)."""
+    """Parse a JSON body, or a multipart one (`payload_json` plus `files[n]` parts), refusing one over
+    Discord's request size the way Discord does (413) before holding more of it than that."""
+    if request.content_length is not None and request.content_length > REQUEST_BYTES_MAX:
+        raise request_too_large(request.content_length)
     if request.content_type.startswith("multipart/"):
         payload: Any = {}
         uploads: dict[int, Upload] = {}
         reader = await request.multipart()
+        size = 0
         while True:
             part = await reader.next()
             if part is None:
                 break
             if not isinstance(part, BodyPartReader):
                 continue
-            raw = bytes(await part.read(decode=False))
+            buffer = bytearray()
+            while chunk := await part.read_chunk():
+                size += len(chunk)
+                if size > REQUEST_BYTES_MAX:
+                    raise request_too_large(size)
+                buffer.extend(chunk)
+            raw = bytes(buffer)
             name = part.name or ""
             if name == "payload_json":
                 try:

@@ -44,6 +44,11 @@ COMMAND_OPTIONS_MAX = 25
 COMMAND_TOTAL_CHARS_MAX = 4000
 CHAT_INPUT_COMMANDS_MAX = 100
 CONTEXT_MENU_COMMANDS_MAX = 5
+# Files a bot sends: at most 10 attachments on one message, and the whole multipart body at most 25 MiB
+# in a guild without boosts (Discord answers 413 with code 40005 beyond it; discord.py itself refuses
+# more than 10 files before sending).
+FILES_MAX = 10
+REQUEST_BYTES_MAX = 25 * 1024 * 1024
 
 COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 
@@ -223,6 +228,30 @@ def check_message(body: Mapping[str, Any], *, path: Path = (), require_content: 
         or body.get("attachments")
     ):
         raise empty_message()
+
+
+def request_too_large(size: int) -> DiscordError:
+    return DiscordError(413, 40005, "Request entity too large",
+                        note=f"{size} bytes; a request may carry at most {REQUEST_BYTES_MAX}")
+
+
+def attachment_count(body: Mapping[str, Any], upload_indexes: Sequence[int], kept: int = 0) -> int:
+    """How many attachments a message ends up with: the `attachments` list names the ones kept and the
+    new uploads it describes; uploads it does not name are added; without the list an edit keeps `kept`."""
+    specs = body.get("attachments")
+    if specs is None:
+        return kept + len(upload_indexes)
+    named = {str(spec.get("id")) for spec in specs if isinstance(spec, Mapping)}
+    return len(specs) + sum(1 for index in upload_indexes if str(index) not in named)
+
+
+def check_attachments(body: Mapping[str, Any], upload_indexes: Sequence[int], *, kept: int = 0,
+                      path: Path = ()) -> None:
+    count = attachment_count(body, upload_indexes, kept)
+    if count > FILES_MAX:
+        tree = ErrorTree()
+        tree.add((*path, "attachments"), "BASE_TYPE_MAX_LENGTH", f"Must be {FILES_MAX} or fewer in length.")
+        raise invalid_form(tree)
 
 
 def check_modal(data: Mapping[str, Any], path: Path = ("data",)) -> None:

@@ -309,6 +309,13 @@ class Attachment:
     description: str | None = None
     ephemeral: bool = False
 
+    @property
+    def image_size(self) -> tuple[int, int] | None:
+        """Width and height of a PNG, read from its header as Discord reports them; None for other files."""
+        if self.data[:8] == b"\x89PNG\r\n\x1a\n" and self.data[12:16] == b"IHDR":
+            return int.from_bytes(self.data[16:20], "big"), int.from_bytes(self.data[20:24], "big")
+        return None
+
     def payload(self) -> JSONDict:
         data: JSONDict = {
             "id": str(self.id),
@@ -319,6 +326,9 @@ class Attachment:
         }
         if self.content_type:
             data["content_type"] = self.content_type
+        size = self.image_size
+        if size is not None:
+            data["width"], data["height"] = size
         if self.description:
             data["description"] = self.description
         if self.ephemeral:
@@ -422,6 +432,18 @@ class Message:
     @property
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
+
+    def attachment(self, filename: str) -> Attachment:
+        for attachment in self.attachments:
+            if attachment.filename == filename:
+                return attachment
+        raise KeyError(f"message {self.id} has no attachment {filename!r}; it has "
+                       f"{[a.filename for a in self.attachments]}")
+
+    def embed_image(self, index: int = 0, kind: str = "image") -> Attachment | None:
+        """The attachment an embed's image (or thumbnail) shows, when it points at one of this message's files."""
+        url = ((self.embeds[index] if index < len(self.embeds) else {}).get(kind) or {}).get("url")
+        return next((a for a in self.attachments if a.url == url), None)
 
     @property
     def embed_titles(self) -> list[str]:

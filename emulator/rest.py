@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -286,6 +287,7 @@ class RestApi:
         if body.uploads:
             self.state.require(channel, self.state.bot.id, perms.ATTACH_FILES)
         limits.check_message(data, has_files=bool(body.uploads))
+        limits.check_attachments(data, list(body.uploads))
         reference = data.get("message_reference")
         if reference and reference.get("message_id") and reference.get("fail_if_not_exists", True):
             self.state.message(reference.get("channel_id") or channel.id, reference["message_id"])
@@ -306,7 +308,7 @@ class RestApi:
             raise err.DiscordError(403, err.CANNOT_EDIT_OTHERS_MESSAGE,
                                    "Cannot edit a message authored by another user")
         body = await read_body(request)
-        check_edit(msg, body.dict, bool(body.uploads))
+        check_edit(msg, body.dict, list(body.uploads))
         self.state.edit_message(msg, body.dict, body.uploads)
         self.emu.notifier.notify()
         return json_reply(self.state.message_payload(msg))
@@ -486,9 +488,11 @@ class RestApi:
         return json_reply(member.payload())
 
 
-def check_edit(msg: Message, body: JSONDict, has_files: bool) -> None:
+def check_edit(msg: Message, body: JSONDict, uploads: Sequence[int], path: tuple[str, ...] = ()) -> None:
     """Limits on the edit itself, then Discord's refusal to leave a message with nothing in it."""
-    limits.check_message(body, require_content=False)
+    has_files = bool(uploads)
+    limits.check_message(body, require_content=False, path=path)
+    limits.check_attachments(body, uploads, kept=len(msg.attachments), path=path)
     content = body.get("content", msg.content)
     embeds = body.get("embeds", msg.embeds)
     components = body.get("components", msg.components)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -53,6 +54,37 @@ class Upload:
         self.filename = filename
         self.data = data
         self.content_type = content_type
+
+
+def _content_type(upload: Upload, filename: str) -> str | None:
+    """Discord works a file's type out itself (discord.py sends every file as application/octet-stream)."""
+    if upload.content_type not in (None, "application/octet-stream"):
+        return upload.content_type
+    if upload.data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "image/png"
+    return mimetypes.guess_type(filename)[0] or upload.content_type
+
+
+def _link_attachments(embed: JSONDict, attachments: list[Attachment]) -> JSONDict:
+    """Discord turns an embed's `attachment://NAME` image or thumbnail into that file's CDN address (with
+    its size); a name the message has no file for stays as it was, and Discord shows no picture."""
+    linked = dict(embed)
+    for key in ("image", "thumbnail"):
+        media = embed.get(key)
+        url = media.get("url") if isinstance(media, dict) else None
+        if not isinstance(url, str) or not url.startswith("attachment://"):
+            continue
+        found = next((a for a in attachments if a.filename == url[len("attachment://"):]), None)
+        if found is None:
+            continue
+        resolved: JSONDict = {"url": found.url, "proxy_url": found.url}
+        size = found.image_size
+        if size is not None:
+            resolved.update(width=size[0], height=size[1])
+        if found.content_type:
+            resolved["content_type"] = found.content_type
+        linked[key] = resolved
+    return linked
 
 
 class State:
@@ -251,7 +283,7 @@ class State:
             filename,
             upload.data,
             f"{self._cdn_base()}/attachments/{channel_id}/{attachment_id}/{filename}",
-            content_type=upload.content_type,
+            content_type=_content_type(upload, filename),
             description=(spec or {}).get("description"),
             ephemeral=ephemeral,
         )
@@ -297,6 +329,7 @@ class State:
             msg.flags = keep | (int(body["flags"]) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
         if "attachments" in body or uploads or not editing:
             msg.attachments = self._resolve_attachments(msg, body, uploads, editing=editing)
+        msg.embeds = [_link_attachments(embed, msg.attachments) for embed in msg.embeds]
         if not editing:
             msg.tts = bool(body.get("tts", False))
             reference = body.get("message_reference")

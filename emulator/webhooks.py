@@ -112,6 +112,7 @@ class InteractionWebhooks:
     def _perform(self, handle: InteractionHandle, kind: int, data: JSONDict, body: Body) -> Message | None:
         if kind == CHANNEL_MESSAGE:
             limits.check_message(data, path=("data",), has_files=bool(body.uploads))
+            limits.check_attachments(data, list(body.uploads), path=("data",))
             handle.original = self._new_message(handle, data, body, flags=int(data.get("flags") or 0) & RESPONSE_FLAGS)
             return handle.original
         if kind == DEFERRED_CHANNEL_MESSAGE:
@@ -124,7 +125,7 @@ class InteractionWebhooks:
         if kind == UPDATE_MESSAGE:
             target = handle.source_message
             assert target is not None
-            check_edit(target, data, bool(body.uploads))
+            check_edit(target, data, list(body.uploads), path=("data",))
             self.state.edit_message(target, data, body.uploads)
             handle.original = target
             return target
@@ -201,6 +202,7 @@ class InteractionWebhooks:
         body = await read_body(request)
         data = body.dict
         limits.check_message(data, has_files=bool(body.uploads))
+        limits.check_attachments(data, list(body.uploads))
         original = handle.original
         callback = handle.callback
         if (callback is not None and callback.type == DEFERRED_CHANNEL_MESSAGE and original is not None
@@ -226,7 +228,7 @@ class InteractionWebhooks:
         msg = self._target(request, handle)
         body = await read_body(request)
         data = body.dict
-        check_edit(msg, data, bool(body.uploads))
+        check_edit(msg, data, list(body.uploads))
         self.state.edit_message(msg, data, body.uploads)
         self._record(handle, ResponseEvent("edit", data, msg))
         return json_reply(self.state.message_payload(msg))

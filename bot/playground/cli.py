@@ -31,7 +31,8 @@ def _script_lines(name: str) -> list[str]:
 async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, base_dir: Path | None) -> int:
     from bot.playground.session import Playground
 
-    playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir)
+    playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir,
+                            files_dir=Path(args.files))
     print("Starting a loopback Discord and the Grievous bot on SQLite (no token, no network)...", flush=True)
     async with playground.running():
         for line in lines:
@@ -80,6 +81,8 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     parser.add_argument("--script", metavar="FILE", help="replay a script of lines (- for standard input)")
     parser.add_argument("--database", metavar="URL", help="keep the game in this database (default: a scratch file)")
     parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
+    parser.add_argument("--files", metavar="DIR", default="playground-files",
+                        help="save the files the bot sends (pictures, exports) here (default: %(default)s)")
     parser.set_defaults(func=cmd_playground)
 
 

@@ -63,6 +63,10 @@ def render_embed(embed: Mapping[str, Any], names: Mapping[int, str] | None = Non
         else:
             lines.append(f"| {name}:")
             lines.extend(_wrap(value, "|   ", names))
+    for key in ("thumbnail", "image"):
+        url = str((embed.get(key) or {}).get("url") or "")
+        if url:
+            lines.append(f"| ({'picture' if key == 'image' else 'small picture'}: {url.rsplit('/', 1)[-1]})")
     footer = embed.get("footer") or {}
     if footer.get("text"):
         lines.extend(_wrap(footer["text"], "| -- "))

@@ -27,7 +27,7 @@ from emulator import permissions as perms
 from emulator.harness import running_bot, running_emulator
 from emulator.interactions import InteractionError
 from emulator.limits import TEXT_INPUT
-from emulator.models import Channel, Member, Message, Role, walk_components
+from emulator.models import Attachment, Channel, Member, Message, Role, walk_components
 from emulator.records import MODAL
 from emulator.server import Emulator
 
@@ -67,8 +67,11 @@ class _Batch:
 
 class Playground:
     def __init__(self, out: TextIO, *, database_url: str | None = None, seed: int | None = None,
-                 echo: bool = False, base_dir: Path | None = None) -> None:
+                 echo: bool = False, base_dir: Path | None = None, files_dir: Path | None = None) -> None:
         self.out = out
+        # Where the files the bot sends (diagrams, exports) are written; None lists them without saving.
+        self.files_dir = files_dir
+        self._saved: dict[int, Path] = {}
         self.base_dir = base_dir
         self.database_url = database_url
         self.seed = seed
@@ -249,9 +252,25 @@ class Playground:
             self.out.write(render_message(_as_payload(message), header=header, first_button=self._next_button,
                                           names=self._names()))
             self.out.write("\n")
+            for attachment in message.attachments:
+                self.out.write(self._file_line(attachment) + "\n")
             for button in buttons_of(_as_payload(message)):
                 self._buttons[self._next_button] = (message.id, str(button.get("custom_id", "")))
                 self._next_button += 1
+
+    def _file_line(self, attachment: Attachment) -> str:
+        """Save a file the bot sent (once, numbered in arrival order) and say where it is."""
+        size = attachment.image_size
+        about = f"{len(attachment.data) / 1024:.1f} KB" + (f", {size[0]}x{size[1]}" if size else "")
+        if self.files_dir is None:
+            return f"  [file] {attachment.filename} ({about})"
+        path = self._saved.get(attachment.id)
+        if path is None:
+            self.files_dir.mkdir(parents=True, exist_ok=True)
+            path = self.files_dir / f"{len(self._saved) + 1:03d}-{Path(attachment.filename).name}"
+            path.write_bytes(attachment.data)
+            self._saved[attachment.id] = path
+        return f"  [file] {path} ({about})"
 
     def _print_refusals(self, before: int) -> None:
         for refusal in self.emu.refusals[before:]:

@@ -107,3 +107,15 @@ def _examples() -> Path:
 
 def _demo() -> list[str]:
     return (resources.files("content") / "examples" / "playground-demo.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_files_the_bot_sends_are_saved_once_and_listed(tmp_path: Path) -> None:
+    from emulator.models import Attachment
+
+    png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + (120).to_bytes(4, "big") + (90).to_bytes(4, "big") + b"\0" * 2000
+    picture = Attachment(7, "wounds.png", png, "http://x/wounds.png")
+    saved = Playground(io.StringIO(), files_dir=tmp_path / "files")
+    line = saved._file_line(picture)
+    assert line == f"  [file] {tmp_path / 'files' / '001-wounds.png'} (2.0 KB, 120x90)"
+    assert saved._file_line(picture) == line and (tmp_path / "files" / "001-wounds.png").read_bytes() == png
+    assert Playground(io.StringIO())._file_line(picture) == "  [file] wounds.png (2.0 KB, 120x90)"
