@@ -13,7 +13,7 @@ from bot.cogs import EXTENSIONS
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
 from bot.services import Services
 from bot.tree import GrievousTree
-from bot.ui.views import GMDecisionButton
+from bot.ui.decisions import GMDecisionButton
 
 log = logging.getLogger("grievous")
 

@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.ui import autocomplete, embeds
-from bot.ui.publish import publish_report, reply, slow
+from bot.ui.decisions import publish_report
+from bot.ui.publish import reply, slow
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot

@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.ui import embeds
-from bot.ui.publish import close_settled, post_decisions, refresh_tracker, reply, slow
+from bot.ui.decisions import close_settled, post_decisions
+from bot.ui.publish import refresh_tracker, reply, slow
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot

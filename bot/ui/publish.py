@@ -1,18 +1,17 @@
-"""Sending results to the channel: the action embed with its GM buttons, and the pinned tracker."""
+"""Sending to Discord: answering an interaction (deferring when slow), and the pinned encounter tracker."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
 
 from bot.interactions import actor_of, bot_of, services_of
-from bot.services.views import ActionReport, EncounterView, PendingDecisionView
+from bot.services.views import EncounterView
 from bot.ui import embeds
-from bot.ui.views import GMDecisionButton, decision_view, remaining_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,61 +60,6 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
     if not interaction.response.is_done():
         interaction.extras["ephemeral_defer"] = ephemeral
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
-
-
-async def publish_report(interaction: discord.Interaction[Any], report: ActionReport, *,
-                         edited: int | None = None) -> None:
-    """The action's embed (with GM buttons when a decision waits), the buttons of decisions it settled taken
-    off older messages (all but ``edited``, which the caller already changed), then the tracker brought up
-    to date."""
-    await post_decisions(interaction, report.pending, embed=embeds.action(report))
-    await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)
-    if report.encounter is not None:
-        await refresh_tracker(interaction, report.encounter)
-
-
-async def post_decisions(interaction: discord.Interaction[Any], pending: Sequence[PendingDecisionView], *,
-                         embed: discord.Embed) -> None:
-    """Post ``embed`` with the buttons of the ``pending`` decisions, and remember the message they are on."""
-    view = decision_view(pending)
-    message_id = await reply(interaction, embed=embed, view=view)
-    if view is not None and message_id is not None:
-        on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}
-        await services_of(interaction).combat.set_decision_message(actor_of(interaction), on_message, message_id)
-
-
-async def close_settled(interaction: discord.Interaction[Any], *, decided: PendingDecisionView | None = None,
-                        moot: Sequence[PendingDecisionView] = (), undone: Sequence[PendingDecisionView] = (),
-                        skip: int | None = None) -> None:
-    """Take the buttons of decisions settled some other way than by them (``decided`` by /pending-roll, made
-    ``moot`` by a later action, ``undone`` with the action that asked for them) off the messages they are on,
-    saying so there. A message that is gone (or ``skip``) is left alone."""
-    on: dict[tuple[int, int], list[PendingDecisionView]] = {}
-    for decision in (decided, *moot, *undone):
-        if decision is not None and decision.message_id is not None and decision.message_id != skip:
-            on.setdefault((decision.channel_id, decision.message_id), []).append(decision)
-    bot = bot_of(interaction)
-    for (channel_id, message_id), here in on.items():
-        channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
-        try:
-            message = await channel.get_partial_message(message_id).fetch()
-            edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
-            if message.embeds:
-                embed = message.embeds[0].copy()
-                gone_moot = [d for d in moot if d in here]
-                if decided is not None and decided in here:
-                    embed = embeds.mark_decided(embed, decided, gone_moot)
-                elif gone_moot:
-                    embed = embeds.mark_closed(embed, gone_moot)
-                gone_undone = [d for d in undone if d in here]
-                if gone_undone:
-                    embed = embeds.mark_closed(embed, gone_undone, undone=True)
-                edits["embed"] = embed
-            await message.edit(**edits)
-        except discord.NotFound:
-            log.info("message %s with GM buttons is gone; nothing to take off", message_id)
-        except discord.HTTPException as exc:
-            log.warning("cannot take settled GM buttons off message %s: %s", message_id, exc)
 
 
 async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:

@@ -1,0 +1,204 @@
+"""An action's result and the GM decisions it leaves open: the buttons (which survive a restart), what a
+press does, and posting those buttons and taking them off again once a decision is settled."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.interactions import actor_of, bot_of, services_of
+from bot.services.views import ActionReport, PendingDecisionView
+from bot.tree import report_error, send_line
+from bot.ui import embeds
+from bot.ui.publish import refresh_tracker, reply
+
+log = logging.getLogger(__name__)
+
+GM_PREFIX = "grv:gm:"
+GM_TEMPLATE = GM_PREFIX + r"(?P<id>[0-9]{1,19}):(?P<choice>[A-Za-z0-9_.\-]{1,60})"
+_CHOICE = re.compile(r"[A-Za-z0-9_.\-]{1,60}")
+MAX_BUTTONS = 25
+
+
+class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GM_TEMPLATE):
+    """One choice of one pending GM decision; the decision's id and the choice live in the custom_id.
+
+    Registered with ``bot.add_dynamic_items`` so a press is handled even after a restart; the
+    service refuses a decision that was already taken, so a second press is a clear line.
+    """
+
+    def __init__(self, decision_id: int, choice: str, label: str | None = None) -> None:
+        danger = choice.lower() in {"death", "dead", "die", "dies", "kill", "killed", "fail", "failed"}
+        super().__init__(
+            discord.ui.Button(
+                label=label or embeds.decision_label(choice),
+                style=discord.ButtonStyle.danger if danger else discord.ButtonStyle.secondary,
+                custom_id=f"{GM_PREFIX}{decision_id}:{choice}",
+            )
+        )
+        self.decision_id = decision_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GMDecisionButton:
+        return cls(int(match["id"]), match["choice"], label=getattr(item, "label", None))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        try:
+            if await services_of(interaction).settings.is_gm(actor_of(interaction)):
+                return True
+            await send_line(interaction, embeds.error_line(embeds.NOT_GM))
+        except Exception as exc:
+            await report_error(interaction, exc)
+        return False
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            if self.choice in VALUE_PROMPTS:
+                await interaction.response.send_modal(GMValueModal(self.decision_id, self.choice, interaction.message))
+                return
+            await interaction.response.defer()
+            await apply_choice(interaction, self.decision_id, self.choice, None, interaction.message)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+# Choices the GM completes with a value typed in a modal: the choice -> (the field's label, its placeholder).
+VALUE_PROMPTS = {
+    "dice": ("Faces rolled at the table", "e.g. 7, or shock=7 (labels as in the dice option)"),
+    "damage": ("Damage (a whole number)", "e.g. 3"),
+}
+
+
+class GMValueModal(discord.ui.Modal):
+    """What the GM types with a choice: the faces of a roll made at the table, or an amount of damage."""
+
+    def __init__(self, decision_id: int, choice: str, origin: discord.Message | None) -> None:
+        label, placeholder = VALUE_PROMPTS[choice]
+        super().__init__(title=embeds.decision_label(choice).rstrip("\u2026"), timeout=600,
+                         custom_id=f"grv:gmv:{decision_id}:{choice}")
+        self.decision_id = decision_id
+        self.choice = choice
+        self.origin = origin
+        self.value: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=label, placeholder=placeholder, max_length=200, custom_id="value")
+        self.add_item(self.value)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        try:
+            await interaction.response.defer()
+            await apply_choice(interaction, self.decision_id, self.choice, str(self.value.value),
+                               interaction.message or self.origin)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,
+                       message: discord.Message | None) -> None:
+    """The GM's choice (already deferred): decide, take the decision's buttons off ``message`` and mark it
+    decided, then post the result (with the buttons of any decision it leads to); the buttons of rolls it
+    made moot leave the other messages they are on."""
+    report = await services_of(interaction).combat.decide(actor_of(interaction), decision_id, choice, value)
+    if message is not None:
+        gone = {decision_id, *(d.id for d in report.moot)}
+        edits: dict[str, Any] = {"view": remaining_view(message, gone)}
+        if message.embeds and report.decided is not None:
+            edits["embed"] = embeds.mark_decided(message.embeds[0].copy(), report.decided, report.moot)
+        if interaction.message is not None and interaction.message.id == message.id:
+            await interaction.edit_original_response(**edits)
+        else:
+            await message.edit(**edits)
+    await publish_report(interaction, report, edited=message.id if message is not None else None)
+
+
+def decision_view(pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
+    """GM buttons for every open decision (None when there is nothing to decide)."""
+    view = discord.ui.View(timeout=None)
+    for decision in pending:
+        if decision.choice is not None:
+            continue
+        for choice in decision.options:
+            if len(view.children) >= MAX_BUTTONS:
+                log.warning("more than %d GM choices; the rest are left out", MAX_BUTTONS)
+                return view
+            if not _CHOICE.fullmatch(choice):
+                log.warning("GM choice %r cannot go into a custom_id; left out", choice)
+                continue
+            view.add_item(GMDecisionButton(decision.id, choice, embeds.decision_button_label(decision, choice)))
+    return view if view.children else None
+
+
+def remaining_view(message: discord.Message, decided: int | set[int]) -> discord.ui.View:
+    """The message's GM buttons without those of the ``decided`` decision(s) (an empty view clears them)."""
+    gone = {decided} if isinstance(decided, int) else decided
+    view = discord.ui.View(timeout=None)
+    pattern = re.compile(GM_TEMPLATE)
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            custom_id = getattr(component, "custom_id", None) or ""
+            match = pattern.fullmatch(custom_id)
+            if match and int(match["id"]) not in gone:
+                view.add_item(GMDecisionButton(int(match["id"]), match["choice"], getattr(component, "label", None)))
+    return view
+
+
+
+async def publish_report(interaction: discord.Interaction[Any], report: ActionReport, *,
+                         edited: int | None = None) -> None:
+    """The action's embed (with GM buttons when a decision waits), the buttons of decisions it settled taken
+    off older messages (all but ``edited``, which the caller already changed), then the tracker brought up
+    to date."""
+    await post_decisions(interaction, report.pending, embed=embeds.action(report))
+    await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)
+    if report.encounter is not None:
+        await refresh_tracker(interaction, report.encounter)
+
+
+async def post_decisions(interaction: discord.Interaction[Any], pending: Sequence[PendingDecisionView], *,
+                         embed: discord.Embed) -> None:
+    """Post ``embed`` with the buttons of the ``pending`` decisions, and remember the message they are on."""
+    view = decision_view(pending)
+    message_id = await reply(interaction, embed=embed, view=view)
+    if view is not None and message_id is not None:
+        on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}
+        await services_of(interaction).combat.set_decision_message(actor_of(interaction), on_message, message_id)
+
+
+async def close_settled(interaction: discord.Interaction[Any], *, decided: PendingDecisionView | None = None,
+                        moot: Sequence[PendingDecisionView] = (), undone: Sequence[PendingDecisionView] = (),
+                        skip: int | None = None) -> None:
+    """Take the buttons of decisions settled some other way than by them (``decided`` by /pending-roll, made
+    ``moot`` by a later action, ``undone`` with the action that asked for them) off the messages they are on,
+    saying so there. A message that is gone (or ``skip``) is left alone."""
+    on: dict[tuple[int, int], list[PendingDecisionView]] = {}
+    for decision in (decided, *moot, *undone):
+        if decision is not None and decision.message_id is not None and decision.message_id != skip:
+            on.setdefault((decision.channel_id, decision.message_id), []).append(decision)
+    bot = bot_of(interaction)
+    for (channel_id, message_id), here in on.items():
+        channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
+        try:
+            message = await channel.get_partial_message(message_id).fetch()
+            edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
+            if message.embeds:
+                embed = message.embeds[0].copy()
+                gone_moot = [d for d in moot if d in here]
+                if decided is not None and decided in here:
+                    embed = embeds.mark_decided(embed, decided, gone_moot)
+                elif gone_moot:
+                    embed = embeds.mark_closed(embed, gone_moot)
+                gone_undone = [d for d in undone if d in here]
+                if gone_undone:
+                    embed = embeds.mark_closed(embed, gone_undone, undone=True)
+                edits["embed"] = embed
+            await message.edit(**edits)
+        except discord.NotFound:
+            log.info("message %s with GM buttons is gone; nothing to take off", message_id)
+        except discord.HTTPException as exc:
+            log.warning("cannot take settled GM buttons off message %s: %s", message_id, exc)
