@@ -61,7 +61,9 @@ def cmd_roll(args: argparse.Namespace) -> int:
         print(json.dumps({"expression": expression, "total": result.total, "result": result.result,
                           "rolls": [r.to_dict() for r in result.rolls]}))
     else:
-        shown = "; ".join(f"{r.kind} {list(r.faces)}" for r in result.rolls)
+        from bot.ui.embed_common import signed_modifier
+
+        shown = "; ".join(f"{r.kind} {list(r.faces)}" for r in result.rolls) + signed_modifier(result.modifier)
         verdict = f" ({result.result.replace('_', ' ')})" if result.result else ""
         points = result.rolls[-1].victory_points if result.rolls else None
         if points:

@@ -19,11 +19,13 @@ from rules.errors import DiceError
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_LENGTH = 100
+MAX_NUMBER = 999_999  # the largest constant term
 
 _ARS = re.compile(r"^(simple|stress)([+-]\d{1,4})?(?:botch(\d{1,2}))?(?:vs(-?\d{1,4}))?$")
 _PENDRAGON = re.compile(r"^(?:d20vs|pendragon(?:vs)?)(-?\d{1,3})$")
 _GOAL = re.compile(r"^(?:fs|goal)(?:vs)?(-?\d{1,3})$")
-_TERM = re.compile(r"([+-])(?:(\d{0,3})d(\d{1,4})|(\d{1,6}))")
+# Digits are read whole (the length limit bounds them), so a number over a limit is named, not cut in two.
+_TERM = re.compile(r"([+-])(?:(\d*)d(\d+)|(\d+))")
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class ExprResult:
     rolls: tuple[Roll, ...]
     total: int
     result: str | None = None
+    modifier: int = 0  # what the expression adds to dice whose roll does not show it (3d6+2: 2)
 
 
 def roll_expression(text: str, dice: DiceSource, chart: VictoryChart | None = None,
@@ -50,10 +53,10 @@ def roll_expression(text: str, dice: DiceSource, chart: VictoryChart | None = No
         botch_dice = int(botch) if botch is not None else 1
         if ease is not None:
             check = dice.ars_check(label, modifier, int(ease), stress=kind == "stress", botch_dice=botch_dice)
-            return ExprResult(text, tuple(dice.rolls[start:]), check.total, check.result)
+            return ExprResult(text, tuple(dice.rolls[start:]), check.total, check.result)  # its roll names the +K
         die = dice.stress(label, botch_dice) if kind == "stress" else dice.simple(label)
         result = "botch" if die.botches else None
-        return ExprResult(text, tuple(dice.rolls[start:]), die.total + modifier, result)
+        return ExprResult(text, tuple(dice.rolls[start:]), die.total + modifier, result, modifier)
 
     if match := _PENDRAGON.match(squashed):
         check = dice.pendragon(label, int(match.group(1)))
@@ -68,6 +71,7 @@ def roll_expression(text: str, dice: DiceSource, chart: VictoryChart | None = No
     body = squashed if squashed[0] in "+-" else "+" + squashed
     position = 0
     total = 0
+    modifier = 0
     dice_count = 0
     while position < len(body):
         match = _TERM.match(body, position)
@@ -78,15 +82,19 @@ def roll_expression(text: str, dice: DiceSource, chart: VictoryChart | None = No
             count = int(match.group(2)) if match.group(2) else 1
             sides = int(match.group(3))
             dice_count += count
-            if count < 1 or dice_count > MAX_DICE:
+            if count < 1 or count > MAX_DICE or dice_count > MAX_DICE:
                 raise DiceError(f"roll between 1 and {MAX_DICE} dice")
             if not 2 <= sides <= MAX_SIDES:
                 raise DiceError(f"a die has between 2 and {MAX_SIDES} sides, not {sides}")
             roll = dice.d100(label) if (count, sides) == (1, 100) else dice.dice(label, count, sides)
             total += sign * roll.total
         else:
-            total += sign * int(match.group(4))
+            number = int(match.group(4))
+            if number > MAX_NUMBER:
+                raise DiceError(f"a number in a roll is at most {MAX_NUMBER}, not {number}")
+            total += sign * number
+            modifier += sign * number
         position = match.end()
     if dice_count == 0:
         raise DiceError(f"'{text}' rolls no dice: try 3d6+2")
-    return ExprResult(text, tuple(dice.rolls[start:]), total)
+    return ExprResult(text, tuple(dice.rolls[start:]), total, modifier=modifier)

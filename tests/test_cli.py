@@ -112,3 +112,15 @@ def test_roll_command(capsys: Any) -> None:
 def test_usage_errors_exit_2(capsys: Any) -> None:
     assert main(["frobnicate"]) == 2
     assert main([]) == 2
+
+
+def test_roll_shows_the_modifier_it_adds(capsys: Any) -> None:
+    assert main(["roll", "3d6+2", "--dice", "4,3,1"]) == 0
+    assert capsys.readouterr().out.strip() == "3d6+2: 3d6 [4, 3, 1] +2 = 10"
+    assert main(["roll", "2d10-1", "--dice", "0,5"]) == 0
+    assert capsys.readouterr().out.strip() == "2d10-1: 2d10 [0, 5] -1 = 14"
+
+
+def test_roll_over_a_limit_names_the_limit(capsys: Any) -> None:
+    assert main(["roll", "1d1000000"]) == 2
+    assert capsys.readouterr().err.strip() == "grievous: a die has between 2 and 1000 sides, not 1000000"

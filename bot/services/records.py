@@ -45,7 +45,7 @@ class RecordService:
             event = record_event(self._rt, session, actor, "roll", payload, None, encounter)
             await session.flush()
             return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),
-                            unused_dice=dice.unused(), event_id=event.id)
+                            unused_dice=dice.unused(), event_id=event.id, modifier=result.modifier)
 
         return await self._rt.transact(actor.channel_id, work)
 

@@ -163,6 +163,7 @@ class RollView:
     rolls: tuple[dict[str, Any], ...]
     unused_dice: dict[str, list[int]]
     event_id: int
+    modifier: int = 0  # the constant the expression adds to the dice (3d6+2: 2)
 
 
 @dataclass(frozen=True)

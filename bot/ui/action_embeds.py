@@ -7,7 +7,7 @@ import discord
 from bot.services.views import ActionReport, RollView
 from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
-from bot.ui.embed_common import _embed, system_title
+from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
 
 ACTION_TITLES = {
@@ -88,7 +88,7 @@ def roll(view: RollView, user_name: str) -> discord.Embed:
     verdict = f" \u2014 **{human(view.result)}**" if view.result else ""
     embed = _embed(f"\U0001f3b2 {user_name} rolls {view.expression}", f"Total **{view.total}**{verdict}",
                    _roll_colour(view.result))
-    embed.add_field(name="Dice", value=rolls_value(view.rolls), inline=False)
+    embed.add_field(name="Dice", value=rolls_value(view.rolls) + signed_modifier(view.modifier, "\n"), inline=False)
     if view.unused_dice:
         unused = ", ".join(f"{label}={' '.join(str(f) for f in faces)}" for label, faces in view.unused_dice.items())
         embed.add_field(name="Dice not used", value=unused, inline=False)

@@ -25,3 +25,8 @@ def _embed(title_text: str, description: str = "", colour: int = Severity.INFO.c
 
 def done(message: str) -> discord.Embed:
     return limits.fit(_embed("\u2705 Done", message, Severity.LIGHT.colour))
+
+
+def signed_modifier(modifier: int, before: str = " ") -> str:
+    """A roll's constant as it is added to the dice ("+2", "-1"), or nothing for 0."""
+    return f"{before}{modifier:+d}" if modifier else ""

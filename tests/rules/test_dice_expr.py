@@ -55,3 +55,19 @@ def test_malformed_expressions_say_what_is_wrong(bad: str) -> None:
 def test_any_text_rolls_or_raises_a_dice_error(text: str) -> None:
     with contextlib.suppress(DiceError):
         roll_expression(text, DiceSource(), victory_chart())
+
+
+@pytest.mark.parametrize(("text", "limit"), [
+    ("1d1000000", "a die has between 2 and 1000 sides, not 1000000"),
+    ("1000d6", "roll between 1 and 100 dice"),
+    ("3d6+1234567", "a number in a roll is at most 999999, not 1234567"),
+])
+def test_a_number_over_a_limit_names_the_limit_not_a_cut_off_digit(text: str, limit: str) -> None:
+    with pytest.raises(DiceError) as caught:
+        roll_expression(text, DiceSource(), victory_chart())
+    assert str(caught.value) == limit
+
+
+def test_a_sum_reports_the_constant_it_adds() -> None:
+    result = roll_expression("3d6+2-1", DiceSource({"roll": [4, 3, 1]}), victory_chart())
+    assert (result.total, result.modifier) == (9, 1)
