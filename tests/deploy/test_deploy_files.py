@@ -1,0 +1,70 @@
+"""deploy/: the Docker build context leaves out what the image never uses; the systemd unit says how to
+create the user, the venv and the settings file it assumes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _pattern(line: str) -> re.Pattern[str]:
+    """A .dockerignore line as Docker reads it (Go's filepath.Match plus ``**``), rooted at the context."""
+    out, i = "", 0
+    while i < len(line):
+        if line.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif line.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif line[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif line[i] == "?":
+            out, i = out + "[^/]", i + 1
+        elif line[i] == "[":
+            end = line.index("]", i)
+            out, i = out + line[i:end + 1], end + 1
+        else:
+            out, i = out + re.escape(line[i]), i + 1
+    return re.compile(out + "(?:/.*)?")  # a directory's pattern excludes everything under it
+
+
+def ignored(path: str) -> bool:
+    lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    patterns = [_pattern(line.strip().strip("/")) for line in lines if line.strip() and not line.startswith("#")]
+    return any(p.fullmatch(path) for p in patterns)
+
+
+@pytest.mark.parametrize("path", [".venv/bin/python", ".git/HEAD", "bot/__pycache__/app.cpython-311.pyc",
+                                  ".mypy_cache/3.11/x.json", ".pytest_cache/v/x", "grievous.db",
+                                  "campaign.db-wal", "deploy/.env", "playground.db"])
+def test_docker_context_leaves_out_venv_git_caches_databases_and_secrets(path: str) -> None:
+    assert ignored(path)
+
+
+def test_docker_context_keeps_what_the_dockerfile_copies() -> None:
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text(encoding="utf-8")
+    sources = [s for line in re.findall(r"^COPY (?!--from)(.+)$", dockerfile, flags=re.MULTILINE)
+               for s in line.split()[:-1]]
+    assert {"pyproject.toml", "README.md", "rules", "bot", "content", "emulator"} <= set(sources)
+    for source in sources:
+        for path in [ROOT / source, *sorted((ROOT / source).rglob("*.py")), *sorted((ROOT / source).rglob("*.yaml"))]:
+            if "__pycache__" not in path.parts:
+                assert not ignored(path.relative_to(ROOT).as_posix()), path
+
+
+def test_systemd_unit_gives_the_commands_that_create_what_it_assumes() -> None:
+    unit = (ROOT / "deploy" / "grievous.service").read_text(encoding="utf-8")
+    comments = "\n".join(line for line in unit.splitlines() if line.startswith("#"))
+    user = re.search(r"^User=(\S+)$", unit, flags=re.MULTILINE)
+    start = re.search(r"^ExecStart=(\S+)/bin/grievous", unit, flags=re.MULTILINE)
+    env = re.search(r"^EnvironmentFile=(\S+)$", unit, flags=re.MULTILINE)
+    assert user and start and env
+    assert re.search(rf"useradd .*\b{user.group(1)}\b", comments)
+    assert f"-m venv {start.group(1)}" in comments
+    assert f"{start.group(1)}/bin/pip install" in comments
+    assert env.group(1) in comments
+    readme = (ROOT / "deploy" / "README.md").read_text(encoding="utf-8")
+    assert f"-m venv {start.group(1)}" in readme and re.search(rf"useradd .*\b{user.group(1)}\b", readme)
