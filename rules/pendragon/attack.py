@@ -223,9 +223,11 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
     else:
         winner, tie = compare(results["attacker"], a_roll.total, results["defender"], d_roll.total)
 
-    # Tie: as if both failed, but a sword breaks a non-sword.
+    # Tie: as if both failed, but a sword breaks a non-sword. Criticals are successes, so two on the same
+    # number are the seed's same-number tie; two on different numbers break a weapon only by the ruling.
     both_crit = tie and results.get("defender") == CRITICAL and results["attacker"] == CRITICAL
-    if tie and (not both_crit or ctx.rules.flag("sword_breaks_on_double_critical")):
+    same_number = d_roll is not None and a_roll.total == d_roll.total
+    if tie and (not both_crit or same_number or ctx.rules.flag("sword_breaks_on_double_critical")):
         for who in SIDES:
             mine, theirs = sides[who].weapon, sides[other(who)].weapon
             if mine.sword and not theirs.sword:

@@ -79,14 +79,26 @@ def test_tie_sword_against_sword_breaks_nothing() -> None:
     assert result.outcome["weapon_broken"] is None and result.defender["broken_weapons"] == []
 
 
-def test_both_critical_is_a_tie_that_breaks_nothing_by_default() -> None:
-    out = run(sheet(), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
+def test_if_both_fighters_roll_the_same_number_and_both_are_successful_a_tie_occurs_even_two_criticals() -> None:
+    # Seed: "If both fighters roll the same number and both are successful, then a tie occurs ... the sword
+    # breaks the other weapon." Criticals are successes: sword 15 and axe 15 both roll 15.
+    result = run(sheet(), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
+                 {"attacker": [15], "defender": [15]})
+    assert result.outcome["tie"] is True and result.outcome["weapon_broken"] == "defender"
+    assert result.defender["broken_weapons"] == ["axe"] and result.defender["must_rearm"] is True
+
+
+def test_both_critical_on_different_numbers_is_a_tie_that_breaks_nothing_by_default() -> None:
+    # "unless both fighters rolled criticals, in which case their attacks are resolved as a tie": sword 25
+    # rolls 15 (20, a critical), the axe 15 rolls 15 (a critical): not the same number.
+    out = run(sheet(skills={"sword": 25}), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
               {"attacker": [15], "defender": [15]}).outcome
+    assert (out["attacker_roll"]["total"], out["defender_roll"]["total"]) == (20, 15)
     assert out["tie"] is True and out["weapon_broken"] is None
 
 
-def test_both_critical_breaks_the_axe_under_the_house_setting() -> None:
-    out = run(sheet(), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
+def test_both_critical_on_different_numbers_breaks_the_axe_under_the_house_setting() -> None:
+    out = run(sheet(skills={"sword": 25}), sheet("Foe"), {"type": "attack", "defender_weapon": "axe"},
               {"attacker": [15], "defender": [15]}, {"sword_breaks_on_double_critical": True}).outcome
     assert out["weapon_broken"] == "defender"
 
