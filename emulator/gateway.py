@@ -291,6 +291,11 @@ class Gateway:
             await conn.ws.close(code=4010, message=b"Invalid shard.")
             return
         self.identify_count += 1
+        # A process that died left its session behind; Discord drops it once its heartbeats stop. A new
+        # IDENTIFY of the same shard is that restart: the old session stops queueing events.
+        for stale in self.sessions.values():
+            if (stale.shard_id, stale.shard_count) == (shard_id, shard_count) and stale.connection is None:
+                stale.invalidated = True
         session = Session(new_session_id(), int(shard_id), int(shard_count), intents, presence=data.get("presence"))
         self.sessions[session.id] = session
         state = self.emu.state

@@ -24,9 +24,17 @@ log = logging.getLogger(__name__)
 def redirect_discord(emu: Emulator) -> Iterator[None]:
     """Point discord.py's REST base and default gateway at the emulator; restore them afterwards.
     These are class attributes, so this is process-wide: one emulator at a time."""
+    with redirect_discord_to(emu.base_url):
+        yield
+
+
+@contextlib.contextmanager
+def redirect_discord_to(base_url: str) -> Iterator[None]:
+    """The same, by the emulator's address (``http://127.0.0.1:PORT``): for a bot in another process."""
+    host = yarl.URL(base_url)
     old_base, old_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    Route.BASE = emu.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(emu.gateway_url)
+    Route.BASE = str(host / "api" / "v10")
+    DiscordWebSocket.DEFAULT_GATEWAY = host.with_scheme("ws").with_path("/")
     try:
         yield
     finally:

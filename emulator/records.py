@@ -96,6 +96,16 @@ class Refusal:
         return text
 
 
+@dataclass(frozen=True)
+class CommandWrite:
+    """A change the bot made to its application commands: who syncs, and how often."""
+
+    method: str  # PUT (a bulk overwrite, what `tree.sync()` sends), POST, PATCH or DELETE
+    guild_id: int | None  # None: the global commands
+    names: tuple[str, ...]
+    at: float = field(default_factory=time.monotonic)
+
+
 ResponseKind = Literal["callback", "followup", "edit", "delete"]
 
 

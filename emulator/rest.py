@@ -13,6 +13,7 @@ from . import limits
 from . import permissions as perms
 from .httpio import int_param, json_reply, no_content, read_body
 from .models import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, Channel, Message
+from .records import CommandWrite
 
 if TYPE_CHECKING:
     from .server import Emulator
@@ -184,6 +185,7 @@ class RestApi:
         old = {(c.get("type", 1), c["name"]): c for c in pool}
         stored = [self._stored_command(c, guild_id, old.get((c.get("type", 1), c["name"]))) for c in commands]
         pool[:] = stored
+        self.emu.command_writes.append(CommandWrite("PUT", guild_id, tuple(c["name"] for c in stored)))
         self.emu.notifier.notify()
         return json_reply(stored)
 
@@ -196,6 +198,7 @@ class RestApi:
             raise err.invalid_form(tree)
         previous = next((c for c in pool if (c.get("type", 1), c["name"]) == (data.get("type", 1), data["name"])), None)
         command = self._stored_command(data, guild_id, previous)
+        self.emu.command_writes.append(CommandWrite("POST", guild_id, (command["name"],)))
         if previous is not None:
             pool[pool.index(previous)] = command
         else:
@@ -224,12 +227,14 @@ class RestApi:
             raise err.invalid_form(tree)
         updated = self._stored_command(merged, guild_id, command)
         pool[pool.index(command)] = updated
+        self.emu.command_writes.append(CommandWrite("PATCH", guild_id, (updated["name"],)))
         self.emu.notifier.notify()
         return json_reply(updated)
 
     async def delete_command(self, request: web.Request) -> web.Response:
-        pool, command, _ = self._find_command(request)
+        pool, command, guild_id = self._find_command(request)
         pool.remove(command)
+        self.emu.command_writes.append(CommandWrite("DELETE", guild_id, (command["name"],)))
         self.emu.notifier.notify()
         return no_content()
 

@@ -22,6 +22,7 @@ from .records import (
     DEFAULT_TIMEOUT,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    CommandWrite,
     InteractionHandle,
     Notifier,
     Refusal,
@@ -78,6 +79,7 @@ class Emulator:
         self.unhandled: list[str] = []
         self.internal_errors: list[str] = []
         self.interactions: list[InteractionHandle] = []
+        self.command_writes: list[CommandWrite] = []  # every PUT/POST/PATCH/DELETE of application commands
         self.interaction_by_id: dict[int, InteractionHandle] = {}
         self.interaction_by_token: dict[str, InteractionHandle] = {}
         self.port = 0

@@ -230,6 +230,13 @@ async def empty_postgres(url: str) -> None:
 
 
 @pytest.fixture
+async def empty_db_url(e2e_db_url: str) -> str:
+    """`e2e_db_url`, emptied first on PostgreSQL: for tests that run the bot as a process of their own."""
+    await empty_postgres(e2e_db_url)
+    return e2e_db_url
+
+
+@pytest.fixture
 async def table(e2e_db_url: str, caplog: pytest.LogCaptureFixture) -> AsyncIterator[Table]:
     caplog.set_level(logging.INFO)
     await empty_postgres(e2e_db_url)

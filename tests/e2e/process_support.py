@@ -1,0 +1,75 @@
+"""Helpers for the tests that run Grievous as processes of their own (`grievous run` through
+`emulator.launch`): starting one, reading what the database holds, and waiting on many answers."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+
+from bot.db.engine import Database
+from emulator import Emulator, InteractionHandle, Message
+from emulator.processes import BotProcess
+
+# The tests are about durability and routing, not latency: on a loaded 2-core machine a burst into a
+# separate process can miss Discord's 3 s, which is measured by bench/, not here.
+DEADLINE = 15.0
+
+
+def grievous(emu: Emulator, db_url: str, log_dir: Path, name: str, *, sync: bool = False,
+             shards: tuple[int, ...] | None = None, shard_count: int | None = None) -> BotProcess:
+    """`grievous run` as its own process on `db_url`, syncing the command tree if told."""
+    env = {"DATABASE_URL": db_url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO"}
+    if shards is not None and shard_count is not None:
+        env |= {"SHARD_IDS": ",".join(map(str, shards)), "SHARD_COUNT": str(shard_count)}
+    return BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=log_dir / f"{name}.log",
+                      shards=shards if shards is not None else (0,), name=name)
+
+
+def answered(handle: InteractionHandle) -> bool:
+    """The emulator holds the bot's finished answer (not just "thinking")."""
+    return handle.original is not None and not handle.original.loading
+
+
+def message_text(message: Message | None) -> str:
+    """What a reader sees: content, titles, descriptions, fields."""
+    if message is None:
+        return ""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
+    return "\n".join(parts)
+
+
+def answer_text(handle: InteractionHandle) -> str:
+    return message_text(handle.original)
+
+
+async def attack_rows(db_url: str) -> tuple[Counter[tuple[int, str]], dict[tuple[int, str], int]]:
+    """What the database holds: attack events per (guild, target name), and wounds per (guild, character)."""
+    database = Database.from_url(db_url)
+    try:
+        async with database.engine.connect() as connection:
+            attacks = text("SELECT guild_id, payload FROM events WHERE kind = 'attack'")
+            events = (await connection.execute(attacks)).all()
+            characters = (await connection.execute(text("SELECT guild_id, name, sheet FROM characters"))).all()
+    finally:
+        await database.dispose()
+    by_target: Counter[tuple[int, str]] = Counter()
+    for guild_id, payload in events:
+        by_target[(int(guild_id), str(_json(payload)["target"]))] += 1
+    wounds = {(int(guild_id), str(name)): len(_json(sheet).get("wounds") or []) for guild_id, name, sheet in characters}
+    return by_target, wounds
+
+
+def _json(value: Any) -> Mapping[str, Any]:
+    return dict(json.loads(value)) if isinstance(value, str | bytes) else dict(value)
+
+
+def problems_in_log(log: str) -> list[str]:
+    return [line for line in log.splitlines() if " ERROR " in line or line.startswith("Traceback")]
