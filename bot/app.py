@@ -13,7 +13,7 @@ from bot.cogs import EXTENSIONS
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
 from bot.services import Services
 from bot.tree import GrievousTree
-from bot.ui.decisions import GMDecisionButton
+from bot.ui.decisions import DetailsButton, GMDecisionButton
 
 log = logging.getLogger("grievous")
 
@@ -94,7 +94,7 @@ class GrievousBot(commands.AutoShardedBot):
         for name in self.extension_names:
             await self.load_extension(name)
         # Persistent GM buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart.
-        self.add_dynamic_items(GMDecisionButton)
+        self.add_dynamic_items(GMDecisionButton, DetailsButton)
         if self.sync_commands:
             await self.sync_tree()
 

@@ -58,6 +58,20 @@ class RecordService:
 
         return await self._rt.read(work)
 
+    async def event(self, actor: Actor, event_id: int) -> EventView:
+        """One logged action of this server, for its Details button."""
+
+        if not 0 < event_id < 2**63:  # a forged custom id: no database takes it as a key
+            raise NotFound(f"event #{event_id} has no details here")
+
+        async def work(session: AsyncSession) -> EventView:
+            row = await session.get(Event, event_id)
+            if row is None or row.guild_id != actor.guild_id or "outcome" not in (row.payload or {}):
+                raise NotFound(f"event #{event_id} has no details here")
+            return event_view(row)
+
+        return await self._rt.read(work)
+
     async def undo(self, actor: Actor) -> EventView:
         """GM: put back the sheets and encounter state saved before the encounter's last event."""
 

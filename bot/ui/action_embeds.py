@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import discord
 
-from bot.services.views import ActionReport, RollView
+from bot.services.views import ActionReport, EventView, RollView
 from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
@@ -35,33 +38,88 @@ ACTION_TITLES = {
 
 
 def action(report: ActionReport) -> discord.Embed:
-    """The embed of one engine action: headline, rolls, location, impact, injury and checks."""
+    """The public embed of one engine action, short enough for a phone: the headline, the numbers in one line,
+    what followed from them, and the GM's waiting decisions. Every roll and modifier is in ``action_details``
+    (the Details button)."""
     target = report.target_name or report.actor_name
     words = describe(report.system, report.outcome, (report.actor_name, target))
     severity = words.severity
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
-    embed = _embed(_action_heading(report), words.headline, severity.colour)
+    brief = words.brief if words.brief is not None else _compact(words.fields)
+    embed = _embed(_action_heading(report), "\n".join([words.headline, *brief]), severity.colour)
     if report.decided is not None:
         decided = report.decided
         said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,
                                                                                decided.who)
-        embed.description = f"{said}\n{decision_line(decided)}"
-    rolls = report.resolution.get("rolls") or []
+        embed.description = "\n".join([said, decision_line(decided), *brief])
+    if report.pending:
+        embed.add_field(name=WAITING, value=_pending_lines(report.pending), inline=False)
+    embed.set_footer(text=_footer(report.system, report.encounter.round if report.encounter else None,
+                                  report.event_id))
+    return limits.fit(embed)
+
+
+def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[Any],
+                   outcome: Mapping[str, Any], unused_dice: Mapping[str, Any], event_id: int,
+                   round_number: int | None = None) -> discord.Embed:
+    """Everything behind an action's public embed: every die, every modifier, every field (the Details
+    button, shown only to the one who asks)."""
+    words = describe(system, outcome, (actor, target or actor))
+    embed = _embed(f"\U0001f50e {action_heading(action_name, actor, target)}", words.headline,
+                   words.severity.colour)
     if rolls:
         embed.add_field(name="Dice", value=rolls_value(rolls), inline=False)
     for name, value, inline in words.fields:
         embed.add_field(name=name, value=value, inline=inline)
-    if report.pending:
-        embed.add_field(name=WAITING, value=_pending_lines(report.pending), inline=False)
-    if report.unused_dice:
-        unused = ", ".join(f"{label}={' '.join(str(f) for f in faces)}" for label, faces in report.unused_dice.items())
+    if unused_dice:
+        unused = ", ".join(f"{label}={' '.join(str(f) for f in faces)}" for label, faces in unused_dice.items())
         embed.add_field(name="Dice not used", value=f"These typed faces were not needed: {unused}", inline=False)
-    footer = system_title(report.system)
-    if report.encounter is not None:
-        footer += f" \u00b7 round {report.encounter.round}"
-    embed.set_footer(text=f"{footer} \u00b7 event #{report.event_id}")
+    embed.set_footer(text=_footer(system, round_number, event_id))
     return limits.fit(embed)
+
+
+def report_details(report: ActionReport) -> discord.Embed:
+    """``action_details`` of an action just made."""
+    return action_details(report.system, report.action, report.actor_name, report.target_name,
+                          report.resolution.get("rolls") or [], report.outcome, report.unused_dice, report.event_id,
+                          report.encounter.round if report.encounter else None)
+
+
+def event_details(event: EventView) -> discord.Embed:
+    """``action_details`` of a logged action, from what its event keeps."""
+    payload = event.summary
+    return action_details(str(payload.get("system") or ""), event.kind, str(payload.get("actor") or "?"),
+                          payload.get("target"), payload.get("rolls") or [], payload.get("outcome") or {},
+                          payload.get("unused_dice") or {}, event.id)
+
+
+def _compact(fields: Sequence[tuple[str, str, bool]]) -> list[str]:
+    """The fields of a small outcome (treatment, rest, a decision) as lines: ``Name: value``, the short inline
+    ones side by side; leftovers (``Details``) stay behind the button."""
+    lines: list[str] = []
+    row: list[str] = []
+    for name, value, inline in fields:
+        if name == "Details":
+            continue
+        line = f"{name}: {' '.join(value.split())}"
+        if inline and len(line) <= 40:
+            row.append(line)
+            continue
+        if row:
+            lines.append(" \u00b7 ".join(row))
+            row = []
+        lines.append(line)
+    if row:
+        lines.append(" \u00b7 ".join(row))
+    return lines
+
+
+def _footer(system: str, round_number: int | None, event_id: int) -> str:
+    footer = system_title(system)
+    if round_number is not None:
+        footer += f" \u00b7 round {round_number}"
+    return f"{footer} \u00b7 event #{event_id}"
 
 
 def _action_heading(report: ActionReport) -> str:

@@ -9,6 +9,7 @@ import discord
 from bot.services.views import PendingDecisionView
 from bot.ui import limits
 from bot.ui.outcomes import decision_words, human, title
+from bot.ui.outcomes.common import MORTAL_MARK
 
 # A waiting GM decision, as the start of its line under an action ({who} is the character).
 DECISION_PROMPTS = {
@@ -99,6 +100,9 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
         ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, decision.who)}"
     heads = tuple(_pending_head(d) for d in (decision, *moot))
     settled = decision.kind in ("dying", "death", "kill")
+    if settled and embed.description:  # "💀 Bandit 1 is dying": the decision settles it
+        embed.description = "\n".join(line for line in embed.description.splitlines()
+                                       if not (line.startswith(MORTAL_MARK) and decision.who in line)) or None
     fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
     embed.clear_fields()
     placed = False

@@ -22,6 +22,8 @@ GM_PREFIX = "grv:gm:"
 GM_TEMPLATE = GM_PREFIX + r"(?P<id>[0-9]{1,19}):(?P<choice>[A-Za-z0-9_.\-]{1,60})"
 _CHOICE = re.compile(r"[A-Za-z0-9_.\-]{1,60}")
 MAX_BUTTONS = 25
+DETAILS_PREFIX = "grv:details:"
+DETAILS_TEMPLATE = DETAILS_PREFIX + r"(?P<id>[0-9]{1,19})"
 
 
 class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GM_TEMPLATE):
@@ -117,15 +119,48 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
     await publish_report(interaction, report, edited=message.id if message is not None else None)
 
 
-def decision_view(pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
-    """GM buttons for every open decision (None when there is nothing to decide)."""
+class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DETAILS_TEMPLATE):
+    """Under an action's short public embed: every die and modifier of it, shown only to whoever presses.
+
+    The event id lives in the custom_id, so the button works after a restart, and on any old message.
+    """
+
+    def __init__(self, event_id: int) -> None:
+        super().__init__(discord.ui.Button(label=embeds.DETAILS_LABEL, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"{DETAILS_PREFIX}{event_id}"))
+        self.event_id = event_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DetailsButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            event = await services_of(interaction).records.event(actor_of(interaction), self.event_id)
+            await interaction.response.send_message(embed=embeds.event_details(event), ephemeral=True)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+def action_view(event_id: int | None, pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
+    """The buttons under an action: the GM's buttons for every open decision, then Details."""
+    view = decision_view(pending, room=MAX_BUTTONS - 1) or discord.ui.View(timeout=None)
+    if event_id is not None:
+        view.add_item(DetailsButton(event_id))
+    return view if view.children else None
+
+
+def decision_view(pending: Sequence[PendingDecisionView], room: int = MAX_BUTTONS) -> discord.ui.View | None:
+    """GM buttons for every open decision (None when there is nothing to decide); at most ``room``."""
     view = discord.ui.View(timeout=None)
     for decision in pending:
         if decision.choice is not None:
             continue
         for choice in decision.options:
-            if len(view.children) >= MAX_BUTTONS:
-                log.warning("more than %d GM choices; the rest are left out", MAX_BUTTONS)
+            if len(view.children) >= room:
+                log.warning("more than %d GM choices; the rest are left out", room)
                 return view
             if not _CHOICE.fullmatch(choice):
                 log.warning("GM choice %r cannot go into a custom_id; left out", choice)
@@ -138,13 +173,16 @@ def remaining_view(message: discord.Message, decided: int | set[int]) -> discord
     """The message's GM buttons without those of the ``decided`` decision(s) (an empty view clears them)."""
     gone = {decided} if isinstance(decided, int) else decided
     view = discord.ui.View(timeout=None)
-    pattern = re.compile(GM_TEMPLATE)
+    pattern, details = re.compile(GM_TEMPLATE), re.compile(DETAILS_TEMPLATE)
     for row in message.components:
         for component in getattr(row, "children", [row]):
             custom_id = getattr(component, "custom_id", None) or ""
             match = pattern.fullmatch(custom_id)
             if match and int(match["id"]) not in gone:
                 view.add_item(GMDecisionButton(int(match["id"]), match["choice"], getattr(component, "label", None)))
+            shown = details.fullmatch(custom_id)
+            if shown:  # the Details button stays when the GM's buttons go
+                view.add_item(DetailsButton(int(shown["id"])))
     return view
 
 
@@ -154,16 +192,17 @@ async def publish_report(interaction: discord.Interaction[Any], report: ActionRe
     """The action's embed (with GM buttons when a decision waits), the buttons of decisions it settled taken
     off older messages (all but ``edited``, which the caller already changed), then the tracker brought up
     to date."""
-    await post_decisions(interaction, report.pending, embed=embeds.action(report))
+    await post_decisions(interaction, report.pending, embed=embeds.action(report), event_id=report.event_id)
     await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)
     if report.encounter is not None:
         await refresh_tracker(interaction, report.encounter)
 
 
 async def post_decisions(interaction: discord.Interaction[Any], pending: Sequence[PendingDecisionView], *,
-                         embed: discord.Embed) -> None:
-    """Post ``embed`` with the buttons of the ``pending`` decisions, and remember the message they are on."""
-    view = decision_view(pending)
+                         embed: discord.Embed, event_id: int | None = None) -> None:
+    """Post ``embed`` with the buttons of the ``pending`` decisions (and Details, for an action's ``event_id``),
+    and remember the message the decisions are on."""
+    view = action_view(event_id, pending)
     message_id = await reply(interaction, embed=embed, view=view)
     if view is not None and message_id is not None:
         on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}

@@ -17,7 +17,15 @@ one module per subject, and this module gathers them so that callers keep writin
 
 from __future__ import annotations
 
-from bot.ui.action_embeds import ACTION_TITLES, action, action_heading, roll
+from bot.ui.action_embeds import (
+    ACTION_TITLES,
+    action,
+    action_details,
+    action_heading,
+    event_details,
+    report_details,
+    roll,
+)
 from bot.ui.character_embeds import (
     TREATMENT_LABELS,
     character,
@@ -64,6 +72,7 @@ from bot.ui.replies import (
     APOLOGY,
     CANCEL_LABEL,
     CONFIRM_LABEL,
+    DETAILS_LABEL,
     EXPIRED,
     NO_GUILD,
     NOT_GM,
@@ -93,6 +102,7 @@ __all__ = [
     "CHOICE_WORDS",
     "CONFIRM_LABEL",
     "DECISION_PROMPTS",
+    "DETAILS_LABEL",
     "EVENT_TITLES",
     "EXPIRED",
     "HELP",
@@ -105,6 +115,7 @@ __all__ = [
     "TREATMENT_LABELS",
     "WAITING",
     "action",
+    "action_details",
     "action_heading",
     "cancelled",
     "character",
@@ -122,6 +133,7 @@ __all__ = [
     "encounter_ended",
     "encounter_started",
     "error_line",
+    "event_details",
     "event_line",
     "gm_role_set",
     "help_topic",
@@ -139,6 +151,7 @@ __all__ = [
     "pack_reset",
     "pack_uploaded",
     "pending_line",
+    "report_details",
     "roll",
     "roll_name",
     "rolls_set",

@@ -24,6 +24,12 @@ AUTOCOMPLETE_CHOICES = 25
 BUTTON_LABEL = 80
 CUSTOM_ID = 100
 
+# What a phone shows of an embed before it scrolls: the public embed of an action keeps its body (description
+# and fields, not title and footer) within PUBLIC_LINES lines of PHONE_COLUMNS characters; the arithmetic
+# goes behind the Details button.
+PHONE_COLUMNS = 48
+PUBLIC_LINES = 8
+
 ELLIPSIS = "…"
 EMPTY = "\u2014"  # an em dash stands in for an empty field value, which Discord refuses
 
@@ -118,3 +124,15 @@ def _trim_total(embed: discord.Embed) -> None:
         embed.description = clip(embed.description, max(1, size(embed.description) - excess))
     if embed_size(embed) > TOTAL and embed.footer.text:
         embed.set_footer(text=None)
+
+
+def phone_lines(embed: discord.Embed, columns: int = PHONE_COLUMNS) -> int:
+    """How many lines the embed's body takes on a phone: the description's and each field's (name and value)
+    lines, each wrapped at ``columns`` characters (markdown stars and backticks take no room)."""
+    parts = [embed.description or ""]
+    parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    total = 0
+    for part in parts:
+        for line in part.replace("**", "").replace("`", "").splitlines():
+            total += max(1, -(-size(line) // columns))
+    return total

@@ -39,3 +39,4 @@ def cancelled() -> str:
 
 CONFIRM_LABEL = "Delete"
 CANCEL_LABEL = "Cancel"
+DETAILS_LABEL = "Details"  # under an action: every die and modifier, shown only to whoever presses

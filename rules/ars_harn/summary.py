@@ -39,6 +39,7 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
         for w in c.wounds
     )
     flags = list(c.conditions)
+    flags += [f"{c.weapons[i].name} dropped" for i in c.dropped if 0 <= i < len(c.weapons)]
     if c.tactical_advantage:
         flags.append("tactical advantage")
     flags += [f"{limb.replace('_', ' ')} unusable" for limb in c.unusable_limbs]

@@ -42,11 +42,10 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None
             dropped.remove(weapon.name)
             note = ", dropped"
         equipment.append((weapon.name, f"{weapon.damage} {weapon.type}, {'/'.join(weapon.modes)}{note}"))
-    for location in catalog.locations:
-        pieces = [p for p in char.armour if location.name in p.covers]
-        if pieces:
-            text = "; ".join(p.name + " " + " ".join(f"{t[0].upper()}{v}" for t, v in p.ratings) for p in pieces)
-            equipment.append((location.label, text))
+    for piece in char.armour:  # each piece once, with the locations it covers (in the table's order)
+        ratings = " ".join(f"{t[0].upper()}{v}" for t, v in piece.ratings)
+        covered = [location.label for location in catalog.locations if location.name in piece.covers]
+        equipment.append((piece.name, f"{ratings}; {', '.join(covered) or 'nothing'}"))
     if char.shield is not None:
         left = max(0, char.shield.hits - char.shield_hits_used)
         equipment.append((char.shield.name + " shield", f"{char.shield.min}/{char.shield.max}, {left} hits left"))
@@ -60,7 +59,7 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None
             notes.append(f"{w.progress} days healed")
         wounds.append(Wound(index=w.index, location=catalog.location(w.location).label, code=w.severity[:3].upper(),
                             severity=w.severity, penalty=severity.goal, note=", ".join(notes)))
-    condition = ", ".join(char.conditions) or "ok"
+    condition = ", ".join([*char.conditions, *(f"{name} dropped" for name in char.dropped)]) or "ok"
     if char.pending:
         condition += f"; {len(char.pending)} pending roll(s)"
     if char.decision is not None:

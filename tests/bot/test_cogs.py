@@ -97,6 +97,8 @@ async def test_only_the_gm_can_decide_and_the_buttons_survive_a_restart(bot: Gri
                              channel=world.combat)
     message = await handle.message()
     ids = [b["custom_id"] for b in buttons(message)]
+    assert ids[-1].startswith("grv:details:")  # Details stays when the GM's buttons go
+    event_id = int(ids.pop().rsplit(":", 1)[1])
     assert ids and all(i.startswith(GM_BUTTON) for i in ids)
     denied = await emu.click(message, ids[0], user=world.bob)
     assert "GM" in await ephemeral_line(denied)
@@ -107,7 +109,10 @@ async def test_only_the_gm_can_decide_and_the_buttons_survive_a_restart(bot: Gri
         await pressed.response()
         result = await emu.wait_for_message(world.combat, lambda m: "GM chose" in embed_text(m))
         assert "death" in embed_text(result)
-        await emu.wait_until(lambda: not buttons(message) or None, what="the buttons to go")
+        await emu.wait_until(lambda: [b["custom_id"] for b in buttons(message)] == [f"grv:details:{event_id}"]
+                             or None, what="the GM's buttons to go")
+        details = await emu.click(message, f"grv:details:{event_id}", user=world.bob)
+        assert "Dice" in embed_text(await details.message())  # anyone may read the arithmetic, after a restart too
     emu.assert_no_refusals()
 
 

@@ -67,13 +67,26 @@ def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
                                  pending=(kill,)))
     text = str(embed.to_dict())
     assert "thorax" in embed.description and "K5" in embed.description
-    fields = {f.name: f.value for f in embed.fields}
-    assert "**25**" in fields["Impact"]
-    assert "7 vs 10: **failed**" in fields["Kill roll"]
-    assert "exploded" in fields["Dice"]
+    assert "27 vs 8 \u00b7 impact 25" in embed.description and "Kill roll **failed**" in embed.description
     assert "failed the kill roll: the GM chooses **death** or **incapacitation**" in text
     assert embed.colour == discord.Colour(Severity.MORTAL.colour)
     assert_within_limits(embed)
+    details = embeds.report_details(report("ars-harn", ARS_HIT, rolls=[{"label": "attack", "kind": "stress",
+                                                                       "faces": [1, 9], "total": 18,
+                                                                       "flags": ["exploded"]}]))
+    fields = {f.name: f.value for f in details.fields}
+    assert "**25**" in fields["Impact"]
+    assert "7 vs 10: **failed**" in fields["Kill roll"]
+    assert "exploded" in fields["Dice"]
+
+
+def test_the_public_embed_is_short_and_says_no_number_twice() -> None:
+    """Issue 10: the headline and a handful of lines; the arithmetic is behind Details."""
+    kill = PendingDecisionView(id=3, kind="kill", who="Aldo", options=("death", "incapacitation"))
+    embed = embeds.action(report("ars-harn", ARS_HIT, pending=(kill,)))
+    assert "Dice" not in {f.name for f in embed.fields} and "Impact" not in {f.name for f in embed.fields}
+    assert limits.phone_lines(embed) <= limits.PUBLIC_LINES
+    assert embed.description.count("K5") == 1
 
 
 @pytest.mark.parametrize(("code", "severity"), [("M1", Severity.LIGHT), ("S3", Severity.SERIOUS),
@@ -97,9 +110,12 @@ def test_ars_harn_shock_fumble_stumble_and_tactical_advantage() -> None:
                "fumble": {"total": 8, "ease_factor": 6, "passed": True},
                "stumble": {"total": 2, "ease_factor": 6, "passed": False},
                "tactical_advantage": True, "tactical_advantage_for": "defender"}
-    fields = {f.name: f.value for f in embeds.action(report("ars-harn", outcome)).fields}
+    fields = {f.name: f.value for f in embeds.report_details(report("ars-harn", outcome)).fields}
     assert "failed" in fields["Shock"] and "passed" in fields["Fumble"] and "failed" in fields["Stumble"]
     assert "Aldo gains a tactical advantage" in fields["Tactical advantage"]
+    public = embeds.action(report("ars-harn", outcome)).description
+    assert "Shock **failed** \u00b7 Fumble passed \u00b7 Stumble **failed**" in public
+    assert "Aldo gains a tactical advantage" in public
 
 
 PENDRAGON = {
@@ -114,7 +130,9 @@ PENDRAGON = {
 def test_pendragon_exchange_winner_damage_knockdown_major_wound() -> None:
     embed = embeds.action(report("pendragon", PENDRAGON))
     assert "**Bjorn** wins the exchange" in embed.description and "18" in embed.description
-    fields = {f.name: f.value for f in embed.fields}
+    assert "Aldo is **knocked down** \u00b7 Aldo suffers a **major wound**" in embed.description
+    assert "Aldo: 9 hit points left" in embed.description
+    fields = {f.name: f.value for f in embeds.report_details(report("pendragon", PENDRAGON)).fields}
     assert "14 vs 16" in fields["Bjorn"] and "9 vs 13" in fields["Aldo"]
     assert "knocked down" in fields["Knockdown"]
     assert "major wound" in fields["Major wound"]
@@ -139,7 +157,8 @@ FADING = {"goal": 14, "roll": 9, "success": True, "critical": False, "victory_po
 def test_fading_suns_location_severity_effect_and_penalties() -> None:
     embed = embeds.action(report("fading-suns", FADING))
     assert "left leg" in embed.description and "grievous" in embed.description
-    fields = {f.name: f.value for f in embed.fields}
+    assert "Aldo is knocked **unconscious**" in embed.description
+    fields = {f.name: f.value for f in embeds.report_details(report("fading-suns", FADING)).fields}
     assert "2 VP" in fields["Goal roll"]
     assert "unconscious" in fields["Effect"]
     assert "goal \u22129" in fields["Wound penalties"]
@@ -149,11 +168,12 @@ def test_fading_suns_location_severity_effect_and_penalties() -> None:
 
 
 def test_unknown_fields_are_listed_not_lost_and_odd_shapes_never_raise() -> None:
-    embed = embeds.action(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
+    embed = embeds.report_details(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
     assert "Brand new rule: applied" in {f.name: f.value for f in embed.fields}["Details"]
     for outcome in ({"injury": "S3", "kill": 5, "location": ["a", "b"]}, {"winner": 3, "knockdown": "x"}, {}):
         for system in ("ars-harn", "pendragon", "fading-suns", "homebrew"):
             assert_within_limits(embeds.action(report(system, outcome)))  # type: ignore[arg-type]
+            assert_within_limits(embeds.report_details(report(system, outcome)))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("system", ["ars-harn", "pendragon", "fading-suns", "homebrew"])
@@ -162,9 +182,10 @@ def test_huge_inputs_are_clipped_within_every_limit(system: str) -> None:
                                **{f"extra_{i}": HUGE for i in range(40)}}
     rolls = [{"label": HUGE[:300], "kind": "stress", "faces": list(range(200)), "total": 1}] * 60
     pending = tuple(PendingDecisionView(id=i, kind=HUGE, who=HUGE, options=(HUGE, HUGE)) for i in range(30))
-    embed = embeds.action(report(system, outcome, rolls=rolls, pending=pending, actor=HUGE, target=HUGE,
-                                 unused={HUGE: list(range(500))}))
-    assert_within_limits(embed)
+    huge = report(system, outcome, rolls=rolls, pending=pending, actor=HUGE, target=HUGE,
+                  unused={HUGE: list(range(500))})
+    assert_within_limits(embeds.action(huge))
+    assert_within_limits(embeds.report_details(huge))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
@@ -173,11 +194,14 @@ def test_every_example_scenario_becomes_a_worded_embed(path: Path) -> None:
     attacker = (resolution.get("attacker") or {}).get("name", "A")
     defender = (resolution.get("defender") or {}).get("name")
     action = str(resolution["outcome"].get("action", "attack"))
-    embed = embeds.action(ActionReport(system=resolution["system"], action=action, actor_name=attacker,
-                                       target_name=defender, resolution=resolution, pending=(), unused_dice={},
-                                       encounter=None, event_id=1))
+    made = ActionReport(system=resolution["system"], action=action, actor_name=attacker, target_name=defender,
+                        resolution=resolution, pending=(), unused_dice={}, encounter=None, event_id=1)
+    embed = embeds.action(made)
     assert (embed.description and not embed.description.endswith("acts.")) or action != "attack"
     assert_within_limits(embed)
+    assert limits.phone_lines(embed) <= limits.PUBLIC_LINES, embed.to_dict()
+    for placeholder in (": ?", " ?\n", "passed yes", "1 injury levels", "parrys"):
+        assert placeholder not in str(embed.to_dict()) + str(embeds.report_details(made).to_dict())
 
 
 def _wounds(count: int, note: str = "") -> tuple[Wound, ...]:
@@ -284,9 +308,9 @@ def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     dying = PendingDecisionView(id=1, kind="dying", who="Aldo", options=("death", "survival"))
     embed = embeds.action(report("pendragon", {"winner": "attacker", "damage_taken": 30, "hit_points": -5,
                                                "dying": True}, pending=(dying,)))
-    assert "Dying" in {f.name for f in embed.fields}
+    assert "Aldo is **dying**" in embed.description
     marked = embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"), "death", 2))
-    assert "Dying" not in {f.name for f in marked.fields}
+    assert "dying" not in (marked.description or "")
     assert "**Aldo** dies." in str(marked.to_dict())
     death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
     assert embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "

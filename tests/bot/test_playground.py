@@ -65,7 +65,7 @@ async def test_the_demo_fight_runs_to_the_gm_decision() -> None:
     assert playground.errors == 0, text
     assert "Bjorn attacks Bandit 1" in text
     assert "S3" in text and "K4" in text
-    assert "[1] Death" in text and "[2] Incapacitation" in text
+    assert "[3] Death" in text and "[4] Incapacitation" in text
     assert "The GM chose incapacitation for Bandit 1" in text
     assert "The encounter ended" in text
 
@@ -74,10 +74,10 @@ async def test_a_player_cannot_press_the_gm_button_and_bad_lines_are_one_line() 
     out = io.StringIO()
     playground = Playground(out, base_dir=_examples())
     async with playground.running():
-        for line in _demo()[: _demo().index(":click 2") - 1]:
+        for line in _demo()[: _demo().index(":click 4") - 1]:
             await playground.run_line(line)
         await playground.run_line(":as bob")
-        await playground.run_line(":click 1")
+        await playground.run_line(":click 3")  # Death
         await playground.run_line("/attack target:Nobody count:many")
         await playground.run_line(":click 99")
         await playground.run_line(":frobnicate")

@@ -39,7 +39,8 @@ def _scenario(name: str, action: str = "attack") -> tuple[str, ActionReport]:
     doc = _example(name)
     report = _report(_resolve(doc), doc["system"], doc["attacker"]["name"], doc.get("defender", {}).get("name"),
                      action)
-    return _text(embeds.action(report)), report
+    # what a player can read: the public message and, behind its Details button, the rest
+    return _text(embeds.action(report)) + "\n" + _text(embeds.report_details(report)), report
 
 
 def test_pendragon_major_wound_knockdown_and_effects_are_words() -> None:
@@ -56,7 +57,7 @@ def test_pendragon_major_wound_knockdown_and_effects_are_words() -> None:
 
 def test_pendragon_tie_names_the_broken_weapon_and_the_lance_charge_its_modifiers() -> None:
     text, _ = _scenario("pendragon-tie-sword-breaks-spear.yaml")
-    assert text.count("**Tie**") == 1 and "'s spear breaks: they must re-arm (/rearm)" in text
+    assert text.count("**Tie**") == 2 and "'s spear breaks: they must re-arm (/rearm)" in text
     assert "Weapons lost" not in text
     text, report = _scenario("pendragon-lance-charge.yaml")
     assert "(mounted +5, charge +5)" in text and "horse damage" in text
@@ -159,7 +160,8 @@ def test_a_lance_break_on_both_sides_names_both_knights() -> None:
     for broken, shown in (("both", f"{names[0]}'s and {names[1]}'s lances break"),
                           ("defender", f"{names[1]}'s lance breaks"), ("attacker", f"{names[0]}'s lance breaks")):
         resolution["outcome"]["lance_broken"] = broken
-        text = _text(embeds.action(_report(resolution, "pendragon", *names)))
+        made = _report(resolution, "pendragon", *names)
+        text = _text(embeds.action(made)) + "\n" + _text(embeds.report_details(made))
         assert f"Lance: {shown} on the blow" in text, text
 
 

@@ -147,6 +147,14 @@ class Table:
         assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
         return message
 
+    async def details(self, message: Message, *, user: Member | None = None) -> Message:
+        """Press the action message's Details button (as Bob unless told): the private embed of every die."""
+        custom_id = next(i for i in message.custom_ids if i.startswith("grv:details:"))
+        pressed = await self.emu.click(message, custom_id, user=user or self.bob)
+        shown = await pressed.message()
+        assert shown.ephemeral and shown.embeds, shown
+        return shown
+
     async def line(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
                    channel: Channel | None = None) -> str:
         """Run a command that must fail: one private line, and nothing posted publicly."""

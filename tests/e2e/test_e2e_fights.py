@@ -96,8 +96,10 @@ async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> 
     first = await attack(table, table.alice, {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge",
                                               "aim": "mid", "dice": "attack=5 defense=3 location=85 shock=8 "
                                                                     "stumble=8"}, "Bjorn attacks Bandit 1")
-    assert "left thigh" in first.embeds[0]["description"] and "**S2**" in table.value(first, "Injury")
-    assert "passed" in table.value(first, "Shock")
+    first_details = await table.details(first)
+    assert "left thigh" in first.embeds[0]["description"] and "**S2**" in table.value(first_details, "Injury")
+    first_details = await table.details(first)
+    assert "passed" in table.value(first_details, "Shock")
     await table.wait_tracker(lambda t: "Bandit 1" in t and "1 wound" in t, what="the tracker to show the wound")
 
     # The bandit swings back and misses; Bjorn gets a tactical advantage.
@@ -118,8 +120,10 @@ async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> 
     kill = await attack(table, table.alice, {
         "target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
         "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}, "Bjorn attacks Bandit 1")
-    assert "**thorax**" in kill.embeds[0]["description"] and "**K5**" in table.value(kill, "Injury")
-    assert "failed" in table.value(kill, "Kill roll") and "GM" in table.value(kill, "\u23f3 Waiting for the GM")
+    kill_details = await table.details(kill)
+    assert "**thorax**" in kill.embeds[0]["description"] and "**K5**" in table.value(kill_details, "Injury")
+    kill_details = await table.details(kill)
+    assert "failed" in table.value(kill_details, "Kill roll") and "GM" in table.value(kill, "\u23f3 Waiting for the GM")
     assert sorted(table.buttons(kill)) == ["grv:gm:1:death", "grv:gm:1:incapacitation"]
     await decide(table, kill, "death")
 
@@ -168,20 +172,25 @@ async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -
         "dice": "attacker=15 defender=14 damage=4,4,4,4,4 knockdown=5 major_wound=3 valorous=3 stat_loss=6"},
         "Sir Gawain attacks Cerdic 1")
     assert "takes **16** damage" in first.embeds[0]["description"]
-    assert "major wound" in table.value(first, "Major wound") and "11" in table.value(first, "Hit points")
+    first_details = await table.details(first)
+    assert "major wound" in table.value(first_details, "Major wound")
+    assert "11" in table.value(first_details, "Hit points")
 
     # Sir Kay and Cerdic both fail: nobody is hurt; the GM takes it back anyway.
     both = await attack(table, table.bob, {"target": "Cerdic 1", "dice": "attacker=19 defender=18"},
                         "Sir Kay attacks Cerdic 1")
-    assert "failure" in table.value(both, "Sir Kay") and "failure" in table.value(both, "Cerdic 1")
+    both_details = await table.details(both)
+    assert "failure" in table.value(both_details, "Sir Kay") and "failure" in table.value(both_details, "Cerdic 1")
     await undo_last(table, "Sir Kay attacks Cerdic 1")
 
     # A critical: double damage, Cerdic is dying and the GM decides.
     dying = await attack(table, table.alice, {"target": "Cerdic 1", "weapon": "sword",
                                               "dice": "attacker=18 defender=17 damage=6,6,6,6,6 stat_loss=4"},
                          "Sir Gawain attacks Cerdic 1")
-    assert "critical" in table.value(dying, "Sir Gawain") and "**56**" in table.value(dying, "Damage")
-    assert "dying" in table.value(dying, "Dying")
+    dying_details = await table.details(dying)
+    assert "critical" in table.value(dying_details, "Sir Gawain") and "**56**" in table.value(dying_details, "Damage")
+    dying_details = await table.details(dying)
+    assert "dying" in table.value(dying_details, "Dying")
     # the critical also asks for Sir Gawain's experience check: each decision has its own buttons
     assert sorted(table.buttons(dying)) == ["grv:gm:1:death", "grv:gm:1:survival", "grv:gm:2:approve",
                                             "grv:gm:2:deny"]
@@ -213,13 +222,15 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
     leg = await attack(table, table.alice, {"target": "Thug 1", "weapon": "broadsword",
                                             "dice": "attack=9 defense=15 location=3 effect=4"}, "Erian attacks Thug 1")
     assert "**right leg**" in leg.embeds[0]["description"] and "**grievous**" in leg.embeds[0]["description"]
-    assert "success" in table.value(leg, "STUN roll")
+    leg_details = await table.details(leg)
+    assert "success" in table.value(leg_details, "STUN roll")
     await table.wait_tracker(lambda t: "1 wound" in t)
 
     # The thug swings at Erian and misses; the GM takes it back.
     miss = await attack(table, table.gm, {"target": "Erian", "attacker": "Thug 1", "dice": "attack=18"},
                         "Thug 1 attacks Erian")
-    assert "failure" in table.value(miss, "Goal roll")
+    miss_details = await table.details(miss)
+    assert "failure" in table.value(miss_details, "Goal roll")
     await undo_last(table, "Thug 1 attacks Erian")
 
     # A called shot to the head: crippled, the effect roll calls for DEATH, which the GM must confirm.
@@ -227,7 +238,8 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
                                              "modifier": 6, "dice": "attack=11 defense=15 effect=18"},
                         "Erian attacks Thug 1")
     assert "**head**" in head.embeds[0]["description"] and "**crippled**" in head.embeds[0]["description"]
-    assert "aim" in table.value(head, "Goal roll") and "death" in table.value(head, "Effect")
+    head_details = await table.details(head)
+    assert "aim" in table.value(head_details, "Goal roll") and "death" in table.value(head_details, "Effect")
     assert sorted(table.buttons(head)) == ["grv:gm:1:death", "grv:gm:1:unconscious"]
     await decide(table, head, "unconscious")
 

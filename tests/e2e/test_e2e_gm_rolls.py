@@ -58,7 +58,8 @@ async def test_ars_harn_shock_then_kill_roll_made_by_the_gm(table: Any) -> None:
                                user=table.alice)
     assert "Bandit 1's kill roll" in table.value(kill_hit, WAITING)
     failed = await press(table, kill_hit, "2:dice", "kill=2")
-    assert "failed" in table.value(failed, "Kill roll")
+    failed_details = await table.details(failed)
+    assert "failed" in table.value(failed_details, "Kill roll")
     assert sorted(table.buttons(failed)) == ["grv:gm:4:death", "grv:gm:4:incapacitation"]
     # the shock roll is moot now: its buttons left the attack too
     await table.emu.wait_until(lambda: not table.buttons(kill_hit) or None, what="the moot shock buttons to go")
@@ -85,7 +86,8 @@ async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(t
     assert "only the GM" in refused
     rolled = await table.run("pending-roll", {"character": "Bandit 1", "roll": "major_wound",
                                               "dice": "major_wound=5 valorous=12 stat_loss=6"})
-    assert "leaves the fight" in table.value(rolled, "Major wound")
+    rolled_details = await table.details(rolled)
+    assert "leaves the fight" in table.value(rolled_details, "Major wound")
     # the attack's major wound buttons leave it too, though no button was pressed, and it says what was done
     await table.emu.wait_until(lambda: not table.buttons(blow) or None, what="the rolled buttons to go")
     assert "The GM rolled Bandit 1's **major wound rolls**" in table.text(blow) and WAITING not in table.text(blow)
@@ -147,7 +149,8 @@ async def test_settled_elsewhere_or_undone_the_buttons_leave_their_message(table
     await table.emu.wait_until(lambda: not table.buttons(failed) or None, what="the undone death buttons to go")
     assert "taken back with /undo" in table.text(failed)
     rolled = await press(table, undone, f"{kill_id}:dice", "kill=9")
-    assert "passed" in table.value(rolled, "Kill roll")
+    rolled_details = await table.details(rolled)
+    assert "passed" in table.value(rolled_details, "Kill roll")
     assert "Bandit 1's kill roll" not in table.value(undone, WAITING)
 
     # the message with the shock roll's buttons was deleted: /pending-roll still makes the roll

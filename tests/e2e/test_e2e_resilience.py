@@ -40,7 +40,8 @@ async def test_a_restart_mid_encounter_keeps_the_state_and_the_gm_buttons(table:
     await ars_table(table, "Bandit")
     tracker = await table.tracker()
     kill = await table.run("attack", KILL_BLOW, user=table.alice)
-    assert "**K5**" in table.value(kill, "Injury") and len(table.buttons(kill)) == 2
+    kill_details = await table.details(kill)
+    assert "**K5**" in table.value(kill_details, "Injury") and len(table.buttons(kill)) == 2
     await table.wait_tracker(lambda t: "1 wound" in t)
     first_process = table.bot
 

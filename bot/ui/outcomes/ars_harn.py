@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.ui.outcomes.common import (
+    MORTAL_MARK,
     Field,
     OutcomeText,
     Severity,
@@ -13,7 +14,9 @@ from bot.ui.outcomes.common import (
     _num,
     check_line,
     human,
+    joined,
     modifiers,
+    plural,
     text,
     worst,
 )
@@ -32,7 +35,7 @@ def _ars_injury(injury: Any) -> tuple[str, Severity]:
     parts = [f"**{code}**" if code else "", human(words)]
     levels = injury.get("levels")
     if levels is not None:
-        parts.append(f"{levels} injury level{'s' if levels != 1 else ''}")
+        parts.append(plural(levels, "injury level"))
     if injury.get("bleeding"):
         parts.append("bleeding")
     return ", ".join(p for p in parts if p), level
@@ -47,7 +50,7 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
             "soak_total", "location", "effective_impact", "injury", "injury_levels", *_ARS_CHECKS, "weapon", "aspect",
             "aim", "attack_modifiers", "defense_modifiers", "attack_botched", "defense_botched", "excess_saved",
             "saved_points_used", "saved_points_capped", "tactical_advantage_for", "damage_base", "soak_base",
-            "armour", "conditions", "armour_pieces"}
+            "armour", "conditions", "armour_pieces", "targeting", "spell", "kind", "severed", "dropped"}
     if outcome.get("action") in _ARS_OTHER:
         return _ARS_OTHER[str(outcome["action"])](outcome, names)
     fields: list[Field] = []
@@ -55,7 +58,10 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
     injury_text, injury_level = _ars_injury(outcome.get("injury"))
     location = " ".join(text(p) for p in (outcome.get("side"), outcome.get("location")) if p) or None
     hit = outcome.get("hit")
-    if hit is False:
+    spell = outcome.get("spell") if outcome.get("action") == "cast" else None
+    if hit is False and spell:
+        headline = f"**Miss**: {attacker}'s {text(spell)} misses {defender}."
+    elif hit is False:
         headline = f"**Miss**: {attacker}'s attack does not get through {defender}'s defence."
     elif injury_text:
         headline = f"**Hit** on {defender}'s **{text(location)}**: {injury_text}."
@@ -71,7 +77,14 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
     else:
         headline = f"{attacker} acts." if defender == attacker or not defender else f"{attacker} acts on {defender}."
         severity = Severity.INFO
-    if "attack_total" in outcome or "defense_total" in outcome:
+    targeting = outcome.get("targeting")
+    if isinstance(targeting, Mapping):
+        how = ", ".join(text(outcome[k]) for k in ("spell", "aspect", "aim") if outcome.get(k))
+        line = f"{how}: {check_line(targeting)}" if how else check_line(targeting)
+        if modifiers(targeting.get("modifiers")):
+            line += f" ({modifiers(targeting.get('modifiers'))})"
+        fields.append(("Targeting", line, False))
+    elif outcome.get("attack_total") is not None or outcome.get("defense_total") is not None:
         how = ", ".join(text(outcome[k]) for k in ("weapon", "aspect", "aim") if outcome.get(k))
         line = (f"{how}: " if how else "") + f"**{_num(outcome.get('attack_total'))}**"
         if modifiers(outcome.get("attack_modifiers")):
@@ -102,8 +115,8 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
                                  f"**{_num(outcome.get('effective_impact'))}**", True))
     if injury_text:
         total = outcome.get("injury_levels")
-        fields.append(("Injury", injury_text + (f"\n{defender} now has {total} injury levels" if total is not None
-                                                else ""), False))
+        fields.append(("Injury", injury_text + (f"\n{defender} now has {plural(total, 'injury level')}"
+                                                if total is not None else ""), False))
     elif outcome.get("injury_levels") is not None and hit:
         fields.append(("Injury levels", f"{defender}: {outcome['injury_levels']}", True))
     for name in _ARS_CHECKS:
@@ -116,13 +129,78 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
     conditions = outcome.get("conditions")
     if conditions:
         fields.append(("Condition", f"{defender}: {text(conditions)}", True))
+    for line in _ars_losses(outcome, defender):
+        fields.append(("Lost", line, True))
     advantage = outcome.get("tactical_advantage")
     if advantage:
         side = outcome.get("tactical_advantage_for") or (advantage if isinstance(advantage, str) else "defender")
         who = {"attacker": attacker, "defender": defender}.get(str(side), side)
         fields.append(("Tactical advantage", f"{text(who)} gains a tactical advantage", False))
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity)
+    return OutcomeText(headline, fields, severity, _ars_brief(outcome, names))
+
+
+def _ars_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
+    """The public lines under an attack's headline: the totals in one line, then each check and condition."""
+    attacker, defender = names
+    lines: list[str] = []
+    targeting = outcome.get("targeting")
+    if isinstance(targeting, Mapping):
+        passed = targeting.get("passed")
+        verdict = "on target" if passed else "off target" if passed is False else "waiting"
+        impact = outcome.get("effective_impact")
+        lines.append(joined([f"targeting {_num(targeting.get('total'))} vs {_num(targeting.get('ease_factor'))}: "
+                             f"{verdict}", f"impact {_num(impact)}" if impact is not None and outcome.get("hit")
+                             else None]))
+    elif outcome.get("attack_total") is not None or outcome.get("defense_total") is not None:
+        how = " ".join(text(outcome[k]) for k in ("weapon", "aspect", "aim") if outcome.get(k))
+        totals = f"{_num(outcome.get('attack_total'))} vs {_num(outcome.get('defense_total'))}"
+        if outcome.get("attack_botched") or outcome.get("defense_botched"):
+            who = "attack" if outcome.get("attack_botched") else "defence"
+            totals += f" ({who} **botched**)"
+        impact = outcome.get("effective_impact")
+        lines.append(joined([f"{how}: {totals}" if how else totals,
+                             f"impact {_num(impact)}" if isinstance(impact, int) and impact > 0 and outcome.get("hit")
+                             else None,
+                             "excess saved" if outcome.get("excess_saved") else None]))
+    checks = []
+    for name in _ARS_CHECKS:
+        check = outcome.get(name)
+        if not isinstance(check, Mapping):
+            continue
+        passed = check.get("passed")
+        verdict = "waiting for the GM" if passed is None else "passed" if passed else "**failed**"
+        checks.append(f"{_CHECK_TITLES[name]} {verdict}")
+    if outcome.get("in_shock"):
+        checks.append(f"{defender} is **in shock**")
+    if checks:
+        lines.append(joined(checks))
+    conditions = outcome.get("conditions")
+    if conditions:
+        mark = f"{MORTAL_MARK} " if outcome.get("gm_decision") else ""
+        lines.append(f"{mark}{defender}: {text(conditions)}")
+    lines.extend(_ars_losses(outcome, defender))
+    advantage = outcome.get("tactical_advantage")
+    if advantage:
+        side = outcome.get("tactical_advantage_for") or (advantage if isinstance(advantage, str) else "defender")
+        who = {"attacker": attacker, "defender": defender}.get(str(side), side)
+        lines.append(f"{text(who)} gains a tactical advantage")
+    return lines
+
+
+def _ars_losses(outcome: Mapping[str, Any], defender: str) -> list[str]:
+    """A weapon dropped, a limb severed: what the defender has lost."""
+    lines = []
+    if outcome.get("severed"):
+        lines.append(f"{defender}'s **{text(outcome['severed'])}** is severed")
+    if outcome.get("dropped"):
+        lines.append(f"{defender} drops the {text(outcome['dropped'])}")
+    else:
+        fumble = outcome.get("fumble")
+        if isinstance(fumble, Mapping) and fumble.get("passed") is False:
+            hand = f"{text(outcome['side'])} hand" if outcome.get("side") else "hand"
+            lines.append(f"{defender} fumbles, but the {hand} holds nothing to drop")
+    return lines
 
 
 _ARS_RESULTS = {"CS": "critical success", "MS": "success", "MF": "failure", "CF": "critical failure"}

@@ -40,9 +40,28 @@ Field = tuple[str, str, bool]
 
 @dataclass
 class OutcomeText:
+    """An outcome in words. ``brief`` holds the few lines the public message shows under the headline (the
+    numbers in one line, then what happened because of them); ``fields`` hold every detail, for the Details
+    button. ``brief`` None: the outcome is small enough that its fields are shown as they are."""
+
     headline: str
     fields: list[Field] = field(default_factory=list)
     severity: Severity = Severity.NONE
+    brief: list[str] | None = None
+
+
+# A brief line about life or death that the GM's decision settles (the decided message drops it).
+MORTAL_MARK = "\U0001f480"
+
+
+def plural(count: Any, noun: str, many: str | None = None) -> str:
+    """``1 injury level``, ``3 injury levels``."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
+def joined(parts: Sequence[str | None]) -> str:
+    """The non-empty parts as one line, ``a · b · c``."""
+    return " \u00b7 ".join(p for p in parts if p)
 
 
 # -- small readers ------------------------------------------------------------------------------

@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.ui.outcomes.common import Field, OutcomeText, Severity, _details, _num, human, signed, text, worst
+from bot.ui.outcomes.common import (
+    MORTAL_MARK,
+    Field,
+    OutcomeText,
+    Severity,
+    _details,
+    _num,
+    human,
+    joined,
+    signed,
+    text,
+    worst,
+)
 
 _FS_SEVERITY = {"minor": Severity.LIGHT, "major": Severity.SERIOUS, "grievous": Severity.GRIEVOUS,
                 "crippled": Severity.MORTAL}
@@ -106,8 +118,7 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
         if outcome.get("result") == "critical_failure":
             headline = f"**Critical failure**: {attacker}'s attack goes badly wrong."
     elif outcome.get("defended"):
-        how = {"dodge": "dodges", "parry": "parries"}.get(str(defense.get("kind")) if defense else "", "turns aside")
-        headline = f"**{defender}** {how} the attack."
+        headline = f"**{defender}** {_fs_defends(defense) if defense else 'turns aside'} the attack."
     elif wound:
         headline = f"**Hit** on {defender}'s **{location}**: a **{human(wound)}** wound."
     elif location is not None:
@@ -120,8 +131,7 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
         weapon = outcome.get("weapon")
         fields.append((f"Goal roll ({text(weapon)})" if weapon else "Goal roll", _fs_goal(outcome), False))
     if defense is not None:
-        kind = human(defense.get("kind") or "defence")
-        line = f"{defender} {kind}s: {_fs_goal(defense)}"
+        line = f"{defender} {_fs_defends(defense)}: {_fs_goal(defense)}"
         if outcome.get("net_victory_points") is not None and not outcome.get("defended"):
             line += f"\n{outcome['net_victory_points']} VP get through"
         fields.append(("Defence", line, False))
@@ -150,7 +160,50 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
         fields.append(("Dropped", f"{who} drops the {text(items)}", True))
     fields.extend(_fs_penalties(outcome, defender))
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity)
+    return OutcomeText(headline, fields, severity, _fs_brief(outcome, names))
+
+
+_FS_DEFENCE_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
+
+
+def _fs_defends(defense: Mapping[str, Any]) -> str:
+    """``dodges``, ``parries``: the defence's verb, third person."""
+    kind = str(defense.get("kind") or "")
+    return _FS_DEFENCE_VERBS.get(kind) or (f"{human(kind)}s" if kind else "defends")
+
+
+def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
+    """The public lines under an attack's headline: goal roll, defence and damage in one line, then the wound's
+    effect, the checks' consequences, conditions and dropped weapons."""
+    defender = names[1]
+    lines: list[str] = []
+    parts: list[str | None] = []
+    if outcome.get("roll") is not None:
+        goal = f"{_num(outcome.get('roll'))} vs {_num(outcome.get('goal'))}"
+        vp = outcome.get("victory_points")
+        parts.append(f"{goal}: {human(outcome.get('result') or '?')}" + (f", {vp} VP" if vp else ""))
+    defense = outcome.get("defense")
+    if isinstance(defense, Mapping) and defense.get("roll") is not None:
+        parts.append(f"{human(defense.get('kind') or 'defence')} {_num(defense.get('roll'))} vs "
+                     f"{_num(defense.get('goal'))}")
+    if outcome.get("damage") is not None and outcome.get("hit"):
+        parts.append(f"damage {_num(outcome.get('damage_before_armor'))} \u2212 armour {_num(outcome.get('armor'))}")
+    if parts:
+        lines.append(joined(parts))
+    effect = outcome.get("effect")
+    if effect and effect != "none":
+        if effect == "death" and outcome.get("gm_decision"):
+            lines.append(f"{MORTAL_MARK} {defender} is **dying**: the GM confirms death or spares them")
+        else:
+            lines.append(f"{defender} is {_FS_EFFECT_WORDS.get(str(effect), human(effect))}")
+    for check in outcome.get("checks") or []:
+        if isinstance(check, Mapping) and check.get("consequences"):
+            who = _fs_side(names, check.get("who"))
+            name = _FS_COLUMNS.get(str(check.get("check")), human(check.get("check")))
+            lines.append(f"{name}: {who} {', '.join(human(c) for c in check['consequences'])}")
+    for who, items in _fs_per_side(outcome.get("dropped"), names, "defender"):
+        lines.append(f"{who} drops the {text(items)}")
+    return lines
 
 
 def _fs_heal(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
@@ -225,7 +278,16 @@ def _fs_effect(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTex
     used = {"resolved", "effect_roll", "effect", "stumble_roll", "fumble_roll", "checks", "conditions", "dropped",
             "penalties", "gm_decision"}
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity or Severity.INFO)
+    brief = []
+    roll = outcome.get("effect_roll")
+    if isinstance(roll, Mapping):
+        column = _FS_COLUMNS.get(str(roll.get("column")), human(roll.get("column")))
+        brief.append(f"{column} roll {_num(roll.get('roll'))} vs {_num(roll.get('goal'))}: "
+                     f"{human(roll.get('result') or '?')}")
+    if effect == "death" and outcome.get("gm_decision"):
+        brief.append(f"{MORTAL_MARK} {who} is **dying**: the GM confirms death or spares them")
+    brief += [line for line in _fs_brief({k: outcome.get(k) for k in ("checks", "dropped")}, (who, who))]
+    return OutcomeText(headline, fields, severity or Severity.INFO, brief)
 
 
 _FS_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.ui.outcomes.common import (
+    MORTAL_MARK,
     Field,
     OutcomeText,
     Severity,
@@ -14,6 +15,8 @@ from bot.ui.outcomes.common import (
     _num,
     check_line,
     human,
+    joined,
+    plural,
     signed,
     text,
     title,
@@ -171,7 +174,64 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
     if outcome.get("experience_check"):
         fields.append(("Experience", "a notable success: the GM may grant an experience check", True))
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity)
+    return OutcomeText(headline, fields, severity, _pendragon_brief(outcome, names, hurt))
+
+
+def _short_roll(roll: Any) -> str | None:
+    """An opposed roll as ``14 success``."""
+    if not isinstance(roll, Mapping):
+        return None
+    total = roll.get("total", roll.get("face"))
+    return f"{_num(total)} {human(roll.get('result') or '?')}"
+
+
+def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str], hurt: str) -> list[str]:
+    """The public lines under an exchange's headline: both rolls and the damage in one line, then what the
+    blow did (knockdown, major wound, hit points left, weapons lost)."""
+    attacker, defender = names
+    lines: list[str] = []
+    rolls = [_short_roll(outcome.get("attacker_roll")), _short_roll(outcome.get("defender_roll"))]
+    numbers = " vs ".join(r for r in rolls if r)
+    damage = None
+    if outcome.get("damage_rolled") is not None:
+        damage = f"damage {outcome['damage_rolled']} \u2212 armour {_num(outcome.get('armor'))}"
+        if outcome.get("critical"):
+            damage = f"critical: damage {outcome['damage_rolled']} doubled \u2212 armour {_num(outcome.get('armor'))}"
+    if numbers or damage:
+        lines.append(joined([numbers, damage]))
+    effects: list[str] = []
+    knockdown = outcome.get("knockdown")
+    if isinstance(knockdown, Mapping):
+        if knockdown.get("pending"):
+            effects.append("knockdown roll waits for the GM")
+        elif knockdown.get("passed") is False or knockdown.get("automatic"):
+            effects.append(f"{hurt} is **knocked down**")
+    if outcome.get("major_wound"):
+        effects.append(f"{hurt} suffers a **major wound**")
+        for line in _major_wound_lines(outcome.get("major_wound_effects"), hurt):
+            if "unconscious" in line or "leaves the fight" in line or "loses a point" in line:
+                effects.append(f"{hurt} {line.split(' (')[0]}")
+    if effects:
+        lines.append(joined(effects))
+    hit_points = outcome.get("hit_points")
+    if outcome.get("dying") or (isinstance(hit_points, int) and hit_points <= 0):
+        lines.append(f"{MORTAL_MARK} {hurt} is **dying** ({_num(hit_points)} hit points)")
+    elif outcome.get("unconscious") and not any("unconscious" in e for e in effects):
+        lines.append(f"{hurt} falls **unconscious** ({plural(hit_points, 'hit point')} left)")
+    elif hit_points is not None and (outcome.get("damage_taken") or outcome.get("self_hit") or
+                                     outcome.get("unconscious")):
+        lines.append(f"{hurt}: {plural(hit_points, 'hit point')} left")
+    lost = {str(item.get("who")): item for item in outcome.get("weapons_lost") or [] if isinstance(item, Mapping)}
+    for key, verb in (("weapon_broken", "breaks"), ("weapon_dropped", "is dropped")):
+        whose = outcome.get(key)
+        if whose:
+            for side in ("attacker", "defender") if str(whose) == "both" else (str(whose),):
+                owner = {"attacker": attacker, "defender": defender}.get(side, text(side))
+                weapon = lost.get(side, {}).get("weapon")
+                lines.append(f"{owner}'s {text(weapon) if weapon else 'weapon'} {verb}")
+    if outcome.get("lance_broken"):
+        lines.append("lances break" if str(outcome["lance_broken"]) == "both" else "a lance breaks")
+    return lines
 
 
 def _pendragon_treatment(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
@@ -233,7 +293,8 @@ def _pendragon_roll(outcome: Mapping[str, Any], names: tuple[str, str]) -> Outco
         headline = f"**{who}** falls gently." if passed else f"**{who}** falls hard."
     else:
         headline = f"**{who}** suffers the major wound's effects."
-    return OutcomeText(headline, words.fields, words.severity if words.severity != Severity.NONE else Severity.INFO)
+    return OutcomeText(headline, words.fields, words.severity if words.severity != Severity.NONE else Severity.INFO,
+                       words.brief)
 
 
 _PENDRAGON_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
