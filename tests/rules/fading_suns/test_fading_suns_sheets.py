@@ -123,12 +123,12 @@ def test_summary_shows_size_mass_cap_encumbrance_and_wounds() -> None:
     assert (stats["Wound goal penalty"], stats["Initiative penalty"], stats["Effect roll goal"]) == ("-4", "-1", "12")
     equipment = dict(summary.equipment)
     assert equipment["broadsword"] == "6 slash, melee, dropped"
-    assert equipment["Head"] == "plate helm S10 P9 I8 E4"
-    assert equipment["Chest"] == "leather jerkin S4 P3 I3 E1"
+    assert equipment["plate helm"] == "S10 P9 I8 E4; Head"  # each piece once, with what it covers
+    assert equipment["leather jerkin"] == "S4 P3 I3 E1; Abdomen, Chest"
     [w] = summary.wounds
     assert (w.index, w.location, w.severity, w.penalty, w.note) == (1, "L.Arm", "major", -4,
                                                                      "-1 init, treated, 2 days healed")
-    assert summary.condition == "prone"
+    assert summary.condition == "prone, broadsword dropped"
 
 
 # -- the contract ------------------------------------------------------------------------------------
