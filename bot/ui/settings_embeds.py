@@ -30,8 +30,28 @@ def settings(view: GuildSettingsView, rulings: Sequence[Setting] = ()) -> discor
         about = described.get(name)
         lines.append(f"`{name}` = **{text(value) if not isinstance(value, str) else value}**{mark}"
                      + (f" \u2014 {about.description}" if about else ""))
-    embed.add_field(name="Rulings", value=limits.clip("\n".join(lines), limits.FIELD_VALUE) or "none", inline=False)
+    chunks = _chunks(lines, limits.FIELD_VALUE) or ["none"]
+    for number, chunk in enumerate(chunks, start=1):
+        name = "Rulings" if len(chunks) == 1 else f"Rulings ({number}/{len(chunks)})"
+        embed.add_field(name=name, value=chunk, inline=False)
+    embed.set_footer(text="/setup ruling changes one of them")
     return limits.fit(embed)
+
+
+def _chunks(lines: Sequence[str], limit: int) -> list[str]:
+    """``lines`` joined into as few texts of at most ``limit`` units as whole lines allow (every ruling shows;
+    a single line over the limit is clipped)."""
+    chunks: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        line = limits.clip(line, limit)
+        if current and limits.size("\n".join([*current, line])) > limit:
+            chunks.append("\n".join(current))
+            current = []
+        current.append(line)
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
 
 
 def system_set(system: str, channel_only: bool) -> discord.Embed:
