@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of, read_upload
 from bot.services.views import CharacterView
-from bot.ui import autocomplete, embeds
+from bot.ui import autocomplete, embeds, pictures
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats
 from bot.ui.views import ConfirmView
@@ -62,7 +62,9 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.autocomplete(name=autocomplete.character)
     async def show(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
         view = await slow(interaction, self.bot.services.characters.get(actor_of(interaction), name))
-        await reply(interaction, embed=embeds.character(view))
+        embed = embeds.character(view)
+        png = await pictures.body_picture(view.picture)
+        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     @app_commands.command(name="list", description="List the characters of this server")
     @app_commands.describe(mine="Only your own characters")

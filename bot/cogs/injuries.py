@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.ui import autocomplete, embeds
+from bot.ui import autocomplete, diagram, embeds, pictures
 from bot.ui.decisions import publish_report
 from bot.ui.publish import reply, slow
 
@@ -25,11 +25,25 @@ class InjuriesCog(commands.Cog):
 
     @app_commands.guild_only()
     @app_commands.command(name="injuries", description="List a character's wounds: location, code, levels, bleeding")
-    @app_commands.describe(character="The character (default: your own)")
+    @app_commands.describe(character="The character (default: your own)",
+                           party="Everyone instead: the player characters of this encounter, or of the server")
     @app_commands.autocomplete(character=autocomplete.character)
-    async def injuries(self, interaction: discord.Interaction[GrievousBot], character: Name | None = None) -> None:
+    async def injuries(self, interaction: discord.Interaction[GrievousBot], character: Name | None = None,
+                       party: bool = False) -> None:
+        if party:
+            await self._party(interaction)
+            return
         view = await slow(interaction, self.bot.services.injuries.list(actor_of(interaction), character))
-        await reply(interaction, embed=embeds.injuries(view))
+        embed = embeds.injuries(view)
+        png = await pictures.body_picture(view.picture)
+        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
+
+    async def _party(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        found = await slow(interaction, self.bot.services.injuries.party(actor_of(interaction)))
+        shown = [v.picture for v in found.characters if v.picture is not None][:diagram.PARTY_MAX]
+        embed = embeds.party_injuries(found, len(shown))
+        png = await pictures.party_picture(shown)
+        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     @app_commands.guild_only()
     @app_commands.command(name="heal", description="Treat a character: first aid, chirurgy or a healing spell")

@@ -16,8 +16,8 @@ from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
-from bot.services.snapshots import character_view
-from bot.services.views import ActionReport, CharacterView
+from bot.services.snapshots import character_view, ordered_combatants
+from bot.services.views import ActionReport, CharacterView, PartyView
 
 MAX_REST_DAYS = 365
 
@@ -63,6 +63,27 @@ class InjuryService:
             row = await load_character(session, actor, character) if character else \
                 await self._callers_character(session, actor)
             return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
+
+        return await self._rt.read(work)
+
+    async def party(self, actor: Actor) -> PartyView:
+        """The player characters of this channel's encounter, or of the whole server when there is none:
+        the GM's view of everyone's wounds between sessions."""
+
+        async def work(session: AsyncSession) -> PartyView:
+            encounter = await repo.active_encounter(session, actor.channel_id)
+            if encounter is not None:
+                rows = [c.character for c in ordered_combatants(encounter) if not c.character.npc]
+                where = "encounter"
+            else:
+                rows = sorted((r for r in await repo.characters(session, actor.guild_id) if not r.npc),
+                              key=lambda r: r.name.casefold())
+                where = "server"
+            if not rows:
+                raise NotFound(f"this {where} has no player characters yet: /character create makes one")
+            catalogs = {system: await self._rt.catalog_for(session, actor.guild_id, system)
+                        for system in {r.system for r in rows}}
+            return PartyView(where, tuple(character_view(self._rt, r, catalogs[r.system]) for r in rows))
 
         return await self._rt.read(work)
 

@@ -16,6 +16,7 @@ from bot.services.views import (
     EventView,
     PendingDecisionView,
 )
+from bot.services.wound_state import wound_picture
 from rules.errors import RulesError
 from rules.model import SheetSummary
 
@@ -38,7 +39,8 @@ def character_view(rt: Runtime, row: Character, catalog: Any) -> CharacterView:
     """``catalog``: the server's catalog for the character's system (``rt.catalog_for``)."""
     sheet = copy.deepcopy(row.sheet)
     return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
-                         sheet=sheet, summary=summarize(rt, row.system, sheet, catalog), version=row.version)
+                         sheet=sheet, summary=summarize(rt, row.system, sheet, catalog), version=row.version,
+                         picture=wound_picture(row.system, sheet, catalog))
 
 
 def brief(row: Character) -> CharacterBrief:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from bot.services.wound_state import WoundPicture
 from rules.model import SheetSummary, Wound
 
 RollsMode = Literal["auto", "gm"]
@@ -72,10 +73,19 @@ class CharacterView:
     sheet: dict[str, Any]
     summary: SheetSummary | None
     version: int
+    picture: WoundPicture | None = None  # what the body diagram draws (None: no diagram for this sheet)
 
     @property
     def wounds(self) -> tuple[Wound, ...]:
         return self.summary.wounds if self.summary else ()
+
+
+@dataclass(frozen=True)
+class PartyView:
+    """The player characters of an encounter (``where`` "encounter") or of the server ("server")."""
+
+    where: str
+    characters: tuple[CharacterView, ...]
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,8 @@ class ActionReport:
     event_id: int
     decided: PendingDecisionView | None = None  # for decide(): the decision as now recorded
     moot: tuple[PendingDecisionView, ...] = ()  # rolls the GM no longer needs to make (e.g. shock after death)
+    # An attack that wounded (or that armour stopped at a location): the target's body, the new wound marked.
+    target_picture: WoundPicture | None = None
 
     @property
     def outcome(self) -> dict[str, Any]:

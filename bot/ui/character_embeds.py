@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.services.views import CharacterBrief, CharacterView
+from bot.services.views import CharacterBrief, CharacterView, PartyView
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.outcomes import Severity, human, signed, text, title
@@ -136,6 +136,23 @@ def injuries(view: CharacterView) -> discord.Embed:
         if bleeding:
             embed.add_field(name="Bleeding", value=f"{bleeding} wound{'s' if bleeding != 1 else ''}", inline=True)
     embed.set_footer(text=system_title(view.system))
+    return limits.fit(embed)
+
+
+def party_injuries(party: PartyView, pictured: int) -> discord.Embed:
+    """One line per character (the picture shows the first ``pictured`` of them, in this order)."""
+    lines = []
+    for view in party.characters:
+        wounds = view.wounds
+        codes = ", ".join(f"{w.code} {w.location}" for w in wounds[:4]) + (" …" if len(wounds) > 4 else "")
+        state = condition_text(view.summary.condition) if view.summary else ""
+        lines.append(f"**{view.name}** · {codes or 'no wounds'}" + (f" · {state}" if state else ""))
+    heading = "this encounter's" if party.where == "encounter" else "the server's"
+    embed = _embed("🩹 The party's injuries", limits.clip("\n".join(lines), limits.DESCRIPTION),
+                   _wound_colour([w for v in party.characters for w in v.wounds]))
+    left_out = len(party.characters) - pictured
+    more = f" · the picture shows the first {pictured}" if left_out > 0 else ""
+    embed.set_footer(text=f"{len(party.characters)} player characters of {heading}{more}")
     return limits.fit(embed)
 
 

@@ -19,13 +19,15 @@ T = TypeVar("T")
 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, *,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-                ephemeral: bool = False) -> int | None:
+                ephemeral: bool = False, file: discord.File | None = None) -> int | None:
     """Answer the interaction, or follow up when it was deferred or already answered; the message's id."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
     if content is not None:
         kwargs["content"] = content
     if embed is not None:
         kwargs["embed"] = embed
+    if file is not None:
+        kwargs["file"] = file
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():

@@ -1,0 +1,166 @@
+"""What a body diagram draws, read from the engine's state: plain, hashable records (the picture's cache key).
+
+Each system keeps its wounds its own way (rules/*/character.py); this module reads them through the
+engine's own sheet parser and keeps only what the picture shows. ``bot/ui/diagram.py`` draws it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.ars_harn.catalog import ArsHarnCatalog
+from rules.ars_harn.character import parse_character as parse_ars_harn
+from rules.errors import RulesError
+from rules.fading_suns.catalog import FadingSunsCatalog
+from rules.fading_suns.character import parse as parse_fading_suns
+from rules.pendragon.catalog import PendragonCatalog
+from rules.pendragon.character import parse_character as parse_pendragon
+from rules.pendragon.derived import current_hp, derive
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LocationWound:
+    severity: str  # the engine's severity key ("S", "grievous"): the diagram's colour and rank
+    code: str  # what is written on the location ("S3", "GRI")
+    index: int  # the wound's number, as /injuries lists it
+
+
+@dataclass(frozen=True)
+class LocationMark:
+    """One wounded (or otherwise marked) location, named as the engine names it."""
+
+    key: str  # "left_forearm", "head" (ars-harn: side and location joined)
+    label: str  # "left Forearm": what a fallback box says for a location the diagram does not know
+    wounds: tuple[LocationWound, ...] = ()
+    bleeding: bool = False
+    amputated: bool = False
+    crippled: bool = False
+
+
+@dataclass(frozen=True)
+class BodyWounds:
+    """A system with hit locations (ars-harn, fading-suns): every marked location, and the whole body's state."""
+
+    system: str
+    name: str
+    marks: tuple[LocationMark, ...]
+    conditions: tuple[str, ...] = ()  # "unconscious", "stunned", "bleeding x2" ...
+    new: tuple[str, ...] = ()  # locations of the wounds the last attack made (highlighted)
+    stopped: str | None = None  # where armour stopped the last blow (from the attack's outcome)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One Pendragon wound on the hit-point bar."""
+
+    index: int
+    remaining: int
+    major: bool = False
+    mortal: bool = False
+    first_aid: bool = False
+
+
+@dataclass(frozen=True)
+class HitPointWounds:
+    """Pendragon: no locations, so hit points with the thresholds that matter and each wound a segment."""
+
+    system: str
+    name: str
+    hit_points: int
+    current: int
+    unconscious: int  # at or below this many hit points the knight falls unconscious
+    knockdown: int  # a single blow of this much or more may knock down
+    major_wound: int  # a single blow of this much or more is a major wound
+    segments: tuple[Segment, ...]
+    conditions: tuple[str, ...] = ()  # "chirurgery needed", "unconscious", "prone" ...
+    new: tuple[int, ...] = ()  # indexes of the wounds the last attack made
+
+
+WoundPicture = BodyWounds | HitPointWounds
+
+
+def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Any) -> WoundPicture | None:
+    """The picture's state for a stored sheet; None for a system without a diagram or a sheet the engine
+    cannot read (the text answer still goes out)."""
+    try:
+        if system == "ars-harn" and isinstance(catalog, ArsHarnCatalog):
+            return _ars_harn(sheet, catalog)
+        if system == "fading-suns" and isinstance(catalog, FadingSunsCatalog):
+            return _fading_suns(sheet, catalog)
+        if system == "pendragon" and isinstance(catalog, PendragonCatalog):
+            return _pendragon(sheet, catalog)
+    except (RulesError, KeyError, ValueError, TypeError):
+        log.info("no wound picture for a %s sheet the engine cannot read", system, exc_info=True)
+    return None
+
+
+def with_attack(picture: WoundPicture, before: Collection[int], outcome: Mapping[str, Any]) -> WoundPicture:
+    """The target's picture after an attack: its new wounds (indexes not in ``before``) highlighted, and for
+    HarnMaster the location where armour stopped the blow (the outcome keeps it, the sheet does not)."""
+    if isinstance(picture, HitPointWounds):
+        return replace(picture, new=tuple(s.index for s in picture.segments if s.index not in before))
+    new = tuple(m.key for m in picture.marks if any(w.index not in before for w in m.wounds))
+    stopped = None
+    location = outcome.get("location")
+    if (picture.system == "ars-harn" and outcome.get("hit") and isinstance(location, str)
+            and outcome.get("injury") is None and (outcome.get("armour") or 0) > 0):
+        side = outcome.get("side")
+        stopped = f"{side}_{location}" if side else location
+    return replace(picture, new=new, stopped=stopped)
+
+
+def _ars_harn(sheet: Mapping[str, Any], catalog: ArsHarnCatalog) -> BodyWounds:
+    char = parse_ars_harn(sheet, "sheet", catalog)
+    grouped: dict[str, list[Any]] = {}
+    for wound in char.wounds:
+        grouped.setdefault(wound.where(), []).append(wound)
+    marks = []
+    for key, wounds in grouped.items():
+        first = wounds[0]
+        known = catalog.locations.get(first.location)
+        label = known.label if known else first.location.replace("_", " ")
+        marks.append(LocationMark(
+            key=key, label=f"{first.side} {label}" if first.side else label,
+            wounds=tuple(LocationWound(w.severity, w.code, w.index) for w in wounds),
+            bleeding=any(w.bleeding for w in wounds), amputated=any(w.amputated for w in wounds)))
+    conditions = [c for c in char.conditions if c != "prone"]
+    if char.bleeding_wounds:
+        conditions.append(f"bleeding x{char.bleeding_wounds}")
+    return BodyWounds(system="ars-harn", name=char.name, marks=tuple(marks), conditions=tuple(conditions))
+
+
+def _fading_suns(sheet: Mapping[str, Any], catalog: FadingSunsCatalog) -> BodyWounds:
+    char = parse_fading_suns(sheet, catalog)
+    grouped: dict[str, list[Any]] = {}
+    for wound in char.wounds:
+        grouped.setdefault(wound.location, []).append(wound)
+    marks = []
+    for key, wounds in grouped.items():
+        try:
+            label = catalog.location(key).label
+        except KeyError:
+            label = key.replace("_", " ")
+        marks.append(LocationMark(
+            key=key, label=label,
+            wounds=tuple(LocationWound(w.severity, w.severity[:3].upper(), w.index) for w in wounds),
+            crippled=any(w.severity == "crippled" for w in wounds)))
+    conditions = tuple(c for c in char.conditions if c != "prone")
+    return BodyWounds(system="fading-suns", name=char.name, marks=tuple(marks), conditions=conditions)
+
+
+def _pendragon(sheet: Mapping[str, Any], catalog: PendragonCatalog) -> HitPointWounds:
+    char = parse_pendragon(sheet, catalog)
+    derived = derive(char, catalog)
+    segments = tuple(Segment(w.index, w.remaining, w.major, w.mortal, w.first_aid)
+                     for w in char.wounds if w.remaining > 0)
+    flags = [("chirurgery needed", char.chirurgery_needed), ("dead", char.dead), ("dying", char.dying),
+             ("unconscious", char.unconscious), ("prone", char.prone)]
+    return HitPointWounds(system="pendragon", name=char.name, hit_points=derived.hit_points,
+                          current=current_hp(char, catalog), unconscious=derived.unconscious,
+                          knockdown=derived.knockdown, major_wound=derived.major_wound, segments=segments,
+                          conditions=tuple(name for name, on in flags if on))
