@@ -30,7 +30,7 @@ DROP = rgb("#9e0b0b")
 SHIELD = rgb("#2f6db5")
 WHITE = (255, 255, 255)
 
-FULL_SCALE = 1.5  # layouts are in phone-size pixels; drawn 1.5x so text stays sharp on dense screens
+FULL_SCALE = 1.25  # layouts are in phone-size pixels; drawn larger so text stays sharp on dense screens
 THUMB_SCALE = 0.45
 PARTY_SCALE = 0.8
 PARTY_COLUMNS = 3
@@ -230,11 +230,11 @@ class _Figure:
         c.shape(shape, fill, OUTLINE)
         x0, y0, x1, y1 = shape.box
         if mark is not None and (mark.amputated or mark.crippled):
-            # A cross over the location: gone (amputated) or crippled, whatever the colour.
-            self._cross(x0 + 4, y0 + 4, x1 - 4, y1 - 4, ink)
+            # A cross over the location: gone (amputated: a pale cross on the empty place) or crippled.
+            self._cross(x0 + 4, y0 + 4, x1 - 4, y1 - 4, OUTLINE if mark.amputated else ink)
         if letters and worst:
             cx, cy = shape.centre
-            if mark is not None and (mark.amputated or mark.crippled):
+            if mark is not None and mark.crippled and not mark.amputated:
                 half = c.text_width(worst[1], self.code_size) / 2 + 1
                 c.pen.rounded_rectangle(c.box((cx - half, cy - 6, cx + half + 2, cy + 6)), radius=c.px(2), fill=fill)
             c.text((cx + 1, cy), worst[1], self.code_size, ink, anchor="mm")
@@ -332,37 +332,40 @@ class _Bar:
             if letters:
                 word = "MORT" if segment.mortal else "MAJ" if segment.major else ""
                 text = f"{word} {segment.remaining}".strip() + (" +" if segment.first_aid else "")
-                if c.text_width(text, 13) > right - left - 4:
+                if c.text_width(text, 15) > right - left - 4:
                     text = str(segment.remaining)
-                c.text(((left + right) / 2, (y0 + y1) / 2), text, 13, ink, anchor="mm")
+                c.text(((left + right) / 2, (y0 + y1) / 2), text, 15, ink, anchor="mm")
             right = left
         # The unconscious line: at or below this many hit points the knight falls.
         ux = self.x_at(picture.unconscious)
-        c.pen.line(c.box((ux, y0 - 8, ux, y1 + 8)), fill=INK, width=max(1, c.px(2)))
+        c.pen.line(c.box((ux, y0 - 4, ux, y1 + 6)), fill=INK, width=max(1, c.px(2)))
         if not letters:
             return c.image
-        c.text((12, 8), _short(picture.name, 30), 18, INK)
-        c.text((12, 34), f"Hit points {picture.current}/{picture.hit_points}", 14, INK)
+        c.text((12, 8), _short(picture.name, 30), 20, INK)
+        c.text((12, 36), f"Hit points {picture.current}/{picture.hit_points}", 16, INK)
         if picture.current > 0 and healthy_end - x0 > 30:
-            c.text(((x0 + healthy_end) / 2, (y0 + y1) / 2), str(picture.current), 13, INK, anchor="mm")
-        c.text((ux, y0 - 12), f"unconscious at {picture.unconscious}", 12, INK, anchor="ms")
-        self._ruler(y1 + 14, picture.knockdown, f"knockdown: a blow of {picture.knockdown}+")
-        self._ruler(y1 + 36, picture.major_wound, f"major wound: a blow of {picture.major_wound}+")
+            c.text(((x0 + healthy_end) / 2, (y0 + y1) / 2), str(picture.current), 15, INK, anchor="mm")
+        unconscious = f"unconscious at {picture.unconscious}"
+        half = c.text_width(unconscious, 14) / 2
+        c.text((min(max(ux, x0 + half), layout.bar[2] - half), y0 - 8), unconscious, 14, INK, anchor="ms")
+        self._ruler(y1 + 12, picture.knockdown, f"Knockdown: a blow of {picture.knockdown}+")
+        self._ruler(y1 + 50, picture.major_wound, f"Major wound: a blow of {picture.major_wound}+")
         if picture.conditions:
             text = ", ".join(picture.conditions).upper()
-            c.text((layout.width - 12, 34), _short(text, 40), 14, rgb("#b3261e"), anchor="ra")
+            c.text((layout.width - 12, 38), _short(text, 36), 15, rgb("#b3261e"), anchor="ra")
         c.frame(layout.width, layout.height)
         return c.image
 
     def _ruler(self, y: float, points: int, label: str) -> None:
-        """A bracket as long as the blow it names, measured on the bar's scale."""
+        """A bracket as long as the blow it names, measured on the bar's scale, under its label."""
         c, x0 = self.canvas, self.layout.bar[0]
+        c.text((x0, y), label, 14, INK)
         end = min(self.x_at(points), self.layout.bar[2])
+        y += 20
         line = max(1, c.px(2))
-        c.pen.line(c.box((x0, y + 6, end, y + 6)), fill=MUTED, width=line)
-        c.pen.line(c.box((x0, y, x0, y + 12)), fill=MUTED, width=line)
-        c.pen.line(c.box((end, y, end, y + 12)), fill=MUTED, width=line)
-        c.text((end + 6, y + 6), label, 12, INK, anchor="lm")
+        c.pen.line(c.box((x0, y + 5, end, y + 5)), fill=MUTED, width=line)
+        c.pen.line(c.box((x0, y, x0, y + 10)), fill=MUTED, width=line)
+        c.pen.line(c.box((end, y, end, y + 10)), fill=MUTED, width=line)
 
 
 @lru_cache(maxsize=32)
