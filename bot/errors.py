@@ -24,3 +24,7 @@ class Conflict(UserError):
 
 class NotInEncounter(UserError):
     """The command needs an encounter in this channel, or the character is not in it."""
+
+
+class UndoBlocked(UserError):
+    """/undo would take back something a later change stands on; the message names it."""

@@ -151,3 +151,17 @@ async def open_decisions(session: AsyncSession, channel_id: int) -> Sequence[Pen
     query = select(PendingDecision).where(PendingDecision.channel_id == channel_id,
                                           PendingDecision.choice.is_(None), PendingDecision.cancelled.is_(False))
     return (await session.scalars(query.order_by(PendingDecision.id))).all()
+
+
+async def later_events(session: AsyncSession, guild_id: int, event_id: int, limit: int = 1000) -> Sequence[Event]:
+    """The server's events after ``event_id`` that /undo keeps records for and that stand, newest first."""
+    query = (select(Event).where(Event.guild_id == guild_id, Event.id > event_id, Event.undone.is_(False),
+                                 Event.before.is_not(None))
+             .order_by(Event.id.desc()).limit(limit))
+    return (await session.scalars(query)).all()
+
+
+async def active_encounter_id(session: AsyncSession, channel_id: int) -> int | None:
+    """The id of the channel's active encounter, if any (no rows loaded, no lock)."""
+    return await session.scalar(select(Encounter.id).where(Encounter.channel_id == channel_id,
+                                                           Encounter.active.is_(True)))

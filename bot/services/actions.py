@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,34 +19,19 @@ from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
 from bot.services.snapshots import decision_view, encounter_view, ordered_combatants
+from bot.services.undo_record import ChangeRecorder
 from bot.services.views import ActionReport, PendingDecisionView
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
 
-# The before-state key listing the decisions an event closed while they were open (rolls it made moot).
-OPEN_DECISIONS = "open_decisions"
-
-
-def encounter_state(encounter: Encounter) -> dict[str, Any]:
-    """What /undo puts back on the encounter: round, turn, order and each combatant's row."""
-    return {
-        "round": encounter.round, "turn": encounter.turn, "order": list(encounter.order),
-        "combatants": {str(c.character_id): {"initiative": c.initiative, "declaration": dict(c.declaration)}
-                       for c in encounter.combatants},
-    }
-
-
-def before_state(characters: Iterable[Character], encounter: Encounter | None) -> dict[str, Any]:
-    return {
-        "characters": {str(c.id): copy.deepcopy(c.sheet) for c in characters},
-        "encounter": encounter_state(encounter) if encounter is not None else None,
-    }
-
 
 def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
-                 before: dict[str, Any] | None, encounter: Encounter | None) -> Event:
-    event = Event(guild_id=actor.guild_id, channel_id=actor.channel_id,
-                  encounter_id=encounter.id if encounter is not None else None, user_id=actor.user_id,
+                 before: dict[str, Any] | None, encounter: Encounter | int | None) -> Event:
+    """Log an event; ``before`` is its undo record (bot/services/undo_record.py), None if /undo skips it.
+    ``encounter``: the encounter (or its id) whose /undo may take it back."""
+    encounter_id = encounter.id if isinstance(encounter, Encounter) else encounter
+    event = Event(guild_id=actor.guild_id, channel_id=actor.channel_id, encounter_id=encounter_id,
+                  user_id=actor.user_id,
                   user_name=actor.user_name[:100], kind=kind, payload=payload, before=before,
                   created_at=rt.clock())
     session.add(event)
@@ -80,7 +65,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     forced = parse_dice(call.dice_text, engine.roll_labels, call.dice_label)
     settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
     touched = [call.actor_character] + ([call.target] if call.target is not None else [])
-    before = before_state(touched, encounter)
+    changes = ChangeRecorder.of(touched, encounter)
 
     dice = DiceSource(forced, rng=rt.rng())
     scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
@@ -103,12 +88,13 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         "rolls": resolution.get("rolls", []), "outcome": resolution.get("outcome", {}),
         "unused_dice": unused, **(call.extra_payload or {}),
     }
-    event = record_event(rt, session, actor, call.kind, payload, before, encounter)
+    record = changes.record()
+    event = record_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
     await session.flush()
     pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
-    rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id, before["characters"])
+    rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id, changes.sheets_before())
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
-        event.before = {**before, OPEN_DECISIONS: [row.id for row in moot]}
+        event.before = replace(record, open_decisions=tuple(row.id for row in moot)).to_json()
     pending += [decision_view(row) for row in rolls]
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,

@@ -12,6 +12,7 @@ from bot.db import repositories as repo
 from bot.db.models import Character
 from bot.errors import NotFound, UserError
 from bot.services import access
+from bot.services.actions import record_event
 from bot.services.actor import Actor
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
@@ -26,6 +27,7 @@ from bot.services.sheet_file import (
     set_path,
 )
 from bot.services.snapshots import brief, character_view
+from bot.services.undo_record import ChangeRecorder
 from bot.services.views import CharacterBrief, CharacterView, ItemKind
 from rules.errors import RulesError, SheetError
 
@@ -89,11 +91,8 @@ class CharacterService:
             existing = await repo.character_by_name(session, actor.guild_id, name, for_update=True)
             if existing is not None and replace:
                 await access.require_control(session, actor, existing, "replace its sheet")
-                catalog = await self._rt.catalog_for(session, actor.guild_id, existing.system)
-                existing.sheet = self._validate(existing.system, copy.deepcopy(sheet), catalog, filename)
-                existing.updated_at = self._rt.clock()
-                await session.flush()
-                return character_view(self._rt, existing, catalog)
+                return await self._save(session, actor, existing, copy.deepcopy(sheet), {"imported": filename},
+                                        source=filename)
             return await self._insert(session, actor, system, name, sheet, npc, source=filename)
 
         return await self._rt.transact(None, work)
@@ -125,8 +124,9 @@ class CharacterService:
             row = await load_character(session, actor, name, for_update=True)
             await access.require_control(session, actor, row, "edit it")
             sheet = copy.deepcopy(row.sheet)
-            set_path(sheet, stat, coerce_value(value))
-            return await self._save(session, row, sheet)
+            coerced = coerce_value(value)
+            set_path(sheet, stat, coerced)
+            return await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": coerced})
 
         return await self._rt.transact(None, work)
 
@@ -142,7 +142,7 @@ class CharacterService:
             entry = canonical(item, known, "weapon" if kind == "weapon" else "armour piece")
             sheet = copy.deepcopy(row.sheet)
             sheet.setdefault(key, []).append(entry)
-            return await self._save(session, row, sheet)
+            return await self._save(session, actor, row, sheet, {"added": entry, "kind": kind})
 
         return await self._rt.transact(None, work)
 
@@ -158,7 +158,7 @@ class CharacterService:
             for index, entry in enumerate(entries):
                 if item_label(entry).casefold() == item.strip().casefold():
                     del entries[index]
-                    return await self._save(session, row, sheet)
+                    return await self._save(session, actor, row, sheet, {"removed": item_label(entry), "kind": kind})
             held = ", ".join(item_label(e) for e in entries) or "nothing"
             raise NotFound(f"{row.name} has no {kind} '{item}' (has: {held})")
 
@@ -258,10 +258,18 @@ class CharacterService:
         await session.flush()
         return character_view(self._rt, row, catalog)
 
-    async def _save(self, session: AsyncSession, row: Character, sheet: dict[str, Any]) -> CharacterView:
+    async def _save(self, session: AsyncSession, actor: Actor, row: Character, sheet: dict[str, Any],
+                    change: dict[str, Any], source: str = "") -> CharacterView:
+        """Save an owner's edit and log it as an "edit" event with its undo record; in a channel with an
+        encounter, that encounter's /undo can take it back."""
         catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
-        row.sheet = self._validate(row.system, sheet, catalog)
+        changes = ChangeRecorder.of([row], None, counters=False)
+        row.sheet = self._validate(row.system, sheet, catalog, source)
         row.updated_at = self._rt.clock()
+        record = changes.record()
+        if record.sheets:
+            record_event(self._rt, session, actor, "edit", {"character": row.name, **change}, record.to_json(),
+                         await repo.active_encounter_id(session, actor.channel_id))
         await session.flush()
         return character_view(self._rt, row, catalog)
 

@@ -11,7 +11,7 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter
 from bot.errors import NotInEncounter, UserError
 from bot.services import access
-from bot.services.actions import before_state, record_event, require_combatant, touch
+from bot.services.actions import record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.dice_option import parse_dice
@@ -19,6 +19,7 @@ from bot.services.rulings import channel_system, scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
 from bot.services.snapshots import encounter_view, ordered_combatants
+from bot.services.undo_record import ChangeRecorder
 from bot.services.views import EncounterView
 from rules.dice import DiceSource
 from rules.model import Scenario
@@ -82,9 +83,10 @@ class EncounterService:
             encounter = await active_encounter(session, actor)
             character = await load_character(session, actor, character_name)
             await access.require_control(session, actor, character, "add them to the encounter")
-            before = before_state([], encounter)
+            changes = ChangeRecorder.of([], encounter)
             self._join(encounter, character)
-            record_event(self._rt, session, actor, "join", {"names": [character.name]}, before, encounter)
+            record_event(self._rt, session, actor, "join", {"names": [character.name]}, changes.record().to_json(),
+                         encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
@@ -104,7 +106,7 @@ class EncounterService:
             key = canonical(template, list(templates), "NPC template")
             prefix = clean_name(name_prefix or key.replace("_", " ").replace("-", " ").title())
             names = await self._free_names(session, actor, prefix, count)
-            before = before_state([], encounter)
+            changes = ChangeRecorder.of([], encounter)
             now = self._rt.clock()
             created = []
             for name in names:
@@ -118,8 +120,8 @@ class EncounterService:
             await session.flush()
             for row in created:
                 self._join(encounter, row)
-            before["created"] = [row.id for row in created]
-            record_event(self._rt, session, actor, "add_npcs", {"template": key, "names": names}, before, encounter)
+            record_event(self._rt, session, actor, "add_npcs", {"template": key, "names": names},
+                         changes.record(created=[row.id for row in created]).to_json(), encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
@@ -131,7 +133,7 @@ class EncounterService:
             encounter = await active_encounter(session, actor)
             combatant = require_combatant(encounter, name)
             await access.require_control(session, actor, combatant.character, "remove them")
-            before = before_state([], encounter)
+            changes = ChangeRecorder.of([], encounter)
             current = self._current_id(encounter)
             encounter.combatants.remove(combatant)
             await session.delete(combatant)
@@ -142,7 +144,8 @@ class EncounterService:
                 encounter.turn %= len(encounter.order)
             else:
                 encounter.turn = 0
-            record_event(self._rt, session, actor, "leave", {"names": [combatant.character.name]}, before, encounter)
+            record_event(self._rt, session, actor, "leave", {"names": [combatant.character.name]},
+                         changes.record().to_json(), encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
@@ -165,7 +168,7 @@ class EncounterService:
             catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
             settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
             combatants = ordered_combatants(encounter)
-            before = before_state([c.character for c in combatants], encounter)
+            changes = ChangeRecorder.of([c.character for c in combatants], encounter)
             remaining: dict[str, list[int]] = parse_dice(dice_text, engine.roll_labels)
             results = []
             for combatant in combatants:
@@ -183,7 +186,7 @@ class EncounterService:
             encounter.order = [c.character_id for c in ranked]
             encounter.turn = 0
             record_event(self._rt, session, actor, "initiative", {"results": results, "unused_dice": remaining},
-                         before, encounter)
+                         changes.record().to_json(), encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
@@ -205,11 +208,11 @@ class EncounterService:
             for key, value in (("aspect", aspect), ("aim", aim)):
                 if value is not None:
                     declaration[key] = value.strip().lower()
-            before = before_state([], encounter)
+            changes = ChangeRecorder.of([], encounter)
             combatant.declaration = {**combatant.declaration, **declaration}
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "declare", {"name": combatant.character.name, **declaration},
-                         before, encounter)
+                         changes.record().to_json(), encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
@@ -223,7 +226,7 @@ class EncounterService:
                 raise UserError("nobody is in the encounter yet: /encounter add someone first")
             current = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
             await access.require_control(session, actor, current.character, "end their turn")
-            before = before_state([], encounter)
+            changes = ChangeRecorder.of([], encounter)
             encounter.turn += 1
             if encounter.turn >= len(encounter.combatants):
                 encounter.turn = 0
@@ -232,7 +235,7 @@ class EncounterService:
                     combatant.declaration = {}
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "next_turn", {"round": encounter.round, "turn": encounter.turn},
-                         before, encounter)
+                         changes.record().to_json(), encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)

@@ -45,6 +45,8 @@ def event_line(event: EventView) -> str:
         elif event.kind in ("join", "add_npcs", "leave") and isinstance(names, list):
             who = ", ".join(str(n) for n in names)
             what = f"{actor}: {who} {'left' if event.kind == 'leave' else 'joined'} the encounter"
+        elif event.kind == "edit":
+            what = f"{actor} edits {summary.get('character', '?')}: {edit_change(summary)}"
         elif event.kind in EVENT_TITLES:
             what = f"{actor} {EVENT_TITLES[event.kind]}"
             if event.kind == "next_turn" and summary.get("round") is not None:
@@ -63,6 +65,17 @@ def event_line(event: EventView) -> str:
                     what += f": {headline}"
     line = f"`#{event.id}` {_when(event.created_at)} {what}".replace("  ", " ")
     return f"~~{line}~~ (undone)" if event.undone else line
+
+
+def edit_change(summary: Mapping[str, Any]) -> str:
+    """An owner's edit in a few words: ``abilities.Sword = 6``, ``+ weapon Sword``, ``sheet from bjorn.yaml``."""
+    if "stat" in summary:
+        return f"{summary['stat']} = {summary.get('value')}"
+    if "added" in summary:
+        return f"+ {summary.get('kind', 'item')} {summary['added']}"
+    if "removed" in summary:
+        return f"\u2212 {summary.get('kind', 'item')} {summary['removed']}"
+    return f"sheet from {summary.get('imported', 'a file')}"
 
 
 def log(events: Sequence[EventView]) -> discord.Embed:
@@ -85,5 +98,5 @@ def undone(event: EventView) -> discord.Embed:
                         inline=False)
     if event.reopened:
         embed.add_field(name=WAITING, value=_pending_lines(event.reopened), inline=False)
-    embed.set_footer(text="The sheets and the encounter are as they were before it.")
+    embed.set_footer(text="Only its own changes are taken back; later ones stay.")
     return limits.fit(embed)

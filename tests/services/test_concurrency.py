@@ -1,7 +1,7 @@
 """100 attacks at once, into one channel and into 20 channels: every wound and event exactly once.
 
-Besides counting, ``assert_unbroken_chain`` proves no lost update in general: each attack's saved
-before-state is exactly the state the previous action on that character left behind.
+Besides counting, ``assert_unbroken_chain`` proves no lost update in general: each attack started
+from exactly the state the previous action on that character left behind.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ GUILD = 1000
 
 async def assert_unbroken_chain(services: Any) -> None:
     async with services.db.sessions() as session:
-        events = (await session.scalars(select(Event).where(Event.before.is_not(None)).order_by(Event.id))).all()
+        events = [e for e in (await session.scalars(select(Event).order_by(Event.id))).all() if "after" in e.payload]
         characters = {c.id: c.sheet for c in (await session.scalars(select(Character))).all()}
     latest: dict[int, Any] = {}
     for event in events:
-        assert event.payload.get("actor") or event.kind in ("join", "leave", "add_npcs", "next_turn", "declare",
-                                                            "initiative")
-        for key, before in (event.before or {}).get("characters", {}).items():
+        assert event.payload.get("actor")
+        for key, before in event.payload["before"].items():
             character_id = int(key)
             if character_id in latest:
                 assert before == latest[character_id], f"event {event.id} started from a stale sheet"
@@ -42,18 +41,18 @@ async def assert_unbroken_chain(services: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def record_after_sheets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep each action's after-sheets in its event payload, so the chain can be checked."""
+    """Keep each action's sheets before and after in its event payload, so the chain can be checked."""
     import bot.services.actions as actions
 
     original_run = actions.run_action
 
     async def run(rt: Any, session: Any, actor: Any, call: Any, encounter: Any) -> Any:
+        rows = [call.actor_character] + ([call.target] if call.target is not None else [])
+        before = {str(row.id): row.sheet for row in rows}
         report = await original_run(rt, session, actor, call, encounter)
         event = await session.get(Event, report.event_id)
-        after = {str(call.actor_character.id): call.actor_character.sheet}
-        if call.target is not None:
-            after[str(call.target.id)] = call.target.sheet
-        event.payload = {**event.payload, "after": after}
+        after = {str(row.id): row.sheet for row in rows}
+        event.payload = {**event.payload, "before": before, "after": after}
         await session.flush()
         return report
 
