@@ -58,7 +58,8 @@ HELP: dict[str, tuple[str, str]] = {
         "With `/setup rolls mode:gm` the shock, kill, knockdown, major wound, fall, effect, STUMBLE and FUMBLE "
         "rolls wait for you: **Roll** lets the bot roll, **Dice** takes the faces you rolled; or "
         "`/pending-roll character roll dice`.\n"
-        "`/undo` takes back the last action; `/encounter npcs` drops in NPCs from the content pack.")),
+        "`/undo` takes back only what the last action changed, and says what stands in the way if a later "
+        "change depends on it; `/encounter npcs` drops in NPCs from the content pack.")),
 }
 
 
