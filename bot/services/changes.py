@@ -173,14 +173,18 @@ def _diff_list(path: Path, old: list[Any], new: list[Any], ops: list[Op]) -> Non
     # puts each item back in front of the ones that followed it.
     name = identity_field(old, new)
     if name is None:
+        # Match items in order (the earliest equal one after the last match), so that putting back the
+        # unmatched ones at their old positions rebuilds the old list exactly, order included.
         unmatched = list(range(len(old)))
         added = []
+        last = -1
         for position, item in enumerate(new):
-            match = next((i for i in unmatched if same(old[i], item)), None)
+            match = next((i for i in unmatched if i > last and same(old[i], item)), None)
             if match is None:
                 added.append(position)
             else:
                 unmatched.remove(match)
+                last = match
         ops.extend(RemoveItem(path, None, old[i], i) for i in reversed(unmatched))
         ops.extend(AddItem(path, None, new[j], j) for j in added)
         return
