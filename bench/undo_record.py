@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -59,24 +60,26 @@ def timed(work: Callable[[], str], repeat: int) -> tuple[float, int]:
     return statistics.median(times) * 1e6, len(made.encode())
 
 
+def old_record(attacker: dict[str, Any], defender: dict[str, Any]) -> str:
+    return json.dumps({"characters": {"1": copy.deepcopy(attacker), "2": copy.deepcopy(defender)}})
+
+
+def new_record(attacker: dict[str, Any], defender: dict[str, Any], attacker_after: dict[str, Any],
+               defender_after: dict[str, Any]) -> str:
+    return json.dumps({"format": 2, "sheets": {
+        "1": [op_json(op) for op in diff(attacker, attacker_after, counters=True)],
+        "2": [op_json(op) for op in diff(defender, defender_after, counters=True)]}})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2000)
     args = parser.parse_args()
     print(f"{'system':12} {'old µs':>8} {'new µs':>8} {'ratio':>6} {'old B':>7} {'new B':>6} {'ratio':>6}")
     for system in FIGHTS:
-        attacker, defender, attacker_after, defender_after = sides(system)
-
-        def old() -> str:
-            return json.dumps({"characters": {"1": copy.deepcopy(attacker), "2": copy.deepcopy(defender)}})
-
-        def new() -> str:
-            return json.dumps({"format": 2, "sheets": {
-                "1": [op_json(op) for op in diff(attacker, attacker_after, counters=True)],
-                "2": [op_json(op) for op in diff(defender, defender_after, counters=True)]}})
-
-        old_us, old_bytes = timed(old, args.repeat)
-        new_us, new_bytes = timed(new, args.repeat)
+        before_1, before_2, after_1, after_2 = sides(system)
+        old_us, old_bytes = timed(partial(old_record, before_1, before_2), args.repeat)
+        new_us, new_bytes = timed(partial(new_record, before_1, before_2, after_1, after_2), args.repeat)
         print(f"{system:12} {old_us:8.1f} {new_us:8.1f} {new_us / old_us:6.2f} {old_bytes:7} {new_bytes:6} "
               f"{new_bytes / old_bytes:6.2f}")
 
