@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,6 +13,11 @@ from discord.ext import commands
 
 from bot.cogs import EXTENSIONS
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
+from bot.ops.flights import Flight, Flights, current, install_task_factory
+from bot.ops.health import HealthServer
+from bot.ops.metrics import Metrics
+from bot.ops.redact import add_secret
+from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui.decisions import DetailsButton, GMDecisionButton
@@ -31,6 +38,10 @@ class GrievousBot(commands.AutoShardedBot):
 
     ``sync_commands`` pushes the command tree to Discord in ``setup_hook``: globally, or to
     ``sync_guild_id`` only (instant, for development). Only one process of several should sync.
+
+    The operator's view (bot.ops): ``metrics`` (its own Prometheus registry), ``flights`` (interactions in
+    flight), ``watchdog`` (event-loop stalls over ``stall_ms``), and with a ``health_port`` the
+    /healthz and /metrics endpoint (``health``).
     """
 
     services: Services
@@ -52,6 +63,9 @@ class GrievousBot(commands.AutoShardedBot):
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
         intents: discord.Intents | None = None,
+        health_host: str = "127.0.0.1",
+        health_port: int | None = None,
+        stall_ms: int = 100,
         **options: Any,
     ) -> None:
         database = database or db
@@ -62,6 +76,9 @@ class GrievousBot(commands.AutoShardedBot):
             ids = getattr(settings, "shard_ids", None)
             shard_ids = list(ids) if ids is not None else shard_ids
             shard_count = getattr(settings, "shard_count", None) or shard_count
+            health_host = getattr(settings, "health_host", health_host)
+            health_port = getattr(settings, "health_port", health_port)
+            stall_ms = getattr(settings, "stall_ms", stall_ms)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -81,8 +98,58 @@ class GrievousBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.sync_guild_id = sync_guild_id
         self.extension_names = tuple(extensions)
+        self.metrics = Metrics()
+        self.flights = Flights(self._landed)
+        self.metrics.in_flight.set_function(lambda: len(self.flights.active))
+        self.watchdog = Watchdog(stall_ms / 1000, in_flight=self.flights.names, on_stall=self._stalled)
+        self.health: HealthServer | None = None
+        if health_port is not None:
+            self.health = HealthServer(gateway=self.gateway_status, db=lambda: self.db, metrics=self.metrics,
+                                       host=health_host, port=health_port)
+        # Every interaction arrives through this one gateway parser: wrapped, each one's handling is a Flight.
+        parsers = self._connection.parsers
+        parsers["INTERACTION_CREATE"] = self.flights.wrap_parser(
+            parsers["INTERACTION_CREATE"], lambda name: self.tree.get_command(name) is not None)
+
+    async def login(self, token: str) -> None:
+        add_secret(token)  # never in a log line or a reply
+        await super().login(token)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and args:  # inside the wrapped parser: the flight's Interaction exists
+            flight = current()
+            if flight is not None and isinstance(args[0], discord.Interaction):
+                flight.answered = args[0].response.is_done
+        super().dispatch(event_name, *args, **kwargs)
+
+    def _landed(self, flight: Flight) -> None:
+        elapsed = time.monotonic() - flight.started
+        if flight.kind != "autocomplete":
+            self.metrics.observe_command(flight.name, flight.result, elapsed, deferred=flight.deferred,
+                                         missed=flight.missed)
+        log.debug("%s: %s in %.0f ms", flight.name, flight.result, elapsed * 1000)
+
+    def _stalled(self, stall: Stall) -> None:
+        self.metrics.observe_stall(stall.seconds, stall.culprit)
+
+    def gateway_status(self) -> str:
+        """"ok" when every shard of this process is connected, else what is not."""
+        if self.is_closed():
+            return "closed"
+        if not self.is_ready():
+            return "not connected yet"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        return "ok" if not down else f"shard {', '.join(map(str, down))} disconnected"
 
     async def setup_hook(self) -> None:
+        install_task_factory(asyncio.get_running_loop())
+        if self.health is not None:
+            try:
+                await self.health.start()
+            except OSError as exc:  # the port is taken: serve the users anyway; the missing endpoint shows
+                log.error("no health endpoint: cannot listen on %s:%s (%s)", self.health.host, self.health.port,
+                          exc.strerror or exc)
+                self.health = None
         if not hasattr(self, "services"):
             if self.db is None:
                 self.db = Database.from_url(self._database_url)
@@ -91,12 +158,17 @@ class GrievousBot(commands.AutoShardedBot):
 
                 await upgrade(self.db)
             self.services = Services(self.db)
+        self.services.runtime.on_transaction = self.metrics.observe_transaction
+        # Engines and default catalogs take a second to build: in a thread now, not on the loop in a command.
+        await asyncio.to_thread(self.services.runtime.warm_up)
         for name in self.extension_names:
             await self.load_extension(name)
         # Persistent GM buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart.
         self.add_dynamic_items(GMDecisionButton, DetailsButton)
         if self.sync_commands:
             await self.sync_tree()
+        # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
+        self.watchdog.start()
 
     async def sync_tree(self) -> list[discord.app_commands.AppCommand]:
         if self.sync_guild_id is not None:
@@ -112,8 +184,11 @@ class GrievousBot(commands.AutoShardedBot):
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids or "all")
 
     async def close(self) -> None:
+        await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
         try:
             await super().close()
         finally:
+            if self.health is not None:
+                await self.health.stop()
             if self._owns_db and self.db is not None:
                 await self.db.dispose()

@@ -1,11 +1,14 @@
-"""`grievous run` and `grievous db upgrade`: registered into the command line by bot.cli."""
+"""`grievous run`, `grievous health` and `grievous db upgrade`: registered into the command line by bot.cli."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import sys
+import urllib.error
+import urllib.request
 
 from bot.cli import EXIT_USAGE, EXTRA_COMMANDS
 from bot.settings import Settings, SettingsError
@@ -40,7 +43,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"grievous: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.ops.logs import configure_logging
+
+    configure_logging(settings.log_level, settings.log_format, token=settings.token)
     try:
         asyncio.run(run_bot(settings))
     except KeyboardInterrupt:
@@ -65,9 +70,45 @@ async def run_bot(settings: Settings) -> None:
         await db.dispose()
 
 
+HEALTH_TIMEOUT = 5.0  # seconds; the endpoint's own database check gives up after 2
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    """Ask the running bot's /healthz: exit 0 when healthy, 1 when not (or no answer); one line either way."""
+    try:
+        settings = Settings.from_env(require_token=False)
+    except SettingsError as exc:
+        print(f"grievous: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    port = args.port if args.port is not None else settings.health_port
+    if port is None:
+        print("grievous: HEALTH_PORT is off: the bot has no health endpoint to ask", file=sys.stderr)
+        return EXIT_USAGE
+    host = settings.health_host if settings.health_host not in ("0.0.0.0", "::") else "127.0.0.1"
+    url = f"http://{host}:{port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as answer:
+            status, body = answer.status, answer.read()
+    except urllib.error.HTTPError as exc:
+        status, body = exc.code, exc.read()
+    except (OSError, TimeoutError) as exc:
+        print(f"unhealthy: no answer from {url} ({getattr(exc, 'reason', exc)})")
+        return 1
+    try:
+        checks = json.loads(body)
+        shown = ", ".join(f"{name} {value}" for name, value in checks.items())
+    except ValueError:
+        shown = f"HTTP {status}"
+    print(f"{'healthy' if status == 200 else 'unhealthy'}: {shown}")
+    return 0 if status == 200 else 1
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run = sub.add_parser("run", help="run the Discord bot (settings from the environment: DISCORD_TOKEN ...)")
     run.set_defaults(func=cmd_run)
+    health = sub.add_parser("health", help="ask the running bot whether it is healthy (exit 0) or not (exit 1)")
+    health.add_argument("--port", type=int, help="the bot's HEALTH_PORT (default: HEALTH_PORT, else 8081)")
+    health.set_defaults(func=cmd_health)
     db = sub.add_parser("db", help="the bot's database")
     db_sub = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     upgrade = db_sub.add_parser("upgrade", help="apply the migrations (the bot also does this on start)")

@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from bot.db.engine import DEFAULT_DATABASE_URL
 
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+LOG_FORMATS = ("json", "text")
+DEFAULT_HEALTH_PORT = 8081
+DEFAULT_STALL_MS = 100
 
 
 class SettingsError(Exception):
@@ -29,6 +32,11 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them
     sync_commands: bool = False  # only one process of several should sync the command tree
     log_level: str = "INFO"
+    log_format: str = "json"  # json: one JSON object a line; text: key=value lines for a terminal
+    # The health and metrics endpoint (GET /healthz, /metrics); None: no endpoint. 0 picks a free port.
+    health_host: str = "127.0.0.1"
+    health_port: int | None = DEFAULT_HEALTH_PORT
+    stall_ms: int = DEFAULT_STALL_MS  # the watchdog logs every event-loop stall longer than this
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
@@ -45,6 +53,10 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not '{level}'")
+        log_format = env.get("LOG_FORMAT", "json").strip().lower() or "json"
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT is one of {', '.join(LOG_FORMATS)}, not '{log_format}'")
+        stall_ms = _int(env, "STALL_LOG_MS")
         return cls(
             token=token,
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -52,6 +64,10 @@ class Settings:
             shard_ids=shard_ids,
             sync_commands=_bool(env, "SYNC_COMMANDS"),
             log_level=level,
+            log_format=log_format,
+            health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
+            health_port=_port(env.get("HEALTH_PORT", "")),
+            stall_ms=stall_ms if stall_ms is not None else DEFAULT_STALL_MS,
         )
 
 
@@ -66,6 +82,18 @@ def _int(env: Mapping[str, str], name: str) -> int | None:
     if value < 1:
         raise SettingsError(f"{name} must be at least 1, not {value}")
     return value
+
+
+def _port(text: str) -> int | None:
+    """HEALTH_PORT: empty for the default, "off" for no endpoint, else a port (0 picks a free one)."""
+    text = text.strip().lower()
+    if not text:
+        return DEFAULT_HEALTH_PORT
+    if text in ("off", "none", "false", "no"):
+        return None
+    if not text.isdigit() or int(text) > 65535:
+        raise SettingsError(f"HEALTH_PORT is a port number (0-65535) or off, not '{text}'")
+    return int(text)
 
 
 def _bool(env: Mapping[str, str], name: str) -> bool:

@@ -10,10 +10,13 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.ops import flights
+from bot.ops.redact import redact
 from bot.ui import embeds
 from rules.errors import RulesError
 
 log = logging.getLogger("grievous.errors")
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its deadline
 
 
 def user_message(error: BaseException) -> str | None:
@@ -39,6 +42,7 @@ def user_message(error: BaseException) -> str | None:
 
 async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
     """Send ``line`` ephemerally, whether or not the interaction was already answered."""
+    line = redact(line)  # a user's text echoed back could hold a token-shaped string
     try:
         if interaction.response.is_done():
             if _still_thinking(interaction):
@@ -61,16 +65,28 @@ def _still_thinking(interaction: discord.Interaction[Any]) -> bool:
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """User mistakes become one ephemeral line; anything else is logged with context and apologised for."""
     message = user_message(error)
+    flight = flights.current()
     if message is not None:
+        if flight is not None:
+            flight.fail(flights.USER_ERROR)
         await send_line(interaction, embeds.error_line(message))
         return
     original = getattr(error, "original", None) or error.__cause__ or error
     command = interaction.command.qualified_name if interaction.command else None
     custom_id = interaction.data.get("custom_id") if interaction.data else None
+    where = f"/{command}" if command else f"component {custom_id}"
+    if flight is not None:
+        flight.fail(flights.ERROR)
+    if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+        # Too late to answer at all (Discord's 3 s passed): an overloaded bot, not a bug to trace.
+        if flight is not None:
+            flight.missed = True
+        log.warning("%s was not answered within Discord's deadline (guild %s, channel %s)",
+                    where, interaction.guild_id, interaction.channel_id)
+        return
     log.error(
         "unexpected error in %s (guild %s, channel %s, user %s)",
-        f"/{command}" if command else f"component {custom_id}",
-        interaction.guild_id, interaction.channel_id, interaction.user.id,
+        where, interaction.guild_id, interaction.channel_id, interaction.user.id,
         exc_info=(type(original), original, original.__traceback__),
     )
     await send_line(interaction, embeds.APOLOGY)

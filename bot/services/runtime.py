@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -23,7 +24,7 @@ from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.errors import Conflict
 from rules.model import Engine
-from rules.registry import get_engine
+from rules.registry import available_ids, get_engine
 
 T = TypeVar("T")
 RETRIES = 8
@@ -78,6 +79,14 @@ class Runtime:
         self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
         # A lock lives while some command holds or awaits it, so idle channels cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Told each committed transaction's time (seconds, retries included) and attempts: the bot's metrics.
+        self.on_transaction: Callable[[float, int], None] | None = None
+
+    def warm_up(self) -> None:
+        """Import every engine and build the default catalogs (YAML and validation: about a second), so that
+        no command pays for it; the bot runs this in a thread at startup."""
+        for system in available_ids():
+            self.catalog(system)
 
     def engine(self, system: str) -> Engine:
         return get_engine(system)
@@ -133,13 +142,18 @@ class Runtime:
             return await work(session)
 
     async def _with_retries(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        started = time.perf_counter()
         for attempt in range(RETRIES):
             try:
                 async with self.db.transaction() as session:
-                    return await work(session)
+                    result = await work(session)
             except Exception as exc:
                 if not _retryable(exc):
                     raise
                 # Back off a little, with jitter, so two processes do not clash in lockstep.
                 await asyncio.sleep(random.uniform(0, 0.005 * (2**attempt)))
+            else:
+                if self.on_transaction is not None:
+                    self.on_transaction(time.perf_counter() - started, attempt + 1)
+                return result
         raise Conflict("someone else changed this at the same moment; please try again")

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.interactions import actor_of, bot_of, services_of
+from bot.ops import flights
 from bot.services.views import EncounterView
 from bot.ui import embeds
 
@@ -60,6 +61,9 @@ async def slow(interaction: discord.Interaction[Any], work: Awaitable[T], *, eph
 async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
     """Show "thinking" while a slow command runs; ``reply`` then replaces it with the result."""
     if not interaction.response.is_done():
+        flight = flights.current()
+        if flight is not None:
+            flight.deferred = True
         interaction.extras["ephemeral_defer"] = ephemeral
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
 

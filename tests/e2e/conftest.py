@@ -5,13 +5,19 @@
 commands as those members. Its teardown stops the bot and fails the test if Discord would have refused
 anything the bot sent (`emu.assert_no_refusals()`), if any interaction was not answered exactly once, or
 if the bot logged an error.
+
+Every e2e test also fails if the bot held the event loop for more than STALL_LIMIT_MS (500 ms; the bot's
+watchdog names the command): `stall_guard`. Held is the loop's lateness less the time its thread waited
+for a CPU that other processes had (the watchdog reads it from the kernel), so a busy machine does not
+fail a test by itself; GRIEVOUS_E2E_STALL_MS still raises the limit for a local run. CI never sets it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import shutil
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -22,6 +28,7 @@ from sqlalchemy import text
 
 from bot.app import GrievousBot
 from bot.db.engine import Database
+from bot.ops.watchdog import Stall
 from bot.services import Services
 from emulator import Channel, Emulator, InteractionHandle, Member, Message
 from emulator.harness import RunningBot, running_emulator, start_bot
@@ -32,6 +39,7 @@ TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters
           "guild_settings", "content_packs")
 # Interaction types the bot must answer (slash commands, autocomplete, buttons, modals).
 ANSWERED_TYPES = {2, 3, 4, 5}
+STALL_LIMIT_MS = int(os.environ.get("GRIEVOUS_E2E_STALL_MS") or 500)
 
 
 def embed_text(message: Message) -> str:
@@ -109,15 +117,15 @@ class Table:
 
     async def start(self, *, seed: int = 1, sync: bool = True, from_url: bool = False) -> GrievousBot:
         """A new bot process on the same database: with seeded Services, or (`from_url`) as `grievous run`
-        builds it, opening and migrating the database itself."""
+        builds it, opening and migrating the database itself. Its health endpoint is on a free port."""
         if from_url:
-            client = GrievousBot(database_url=self.db_url, sync_commands=sync)
+            client = GrievousBot(database_url=self.db_url, sync_commands=sync, health_port=0)
         else:
             database = Database.from_url(self.db_url)
             self.databases.append(database)
             counter = iter(range(10**9))
             services = Services(database, rng=lambda: Random(seed * 1_000_003 + next(counter)))
-            client = GrievousBot(services=services, sync_commands=sync)
+            client = GrievousBot(services=services, sync_commands=sync, health_port=0)
         self.runner = await start_bot(self.emu, client)
         if sync:
             await self.emu.wait_for_commands("attack", "encounter", "character", "setup")
@@ -210,6 +218,44 @@ class Table:
         assert not unanswered, f"interactions not answered exactly once: {unanswered}"
 
 
+class StallGuard(logging.Handler):
+    """Collects the stalls the bot's watchdog reports (logger grievous.watchdog) during one test."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.stalls: list[Stall] = []
+        self.expected: set[str] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        stall = getattr(record, "stall", None)
+        if isinstance(stall, Stall):
+            self.stalls.append(stall)
+
+    def too_long(self) -> list[Stall]:
+        return [s for s in self.stalls if s.held * 1000 > STALL_LIMIT_MS and s.culprit not in self.expected]
+
+    def expect(self, command: str) -> None:
+        """A test that stalls the loop on purpose names the command it stalls."""
+        self.expected.add(command)
+
+
+@pytest.fixture(autouse=True)
+def stall_guard() -> Iterator[StallGuard]:
+    """Fails the test (at teardown) if the event loop was held for more than STALL_LIMIT_MS."""
+    guard = StallGuard()
+    logger = logging.getLogger("grievous.watchdog")
+    logger.addHandler(guard)
+    try:
+        yield guard
+    finally:
+        logger.removeHandler(guard)
+    stalls = guard.too_long()
+    if stalls:
+        pytest.fail("the bot held the event loop: " + "; ".join(
+            f"{round(s.held * 1000)} ms in {s.commands} ({round(s.cpu_seconds * 1000)} ms on a CPU)"
+            for s in stalls) + f" (limit {STALL_LIMIT_MS} ms)")
+
+
 @pytest.fixture
 def backend() -> str:
     """The e2e tests run on SQLite; a module may parametrize this to add PostgreSQL."""
@@ -258,6 +304,7 @@ async def table(e2e_db_url: str, caplog: pytest.LogCaptureFixture) -> AsyncItera
         finally:
             await grievous.stop()
         grievous.check_clean()
-    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records
-              if r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and not r.name.startswith("discord"))]
+    # Stalls are judged by stall_guard (only those over its limit fail a test).
+    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.name != "grievous.watchdog" and (
+              r.levelno >= logging.ERROR or (r.levelno >= logging.WARNING and not r.name.startswith("discord")))]
     assert not errors, "the bot logged problems:\n" + "\n".join(errors)

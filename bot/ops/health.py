@@ -1,0 +1,100 @@
+"""The health and metrics endpoint: a small aiohttp server beside the bot (bind it to 127.0.0.1).
+
+``GET /healthz`` answers 200 with {"gateway": ..., "database": ..., "migrations": ...} when all three are
+well, else 503 with the same keys, a failed check saying what is wrong; ``GET /metrics`` is the
+Prometheus text format of the bot's own registry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiohttp import web
+from sqlalchemy import text
+
+from bot.db.engine import Database
+from bot.db.migrate import current_revision, head_revision
+from bot.ops.metrics import CONTENT_TYPE, Metrics
+
+log = logging.getLogger("grievous.health")
+DB_TIMEOUT = 2.0  # seconds for the SELECT 1 and the revision look-up
+
+
+@dataclass(frozen=True)
+class Health:
+    gateway: str  # "ok", or what is wrong
+    database: str
+    migrations: str
+
+    @property
+    def ok(self) -> bool:
+        return self.gateway == self.database == self.migrations == "ok"
+
+    def failed(self) -> list[str]:
+        return [name for name, value in vars(self).items() if value != "ok"]
+
+
+async def check(gateway: Callable[[], str], db: Database | None, head: str | None) -> Health:
+    """Each check says "ok" or one line on what failed; the database ones give up after DB_TIMEOUT."""
+    if db is None:
+        return Health(gateway(), "not open yet", "unknown: the database is not open yet")
+    try:
+        async with asyncio.timeout(DB_TIMEOUT):
+            async with db.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+    except TimeoutError:
+        return Health(gateway(), f"no answer within {DB_TIMEOUT:g} s", "unknown: the database did not answer")
+    except Exception as exc:
+        return Health(gateway(), f"unreachable: {type(exc).__name__}", "unknown: the database is unreachable")
+    try:
+        async with asyncio.timeout(DB_TIMEOUT):
+            revision = await current_revision(db)
+        migrations = "ok" if revision == head else f"database at {revision or 'no revision'}, code at {head}"
+    except Exception as exc:
+        migrations = f"cannot read the revision: {type(exc).__name__}"
+    return Health(gateway(), "ok", migrations)
+
+
+class HealthServer:
+    def __init__(self, *, gateway: Callable[[], str], db: Callable[[], Database | None], metrics: Metrics,
+                 host: str = "127.0.0.1", port: int = 8081) -> None:
+        self._gateway = gateway
+        self._db = db
+        self._metrics = metrics
+        self.host = host
+        self.port = port  # 0 picks a free port; the real one is here after start()
+        self._head = head_revision()
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._metrics_page)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        address = self._runner.addresses[0]
+        self.port = int(address[1])
+        log.info("health and metrics on http://%s:%d/healthz and /metrics", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def health(self) -> Health:
+        return await check(self._gateway, self._db(), self._head)
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        health = await self.health()
+        if not health.ok:
+            log.warning("unhealthy: %s", "; ".join(f"{name}: {getattr(health, name)}" for name in health.failed()))
+        return web.json_response(vars(health), status=200 if health.ok else 503)
+
+    async def _metrics_page(self, request: web.Request) -> web.Response:
+        body = self._metrics.exposition()
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})

@@ -1,0 +1,134 @@
+"""The event-loop watchdog: notices when the loop was held (a stall) and names the command that held it.
+
+A task on the loop wakes every ``interval`` and measures how late it woke: that lateness is the stall. It
+also tells apart the loop thread's time on a CPU and its time queued for one (another process had the
+CPU: the machine was busy, the bot was not holding the loop), from /proc/thread-self/schedstat.
+To name the culprit, a small thread looks in while the loop is overdue and notes the task running on
+it; the task's flight (bot.ops.flights) is the command. If the thread saw no labelled task, the stall
+names every command in flight instead. Stalls over ``threshold`` are logged (logger
+``grievous.watchdog``, WARNING, with a ``stall`` attribute), counted, and kept in ``recent``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.ops.flights import Flight, flight_of
+
+log = logging.getLogger("grievous.watchdog")
+INTERVAL = 0.05  # seconds between the loop task's wake-ups
+
+
+@dataclass(frozen=True)
+class Stall:
+    seconds: float  # how late the loop woke: what the users felt
+    cpu_seconds: float  # of those, the loop thread on a CPU
+    waiting_seconds: float  # of those, the loop thread ready to run but waiting for a CPU (a busy machine)
+    culprit: str | None  # the command whose task held the loop (None: no command's, or not seen)
+    seen: bool  # whether the thread saw what held the loop (else the commands in flight are named)
+    in_flight: tuple[str, ...]  # every command in flight when the loop woke
+
+    @property
+    def held(self) -> float:
+        """How long the bot itself held the loop (computing or blocked), the machine's queue left out."""
+        return max(0.0, self.seconds - self.waiting_seconds)
+
+    @property
+    def commands(self) -> str:
+        if self.culprit:
+            return self.culprit
+        if self.in_flight and not self.seen:
+            return "one of " + ", ".join(self.in_flight)
+        return "no command (the bot's own work)"
+
+
+class Watchdog:
+    def __init__(self, threshold: float, *, in_flight: Callable[[], list[str]],
+                 on_stall: Callable[[Stall], None] | None = None, interval: float = INTERVAL) -> None:
+        self.threshold = threshold
+        self.interval = interval
+        self._in_flight = in_flight
+        self._on_stall = on_stall
+        self.recent: deque[Stall] = deque(maxlen=100)
+        self._beat = time.monotonic()
+        self._seen: tuple[float, Flight | None] | None = None  # (the beat it was overdue from, its flight)
+        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._beat = time.monotonic()
+        self._task = loop.create_task(self._measure(), name="grievous-watchdog")
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._look_in, args=(loop,), name="grievous-watchdog", daemon=True)
+        self._thread.start()
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, 1.0)
+            self._thread = None
+
+    async def _measure(self) -> None:
+        cpu, waiting = _thread_times()
+        while True:
+            beat = self._beat
+            await asyncio.sleep(self.interval)
+            now = time.monotonic()
+            (cpu_before, waiting_before), (cpu, waiting) = (cpu, waiting), _thread_times()
+            self._beat = now
+            late = now - beat - self.interval
+            if late > self.threshold:
+                seen = self._seen if self._seen is not None and self._seen[0] == beat else None
+                culprit = seen[1] if seen is not None else None
+                self._report(Stall(late, min(cpu - cpu_before, late), min(waiting - waiting_before, late),
+                                   culprit.name if culprit else None, seen is not None, tuple(self._in_flight())))
+
+    def _look_in(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(The thread.) While the loop is overdue, note once which flight's task is running on it."""
+        glance = min(self.interval, self.threshold / 2)
+        while not self._stop.wait(glance):
+            beat = self._beat
+            if time.monotonic() - beat < self.interval + self.threshold / 2:
+                continue
+            if self._seen is not None and self._seen[0] == beat:
+                continue
+            try:
+                task = asyncio.current_task(loop)
+            except RuntimeError:
+                task = None
+            self._seen = (beat, flight_of(task))
+
+    def _report(self, stall: Stall) -> None:
+        self.recent.append(stall)
+        log.warning("event loop stalled for %d ms in %s (%d ms on a CPU, %d ms waiting for one)",
+                    round(stall.seconds * 1000), stall.commands, round(stall.cpu_seconds * 1000),
+                    round(stall.waiting_seconds * 1000), extra={"stall": stall})
+        if self._on_stall is not None:
+            self._on_stall(stall)
+
+
+_SCHEDSTAT = Path("/proc/thread-self/schedstat")
+
+
+def _thread_times() -> tuple[float, float]:
+    """This thread's seconds on a CPU and seconds waiting in the run queue (Linux); elsewhere CPU time only."""
+    try:
+        on_cpu, queued, _slices = _SCHEDSTAT.read_text().split()
+        return int(on_cpu) / 1e9, int(queued) / 1e9
+    except (OSError, ValueError):
+        return time.thread_time(), 0.0

@@ -1,0 +1,197 @@
+"""The operator's view, piece by piece: settings, interaction names, the watchdog, redaction, log lines, the
+health checks and `grievous health` (the running bot's side is in tests/e2e/test_e2e_operations.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from bot.db.engine import Database
+from bot.db.migrate import head_revision, upgrade
+from bot.ops.flights import Flight, Flights, install_task_factory, interaction_name
+from bot.ops.health import check
+from bot.ops.logs import configure_logging
+from bot.ops.metrics import Metrics
+from bot.ops.redact import REDACTED, add_secret, redact
+from bot.ops.watchdog import Stall, Watchdog
+from bot.settings import Settings, SettingsError
+
+# -- settings --------------------------------------------------------------------------------------------
+
+
+def test_operator_settings_from_env() -> None:
+    default = Settings.from_env({"DISCORD_TOKEN": "t"})
+    assert (default.health_host, default.health_port, default.stall_ms, default.log_format) == (
+        "127.0.0.1", 8081, 100, "json")
+    chosen = Settings.from_env({"DISCORD_TOKEN": "t", "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": "9100",
+                                "STALL_LOG_MS": "250", "LOG_FORMAT": "Text"})
+    assert (chosen.health_host, chosen.health_port, chosen.stall_ms, chosen.log_format) == (
+        "0.0.0.0", 9100, 250, "text")
+    assert Settings.from_env({"DISCORD_TOKEN": "t", "HEALTH_PORT": "off"}).health_port is None
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"HEALTH_PORT": "http"}, "HEALTH_PORT is a port number"),
+    ({"HEALTH_PORT": "70000"}, "HEALTH_PORT is a port number"),
+    ({"STALL_LOG_MS": "soon"}, "STALL_LOG_MS must be a whole number"),
+    ({"LOG_FORMAT": "xml"}, "LOG_FORMAT is one of json, text"),
+])
+def test_bad_operator_settings_are_one_line(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        Settings.from_env({"DISCORD_TOKEN": "t", **env})
+
+
+# -- interaction names: bounded, never an id or a user's text ---------------------------------------------
+
+
+def test_interaction_names() -> None:
+    known = {"attack", "character"}.__contains__
+    sub = {"type": 2, "data": {"name": "character", "options": [
+        {"type": 1, "name": "import", "options": [{"type": 3, "name": "file", "value": "x"}]}]}}
+    assert interaction_name(sub, known) == "/character import"
+    assert interaction_name({"type": 4, "data": {"name": "attack", "options": []}}, known) == "autocomplete /attack"
+    assert interaction_name({"type": 2, "data": {"name": "made-up-1234"}}, known) == "unknown command"
+    assert interaction_name({"type": 3, "data": {"custom_id": "grv:gm:123456789:death"}}, known) == "button grv:gm"
+    assert interaction_name({"type": 3, "data": {"custom_id": "5f1c2e0a9b"}}, known) == "button"
+    assert interaction_name({"type": 5, "data": {"custom_id": "grv:gmv:12:dice"}}, known) == "modal grv:gmv"
+
+
+# -- flights and the watchdog -----------------------------------------------------------------------------
+
+
+async def test_a_flight_lands_when_its_tasks_end_and_names_the_task_that_stalled() -> None:
+    install_task_factory(asyncio.get_running_loop())
+    landed: list[Flight] = []
+    done = asyncio.Event()
+    flights = Flights(lambda flight: (landed.append(flight), done.set()))
+    stalls: list[Stall] = []
+    watchdog = Watchdog(0.1, in_flight=flights.names, on_stall=stalls.append, interval=0.02)
+    watchdog.start()
+    release = asyncio.Event()
+
+    async def blocking_work() -> None:
+        await release.wait()
+        time.sleep(0.4)  # noqa: ASYNC251 (holding the loop is what is being measured)
+
+    async def handler() -> None:
+        await asyncio.ensure_future(blocking_work())  # a child task, as `slow` starts
+
+    def parse(data: dict[str, Any]) -> None:
+        asyncio.get_running_loop().create_task(handler())
+
+    flights.wrap_parser(parse, lambda name: name == "roll")({"type": 2, "data": {"name": "roll"}})
+    assert flights.names() == ["/roll"] and landed == []
+    await asyncio.sleep(0.1)
+    release.set()
+    await asyncio.wait_for(done.wait(), 5)
+    await asyncio.sleep(0.05)
+    await watchdog.stop()
+    assert [(f.name, f.kind, f.result) for f in landed] == [("/roll", "command", "ok")] and flights.names() == []
+    assert len(stalls) == 1 and stalls[0].culprit == "/roll" and 0.35 < stalls[0].seconds < 2, stalls
+    assert stalls[0].commands == "/roll"
+
+
+def test_a_stall_nobody_was_seen_causing_names_the_commands_in_flight() -> None:
+    assert Stall(0.7, 0.1, 0.5, "/roll", True, ()).held == pytest.approx(0.2)
+    assert Stall(0.3, 0.1, 0.0, None, False, ("/attack", "/roll")).commands == "one of /attack, /roll"
+    assert Stall(0.3, 0.1, 0.0, None, True, ("/attack",)).commands == "no command (the bot's own work)"
+    assert Stall(0.3, 0.1, 0.0, None, False, ()).commands == "no command (the bot's own work)"
+
+
+def test_metrics_are_per_bot() -> None:
+    one, two = Metrics(), Metrics()
+    one.observe_command("/roll", "ok", 0.02, deferred=True, missed=False)
+    one.observe_stall(0.3, None)
+    assert b'grievous_commands_total{command="/roll",result="ok"} 1.0' in one.exposition()
+    assert b'grievous_deferred_answers_total{command="/roll"} 1.0' in one.exposition()
+    assert b'grievous_event_loop_stalls_total{command="none"} 1.0' in one.exposition()
+    assert b'command="/roll"' not in two.exposition()
+
+
+# -- redaction and log lines ------------------------------------------------------------------------------
+
+SHAPED = "MTA5ODc2NTQzMjEwOTg3NjU0.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def test_redaction_takes_the_secret_and_anything_token_shaped() -> None:
+    add_secret("not-shaped-like-a-token-at-all")
+    assert redact("a not-shaped-like-a-token-at-all b") == f"a {REDACTED} b"
+    assert redact(f"Bot {SHAPED}, and lower: {SHAPED.lower()}") == f"Bot {REDACTED}, and lower: {REDACTED}"
+    assert redact("3d6+2 vs 14, v1.2.3, https://example.org/a.b") == "3d6+2 vs 14, v1.2.3, https://example.org/a.b"
+
+
+@pytest.fixture
+def restore_logging() -> Any:
+    factory, root = logging.getLogRecordFactory(), logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    logging.setLogRecordFactory(factory)
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_json_lines_are_redacted_with_the_traceback(restore_logging: Any) -> None:
+    stream = io.StringIO()
+    configure_logging("INFO", "json", token=SHAPED, stream=stream)
+    log = logging.getLogger("grievous.test")
+    log.debug("not shown")
+    log.info("logged in with %s", SHAPED)
+    try:
+        raise RuntimeError(f"token {SHAPED}")
+    except RuntimeError:
+        log.exception("it broke")
+    log.warning("event loop stalled", extra={"stall": Stall(0.25, 0.2, 0.05, "/roll", True, ("/roll",))})
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [(line["level"], line["logger"], line["message"]) for line in lines] == [
+        ("INFO", "grievous.test", f"logged in with {REDACTED}"), ("ERROR", "grievous.test", "it broke"),
+        ("WARNING", "grievous.test", "event loop stalled")]
+    assert lines[1]["exc"].endswith(f"RuntimeError: token {REDACTED}") and "Traceback" in lines[1]["exc"]
+    assert (lines[2]["stall_ms"], lines[2]["cpu_ms"], lines[2]["wait_ms"], lines[2]["command"]) == (
+        250, 200, 50, "/roll")
+    assert SHAPED not in stream.getvalue() and lines[0]["time"].endswith("+00:00")
+
+
+def test_key_value_lines(restore_logging: Any) -> None:
+    stream = io.StringIO()
+    configure_logging("INFO", "text", stream=stream)
+    logging.getLogger("grievous").info("ready as %s", "Grievous#0001")
+    line = stream.getvalue()
+    assert line.endswith(' level=INFO logger=grievous message="ready as Grievous#0001"\n') and line.count("\n") == 1
+
+
+# -- health checks and `grievous health` ------------------------------------------------------------------
+
+
+async def test_health_checks_name_what_failed(tmp_path: Path) -> None:
+    db = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}")
+    try:
+        behind = await check(lambda: "ok", db, head_revision())
+        assert (behind.ok, behind.failed()) == (False, ["migrations"])
+        assert behind.migrations == f"database at no revision, code at {head_revision()}"
+        await upgrade(db)
+        assert vars(await check(lambda: "ok", db, head_revision())) == {
+            "gateway": "ok", "database": "ok", "migrations": "ok"}
+        assert (await check(lambda: "not connected yet", db, head_revision())).failed() == ["gateway"]
+    finally:
+        await db.dispose()
+    gone = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}")
+    health = await check(lambda: "ok", gone, head_revision())
+    assert (health.database, health.failed()) == ("unreachable: OperationalError", ["database", "migrations"])
+    await gone.dispose()
+
+
+def test_health_command_without_an_endpoint(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    monkeypatch.setenv("HEALTH_PORT", "off")
+    assert main(["health"]) == 2
+    assert capsys.readouterr().err == "grievous: HEALTH_PORT is off: the bot has no health endpoint to ask\n"
+    monkeypatch.setenv("HEALTH_PORT", "1")  # nothing listens on port 1
+    assert main(["health"]) == 1
+    assert capsys.readouterr().out.startswith("unhealthy: no answer from http://127.0.0.1:1/healthz")
