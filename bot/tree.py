@@ -41,8 +41,11 @@ def user_message(error: BaseException) -> str | None:
 
 
 async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
-    """Send ``line`` ephemerally, whether or not the interaction was already answered."""
+    """Send the error ``line`` ephemerally, whether or not the interaction was already answered."""
     line = redact(line)  # a user's text echoed back could hold a token-shaped string
+    flight = flights.current()
+    if flight is not None:
+        flight.fail(flights.USER_ERROR)  # a refusal, unless report_error already counted a bug
     try:
         if interaction.response.is_done():
             if _still_thinking(interaction):
@@ -65,16 +68,14 @@ def _still_thinking(interaction: discord.Interaction[Any]) -> bool:
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """User mistakes become one ephemeral line; anything else is logged with context and apologised for."""
     message = user_message(error)
-    flight = flights.current()
     if message is not None:
-        if flight is not None:
-            flight.fail(flights.USER_ERROR)
         await send_line(interaction, embeds.error_line(message))
         return
     original = getattr(error, "original", None) or error.__cause__ or error
     command = interaction.command.qualified_name if interaction.command else None
     custom_id = interaction.data.get("custom_id") if interaction.data else None
     where = f"/{command}" if command else f"component {custom_id}"
+    flight = flights.current()
     if flight is not None:
         flight.fail(flights.ERROR)
     if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:

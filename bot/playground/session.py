@@ -34,6 +34,7 @@ from emulator.server import Emulator
 SETTLE_SECONDS = 0.15
 RESPONSE_TIMEOUT = 10.0
 MAX_ATTACHMENT_BYTES = 1024 * 1024
+PLAYGROUND_STALL_MS = 1000  # the bot's default, 100 ms, is for an operator's logs
 
 HELP = """\
 Type slash commands as in Discord, options as name:value (quote values with spaces):
@@ -102,7 +103,9 @@ class Playground:
                     self.emu = emu
                     self._build_world()
                     emu.subscribe(self._observe)
-                    async with running_bot(emu, GrievousBot(services=services, sync_commands=True)):
+                    # The watchdog speaks up (on stderr) only for a stall a player would notice.
+                    bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS)
+                    async with running_bot(emu, bot):
                         await emu.wait_for_commands("attack", "help")
                         yield self
             finally:

@@ -23,7 +23,8 @@ DEADLINE = 15.0
 def grievous(emu: Emulator, db_url: str, log_dir: Path, name: str, *, sync: bool = False,
              shards: tuple[int, ...] | None = None, shard_count: int | None = None) -> BotProcess:
     """`grievous run` as its own process on `db_url`, syncing the command tree if told."""
-    env = {"DATABASE_URL": db_url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO"}
+    # HEALTH_PORT 0: a free port each, as several of these run at once on one machine.
+    env = {"DATABASE_URL": db_url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO", "HEALTH_PORT": "0"}
     if shards is not None and shard_count is not None:
         env |= {"SHARD_IDS": ",".join(map(str, shards)), "SHARD_COUNT": str(shard_count)}
     return BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=log_dir / f"{name}.log",
@@ -72,4 +73,16 @@ def _json(value: Any) -> Mapping[str, Any]:
 
 
 def problems_in_log(log: str) -> list[str]:
-    return [line for line in log.splitlines() if " ERROR " in line or line.startswith("Traceback")]
+    """Error records (the bot logs JSON lines: bot.ops.logs) and anything that printed a traceback."""
+    problems = []
+    for line in log.splitlines():
+        try:
+            record = json.loads(line) if line.startswith("{") else None
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            if record.get("level") in ("ERROR", "CRITICAL") or "exc" in record:
+                problems.append(line)
+        elif " ERROR " in line or line.startswith("Traceback"):
+            problems.append(line)
+    return problems

@@ -196,6 +196,10 @@ async def test_the_token_is_in_no_log_line_and_no_reply(table: Any, caplog: pyte
         table.bot.services.records.roll = broken
         handle = await table.send("roll", {"expression": "3d6"}, user=table.bob)
         assert (await handle.message()).content.startswith("Sorry")
+        await table.emu.wait_until(lambda: not table.bot.flights.active or None, 5.0, "the command to end")
+        _, page = await get(table, "/metrics")
+        assert metric(page, 'grievous_commands_total{command="/roll",result="error"}') == 1
+        assert metric(page, 'grievous_commands_total{command="/roll",result="user_error"}') == 2
     finally:
         unsubscribe()
         logging.getLogger().removeHandler(handler)

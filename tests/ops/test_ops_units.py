@@ -195,3 +195,16 @@ def test_health_command_without_an_endpoint(monkeypatch: pytest.MonkeyPatch, cap
     monkeypatch.setenv("HEALTH_PORT", "1")  # nothing listens on port 1
     assert main(["health"]) == 1
     assert capsys.readouterr().out.startswith("unhealthy: no answer from http://127.0.0.1:1/healthz")
+
+
+def test_the_process_tests_find_errors_in_json_log_lines(restore_logging: Any) -> None:
+    from tests.e2e.process_support import problems_in_log
+
+    stream = io.StringIO()
+    configure_logging("INFO", "json", stream=stream)
+    logging.getLogger("grievous").info("ready")
+    logging.getLogger("grievous.errors").error("unexpected error in /attack")
+    log = stream.getvalue() + "Traceback (most recent call last):\n"
+    problems = problems_in_log(log)
+    assert len(problems) == 2 and '"unexpected error in /attack"' in problems[0]
+    assert problems[1].startswith("Traceback")
