@@ -71,7 +71,7 @@ class BotProcess:
             if not self.running:
                 raise RuntimeError(f"{self.name} exited with {self.process and self.process.returncode}:\n"
                                    + self.log()[-3000:])
-            new = [s for s in self.emu.gateway.live_sessions if s.id not in before]
+            new = [s for s in self.emu.gateway.live_sessions if s.id not in before and s.shard_id in self.shards]
             return sorted(s.shard_id for s in new) == sorted(self.shards)
 
         try:

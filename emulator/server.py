@@ -225,9 +225,13 @@ class Emulator:
 
     def add_guild(self, name: str = "Test Guild", *, owner: User | None = None,
                   everyone_permissions: int = perms.DEFAULT_EVERYONE, bot_permissions: int = perms.DEFAULT_BOT,
-                  locale: str = "en-US", channels: Iterable[str] = (), guild_id: int | None = None) -> Guild:
+                  locale: str = "en-US", channels: Iterable[str] = (), guild_id: int | None = None,
+                  shard: tuple[int, int] | None = None) -> Guild:
         """A guild the bot is in (with @everyone, the bot's managed role and the owner). A connected bot
-        receives GUILD_CREATE for it. `guild_id` picks the shard: (guild_id >> 22) % shard_count."""
+        receives GUILD_CREATE for it. `guild_id` picks the shard: (guild_id >> 22) % shard_count; or say
+        `shard=(shard_id, shard_count)` and the guild gets an id that shard serves."""
+        if guild_id is None and shard is not None:
+            guild_id = self.ids.next_on_shard(*shard)
         guild = self.state.add_guild(name, owner=owner, everyone_permissions=everyone_permissions,
                                      bot_permissions=bot_permissions, locale=locale, guild_id=guild_id)
         self.gateway.dispatch("GUILD_CREATE", {}, guild.id, INTENT_GUILDS,

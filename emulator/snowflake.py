@@ -33,6 +33,17 @@ class SnowflakeFactory:
         self._last_ms = now_ms
         return (now_ms << 22) | (self._worker << 17) | (self._process << 12) | self._increment
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A snowflake that shard ``shard_id`` of ``shard_count`` serves: ``(id >> 22) % shard_count``, as
+        Discord routes a guild. Its timestamp moves up to ``shard_count - 1`` ms ahead; later ids follow it."""
+        snowflake = self.next()
+        ahead = (shard_id - (snowflake >> 22)) % shard_count
+        if ahead:
+            self._last_ms += ahead
+            self._increment = 0
+            snowflake = (self._last_ms << 22) | (self._worker << 17) | (self._process << 12)
+        return snowflake
+
 
 def snowflake_time(snowflake: int) -> dt.datetime:
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
