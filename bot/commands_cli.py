@@ -37,6 +37,23 @@ async def _upgrade(url: str) -> str | None:
         await db.dispose()
 
 
+def cmd_db_copy(args: argparse.Namespace) -> int:
+    from bot.cli import UsageError
+    from bot.db.copy import CopyError, copy_database
+
+    def progress(table: str, rows: int) -> None:
+        print(f"  {table}: {rows} rows", file=sys.stderr)
+
+    try:
+        report = asyncio.run(copy_database(args.source, args.target, replace=args.replace, batch=args.batch,
+                                           progress=progress))
+    except CopyError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"copied {report.rows} rows in {len(report.tables)} tables from {report.source} to {report.target}; "
+          "row counts verified")
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env()
@@ -114,6 +131,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     upgrade = db_sub.add_parser("upgrade", help="apply the migrations (the bot also does this on start)")
     upgrade.add_argument("--url", help="database URL (default: DATABASE_URL, else sqlite+aiosqlite:///grievous.db)")
     upgrade.set_defaults(func=cmd_db_upgrade)
+    copy = db_sub.add_parser("copy", help="copy every row of one database into another (e.g. SQLite to PostgreSQL); "
+                             "stop the bot first")
+    copy.add_argument("source", help="the database to read, e.g. sqlite+aiosqlite:///grievous.db")
+    copy.add_argument("target", help="the database to fill (migrated first), e.g. "
+                      "postgresql+asyncpg://grievous@localhost/grievous")
+    copy.add_argument("--replace", action="store_true", help="empty a target that already holds rows")
+    copy.add_argument("--batch", type=int, default=1000, help="rows per insert (default 1000)")
+    copy.set_defaults(func=cmd_db_copy)
 
 
 if register not in EXTRA_COMMANDS:
