@@ -13,6 +13,8 @@ measured one interaction at a time, the commands interleaved in one run:
 * ``/bench-durable``: one bare INSERT + COMMIT through the bot's engine, then answers;
 * ``/attack`` in each system: a real encounter built through the services, the dice forced to the
   ``content/examples`` fight, both sheets re-imported every few attacks outside the timed region.
+* ``/attack`` in each system again, without the target's thumbnail (``wound_state.ATTACK_PICTURES`` off
+  for it alone): the baseline for what the picture costs, interleaved with the real one (latency only).
 
 Throughput: one closed-loop player per channel in ``--channels`` channels (100), each sending its next
 command when the previous one was answered; the clock runs until every handler has finished (the
@@ -55,7 +57,7 @@ from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.scratch_postgres import start_scratch_postgres
-from bot.services import Actor, Services
+from bot.services import Actor, Services, wound_state
 from emulator import permissions as perms
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.models import Channel, Guild, Member
@@ -73,6 +75,8 @@ WAIT = 10.0  # seconds to wait for any one answer before calling the run broken
 P50_RATIO_TARGET = 1.3
 P99_TARGET_MS = 25.0
 THROUGHPUT_RATIO_TARGET = 0.8
+# Issue 13: /attack with the target's thumbnail within 10% of /attack without it.
+PICTURE_RATIO_TARGET = 1.10
 
 log = logging.getLogger("bench")
 
@@ -331,6 +335,8 @@ class Command:
     options: Callable[[int], dict[str, Any]]  # arena index -> options
     table: Table
     user: Callable[[Table], Member]
+    pictures: bool = True  # False: /attack without the target's thumbnail, the baseline for its cost
+    throughput: bool = True  # also measured with every channel at once
 
 
 @dataclass
@@ -351,13 +357,14 @@ async def latency_phase(watcher: Watcher, services: Services, commands: list[Com
     for round_no in range(rounds):
         for command in commands:
             arena = command.table.arenas[0]
+            wound_state.ATTACK_PICTURES = command.pictures
             sample = await watcher.run(command.name, command.options(0), command.user(command.table), arena.channel)
             done = await watcher.handler_done(sample.handle)
             command.result.latencies.append(sample.latency_ms)
             command.result.handler_ms.append(done)
             if sample.error is not None:
                 command.result.errors.append(sample.error)
-            if command.result.kind == "attack":
+            if command.result.kind.startswith("attack"):
                 arena.attacks += 1
                 if arena.attacks % reset_every == 0:
                     await reset(services, command.table, arena)
@@ -365,6 +372,7 @@ async def latency_phase(watcher: Watcher, services: Services, commands: list[Com
             watcher.forget()
         if progress and (round_no + 1) % step == 0:
             print(f"    latency: {round_no + 1}/{rounds}", file=sys.stderr, flush=True)
+    wound_state.ATTACK_PICTURES = True
     watcher.forget()
 
 
@@ -405,9 +413,11 @@ async def warm_up(watcher: Watcher, services: Services, commands: list[Command],
     """Imports, caches, connection pools; the first attack in each channel posts and pins its tracker."""
     for _ in range(20):
         for command in commands:
+            wound_state.ATTACK_PICTURES = command.pictures
             sample = await watcher.run(command.name, command.options(0), command.user(command.table),
                                        command.table.arenas[0].channel)
             await watcher.handler_done(sample.handle)
+    wound_state.ATTACK_PICTURES = True
     for command in commands:
         if command.result.kind != "attack":
             continue
@@ -472,6 +482,11 @@ async def run_backend(backend: str, url: str, server: str, opts: Options) -> Bac
             for table in tables:
                 commands.append(Command(Result(f"/attack {table.spec.system}", "attack", table.spec.system), "attack",
                                         functools.partial(_attack_options, table), table, player))
+                # The same attack without the target's thumbnail, interleaved with it: what the picture costs.
+                commands.append(Command(Result(f"/attack {table.spec.system}, no picture", "attack-baseline",
+                                               table.spec.system), "attack",
+                                        functools.partial(_attack_options, table), table, player,
+                                        pictures=False, throughput=False))
             setup_s = time.perf_counter() - began
             print(f"  {backend}: set up {len(tables)} systems x {opts.channels} channels in {setup_s:.1f}s; "
                   "warming up", file=sys.stderr, flush=True)
@@ -482,7 +497,7 @@ async def run_backend(backend: str, url: str, server: str, opts: Options) -> Bac
                 profiler.enable()
             print(f"  {backend}: latency, {opts.interactions} of each command", file=sys.stderr, flush=True)
             await latency_phase(watcher, services, commands, opts.interactions, opts.reset_every, opts.progress)
-            for command in commands:
+            for command in (c for c in commands if c.throughput):
                 print(f"  {backend}: throughput of {command.result.label} in {opts.channels} channels",
                       file=sys.stderr, flush=True)
                 await throughput_phase(watcher, services, command, opts.channels, opts.rounds, opts.per_round)
@@ -551,6 +566,21 @@ def targets_table(report: BackendReport) -> tuple[list[str], list[bool]]:
     return lines, verdicts
 
 
+def pictures_table(report: BackendReport) -> list[str]:
+    """/attack with the target's thumbnail against the same attack without it, interleaved in one run."""
+    lines = [f"| system | p50 with picture ms | p50 without ms | ratio (≤ {PICTURE_RATIO_TARGET:.2f}) |",
+             "|---|---:|---:|---|"]
+    baselines = {r.system: r for r in report.results if r.kind == "attack-baseline"}
+    for r in report.results:
+        base = baselines.get(r.system) if r.kind == "attack" else None
+        if base is None:
+            continue
+        ratio = r.p(50) / base.p(50)
+        lines.append(f"| {r.system} | {ms(r.p(50))} | {ms(base.p(50))} | {ratio:.3f}× — "
+                     f"{verdict(ratio <= PICTURE_RATIO_TARGET)} |")
+    return lines
+
+
 def machine() -> list[tuple[str, str]]:
     cpu = "unknown"
     with contextlib.suppress(OSError):
@@ -598,6 +628,7 @@ def render(reports: list[BackendReport], skipped: list[str], opts: Options, comm
         lines, verdicts = targets_table(report)
         all_met = all_met and all(verdicts)
         out += ["Targets (issue 7):", "", *lines, ""]
+        out += ["The attack thumbnail's cost (issue 13):", "", *pictures_table(report), ""]
         extra = f"; {report.refusals} request(s) the emulator refused" if report.refusals else ""
         out += [f"Setup {report.setup_s:.0f} s, measuring {report.measure_s:.0f} s{extra}.", ""]
     for note in skipped:

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
 from bot.errors import NotFound, UserError
+from bot.services import wound_state
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import sync_roll_decisions
@@ -21,6 +22,7 @@ from bot.services.sheet_file import check_shape
 from bot.services.snapshots import decision_view, encounter_view, ordered_combatants
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import ActionReport, PendingDecisionView
+from bot.services.wound_state import BodyWounds, WoundPicture, with_attack, wound_picture
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
 
@@ -67,6 +69,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     touched = [call.actor_character] + ([call.target] if call.target is not None else [])
     changes = ChangeRecorder.of(touched, encounter)
 
+    wounds_before = _wound_indexes(call.target.sheet) if call.target is not None else set()
     dice = DiceSource(forced, rng=rt.rng())
     scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
                         defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
@@ -103,7 +106,31 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
                    if encounter is not None else None), event_id=event.id,
         moot=tuple(decision_view(row) for row in moot),
+        target_picture=_target_picture(system, call, resolution, wounds_before, catalog),
     )
+
+
+def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:
+    """The numbers of the wounds a stored sheet holds (every engine numbers its wounds ``index``)."""
+    wounds = sheet.get("wounds")
+    if not isinstance(wounds, list):
+        return set()
+    return {w["index"] for w in wounds if isinstance(w, Mapping) and isinstance(w.get("index"), int)}
+
+
+def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any], before: set[int],
+                    catalog: Any) -> WoundPicture | None:
+    """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
+    after = resolution.get("defender")
+    if (not wound_state.ATTACK_PICTURES or call.kind not in ("attack", "cast") or call.target is None
+            or not isinstance(after, Mapping)):
+        return None
+    picture = wound_picture(system, after, catalog)
+    if picture is None:
+        return None
+    marked = with_attack(picture, before, resolution.get("outcome") or {})
+    held = isinstance(marked, BodyWounds) and marked.stopped is not None
+    return marked if marked.new or held else None
 
 
 async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Mapping[str, Any],

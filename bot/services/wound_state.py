@@ -22,6 +22,10 @@ from rules.pendragon.derived import current_hp, derive
 
 log = logging.getLogger(__name__)
 
+# Whether an attack's report carries the target's picture (its thumbnail). bench/latency.py turns it off for
+# a baseline /attack measured in the same run.
+ATTACK_PICTURES = True
+
 
 @dataclass(frozen=True)
 class LocationWound:

@@ -13,7 +13,7 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.views import ActionReport, PendingDecisionView
 from bot.tree import report_error, send_line
-from bot.ui import embeds
+from bot.ui import embeds, pictures
 from bot.ui.publish import refresh_tracker, reply
 
 log = logging.getLogger(__name__)
@@ -192,18 +192,21 @@ async def publish_report(interaction: discord.Interaction[Any], report: ActionRe
     """The action's embed (with GM buttons when a decision waits), the buttons of decisions it settled taken
     off older messages (all but ``edited``, which the caller already changed), then the tracker brought up
     to date."""
-    await post_decisions(interaction, report.pending, embed=embeds.action(report), event_id=report.event_id)
+    embed = embeds.action(report)
+    # An attack that wounded (or met armour that held) shows the target's body, the new wound marked.
+    thumbnail = pictures.attack_thumbnail(embed, report.target_picture)
+    await post_decisions(interaction, report.pending, embed=embed, event_id=report.event_id, file=thumbnail)
     await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)
     if report.encounter is not None:
         await refresh_tracker(interaction, report.encounter)
 
 
 async def post_decisions(interaction: discord.Interaction[Any], pending: Sequence[PendingDecisionView], *,
-                         embed: discord.Embed, event_id: int | None = None) -> None:
-    """Post ``embed`` with the buttons of the ``pending`` decisions (and Details, for an action's ``event_id``),
-    and remember the message the decisions are on."""
+                         embed: discord.Embed, event_id: int | None = None, file: discord.File | None = None) -> None:
+    """Post ``embed`` (and the ``file`` it shows) with the buttons of the ``pending`` decisions (and Details, for
+    an action's ``event_id``), and remember the message the decisions are on."""
     view = action_view(event_id, pending)
-    message_id = await reply(interaction, embed=embed, view=view)
+    message_id = await reply(interaction, embed=embed, view=view, file=file)
     if view is not None and message_id is not None:
         on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}
         await services_of(interaction).combat.set_decision_message(actor_of(interaction), on_message, message_id)

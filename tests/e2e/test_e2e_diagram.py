@@ -1,5 +1,6 @@
 """Wounds as a picture through Discord: /injuries, /character show and /injuries party attach a body diagram
-that the embed shows, within Discord's limits; the playground saves it to a folder."""
+that the embed shows, within Discord's limits; an attack that wounds shows a small one; the playground saves it
+to a folder."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from PIL import Image
 
 from bot.playground.session import Playground
+from bot.ui import diagram
 from bot.ui.diagram import FULL_SCALE, PARTY_SCALE
 from content.diagram import FigureLayout, diagram_layout, rgb
 from emulator import Message
@@ -36,6 +38,14 @@ async def test_injuries_and_the_sheet_show_the_wounded_body(table: Any) -> None:
     hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
                                      "dice": "attack=5 defense=3 location=85 shock=8 stumble=8"}, user=table.alice)
     assert "left thigh" in hit.embeds[0]["description"]
+    # The hit's small picture: the bandit's body, the new wound on the left thigh outlined.
+    [small] = hit.attachments
+    assert hit.embed_image(kind="thumbnail") is small and small.filename == "hit.png"
+    thumb = Image.open(io.BytesIO(small.data)).convert("RGB")
+    assert thumb.height <= 220 and diagram.HIGHLIGHT in {c for _, c in thumb.getcolors(4096) or []}
+    miss = await table.run("attack", {"target": "Bjorn", "attacker": "Bandit 1", "aspect": "edge", "aim": "mid",
+                                      "dice": "attack=2 defense=8"})
+    assert "**Miss**" in table.text(miss) and miss.attachments == [] and "thumbnail" not in miss.embeds[0]
 
     injuries = await table.run("injuries", {"character": "Bandit 1"})
     assert "left Thigh: **S2**" in table.text(injuries)  # the words stay as they were
