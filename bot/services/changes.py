@@ -142,7 +142,9 @@ def _diff_dict(path: Path, before: Mapping[str, Any], after: Mapping[str, Any], 
 
 
 def _diff_value(path: Path, old: Any, new: Any, ops: list[Op], counters: bool, atomic: bool) -> None:
-    if same(old, new):
+    # Containers that compare equal are taken as unchanged (a True turned 1 deep inside one is not a
+    # change any engine makes); comparing them with ``same`` cost more than the whole rest of the diff.
+    if same(old, new) if not isinstance(old, dict | list) else old == new and type(old) is type(new):
         return
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         _diff_dict(path, old, new, ops, counters, atomic)
