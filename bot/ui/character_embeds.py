@@ -144,15 +144,17 @@ def party_injuries(party: PartyView, pictured: int) -> discord.Embed:
     lines = []
     for view in party.characters:
         wounds = view.wounds
-        codes = ", ".join(f"{w.code} {w.location}" for w in wounds[:4]) + (" …" if len(wounds) > 4 else "")
+        codes = ", ".join(f"{w.code} {w.location}" for w in wounds[:4]) + (" \u2026" if len(wounds) > 4 else "")
         state = condition_text(view.summary.condition) if view.summary else ""
-        lines.append(f"**{view.name}** · {codes or 'no wounds'}" + (f" · {state}" if state else ""))
-    heading = "this encounter's" if party.where == "encounter" else "the server's"
-    embed = _embed("🩹 The party's injuries", limits.clip("\n".join(lines), limits.DESCRIPTION),
+        state = "" if state in ("ok", "ready") else state
+        lines.append(f"**{view.name}** \u00b7 {codes or 'no wounds'}" + (f" \u00b7 {state}" if state else ""))
+    embed = _embed("\U0001fa79 The party's injuries", limits.clip("\n".join(lines), limits.DESCRIPTION),
                    _wound_colour([w for v in party.characters for w in v.wounds]))
-    left_out = len(party.characters) - pictured
-    more = f" · the picture shows the first {pictured}" if left_out > 0 else ""
-    embed.set_footer(text=f"{len(party.characters)} player characters of {heading}{more}")
+    count = len(party.characters)
+    who = f"{count} player character{'s' if count != 1 else ''}"
+    where = "in this encounter" if party.where == "encounter" else "on this server"
+    more = f" \u00b7 the picture shows the first {pictured}" if count > pictured else ""
+    embed.set_footer(text=f"{who} {where}{more}")
     return limits.fit(embed)
 
 

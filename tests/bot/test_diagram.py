@@ -159,3 +159,21 @@ def test_the_golden_pictures_have_not_changed(system: str, tmp_path: Path) -> No
     found = compare(system, tmp_path)
     assert found.pixels == 0, (f"{system}: {found.pixels} pixels differ from tests/golden (diff: {found.diff}); "
                                "if the change is meant, run: python -m bot.ui.diagram_golden --update")
+
+
+def test_a_broken_layout_is_refused_naming_the_field() -> None:
+    from content import ContentError
+    from content.diagram import _Document
+    from content.schema import validate
+
+    good = {"kind": "figure", "source": "ours", "width": 300, "height": 300, "side_column": 200,
+            "severities": [{"key": "M", "label": "minor", "colour": "#ffee00", "ink": "#000000"}],
+            "locations": {"head": {"box": [10, 10, 50, 50]}}}
+    assert isinstance(validate(_Document, {"layout": good}, "diagrams/x.yaml").layout, FigureLayout)
+    for change, field in (({"locations": {"head": {"box": [50, 10, 10, 50]}}}, "layout.figure.locations.head.box"),
+                          ({"severities": [{"key": "M", "label": "minor", "colour": "red", "ink": "#000000"}]},
+                           "layout.figure.severities.0.colour"),
+                          ({"locations": {"head": {"box": [10, 10, 250, 50]}}}, "layout.figure")):
+        with pytest.raises(ContentError) as caught:
+            validate(_Document, {"layout": {**good, **change}}, "diagrams/x.yaml")
+        assert "diagrams/x.yaml" in str(caught.value) and field in str(caught.value), str(caught.value)

@@ -67,11 +67,13 @@ async def test_injuries_and_the_sheet_show_the_wounded_body(table: Any) -> None:
 
     # The GM's view between fights: the player characters of the encounter (Bjorn), then of the server.
     party = await table.run("injuries", {"party": True})
-    assert "Bjorn" in table.text(party) and "Astrid" not in table.text(party)
+    assert "**Bjorn** \u00b7 no wounds" in party.embeds[0]["description"] and "Astrid" not in table.text(party)
+    assert party.embeds[0]["footer"]["text"] == "1 player character in this encounter"
     one = shown_picture(party, "party.png")
     await table.run("encounter end")
     everyone = await table.run("injuries", {"party": True})
     assert "Astrid" in table.text(everyone) and "Bandit 1" not in table.text(everyone)
+    assert everyone.embeds[0]["footer"]["text"] == "2 player characters on this server"
     assert shown_picture(everyone, "party.png").width > one.width
     assert round(layout.side_column * PARTY_SCALE) < one.width
 
