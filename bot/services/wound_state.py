@@ -53,7 +53,7 @@ class BodyWounds:
     system: str
     name: str
     marks: tuple[LocationMark, ...]
-    conditions: tuple[str, ...] = ()  # "unconscious", "stunned", "bleeding x2" ...
+    conditions: tuple[str, ...] = ()  # "unconscious", "stunned", "bleeding: 2 wounds" ...
     new: tuple[str, ...] = ()  # locations of the wounds the last attack made (highlighted)
     stopped: str | None = None  # where armour stopped the last blow (from the attack's outcome)
 
@@ -134,7 +134,8 @@ def _ars_harn(sheet: Mapping[str, Any], catalog: ArsHarnCatalog) -> BodyWounds:
             bleeding=any(w.bleeding for w in wounds), amputated=any(w.amputated for w in wounds)))
     conditions = [c for c in char.conditions if c != "prone"]
     if char.bleeding_wounds:
-        conditions.append(f"bleeding x{char.bleeding_wounds}")
+        bleeding = char.bleeding_wounds
+        conditions.append(f"bleeding: {bleeding} wound{'s' if bleeding != 1 else ''}")
     return BodyWounds(system="ars-harn", name=char.name, marks=tuple(marks), conditions=tuple(conditions))
 
 

@@ -36,6 +36,7 @@ PARTY_SCALE = 0.8
 PARTY_COLUMNS = 3
 PARTY_MAX = 12  # figures on one party picture (a list says who is left out)
 CACHE_SIZE = 256
+OTHERS_MAX = 6  # wounded locations the layout does not know, listed in the side column
 
 
 @dataclass(frozen=True)
@@ -261,16 +262,18 @@ class _Figure:
         x = layout.side_column + 4
         y = 40.0
         for condition in picture.conditions:
-            c.text((x, y), _short(condition.upper(), 20), 14, rgb("#b3261e"))
+            c.text((x, y), _short(condition[:1].upper() + condition[1:], 20), 15, rgb("#b3261e"))
             y += 20
         if unknown:
             y += 4
             c.text((x, y), "Other locations", 12, MUTED)
             y += 18
-            for mark in unknown[:8]:
+            for mark in unknown[:OTHERS_MAX]:
                 self._location(Shape(box=(x, int(y), x + 34, int(y) + 20)), mark, True, stopped=False)
                 c.text((x + 40, y + 10), _short(mark.label, 16), 12, INK, anchor="lm")
                 y += 26
+            if len(unknown) > OTHERS_MAX:
+                c.text((x, y), f"and {len(unknown) - OTHERS_MAX} more", 12, MUTED)
 
     def _legend(self) -> None:
         c, layout = self.canvas, self.layout
@@ -351,8 +354,8 @@ class _Bar:
         self._ruler(y1 + 12, picture.knockdown, f"Knockdown: a blow of {picture.knockdown}+")
         self._ruler(y1 + 50, picture.major_wound, f"Major wound: a blow of {picture.major_wound}+")
         if picture.conditions:
-            text = ", ".join(picture.conditions).upper()
-            c.text((layout.width - 12, 38), _short(text, 36), 15, rgb("#b3261e"), anchor="ra")
+            text = ", ".join(picture.conditions)
+            c.text((layout.width - 12, 38), _short(text[:1].upper() + text[1:], 36), 15, rgb("#b3261e"), anchor="ra")
         c.frame(layout.width, layout.height)
         return c.image
 

@@ -33,7 +33,7 @@ GOLDEN: dict[str, WoundPicture] = {
             LocationMark("abdomen", "Abdomen", (LocationWound("K", "K4", 6),)),
             LocationMark("left_tail", "left Tail", (LocationWound("S", "S2", 7),)),  # a homebrew location
         ),
-        conditions=("shock", "bleeding x1"), stopped="right_upper_arm"),
+        conditions=("shock", "bleeding: 1 wound"), stopped="right_upper_arm"),
     "fading-suns": BodyWounds(
         system="fading-suns", name="Sister Aurelia",
         marks=(

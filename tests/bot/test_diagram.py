@@ -119,7 +119,7 @@ def test_pictures_are_small_and_cached_by_wound_state() -> None:
     layout = figure("ars-harn")
     everything = BodyWounds("ars-harn", "W" * 60, tuple(
         LocationMark(key, key, (LocationWound("K", "K5", n), LocationWound("S", "S3", n + 100)), bleeding=True)
-        for n, key in enumerate(layout.locations)), conditions=("unconscious", "bleeding x26"))
+        for n, key in enumerate(layout.locations)), conditions=("unconscious", "bleeding: 26 wounds"))
     png = diagram.render(everything)
     assert len(png.data) < 100 * 1024 and png.data.startswith(b"\x89PNG")
     assert diagram.render(everything).data is png.data  # drawn once
