@@ -74,6 +74,18 @@ async def test_healthz_is_200_when_up_and_503_naming_the_database_when_it_is_gon
     caplog.records[:] = [r for r in caplog.records if r not in unhealthy]  # expected: not a problem of the test
 
 
+async def test_healthz_names_the_gateway_while_discord_is_unreachable(
+        table: Any, caplog: pytest.LogCaptureFixture) -> None:
+    async with table.emu.disconnected():
+        await table.emu.wait_until(lambda: table.bot.gateway_status() != "ok" or None, 5.0, "the drop to show")
+        status, body = await get(table, "/healthz")
+        assert (status, json.loads(body)) == (
+            503, {"gateway": "shard 0 disconnected", "database": "ok", "migrations": "ok"})
+    status, body = await get(table, "/healthz")
+    assert status == 200, body
+    caplog.records[:] = [r for r in caplog.records if r.name != "grievous.health"]  # the 503 was on purpose
+
+
 def _take_away(path: Path) -> None:
     path.rename(path.with_suffix(".away"))
     path.mkdir()
