@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from content.errors import ContentError
-from content.safe_yaml import load_yaml
+from content.guard import PACK_FILE, parse_document
 from rules.dice import VictoryBand, VictoryChart
 from rules.registry import SYSTEMS
 
@@ -37,7 +37,7 @@ def load_pack_documents(system_id: str, path: Path | None = None,
     docs: dict[str, Any] = {}
     folder = resources.files("content") / package_name(system_id)
     for name in pack_file_names(system_id):
-        docs[name] = load_yaml((folder / name).read_bytes(), f"{system_id}/{name}")
+        docs[name] = parse_document((folder / name).read_bytes(), f"{system_id}/{name}", PACK_FILE)
     overlay: list[tuple[str, bytes, str]] = []  # (pack file name, bytes, where it came from)
     if path is not None:
         if not path.is_dir():
@@ -62,7 +62,7 @@ def load_pack_documents(system_id: str, path: Path | None = None,
 def _overlay(docs: dict[str, Any], files: Iterable[tuple[str, bytes, str]]) -> None:
     """A homebrew file replaces the default file of the same name."""
     for name, data, source in files:
-        docs[name] = load_yaml(data, source)
+        docs[name] = parse_document(data, source, PACK_FILE)
 
 
 def load_catalog(system_id: str, path: Path | None = None) -> Any:
@@ -99,7 +99,7 @@ def victory_chart() -> VictoryChart:
     """The Fading Suns victory chart (used by the dice roller as well as the engine)."""
     file = "fading-suns/victory_chart.yaml"
     item = resources.files("content") / "fading_suns" / "victory_chart.yaml"
-    doc = load_yaml(item.read_bytes(), file)
+    doc = parse_document(item.read_bytes(), file, PACK_FILE)
     if not isinstance(doc, dict) or not isinstance(doc.get("bands"), list):
         raise ContentError(file, field="bands", message="must be a list of bands")
     bands = []

@@ -7,11 +7,9 @@ from typing import Any
 from pydantic import Field
 
 from content.errors import ContentError
-from content.safe_yaml import load_yaml
+from content.guard import SCENARIO, parse_document
 from content.schema import Strict, validate
 from rules.model import Scenario
-
-MAX_SCENARIO_BYTES = 256 * 1024
 
 
 class ScenarioFile(Strict):
@@ -27,7 +25,7 @@ class ScenarioFile(Strict):
 
 def parse_scenario(text: str | bytes, source: str) -> tuple[Scenario, dict[str, list[int]], int | None]:
     """The scenario, the forced faces by label, and the random seed (if any) from YAML or JSON text."""
-    data = load_yaml(text, source, max_bytes=MAX_SCENARIO_BYTES)
+    data = parse_document(text, source, SCENARIO)
     if not isinstance(data, dict):
         raise ContentError(source, message="must be a mapping with system, dice, attacker, defender, action")
     parsed = validate(ScenarioFile, data, source)

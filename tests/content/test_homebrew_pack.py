@@ -8,7 +8,9 @@ from importlib import resources
 import pytest
 
 from content import ContentError, load_catalog, load_catalog_files, pack_file_names
-from content.safe_yaml import MAX_BYTES
+from content.guard import PACK_FILE
+
+MAX_BYTES = PACK_FILE.max_bytes
 
 DEFAULT_WEAPONS = (resources.files("content") / "ars_harn" / "weapons.yaml").read_bytes()
 NEW_WEAPON = b"  Moon Blade: {skill: Sword, weight: 3, hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7, point: 4}\n"
@@ -40,8 +42,8 @@ def test_a_wrong_field_type_names_the_file_the_entry_and_the_field() -> None:
 
 
 @pytest.mark.parametrize(("data", "message"), [
-    (b"weapons: !!python/object/apply:os.system ['true']\n", "tags such as !!python/object are not allowed"),
-    (b"#" * (MAX_BYTES + 1), f"over the {MAX_BYTES}-byte limit"),
+    (b"weapons: !!python/object/apply:os.system ['true']\n", "the tag !!python/object/apply:os.system is not allowed"),
+    (b"#" * (MAX_BYTES + 1), f"over the {MAX_BYTES // 1024} KiB limit"),
     (b"\xff\xfe", "is not UTF-8 text"),
 ])
 def test_unsafe_or_oversized_files_are_refused_before_they_are_built(data: bytes, message: str) -> None:

@@ -108,8 +108,8 @@ BIG_BOMB = BOMB + b"g: &g [" + b",".join([b"*f"] * 40) + b"]\n"
 @pytest.mark.parametrize(("filename", "data", "match"), [
     ("evil.yaml", b"!!python/object/apply:os.system ['touch /tmp/grievous-pwned']\n", "not allowed"),
     ("evil.yaml", b"name: !!python/name:os.system\n", "not allowed"),
-    ("bomb.yaml", BOMB, "too large"),
-    ("bigbomb.yaml", BIG_BOMB, "aliases"),
+    ("bomb.yaml", BOMB, "line 4, column 29: holds more than 5000 values"),
+    ("bigbomb.yaml", BIG_BOMB, "holds more than 5000 values"),
     ("huge.yaml", b"name: Huge\nnotes: '" + b"x" * 70_000 + b"'\n", "over the 64 KiB limit"),
     ("list.yaml", b"- a\n- b\n", "a sheet is a mapping"),
     ("broken.yaml", b"name: [unclosed\n", "is not valid YAML"),
@@ -117,7 +117,7 @@ BIG_BOMB = BOMB + b"g: &g [" + b",".join([b"*f"] * 40) + b"]\n"
     ("bad.yaml", b"name: Cara\nstr: lots\n", "bad.yaml: field 'str' must be a whole number"),
     ("bad.json", b'{"name": "Cara", "weapons": ["Lightsaber"]}', "unknown item 'Lightsaber'"),
     ("keys.yaml", b"name: Cara\n1: one\n", "key that is not text"),
-    ("deep.json", b'{"name": "Deep", "x": ' + b"[" * 30 + b"]" * 30 + b"}", "nested too deeply"),
+    ("deep.json", b'{"name": "Deep", "x": ' + b"[" * 30 + b"]" * 30 + b"}", "nests more than 12 levels"),
     ("latin1.yaml", "name: Caf\xe9\n".encode("latin-1"), "not UTF-8"),
 ])
 async def test_hostile_or_malformed_uploads(services: Any, manager: Any, alice: Any, filename: str, data: bytes,
