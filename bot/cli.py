@@ -10,10 +10,13 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from rules.errors import RulesError
 
 EXIT_USAGE = 2
+# Read at most this much of a scenario file or stdin: past the guard's 256 KiB scenario bound, so the
+# guard names the real size (up to here) in its one line.
 MAX_INPUT_BYTES = 1024 * 1024
 
 # Subcommands added by other modules (the bot, the playground) register here.
@@ -50,12 +53,13 @@ def cmd_roll(args: argparse.Namespace) -> int:
     from random import Random
 
     from content import victory_chart
+    from content.guard import check_text
     from rules.dice import DiceSource
-    from rules.dice_expr import roll_expression
+    from rules.dice_expr import MAX_LENGTH, roll_expression
 
     forced = _parse_faces(args.dice) if args.dice else None
     dice = DiceSource({"roll": forced} if forced else None, rng=Random(args.seed) if args.seed is not None else None)
-    expression = " ".join(args.expression)
+    expression = check_text(" ".join(args.expression), "roll", MAX_LENGTH)
     result = roll_expression(expression, dice, victory_chart())
     if args.json:
         print(json.dumps({"expression": expression, "total": result.total, "result": result.result,
@@ -73,10 +77,10 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _parse_faces(text: str) -> list[int]:
-    try:
-        return [int(part) for part in text.replace(",", " ").split()]
-    except ValueError:
-        raise UsageError(f"--dice takes whole numbers separated by commas, not '{text}'") from None
+    from content.guard import check_text, whole_number
+
+    parts = check_text(text, "--dice", 200).replace(",", " ").split()
+    return [whole_number(part, "--dice", -1000, 1000) for part in parts]
 
 
 def cmd_content_check(args: argparse.Namespace) -> int:
@@ -101,8 +105,25 @@ def cmd_content_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    from content.guard import whole_number
+
+    try:
+        return whole_number(text, "--seed")
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its mistakes as one line (no usage block) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        say(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise SystemExit(EXIT_USAGE)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="grievous", description="Hit-location combat for Discord.")
+    parser = _Parser(prog="grievous", description="Hit-location combat for Discord.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     resolve = sub.add_parser("resolve", help="resolve one scenario (YAML or JSON) and print JSON")
@@ -113,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll = sub.add_parser("roll", help="roll a free-form expression: 3d6+2, stress+5 vs 9, d20 vs 14, fs vs 12")
     roll.add_argument("expression", nargs="+")
     roll.add_argument("--dice", help="faces to use instead of random ones, e.g. 1,1,4")
-    roll.add_argument("--seed", type=int, help="seed for the random generator")
+    roll.add_argument("--seed", type=_seed, help="seed for the random generator")
     roll.add_argument("--json", action="store_true", help="print JSON")
     roll.set_defaults(func=cmd_roll)
 
@@ -141,6 +162,11 @@ def _load_extra_commands() -> None:
                 raise
 
 
+def say(line: str) -> None:
+    """One line on stderr, whatever it holds: newlines folded, unprintable characters escaped."""
+    text = " ".join(line.split())
+    sys.stderr.write(text.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(
+        sys.stderr.encoding or "utf-8", "replace") + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -154,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         func: Command = args.func
         return func(args)
     except (UsageError, RulesError) as exc:
-        print(f"grievous: {exc}", file=sys.stderr)
+        say(f"grievous: {exc}")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -1,4 +1,8 @@
-"""`grievous run`, `grievous health` and `grievous db upgrade`: registered into the command line by bot.cli."""
+"""`grievous run`, `grievous health` and `grievous db upgrade`: registered into the command line by bot.cli.
+
+The database and the bot are imported only when one of these runs, so `grievous resolve` and
+`grievous roll` start quickly. A database that cannot be reached or migrated is one line and exit 2.
+"""
 
 from __future__ import annotations
 
@@ -9,32 +13,83 @@ import logging
 import sys
 import urllib.error
 import urllib.request
+from typing import TYPE_CHECKING
 
-from bot.cli import EXIT_USAGE, EXTRA_COMMANDS
-from bot.settings import Settings, SettingsError
+from bot.cli import EXIT_USAGE, EXTRA_COMMANDS, say
+
+if TYPE_CHECKING:
+    from bot.db.engine import Database
+    from bot.settings import Settings
 
 log = logging.getLogger("grievous")
+
+# How long to wait for the database to answer at all, before any migration runs (a migration itself
+# may take longer): an unreachable host is one line after this, not a hang.
+CONNECT_TIMEOUT = 15.0
+
+
+class DatabaseUnavailable(Exception):
+    """The database URL is malformed, its driver is missing, or the server cannot be reached or migrated."""
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     from bot.db.engine import DEFAULT_DATABASE_URL
+    from bot.settings import Settings, SettingsError
 
-    url = args.url or Settings.from_env(require_token=False).database_url or DEFAULT_DATABASE_URL
-    revision = asyncio.run(_upgrade(url))
+    try:
+        url = args.url or Settings.from_env(require_token=False).database_url or DEFAULT_DATABASE_URL
+        revision = asyncio.run(_upgrade(url))
+    except (SettingsError, DatabaseUnavailable) as exc:
+        say(f"grievous: {exc}")
+        return EXIT_USAGE
     print(f"database is at revision {revision}")
     return 0
 
 
 async def _upgrade(url: str) -> str | None:
-    from bot.db.engine import Database
-    from bot.db.migrate import current_revision, upgrade
+    from bot.db.migrate import current_revision
 
-    db = Database.from_url(url)
+    db = await ready_database(url)
     try:
-        await upgrade(db)
         return await current_revision(db)
     finally:
         await db.dispose()
+
+
+async def ready_database(url: str) -> Database:
+    """The database at ``url``, answering and migrated to the newest revision; else DatabaseUnavailable."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+    from bot.db.engine import Database
+    from bot.db.migrate import upgrade
+
+    try:
+        db = Database.from_url(url)
+        shown = make_url(url).render_as_string(hide_password=True)
+    except (SQLAlchemyError, ImportError, ValueError) as exc:
+        raise DatabaseUnavailable(f"DATABASE_URL is not usable: {_cause(exc)}") from None
+    try:
+        async with asyncio.timeout(CONNECT_TIMEOUT), db.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+        await upgrade(db)
+    except BaseException as exc:
+        await db.dispose()
+        if isinstance(exc, TimeoutError):
+            raise DatabaseUnavailable(f"database {shown} did not answer within {CONNECT_TIMEOUT:.0f} s") from None
+        if isinstance(exc, SQLAlchemyError | OSError | ImportError):
+            cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+            raise DatabaseUnavailable(f"database {shown} is not usable: {_cause(cause)}") from None
+        raise
+    return db
+
+
+def _cause(exc: BaseException) -> str:
+    """The first line of an error, short enough for one line of a terminal."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    text = text.split(" (Background on this error")[0]
+    return text if len(text) <= 200 else text[:199] + "\u2026"
 
 
 def cmd_db_copy(args: argparse.Namespace) -> int:
@@ -55,16 +110,21 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bot.settings import Settings, SettingsError
+
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
-        print(f"grievous: {exc}", file=sys.stderr)
+        say(f"grievous: {exc}")
         return EXIT_USAGE
     from bot.ops.logs import configure_logging
 
     configure_logging(settings.log_level, settings.log_format, token=settings.token)
     try:
         asyncio.run(run_bot(settings))
+    except DatabaseUnavailable as exc:
+        say(f"grievous: {exc}")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     return 0
@@ -73,12 +133,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 async def run_bot(settings: Settings) -> None:
     """Upgrade the database, then run the bot until it is closed."""
     from bot.app import GrievousBot  # the Discord layer is imported only when the bot really starts
-    from bot.db.engine import Database
-    from bot.db.migrate import upgrade
 
-    db = Database.from_url(settings.database_url)
+    db = await ready_database(settings.database_url)
     try:
-        await upgrade(db)
         log.info("database ready (%s)", db.dialect)
         bot = GrievousBot(settings=settings, db=db)
         async with bot:
@@ -92,6 +149,8 @@ HEALTH_TIMEOUT = 5.0  # seconds; the endpoint's own database check gives up afte
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Ask the running bot's /healthz: exit 0 when healthy, 1 when not (or no answer); one line either way."""
+    from bot.settings import Settings, SettingsError
+
     try:
         settings = Settings.from_env(require_token=False)
     except SettingsError as exc:

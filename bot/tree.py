@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -13,10 +14,14 @@ from bot.errors import UserError
 from bot.ops import flights
 from bot.ops.redact import redact
 from bot.ui import embeds
+from content.guard import check_text
 from rules.errors import RulesError
 
 log = logging.getLogger("grievous.errors")
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its deadline
+# Discord's own bounds on an option: 6,000 characters of text, numbers within +-2**53.
+MAX_OPTION_CHARS = 6000
+MAX_OPTION_NUMBER = 2**53
 
 
 def user_message(error: BaseException) -> str | None:
@@ -27,6 +32,11 @@ def user_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, UserError | RulesError):
         return str(error) or type(error).__name__
+    if isinstance(error, app_commands.CommandNotFound):
+        return embeds.UNKNOWN_COMMAND
+    if isinstance(error, app_commands.CommandSignatureMismatch):
+        # a deploy changed the command (or Discord sent it without a required option)
+        return embeds.CHANGED_COMMAND
     if isinstance(error, app_commands.NoPrivateMessage):
         return embeds.NO_GUILD
     if isinstance(error, app_commands.MissingPermissions):
@@ -93,6 +103,38 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     await send_line(interaction, embeds.APOLOGY)
 
 
+def option_problem(options: Iterable[Mapping[str, Any]]) -> str | None:
+    """The first option value the input guard refuses (text with control characters or lone surrogates,
+    text longer than Discord allows, a number past Discord's range), as a line; None if all are fine."""
+    for option in options:
+        value = option.get("value")
+        name = str(option.get("name", "option"))[:32]
+        if isinstance(value, str):
+            try:
+                check_text(value, name, MAX_OPTION_CHARS)
+            except RulesError as exc:
+                return str(exc)
+        elif isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > MAX_OPTION_NUMBER:
+            return f"{name}: the number is out of range"
+        found = option_problem(option.get("options") or ())  # subcommands nest at most two levels
+        if found is not None:
+            return found
+    return None
+
+
 class GrievousTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every option value passes the input guard before any command sees it."""
+        data: Mapping[str, Any] = interaction.data or {}
+        problem = option_problem(data.get("options") or ())
+        if problem is None:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+        else:
+            await send_line(interaction, embeds.error_line(problem))
+        return False
+
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)

@@ -11,8 +11,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from content.errors import ContentError
+from content.guard import PACK_FILE, parse_document
 from content.loader import package_name
-from content.safe_yaml import load_yaml
 from content.schema import Strict, validate
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -139,4 +139,4 @@ def diagram_layout(system_id: str) -> Layout:
     item = resources.files("content") / "diagrams" / f"{package_name(system_id)}.yaml"
     if not item.is_file():
         raise ContentError(name, message="is missing: this system has no body diagram")
-    return validate(_Document, {"layout": load_yaml(item.read_bytes(), name)}, name).layout
+    return validate(_Document, {"layout": parse_document(item.read_bytes(), name, PACK_FILE)}, name).layout

@@ -14,11 +14,11 @@ from bot.ui import autocomplete, embeds, pictures
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats
 from bot.ui.views import ConfirmView
+from content.guard import SHEET
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
 
-MAX_UPLOAD = 64 * 1024
 Name = app_commands.Range[str, 1, 100]
 
 
@@ -50,7 +50,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
         actor = actor_of(interaction)
 
         async def work() -> CharacterView:
-            data = await read_upload(sheet, MAX_UPLOAD)
+            data = await read_upload(sheet, SHEET.max_bytes)
             return await self.bot.services.characters.import_sheet(actor, sheet.filename, data, npc=npc,
                                                                    replace=replace)
 
@@ -79,9 +79,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.autocomplete(name=autocomplete.character)
     async def set_stat(self, interaction: discord.Interaction[GrievousBot], name: Name,
                        stat: app_commands.Range[str, 1, 100], value: app_commands.Range[str, 1, 100]) -> None:
-        typed: int | str = int(value) if value.strip().lstrip("+-").isdigit() else value
         view = await slow(interaction, self.bot.services.characters.edit_stat(actor_of(interaction), name, stat,
-                                                                              typed))
+                                                                              value))
         await reply(interaction, embed=embeds.character(view))
 
     @app_commands.command(name="add-item", description="Give a character a weapon or armour piece")

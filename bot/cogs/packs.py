@@ -12,7 +12,7 @@ from bot.interactions import actor_of, read_upload
 from bot.services import PackView
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import reply, slow
-from content.safe_yaml import MAX_BYTES
+from content.guard import PACK_FILE
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -29,7 +29,8 @@ class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew
         actor = actor_of(interaction)
 
         async def work() -> PackView:
-            return await self.bot.services.packs.upload(actor, file.filename, await read_upload(file, MAX_BYTES))
+            data = await read_upload(file, PACK_FILE.max_bytes)
+            return await self.bot.services.packs.upload(actor, file.filename, data)
 
         view = await slow(interaction, work(), ephemeral=True)
         await reply(interaction, embed=embeds.pack_uploaded(view), ephemeral=True)

@@ -29,6 +29,7 @@ from bot.services.sheet_file import (
 from bot.services.snapshots import brief, character_view
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import CharacterBrief, CharacterView, ItemKind
+from content.guard import check_text
 from rules.errors import RulesError, SheetError
 
 # ``list`` is a method name below, so annotations in the class use these aliases.
@@ -117,16 +118,17 @@ class CharacterService:
 
     async def edit_stat(self, actor: Actor, name: str, stat: str, value: int | str) -> CharacterView:
         """Set one field (dotted for nested ones); the engine re-validates the sheet. Owner or GM."""
+        stat = check_text(stat, "stat", 100)
         if stat.split(".")[0].strip() in _PROTECTED:
             raise UserError(f"'{stat}' is changed with its own command, not as a stat")
+        typed = coerce_value(value, stat)
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name, for_update=True)
             await access.require_control(session, actor, row, "edit it")
             sheet = copy.deepcopy(row.sheet)
-            coerced = coerce_value(value)
-            set_path(sheet, stat, coerced)
-            return await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": coerced})
+            set_path(sheet, stat, typed)
+            return await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": typed})
 
         return await self._rt.transact(None, work)
 

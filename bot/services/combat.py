@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -35,6 +36,7 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import item_label
 from bot.services.snapshots import decision_view, ordered_combatants
 from bot.services.views import ActionReport
+from content.guard import check_text
 
 # How each engine's "gm_decide" action names the GM's choice (docs/rules/*.md, "Actions"); an engine not
 # listed here takes {"kind", "choice"}. The engines refuse options they do not know.
@@ -52,8 +54,8 @@ def decision_value(kind: str, choice: str, value: str | None) -> dict[str, Any]:
     option = VALUE_CHOICES.get((kind, choice))
     if option is None:
         return {}
-    text = (value or "").strip()
-    if not text.isdigit() or not 0 <= int(text) <= 1000:
+    text = check_text(value or "", option, 200).strip()
+    if not re.fullmatch(r"[0-9]{1,4}", text) or int(text) > 1000:
         raise UserError(f"give the {option} as a whole number from 0 to 1000, not '{text or 'nothing'}'")
     return {option: int(text)}
 

@@ -11,19 +11,20 @@ import re
 from collections.abc import Iterable
 
 from bot.errors import UserError
+from content.guard import check_text
 
 MAX_TEXT = 200
 MAX_FACES = 50
-_PAIR = re.compile(r"([A-Za-z][\w.]*)\s*[=:]\s*(-?\d+(?:\s*,\s*-?\d+)*)")
-_BARE = re.compile(r"-?\d+(?:\s*,\s*-?\d+)*")
+# Faces are ASCII digits (``\d`` would take other scripts' digits, which int() may refuse).
+_PAIR = re.compile(r"([A-Za-z][\w.]*)\s*[=:]\s*(-?[0-9]+(?:\s*,\s*-?[0-9]+)*)")
+_BARE = re.compile(r"-?[0-9]+(?:\s*,\s*-?[0-9]+)*")
 
 
 def parse_dice(text: str | None, labels: Iterable[str], default_label: str | None = None) -> dict[str, list[int]]:
     """``{label: [faces]}`` from the option text; ``default_label`` takes bare numbers (``/roll``)."""
     if text is None or not text.strip():
         return {}
-    if len(text) > MAX_TEXT:
-        raise UserError(f"dice: at most {MAX_TEXT} characters")
+    check_text(text, "dice", MAX_TEXT)
     known = {label.casefold(): label for label in labels}
     forced: dict[str, list[int]] = {}
     rest = text.replace(";", " ").strip()

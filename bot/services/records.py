@@ -24,7 +24,9 @@ from bot.services.undo_record import LegacySnapshot, UndoRecord, characters_in, 
 from bot.services.undo_wording import blocked_line
 from bot.services.views import EventView, RollView
 from content import victory_chart
+from content.guard import check_text
 from rules.dice import DiceSource
+from rules.dice_expr import MAX_LENGTH as EXPRESSION_CHARS
 from rules.dice_expr import roll_expression
 from rules.errors import RulesError
 
@@ -40,6 +42,7 @@ class RecordService:
 
         ``dice_text`` gives the faces: ``1,1,4`` or ``roll=1,1,4``.
         """
+        expression = check_text(expression, "roll", EXPRESSION_CHARS)
         forced = parse_dice(dice_text, {"roll"}, default_label="roll")
 
         async def work(session: AsyncSession) -> RollView:

@@ -7,20 +7,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import NotFound, UserError
-from content.safe_yaml import load_yaml
+from content.guard import SHEET, check_text, option_value, parse_document
 
-MAX_SHEET_BYTES = 64 * 1024
-# Aliases are shared references once parsed; count what the tree would expand to, so a small
-# "laughs" document can't blow up when it is validated or stored as JSON.
-MAX_NODES = 5000
-MAX_DEPTH = 12
+# The guard bounds an upload; a sheet the engine has filled in (or edited field by field) is checked
+# against the same bounds before it is stored.
+MAX_NODES = SHEET.max_nodes
+MAX_DEPTH = SHEET.max_depth
 MAX_NAME = 100
 
 
 def load_sheet_file(filename: str, data: bytes) -> dict[str, Any]:
-    if len(data) > MAX_SHEET_BYTES:
-        raise UserError(f"{filename}: is {len(data)} bytes, over the {MAX_SHEET_BYTES // 1024} KiB limit")
-    sheet = load_yaml(data, filename, max_bytes=MAX_SHEET_BYTES)
+    """A sheet from an upload (YAML or JSON, through the input guard); the shape checked, not yet the rules."""
+    sheet = parse_document(data, filename, SHEET)
     if not isinstance(sheet, dict):
         raise UserError(f"{filename}: a sheet is a mapping of fields (name, stats, weapons, armour)")
     check_shape(sheet, filename)
@@ -52,7 +50,7 @@ def check_shape(value: Any, source: str) -> None:
 
 
 def clean_name(name: str) -> str:
-    cleaned = " ".join(str(name).split())
+    cleaned = " ".join(check_text(str(name), "name").split())
     if not cleaned:
         raise UserError("a character needs a name")
     if len(cleaned) > MAX_NAME:
@@ -60,14 +58,11 @@ def clean_name(name: str) -> str:
     return cleaned
 
 
-def coerce_value(value: int | str | float | bool) -> Any:
-    """Typed option values pass through; text that reads as a whole number becomes one."""
+def coerce_value(value: int | str | float | bool, what: str = "value") -> Any:
+    """Typed option values pass through; text goes through the input guard, and becomes a number if it
+    spells a whole one."""
     if isinstance(value, str):
-        text = value.strip()
-        try:
-            return int(text)
-        except ValueError:
-            return text
+        return option_value(value, what, 100)
     return value
 
 

@@ -15,15 +15,18 @@ from bot.services.views import ActionReport, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import embeds, pictures
 from bot.ui.publish import refresh_tracker, reply
+from content.guard import bounded_id
 
 log = logging.getLogger(__name__)
 
 GM_PREFIX = "grv:gm:"
-GM_TEMPLATE = GM_PREFIX + r"(?P<id>[0-9]{1,19}):(?P<choice>[A-Za-z0-9_.\-]{1,60})"
+# Ids of any length match, so a forged or corrupted one gets a line (not silence); bounded_id refuses
+# what no stored id can be (past 64 bits) before it reaches the database.
+GM_TEMPLATE = GM_PREFIX + r"(?P<id>[0-9]{1,40}):(?P<choice>[A-Za-z0-9_.\-]{1,60})"
 _CHOICE = re.compile(r"[A-Za-z0-9_.\-]{1,60}")
 MAX_BUTTONS = 25
 DETAILS_PREFIX = "grv:details:"
-DETAILS_TEMPLATE = DETAILS_PREFIX + r"(?P<id>[0-9]{1,19})"
+DETAILS_TEMPLATE = DETAILS_PREFIX + r"(?P<id>[0-9]{1,40})"
 
 
 class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GM_TEMPLATE):
@@ -44,14 +47,21 @@ class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         )
         self.decision_id = decision_id
         self.choice = choice
+        self.valid = True  # False for a pressed custom_id whose id no decision can have
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GMDecisionButton:
-        return cls(int(match["id"]), match["choice"], label=getattr(item, "label", None))
+        decision_id = bounded_id(match["id"])
+        button = cls(decision_id or 0, match["choice"], label=getattr(item, "label", None))
+        button.valid = decision_id is not None  # answered with one line by interaction_check
+        return button
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if not self.valid:
+            await send_line(interaction, embeds.error_line(embeds.STALE_BUTTON))
+            return False
         try:
             if await services_of(interaction).settings.is_gm(actor_of(interaction)):
                 return True
@@ -129,14 +139,21 @@ class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DET
         super().__init__(discord.ui.Button(label=embeds.DETAILS_LABEL, style=discord.ButtonStyle.secondary,
                                            custom_id=f"{DETAILS_PREFIX}{event_id}"))
         self.event_id = event_id
+        self.valid = True  # False for a pressed custom_id whose id no event can have
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DetailsButton:
-        return cls(int(match["id"]))
+        event_id = bounded_id(match["id"])
+        button = cls(event_id or 0)
+        button.valid = event_id is not None
+        return button
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if not self.valid:
+            await send_line(interaction, embeds.error_line(embeds.STALE_BUTTON))
+            return
         try:
             event = await services_of(interaction).records.event(actor_of(interaction), self.event_id)
             await interaction.response.send_message(embed=embeds.event_details(event), ephemeral=True)
@@ -178,11 +195,13 @@ def remaining_view(message: discord.Message, decided: int | set[int]) -> discord
         for component in getattr(row, "children", [row]):
             custom_id = getattr(component, "custom_id", None) or ""
             match = pattern.fullmatch(custom_id)
-            if match and int(match["id"]) not in gone:
-                view.add_item(GMDecisionButton(int(match["id"]), match["choice"], getattr(component, "label", None)))
+            decision_id = bounded_id(match["id"]) if match else None
+            if match and decision_id is not None and decision_id not in gone:
+                view.add_item(GMDecisionButton(decision_id, match["choice"], getattr(component, "label", None)))
             shown = details.fullmatch(custom_id)
-            if shown:  # the Details button stays when the GM's buttons go
-                view.add_item(DetailsButton(int(shown["id"])))
+            event_id = bounded_id(shown["id"]) if shown else None
+            if event_id is not None:  # the Details button stays when the GM's buttons go
+                view.add_item(DetailsButton(event_id))
     return view
 
 

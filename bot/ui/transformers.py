@@ -9,15 +9,17 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from content.guard import check_text
 
 MAX_PAIRS = 40
 MAX_NAMES = 20
+MAX_STATS_TEXT = 2000  # 40 pairs of a 60-character name and a short value
 _PAIR = re.compile(r"^\s*([A-Za-z][\w .'-]{0,60}?)\s*[=:]\s*(.{1,100}?)\s*$")
 
 
 def parse_stats(text: str) -> dict[str, int | str]:
     """``str=2 sta=1`` or ``abilities.Single Weapon=5, size=0`` into ``{name: value}``."""
-    text = text.strip()
+    text = check_text(text, "stats", MAX_STATS_TEXT).strip()
     if not text:
         return {}
     pieces = re.split(r"[,;]", text) if re.search(r"[,;]", text) else text.split()
@@ -31,13 +33,13 @@ def parse_stats(text: str) -> dict[str, int | str]:
         if match is None:
             raise UserError(f"stats: cannot read '{piece.strip()}': write name=value, e.g. str=2 sta=1")
         name, value = match.group(1).strip(), match.group(2).strip()
-        stats[name] = int(value) if re.fullmatch(r"[+-]?\d{1,9}", value) else value
+        stats[name] = int(value) if re.fullmatch(r"[+-]?[0-9]{1,9}", value) else value
     return stats
 
 
 def parse_names(text: str) -> list[str]:
     """``broadsword, round shield`` into a list of names."""
-    names = [part.strip() for part in text.split(",") if part.strip()]
+    names = [part.strip() for part in check_text(text, "names", MAX_STATS_TEXT).split(",") if part.strip()]
     if len(names) > MAX_NAMES:
         raise UserError(f"at most {MAX_NAMES} names, separated by commas")
     return names
