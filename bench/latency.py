@@ -50,7 +50,6 @@ if __package__ in (None, ""):  # `python bench/latency.py`: make `bench` importa
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
-import yaml
 
 from bench.cog import DURABLE, NOOP, BenchCog, create_bench_table
 from bot.app import GrievousBot
@@ -58,6 +57,7 @@ from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.scratch_postgres import start_scratch_postgres
 from bot.services import Actor, Services, wound_state
+from content.guard import SCENARIO, parse_document
 from emulator import permissions as perms
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.models import Channel, Guild, Member
@@ -134,7 +134,7 @@ def _attack_options(table: Table, index: int) -> dict[str, Any]:
 
 
 def load_example(spec: AttackSpec) -> dict[str, Any]:
-    data = yaml.safe_load((EXAMPLES / spec.example).read_text(encoding="utf-8"))
+    data = parse_document((EXAMPLES / spec.example).read_bytes(), spec.example, SCENARIO)
     if data.get("system") != spec.system:
         raise SystemExit(f"{spec.example} is not a {spec.system} fight")
     return dict(data)

@@ -24,7 +24,8 @@ HOSTILE_SHEETS = {
     "deep.json": (DEEP_JSON, "deep.json: nests more than 12 levels deep"),
     "digits.yaml": ("name: Digits\nstr: " + "9" * 5000 + "\n",
                     "digits.yaml: line 2, column 6: a number of more than 100 digits"),
-    "surrogate.json": ('{"name": "G\\ud800"}', "surrogate.json: field 'name' holds a lone surrogate (U+D800); remove it"),
+    "surrogate.json": ('{"name": "G\\ud800"}',
+                       "surrogate.json: field 'name' holds a lone surrogate (U+D800); remove it"),
     "control.yaml": ("name: Con\x01trol\n", "control.yaml: line 1, column 10: holds a control character (U+0001); "
                                             "remove it"),
 }
