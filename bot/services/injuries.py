@@ -67,20 +67,20 @@ class InjuryService:
         return await self._rt.read(work)
 
     async def party(self, actor: Actor) -> PartyView:
-        """The player characters of this channel's encounter, or of the whole server when there is none:
-        the GM's view of everyone's wounds between sessions."""
+        """The player characters of this channel's encounter, or of the whole server when there is none (or
+        it holds only NPCs): the GM's view of everyone's wounds between sessions."""
 
         async def work(session: AsyncSession) -> PartyView:
             encounter = await repo.active_encounter(session, actor.channel_id)
-            if encounter is not None:
-                rows = [c.character for c in ordered_combatants(encounter) if not c.character.npc]
-                where = "encounter"
-            else:
+            rows = [c.character for c in ordered_combatants(encounter) if not c.character.npc] \
+                if encounter is not None else []
+            where = "encounter"
+            if not rows:  # no encounter here, or only NPCs in it: the server's player characters
                 rows = sorted((r for r in await repo.characters(session, actor.guild_id) if not r.npc),
                               key=lambda r: r.name.casefold())
                 where = "server"
             if not rows:
-                raise NotFound(f"this {where} has no player characters yet: /character create makes one")
+                raise NotFound("this server has no player characters yet: /character create makes one")
             catalogs = {system: await self._rt.catalog_for(session, actor.guild_id, system)
                         for system in {r.system for r in rows}}
             return PartyView(where, tuple(character_view(self._rt, r, catalogs[r.system]) for r in rows))

@@ -34,6 +34,8 @@ async def test_injuries_and_the_sheet_show_the_wounded_body(table: Any) -> None:
     await table.run("character create", {"name": "Astrid", "stats": "str=1 sta=1 dex=1 qik=0"}, user=table.bob)
     await table.run("encounter start")
     await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    only_npcs = await table.run("injuries", {"party": True})  # nobody's own yet: the server's party instead
+    assert only_npcs.embeds[0]["footer"]["text"] == "2 player characters on this server"
     await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
     hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
                                      "dice": "attack=5 defense=3 location=85 shock=8 stumble=8"}, user=table.alice)
