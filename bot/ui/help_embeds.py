@@ -43,7 +43,8 @@ HELP: dict[str, tuple[str, str]] = {
         "`/shock` \u2014 re-roll shock; `/advantage` \u2014 use a Tactical Advantage; `/rearm` after a fumble\n"
         "`dice:\"attack=7 location=55\"` uses the faces you rolled at the table; the rest are rolled.")),
     "injuries": ("Injuries and healing", (
-        "`/injuries character` \u2014 every wound: location, code, levels, bleeding, penalty\n"
+        "`/injuries character` \u2014 every wound: location, code, levels, bleeding, penalty, and a body diagram\n"
+        "`/injuries party:true` \u2014 every player character's wounds at a glance\n"
         "`/heal character method healer` \u2014 ars-harn: `chirurgy` or `spell`; Pendragon and Fading Suns: "
         "`first_aid` or `chirurgy` (Chirurgery; Physick)\n"
         "`/rest character days dice` \u2014 the healing rolls over time (Pendragon: by the week)")),
