@@ -163,8 +163,8 @@ class _Canvas:
                                        width=line)
 
     def frame(self, width: int, height: int) -> None:
-        self.pen.rounded_rectangle(self.box((1, 1, width - 2, height - 2)), radius=self.px(10), outline=BORDER,
-                                   width=max(1, self.px(2)))
+        # Square corners: a rounded border would leave the card's colour in the corners outside it.
+        self.pen.rectangle(self.box((0, 0, width - 1, height - 1)), outline=BORDER, width=max(1, self.px(2)))
 
 
 class _Figure:
