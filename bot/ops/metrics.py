@@ -31,8 +31,9 @@ class Metrics:
         self.missed = Counter("grievous_missed_deadlines", "Interactions never answered in time (Discord's 3 s "
                               "passed: 10062 Unknown interaction), by command.", ["command"], registry=r)
         self.in_flight = Gauge("grievous_interactions_in_flight", "Interactions being handled now.", registry=r)
-        self.db_seconds = Histogram("grievous_db_transaction_seconds", "Time inside one database transaction of "
-                                    "a command (retries included).", buckets=DB_BUCKETS, registry=r)
+        self.db_seconds = Histogram("grievous_db_transaction_seconds", "Time inside one database session of a "
+                                    "command: a write transaction (retries included) or a read.", ["kind"],
+                                    buckets=DB_BUCKETS, registry=r)
         self.db_retries = Counter("grievous_db_retries", "Transactions run again after a version clash or a "
                                   "lock.", registry=r)
         self.stalls = Counter("grievous_event_loop_stalls", "Event-loop stalls over the watchdog's threshold, by "
@@ -50,7 +51,8 @@ class Metrics:
             self.missed.labels(command).inc()
 
     def observe_transaction(self, seconds: float, attempts: int) -> None:
-        self.db_seconds.observe(seconds)
+        """``attempts`` 0 is a read-only session (autocomplete, status, the log)."""
+        self.db_seconds.labels("read" if attempts == 0 else "write").observe(seconds)
         if attempts > 1:
             self.db_retries.inc(attempts - 1)
 

@@ -79,7 +79,8 @@ class Runtime:
         self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
         # A lock lives while some command holds or awaits it, so idle channels cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Told each committed transaction's time (seconds, retries included) and attempts: the bot's metrics.
+        # Told each committed transaction's time (seconds, retries included) and attempts (0 for a read-only
+        # session): the bot's metrics.
         self.on_transaction: Callable[[float, int], None] | None = None
 
     def warm_up(self) -> None:
@@ -138,8 +139,12 @@ class Runtime:
 
     async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """A read-only query (autocomplete, status): one session, no lock."""
+        started = time.perf_counter()
         async with self.db.readers() as session:
-            return await work(session)
+            result = await work(session)
+        if self.on_transaction is not None:
+            self.on_transaction(time.perf_counter() - started, 0)
+        return result
 
     async def _with_retries(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         started = time.perf_counter()
