@@ -9,9 +9,10 @@ weapons). Inside an identified item each field is one value.
 
 ``take_back(current, ops)`` inverts the ops on ``current`` and refuses (``Blocked``) where the
 document no longer holds what the action left: a field changed again, a wound treated or gone.
-Counters (``counters=True`` in ``diff``: whole numbers outside list items, such as hit points and
-fatigue, that later actions move up and down) are shifted back by the action's own amount instead,
-so two actions on one counter undo in any order.
+Counters (``counters=True`` in ``diff``: whole numbers at the top of a sheet, such as hit points,
+fatigue and injury levels, that later actions move up and down) are shifted back by the action's own
+amount instead, so two actions on one counter undo in any order. Nested numbers (which weapon a hand
+holds, a skill) are values: set back only while they hold what the action left.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ class Blocked(Exception):
 
 def diff(before: Mapping[str, Any], after: Mapping[str, Any], *, counters: bool = False,
          atomic_lists: bool = False) -> list[Op]:
-    """The ops that turn ``before`` into ``after``. ``counters``: whole numbers are counters (Shift);
+    """The ops that turn ``before`` into ``after``. ``counters``: top-level whole numbers are counters (Shift);
     ``atomic_lists``: every list is one value (an encounter's turn order)."""
     ops: list[Op] = []
     _diff_dict((), before, after, ops, counters, atomic_lists)
@@ -150,7 +151,7 @@ def _diff_value(path: Path, old: Any, new: Any, ops: list[Op], counters: bool, a
         _diff_dict(path, old, new, ops, counters, atomic)
     elif isinstance(old, list) and isinstance(new, list) and not atomic:
         _diff_list(path, old, new, ops)
-    elif counters and _is_int(old) and _is_int(new):
+    elif counters and len(path) == 1 and _is_int(old) and _is_int(new):
         ops.append(Shift(path, new - old))
     else:
         ops.append(SetValue(path, old, new))

@@ -36,6 +36,14 @@ def test_a_wound_added_is_taken_back_by_its_index_whatever_came_around_it() -> N
     assert now["wounds"] == [{"index": 0, "location": "head"}, THORAX, ABDOMEN]  # left alone
 
 
+def test_only_top_level_numbers_are_counters() -> None:
+    ops = diff({"fatigue": 1, "held": {"right": 0}}, {"fatigue": 2, "held": {"right": 1}}, counters=True)
+    assert ops == [Shift(("fatigue",), 1), SetValue(("held", "right"), 0, 1)]
+    with pytest.raises(Blocked):  # the hand was changed again: which weapon it held is no counter
+        take_back({"fatigue": 3, "held": {"right": 2}}, ops)
+    assert take_back({"fatigue": 3, "held": {"right": 1}}, ops) == {"fatigue": 2, "held": {"right": 0}}
+
+
 def test_a_field_set_goes_back_only_while_it_holds_the_value_the_action_gave_it() -> None:
     ops = diff({"abilities": {"Sword": 5}}, {"abilities": {"Sword": 6}})
     assert ops == [SetValue(("abilities", "Sword"), 5, 6)]
