@@ -49,6 +49,17 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_odds(args: argparse.Namespace) -> int:
+    from bot.runner import odds_text
+
+    if args.budget is not None and not 0 < args.budget <= 3600:
+        raise UsageError(f"--budget takes seconds from 0 to 3600, not {args.budget}")
+    data, source = _read_input(args.file)
+    result = odds_text(data, source, args.budget)
+    print(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False))
+    return 0
+
+
 def cmd_roll(args: argparse.Namespace) -> int:
     from random import Random
 
@@ -130,6 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.add_argument("file", help="scenario file, or - for standard input")
     resolve.add_argument("--compact", action="store_true", help="print the JSON on one line")
     resolve.set_defaults(func=cmd_resolve)
+
+    odds = sub.add_parser("odds", help="exact odds of one scenario's action (dice it leaves out are followed)")
+    odds.add_argument("file", help="scenario file, or - for standard input")
+    odds.add_argument("--budget", type=float, help="stop after this many seconds and report what is exact so far")
+    odds.add_argument("--compact", action="store_true", help="print the JSON on one line")
+    odds.set_defaults(func=cmd_odds)
 
     roll = sub.add_parser("roll", help="roll a free-form expression: 3d6+2, stress+5 vs 9, d20 vs 14, fs vs 12")
     roll.add_argument("expression", nargs="+")

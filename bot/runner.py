@@ -30,3 +30,14 @@ def resolve_text(text: str | bytes, source: str) -> dict[str, Any]:
     resolution = engine.resolve(scenario, dice, catalog)
     dice.check_all_used()
     return resolution.to_dict()
+
+
+def odds_text(text: str | bytes, source: str, budget: float | None = None) -> dict[str, Any]:
+    """The exact odds of a scenario's action: the dice it forces stay fixed, every other face is followed."""
+    from rules.odds.api import compute_odds
+
+    scenario, forced, _seed = parse_scenario(text, source)
+    engine = get_engine(scenario.system)
+    check_labels(scenario.system, set(engine.roll_labels), forced)
+    catalog = load_catalog(scenario.system)
+    return compute_odds(engine, scenario, catalog, forced, budget=budget).to_dict()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
+from functools import cached_property
 from typing import Any
 
 from rules.errors import UnknownEntry
@@ -144,17 +145,33 @@ class ArsHarnCatalog:
 
     # -- look-ups ----------------------------------------------------------------------------
 
-    def weapon(self, name: str) -> Weapon:
+    # Name look-ups by key, built once (sheets are parsed on every action, and the odds re-run it
+    # thousands of times); the first name with a key wins, as a scan in order would.
+    @cached_property
+    def _weapons_by_key(self) -> dict[str, Weapon]:
+        found: dict[str, Weapon] = {}
         for known, weapon in self.weapons.items():
-            if key_of(known) == key_of(name):
-                return weapon
-        raise unknown("weapon", name, list(self.weapons))
+            found.setdefault(key_of(known), weapon)
+        return found
+
+    @cached_property
+    def _armour_by_key(self) -> dict[str, ArmourPiece]:
+        found: dict[str, ArmourPiece] = {}
+        for known, piece in self.armour.items():
+            found.setdefault(key_of(known), piece)
+        return found
+
+    def weapon(self, name: str) -> Weapon:
+        found = self._weapons_by_key.get(key_of(name))
+        if found is None:
+            raise unknown("weapon", name, list(self.weapons))
+        return found
 
     def piece(self, name: str) -> ArmourPiece:
-        for known, piece in self.armour.items():
-            if key_of(known) == key_of(name):
-                return piece
-        raise unknown("armour piece", name, list(self.armour))
+        found = self._armour_by_key.get(key_of(name))
+        if found is None:
+            raise unknown("armour piece", name, list(self.armour))
+        return found
 
     def material(self, name: str) -> Mapping[str, int]:
         found = self.materials.get(key_of(name))

@@ -1,0 +1,77 @@
+"""One call for the CLI and the bot: a scenario (and the faces a user forced) in, its exact odds out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from random import Random
+from typing import Any
+
+from rules.dice import DiceSource
+from rules.errors import RulesError
+from rules.model import Engine, Resolution, Scenario
+from rules.odds import ars_harn, fading_suns, pendragon
+from rules.odds.dice import CUTOFF, EnumeratingDice
+from rules.odds.tree import Adapter, Distribution, enumerate_action
+
+# what /odds can be asked about, by system
+ACTIONS = {"ars-harn": ("attack", "cast"), "pendragon": ("attack",), "fading-suns": ("attack",)}
+
+
+@dataclass(frozen=True)
+class Odds:
+    system: str
+    distribution: Distribution
+    summary: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        dist = self.distribution
+        leaves = sorted(dist.leaves.items(), key=lambda kv: -kv[1])
+        return {
+            "system": self.system,
+            "complete": dist.complete,
+            "covered": sum(dist.leaves.values()),
+            "cut_mass": dist.cut,
+            "missing_mass": dist.missing,
+            "cutoff": CUTOFF,
+            "engine_runs": dist.runs,
+            "seconds": round(dist.seconds, 4),
+            "summary": self.summary,
+            "leaves": [{"p": p, "outcome": dict(leaf)} for leaf, p in leaves],
+        }
+
+
+def adapter_for(system: str, catalog: Any, scenario: Scenario, probe: Resolution,
+             forced: Mapping[str, Sequence[int]]) -> tuple[Adapter, Callable[[Distribution], dict[str, Any]]]:
+    if system == "ars-harn":
+        return ars_harn.ArsHarnOdds(catalog, scenario, probe, forced), ars_harn.summarize
+    if system == "pendragon":
+        return pendragon.PendragonOdds(catalog, scenario, probe, forced), pendragon.summarize
+    return fading_suns.FadingSunsOdds(catalog, scenario, probe, forced), fading_suns.summarize
+
+
+def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None = None,
+                 budget: float | None = None) -> Odds:
+    """The exact distribution of ``scenario``'s outcomes, follow-up rolls included.
+
+    Rolls the GM would make later (GM mode) are made at once, as the engine's automatic mode does, so
+    kill and death odds are part of the answer. ``budget`` bounds the seconds spent; whatever is left
+    unexplored is reported as missing mass."""
+    kind = scenario.action.get("type", "attack")
+    if kind not in ACTIONS.get(scenario.system, ()):
+        allowed = ", ".join(ACTIONS.get(scenario.system, ())) or "nothing"
+        raise RulesError(f"odds: {scenario.system} can give odds for {allowed}, not '{kind}'")
+    forced = {label: list(faces) for label, faces in (forced or {}).items()}
+    scenario = replace(scenario, settings={**scenario.settings, "auto_rolls": True})
+    # one ordinary run first: it checks the scenario (a bad one fails here, once) and shows the constants
+    probe = engine.resolve(scenario, DiceSource(forced, rng=Random(0)), catalog)
+    adapter, summarize = adapter_for(scenario.system, catalog, scenario, probe, forced)
+
+    def make(plan: Sequence[int]) -> EnumeratingDice:
+        return EnumeratingDice(forced, rng=Random(0), plan=plan, policy=adapter.policy)
+
+    def resolve(dice: EnumeratingDice) -> Resolution:
+        return engine.resolve(scenario, dice, catalog)
+
+    dist = enumerate_action(resolve, make, adapter, budget)
+    return Odds(scenario.system, dist, summarize(dist))

@@ -1,0 +1,197 @@
+"""Odds for ars-harn: attack and cast, with the follow-up rolls (amputation, kill, fumble, shock).
+
+States that merge (``key``): after the Attack and Defense rolls only the excess matters, whatever the two
+dice were; after the location roll only the location band, the side and the injury band the Effective
+Impact falls in (Effective Impact = excess + a constant for that location, learned from the first run
+through it). Every check after the wound reads only success, failure or botch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from rules.ars_harn.catalog import ArsHarnCatalog
+from rules.ars_harn.combat import earns_advantage
+from rules.ars_harn.settings import parse_rulings
+from rules.model import Resolution, Scenario
+from rules.odds.common import check_result, group_faces, last, make_leaf, spread
+from rules.odds.dice import Policy
+from rules.odds.tree import Distribution, History, Leaf, State
+
+CHECKS = frozenset({"shock", "kill", "amputation", "fumble", "stumble", "chirurgy", "healing", "fatigue"})
+SEVERITY = {"M": "minor", "S": "serious", "G": "grievous", "K": "kill"}
+
+
+class ArsHarnOdds:
+    def __init__(self, catalog: ArsHarnCatalog, scenario: Scenario, probe: Resolution,
+                 forced: Mapping[str, Sequence[int]]) -> None:
+        self.catalog = catalog
+        out = probe.outcome
+        self.aim = out.get("aim") if isinstance(out.get("aim"), str) else None
+        self.rule = parse_rulings(scenario.settings).tactical_advantage
+        # the Attack and Defense Totals are the die plus these (a botch counts 0); user-forced dice
+        # keep them out of the keys (no merging there, still exact)
+        self.mods: dict[str, int] | None = None
+        if out.get("action") == "attack" and not ({"attack", "defense", "attack.botch", "defense.botch"} & set(forced)):
+            self.mods = {"attack": sum((out.get("attack_modifiers") or {}).values()),
+                         "defense": sum((out.get("defense_modifiers") or {}).values())}
+            self.defends = bool(out.get("defense_rolled"))
+        self.offsets: dict[Hashable, int] = {}
+        self.places = {self._place(g) for g in self._groups("location", 100) or []}
+        self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
+
+    def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
+        if label != "location" or sides != 100 or self.aim is None:
+            return None
+        aim = self.aim
+
+        def place(face: int) -> Hashable:
+            loc = self.catalog.strike(aim, face)
+            return loc.key, (face % 2 if loc.paired else None)
+
+        return group_faces(1, 100, place)
+
+    def _place(self, group: Hashable) -> Hashable:
+        assert self.aim is not None and isinstance(group, tuple)
+        loc = self.catalog.strike(self.aim, group[0])
+        return loc.key, (group[0] % 2 if loc.paired else None)
+
+    def _exchange(self, history: History) -> tuple[bool, int, bool, bool, bool] | None:
+        """(hit, excess, tactical advantage, attack botched, defence botched) once both rolls are in."""
+        if self.mods is None or (history and history[0][0] != "attack"):
+            return None
+        wanted = 2 if self.defends else 1
+        if len(history) < wanted:
+            return None
+        attack = history[0][1]
+        assert isinstance(attack, tuple)
+        a_botched = attack[1] > 0
+        at = 0 if a_botched else attack[0] + self.mods["attack"]
+        dt, d_botched = 0, False
+        if self.defends:
+            if history[1][0] != "defense":
+                return None
+            defense = history[1][1]
+            assert isinstance(defense, tuple)
+            d_botched = defense[1] > 0
+            dt = 0 if d_botched else defense[0] + self.mods["defense"]
+        hit = at > dt
+        advantage = not hit and earns_advantage(self.rule, at, dt)
+        return hit, at - dt if hit else 0, advantage, a_botched, d_botched
+
+    def key(self, history: History, resolution: Resolution | None) -> State | None:
+        found = self._key(history, resolution)
+        return None if found is None else State(found)
+
+    def _key(self, history: History, resolution: Resolution | None) -> Hashable | None:
+        if len(history) == 1 and history[0][0] == "targeting":
+            # a damaging spell: only whether Targeting passed (or botched) shapes what follows
+            if resolution is None or not isinstance(resolution.outcome.get("targeting"), Mapping):
+                return None
+            targeting = resolution.outcome["targeting"]
+            return ("targeting", targeting.get("passed"), targeting.get("botched"))
+        exchange = self._exchange(history)
+        if exchange is None:
+            return None
+        wanted = 2 if self.defends else 1
+        hit, excess, advantage, a_botched, d_botched = exchange
+        if len(history) == wanted:
+            if hit and self.places and len(self.offsets) == len(self.places):
+                # every location's constant is known: the excess matters only through the injury
+                # band it gives at each location
+                bands = tuple(self.catalog.band_index(excess + self.offsets[p]) for p in sorted(self.places, key=str))
+                return ("bands", bands, d_botched)
+            return ("exchange", hit, excess if hit else 0, advantage, a_botched, d_botched)
+        if len(history) == wanted + 1 and history[-1][0] == "location":
+            place = self._place(history[-1][1])
+            if place in self.offsets:
+                band = self.catalog.band_index(excess + self.offsets[place])
+            elif resolution is not None and resolution.outcome.get("effective_impact") is not None:
+                band = self.catalog.band_index(int(resolution.outcome["effective_impact"]))
+            else:
+                return None
+            return ("struck", place, band, d_botched)
+        return None
+
+    def observe(self, history: History, resolution: Resolution) -> None:
+        exchange = self._exchange(history)
+        impact = resolution.outcome.get("effective_impact")
+        group = last(history, "location")
+        if exchange is None or impact is None or group is None:
+            return
+        self.offsets.setdefault(self._place(group), int(impact) - exchange[1])
+
+    def mark(self, history: History) -> tuple[str, Hashable] | None:
+        if self.mods is None or len(history) != (2 if self.defends else 1):
+            return None
+        exchange = self._exchange(history)
+        if exchange is None or not exchange[0]:
+            return None
+        return "excess", exchange[1]
+
+    def leaf(self, resolution: Resolution) -> Leaf:
+        out = resolution.outcome
+        injury = out.get("injury") if isinstance(out.get("injury"), Mapping) else None
+        conditions = out.get("conditions") or []
+        limb = check_result(out.get("fumble")) or check_result(out.get("stumble"))
+        return make_leaf([
+            ("hit", bool(out.get("hit"))),
+            ("attack_botched", bool(out.get("attack_botched"))),
+            ("defense_botched", bool(out.get("defense_botched"))),
+            ("tactical_advantage", bool(out.get("tactical_advantage"))),
+            ("location", out.get("location")),
+            ("side", out.get("side")),
+            ("code", injury.get("code") if injury else None),
+            ("levels", injury.get("levels") if injury else 0),
+            ("bleeding", bool(injury.get("bleeding")) if injury else False),
+            ("amputation", check_result(out.get("amputation"))),
+            ("severed", out.get("severed") is not None),
+            ("kill", check_result(out.get("kill"))),
+            ("shock", check_result(out.get("shock"))),
+            ("limb", limb),
+            ("dropped", out.get("dropped") is not None),
+            ("dead", "dead" in conditions),
+            ("incapacitated", "incapacitated" in conditions),
+            ("gm_decision", (out.get("gm_decision") or {}).get("kind")),
+        ])
+
+
+def _failed(value: Hashable) -> bool:
+    return value in ("failed", "botched", "automatic")
+
+
+def summarize(dist: Distribution) -> dict[str, Any]:
+    """The numbers a player decides on first; ``detail`` holds the rest."""
+    p = dist.prob
+    hit = p(lambda r: bool(r["hit"]))
+    severity: dict[str, float] = {}
+    for name, q in spread(dist, "code").items():
+        key = "none" if name == "none" else SEVERITY.get(name[0], name)
+        severity[key] = severity.get(key, 0.0) + q
+    excess = dist.marginals.get("excess", {})
+    mean_excess = sum(float(str(e)) * q for e, q in excess.items()) / hit if hit else 0.0
+    levels = sum(float(str(dict(leaf)["levels"])) * q for leaf, q in dist.leaves.items())
+    return {
+        "hit": hit,
+        "injury": p(lambda r: r["code"] is not None),
+        "grievous_or_worse": severity.get("grievous", 0.0) + severity.get("kill", 0.0),
+        "kill_roll": p(lambda r: r["kill"] is not None),
+        "kill_failed": p(lambda r: _failed(r["kill"])),
+        "dead": p(lambda r: bool(r["dead"])),
+        "shock_failed": p(lambda r: _failed(r["shock"])),
+        "detail": {
+            "severity": severity,
+            "location": spread(dist, "location", lambda r: bool(r["hit"])),
+            "code": spread(dist, "code"),
+            "mean_excess_on_hit": mean_excess,
+            "bleeding": p(lambda r: bool(r["bleeding"])),
+            "amputation_roll": p(lambda r: r["amputation"] is not None),
+            "severed": p(lambda r: bool(r["severed"])),
+            "limb_roll_failed": p(lambda r: _failed(r["limb"])),
+            "incapacitated": p(lambda r: bool(r["incapacitated"])),
+            "tactical_advantage": p(lambda r: bool(r["tactical_advantage"])),
+            "attack_botched": p(lambda r: bool(r["attack_botched"])),
+            "expected_injury_levels": levels,
+        },
+    }

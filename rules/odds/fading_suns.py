@@ -1,0 +1,97 @@
+"""Odds for fading-suns: goal roll, defence, location, damage, wound effect, stumble and fumble.
+
+After the goal roll and the defence only what they made matters (hit, defended, net victory points and
+the two results): read from the first run through a pair, others with the same reading share its future.
+The d20 location merges faces by the location they give in the attack's column; effect, stumble and
+fumble rolls read only their result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from rules.model import Resolution, Scenario
+from rules.odds.common import check_result, group_faces, make_leaf, spread
+from rules.odds.dice import Policy
+from rules.odds.tree import Distribution, History, Leaf, State
+
+CHECKS = frozenset({"effect", "stumble", "fumble", "heal"})
+
+
+class FadingSunsOdds:
+    def __init__(self, catalog: Any, scenario: Scenario, probe: Resolution,
+                 forced: Mapping[str, Sequence[int]]) -> None:
+        self.catalog = catalog
+        column = probe.outcome.get("column")
+        self.column = column if isinstance(column, str) else None
+        self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
+
+    def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
+        if label != "location" or sides != 20 or self.column is None:
+            return None
+        column = self.column
+        return group_faces(1, 20, lambda face: self.catalog.location_for(column, face).name)
+
+    def key(self, history: History, resolution: Resolution | None) -> State | None:
+        if resolution is None or not history or history[-1][0] not in ("attack", "defense"):
+            return None
+        if history[-1][0] == "attack" and resolution.outcome.get("defense") is not None:
+            return None  # wait for the defence
+        out = resolution.outcome
+        defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
+        return State(("exchange", out.get("result"), out.get("hit"), out.get("defended"),
+                      out.get("net_victory_points"), defense.get("result")))
+
+    def observe(self, history: History, resolution: Resolution) -> None:
+        return None
+
+    def mark(self, history: History) -> tuple[str, Hashable] | None:
+        return None
+
+    def leaf(self, resolution: Resolution) -> Leaf:
+        out = resolution.outcome
+        conditions = (out.get("conditions") or {}).get("defender", [])
+        attacker_conditions = (out.get("conditions") or {}).get("attacker", [])
+        return make_leaf([
+            ("result", out.get("result")),
+            ("hit", bool(out.get("hit"))),
+            ("defended", bool(out.get("defended"))),
+            ("victory_points", out.get("net_victory_points")),
+            ("location", out.get("location")),
+            ("damage", out.get("damage")),
+            ("severity", out.get("severity")),
+            ("effect", out.get("effect")),
+            ("stumble", check_result(out.get("stumble_roll"))),
+            ("fumble", check_result(out.get("fumble_roll"))),
+            ("conditions", tuple(sorted(conditions))),
+            ("attacker_conditions", tuple(sorted(attacker_conditions))),
+        ])
+
+
+def _has(row: Mapping[str, Hashable], condition: str) -> bool:
+    conditions = row["conditions"]
+    return isinstance(conditions, tuple) and condition in conditions
+
+
+def summarize(dist: Distribution) -> dict[str, Any]:
+    p = dist.prob
+    effects = spread(dist, "effect", lambda r: r["severity"] is not None)
+    return {
+        "success": p(lambda r: r["result"] in ("success", "critical")),
+        "hit": p(lambda r: bool(r["hit"])),
+        "critical": p(lambda r: r["result"] == "critical"),
+        "wound": p(lambda r: r["severity"] is not None),
+        "dead": p(lambda r: _has(r, "dead")),
+        "detail": {
+            "severity": spread(dist, "severity", lambda r: bool(r["hit"])),
+            "location": spread(dist, "location", lambda r: bool(r["hit"])),
+            "victory_points": spread(dist, "victory_points", lambda r: bool(r["hit"])),
+            "effect": effects,
+            "stunned": p(lambda r: _has(r, "stunned")),
+            "unconscious": p(lambda r: _has(r, "unconscious")),
+            "crippled": p(lambda r: r["severity"] == "crippled"),
+            "defended": p(lambda r: bool(r["defended"])),
+            "critical_failure": p(lambda r: r["result"] == "critical_failure"),
+        },
+    }

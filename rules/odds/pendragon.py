@@ -1,0 +1,149 @@
+"""Odds for pendragon: the opposed d20s, damage, knockdown, major wound, falls.
+
+States that merge: after the two d20s, what the exchange made of them (the winner, a tie, a critical,
+the loser's success for his shield, fumbles; odd faces under the odd-roll lance ruling), worked out
+with the engine's own roll and comparison; a natural 1 (a flail may hit its wielder) is read from a run
+instead. After the damage roll, what the loser suffers depends only on the damage taken and whether a
+knockdown roll is called, whatever the exchange before it was (that part of the leaf is kept as it was).
+Knockdown, major wound, Valorous and fall rolls read only success or failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from rules.dice import CRITICAL, FUMBLE, DiceSource
+from rules.model import Resolution, Scenario
+from rules.odds.common import check_result, group_faces, make_leaf, spread
+from rules.odds.dice import Policy
+from rules.odds.tree import Distribution, History, Leaf, State
+from rules.pendragon.opposed import SUCCESSES, compare
+
+CHECKS = frozenset({"knockdown", "major_wound", "valorous", "fall"})
+# the leaf fields the two d20s (and the damage total) decide before the loser's part begins
+EXCHANGE_FIELDS = ("winner", "loser", "tie", "critical", "fumble", "weapon_broken", "lance_broken")
+
+
+class PendragonOdds:
+    def __init__(self, catalog: Any, scenario: Scenario, probe: Resolution,
+                 forced: Mapping[str, Sequence[int]]) -> None:
+        out = probe.outcome
+        self.opposed = not out.get("unopposed")
+        self.targets: dict[str, int] | None = None
+        rolls = [out.get("attacker_roll"), out.get("defender_roll") if self.opposed else None]
+        if not ({"attacker", "defender"} & set(forced)) and isinstance(rolls[0], Mapping):
+            self.targets = {"attacker": int(rolls[0]["target"])}
+            if isinstance(rolls[1], Mapping):
+                self.targets["defender"] = int(rolls[1]["target"])
+        self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
+        table = catalog.combat.stat_loss
+        self.policy = Policy(by_result=CHECKS, face_groups=lambda label, sides: (
+            group_faces(1, 6, table.get) if label == "stat_loss" and sides == 6 else None))
+
+    def _exchange(self, history: History) -> Hashable | None:
+        if self.targets is None:
+            return None
+        results: dict[str, tuple[str, int]] = {}
+        parity = []
+        for (label, face), who in zip(history, ("attacker", "defender"), strict=False):
+            if label != who or not isinstance(face, int) or face == 1:
+                return None  # a natural 1: whether a flail hits its wielder is read from a run
+            roll = DiceSource({who: [face]}).pendragon(who, self.targets[who])
+            results[who] = (roll.result or "", roll.total)
+            parity.append(face % 2 if self.odd_rolls else 0)
+        a = results["attacker"]
+        if "defender" in results:
+            d = results["defender"]
+            winner, tie = compare(a[0], a[1], d[0], d[1])
+        else:
+            d = ("", 0)
+            winner, tie = ("attacker" if a[0] in SUCCESSES else "none"), False
+        loser_ok = (d if winner == "attacker" else a)[0] in SUCCESSES
+        critical = winner != "none" and results[winner][0] == CRITICAL
+        fumbles = tuple(r[0] == FUMBLE for r in (a, d))
+        return ("exchange", winner, tie, critical, loser_ok, fumbles, a[0] == CRITICAL and d[0] == CRITICAL,
+                tuple(parity))
+
+    def key(self, history: History, resolution: Resolution | None) -> State | None:
+        wanted = 2 if self.opposed else 1
+        if len(history) == wanted and history[0][0] == "attacker":
+            found = self._exchange(history)
+            if found is not None:
+                return State(found)
+            if resolution is None:
+                return None
+            out = resolution.outcome
+            rolls = tuple((r.get("result"), r.get("natural_1"), int(r.get("face") or 0) % 2)
+                          for r in (out.get("attacker_roll"), out.get("defender_roll")) if isinstance(r, Mapping))
+            events = out.get("events") or {}
+            return State(("exchange-run", rolls, out.get("winner"), out.get("tie"), out.get("critical"),
+                          tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))))
+        if resolution is not None and history and history[-1][0] == "damage" and labels_before(history):
+            out = resolution.outcome
+            events = out.get("events") or {}
+            knock = out.get("knockdown")
+            kind = None if not isinstance(knock, Mapping) else ("automatic" if knock.get("automatic") else "roll")
+            leaf = dict(self.leaf(resolution))
+            return State(("damage", out.get("loser"), out.get("damage_taken"), kind, out.get("weapon_dropped"),
+                          out.get("weapon_broken"),
+                          tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))),
+                         tuple((name, leaf[name]) for name in EXCHANGE_FIELDS))
+        return None
+
+    def observe(self, history: History, resolution: Resolution) -> None:
+        return None
+
+    def mark(self, history: History) -> tuple[str, Hashable] | None:
+        return None
+
+    def leaf(self, resolution: Resolution) -> Leaf:
+        out = resolution.outcome
+        knock = out.get("knockdown")
+        fumbles = [who for who in ("attacker", "defender")
+                   if isinstance(out.get(f"{who}_roll"), Mapping) and out[f"{who}_roll"].get("result") == "fumble"]
+        return make_leaf([
+            ("winner", out.get("winner")),
+            ("loser", out.get("loser")),
+            ("tie", bool(out.get("tie"))),
+            ("critical", bool(out.get("critical"))),
+            ("fumble", ",".join(fumbles) or None),
+            ("damage_taken", out.get("damage_taken")),
+            ("knocked_down", isinstance(knock, Mapping) and bool(knock.get("automatic") or not knock.get("passed"))),
+            ("major_wound", bool(out.get("major_wound"))),
+            ("unconscious", bool(out.get("unconscious"))),
+            ("dying", bool(out.get("dying"))),
+            ("weapon_broken", out.get("weapon_broken")),
+            ("lance_broken", out.get("lance_broken")),
+            ("self_hit", (out.get("self_hit") or {}).get("who")),
+            ("fall", check_result(out.get("fall"))),
+        ])
+
+
+def labels_before(history: History) -> bool:
+    """The damage roll of the winner's blow (the first one), not a flail's blow to its own wielder."""
+    return sum(1 for name, _ in history if name == "damage") == 1
+
+
+def summarize(dist: Distribution) -> dict[str, Any]:
+    p = dist.prob
+    damage = spread(dist, "damage_taken", lambda r: r["loser"] == "defender")
+    mean = sum(float(k) * q for k, q in damage.items() if k != "none")
+    return {
+        "win": p(lambda r: r["winner"] == "attacker"),
+        "tie": p(lambda r: bool(r["tie"])),
+        "loss": p(lambda r: r["winner"] == "defender"),
+        "critical": p(lambda r: r["winner"] == "attacker" and bool(r["critical"])),
+        "major_wound": p(lambda r: r["loser"] == "defender" and bool(r["major_wound"])),
+        "unconscious": p(lambda r: r["loser"] == "defender" and bool(r["unconscious"])),
+        "detail": {
+            "neither": p(lambda r: r["winner"] == "none" and not r["tie"]),
+            "fumble": p(lambda r: r["fumble"] is not None),
+            "knockdown": p(lambda r: r["loser"] == "defender" and bool(r["knocked_down"])),
+            "dying": p(lambda r: r["loser"] == "defender" and bool(r["dying"])),
+            "weapon_broken": p(lambda r: r["weapon_broken"] is not None),
+            "damage_taken": dict(sorted(((k, q) for k, q in damage.items()), key=lambda kv: int(kv[0]))),
+            "mean_damage_taken": mean,
+            "attacker_hurt": p(lambda r: r["loser"] == "attacker"),
+        },
+    }

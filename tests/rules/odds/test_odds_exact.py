@@ -1,0 +1,133 @@
+"""The enumerating dice source drives the unchanged engines: every leaf, exact, summing to one."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from content import load_catalog
+from rules.dice import DiceSource
+from rules.errors import RulesError
+from rules.odds.api import compute_odds
+from rules.odds.dice import CUTOFF, stress_branches, stress_request
+from rules.odds.tree import State
+from rules.registry import get_engine
+from tests.rules.odds.odds_support import exact, example, odds_examples
+
+
+def test_a_stress_die_is_followed_until_less_than_the_cutoff_is_left() -> None:
+    branches = stress_branches(1, CUTOFF)
+    covered = sum(p for *_, p in branches)
+    assert 0 < 1 - covered < CUTOFF
+    # nine doublings deep: 1,1,1,1,1,1,1,1,1 then a 10 reads 512 x 10
+    assert max(total for _, _, total, _, _ in branches) == 5120
+    request = stress_request("attack", 1, CUTOFF, None)
+    assert math.isclose(sum(o.prob for o in request.outcomes) + request.cut, 1.0, abs_tol=1e-12)
+    # a 4 shown, and a 1 then a 2 (doubled), read the same: one outcome, 0.1 + 0.01
+    four = next(o for o in request.outcomes if o.key == (4, 0))
+    assert math.isclose(four.prob, 0.11)
+
+
+def test_a_check_merges_faces_by_result() -> None:
+    request = stress_request("shock", 1, CUTOFF, (1, 5))  # Stamina +1 against Ease Factor 5
+    probs = {o.key: o.prob for o in request.outcomes}
+    assert set(probs) == {"success", "failure", "fumble"}
+    assert math.isclose(probs["fumble"], 0.01)
+    # a zero that does not botch, or 2 and 3 fail: 0.09 + 0.2
+    assert math.isclose(probs["failure"], 0.29)
+
+
+@pytest.mark.parametrize("name", ["ars-harn-sword-vs-mail", "pendragon-tie-sword-breaks-spear",
+                                  "fading-suns-dodged-blaster"])
+def test_the_leaves_and_the_cut_off_mass_sum_to_one(name: str) -> None:
+    odds = exact(name)
+    dist = odds.distribution
+    assert dist.complete
+    assert dist.cut < CUTOFF
+    assert math.isclose(sum(dist.leaves.values()) + dist.cut, 1.0, abs_tol=1e-9)
+    assert all(p > 0 for p in dist.leaves.values())
+
+
+@pytest.mark.parametrize("name", ["ars-harn-axe-amputation", "pendragon-sword-against-axe",
+                                  "fading-suns-crippling-axe"])
+def test_with_every_die_forced_there_is_one_leaf_and_it_is_the_resolution(name: str) -> None:
+    scenario, forced = example(name)
+    engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
+    odds = compute_odds(engine, scenario, catalog, forced)
+    assert len(odds.distribution.leaves) == 1
+    [(leaf, p)] = odds.distribution.leaves.items()
+    assert p == 1.0
+    from rules.odds.api import adapter_for
+
+    resolution = engine.resolve(scenario, DiceSource(forced), catalog)
+    adapter, _ = adapter_for(scenario.system, catalog, scenario, resolution, forced)
+    assert leaf == adapter.leaf(resolution)
+
+
+def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
+    """'I rolled 7 on the attack: what now?' The Attack Total is 7 + 13 in every leaf."""
+    scenario, _ = example("ars-harn-axe-amputation")
+    engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
+    seven = compute_odds(engine, scenario, catalog, {"attack": [7]})
+    free = exact("ars-harn-axe-amputation")
+    assert seven.distribution.complete
+    assert math.isclose(sum(seven.distribution.leaves.values()) + seven.distribution.cut, 1.0, abs_tol=1e-9)
+    assert seven.summary["hit"] != pytest.approx(free.summary["hit"])
+    # no botch can happen on a forced 7
+    assert seven.summary["detail"]["attack_botched"] == 0
+
+
+def test_merging_states_changes_no_probability() -> None:
+    """The same action with every state key switched off (one branch per outcome, no sharing)."""
+    from rules.odds import api
+
+    name = "fading-suns-crippling-axe"
+    scenario, _ = example(name)
+    engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
+    original = api.adapter_for
+
+    def no_states(*args):  # type: ignore[no-untyped-def]
+        adapter, summarize = original(*args)
+
+        class Plain:
+            policy = adapter.policy
+
+            def key(self, history, resolution) -> State | None:  # type: ignore[no-untyped-def]
+                return None
+
+            observe, mark, leaf = adapter.observe, adapter.mark, adapter.leaf
+
+        return Plain(), summarize
+
+    api.adapter_for = no_states  # type: ignore[assignment]
+    try:
+        plain = compute_odds(engine, scenario, catalog)
+    finally:
+        api.adapter_for = original
+    merged = exact(name).distribution
+    assert plain.distribution.runs > merged.runs
+    assert set(plain.distribution.leaves) == set(merged.leaves)
+    for leaf, p in merged.leaves.items():
+        assert plain.distribution.leaves[leaf] == pytest.approx(p, abs=1e-12)
+
+
+def test_a_budget_too_small_reports_missing_mass_instead_of_guessing() -> None:
+    scenario, _ = example("pendragon-sword-against-axe")
+    odds = compute_odds(get_engine(scenario.system), scenario, load_catalog(scenario.system), budget=1e-6)
+    dist = odds.distribution
+    assert not dist.complete
+    assert dist.missing > 0
+    assert math.isclose(sum(dist.leaves.values()) + dist.cut + dist.missing, 1.0, abs_tol=1e-9)
+
+
+def test_odds_are_only_for_attacks_and_spells() -> None:
+    scenario, _ = example("pendragon-first-aid")
+    with pytest.raises(RulesError, match="odds: pendragon can give odds for attack, not 'first_aid'"):
+        compute_odds(get_engine(scenario.system), scenario, load_catalog(scenario.system))
+
+
+def test_every_example_attack_is_covered() -> None:
+    names = odds_examples()
+    assert {n.split("-")[0] for n in names} == {"ars", "pendragon", "fading"}
+    assert len(names) == 11
