@@ -6,6 +6,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.characters",
     "bot.cogs.encounters",
     "bot.cogs.combat",
+    "bot.cogs.odds",
     "bot.cogs.injuries",
     "bot.cogs.records",
     "bot.cogs.help",

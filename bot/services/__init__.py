@@ -17,6 +17,7 @@ from bot.services.characters import CharacterService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.injuries import InjuryService
+from bot.services.odds import OddsService
 from bot.services.packs import PackService
 from bot.services.records import RecordService
 from bot.services.runtime import Runtime, _load_catalog, utcnow
@@ -60,5 +61,6 @@ class Services:
         self.encounters = EncounterService(self.runtime)
         self.combat = CombatService(self.runtime)
         self.injuries = InjuryService(self.runtime)
+        self.odds = OddsService(self.runtime, self.combat)
         self.records = RecordService(self.runtime)
         self.packs = PackService(self.runtime)

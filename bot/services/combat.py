@@ -113,21 +113,34 @@ class CombatService:
 
         async def work(session: AsyncSession) -> ActionReport:
             encounter = await active_encounter(session, actor)
-            attacking = await self._acting(session, actor, encounter, attacker, "attack with them")
-            defending = require_combatant(encounter, target)
-            if defending.character_id == attacking.character_id:
-                raise UserError(f"{attacking.character.name} cannot attack themselves")
-            action: dict[str, Any] = {"type": "attack"}
-            for key in ("aspect", "aim"):
-                if key in attacking.declaration:
-                    action[key] = attacking.declaration[key]
-            action.update(engine_attack_options(encounter.system, clean_options(options)))
-            if weapon is not None:
-                action["weapon"] = self._weapon(attacking.character, weapon)
-            call = ActionCall("attack", action, attacking.character, defending.character, dice_text)
+            call = await self.declare(session, actor, encounter, "attack", target, weapon, options, attacker)
+            call.dice_text = dice_text
             return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
+
+    async def declare(self, session: AsyncSession, actor: Actor, encounter: Encounter, kind: str, target: str,
+                      weapon: str | None, options: Mapping[str, Any] | None, acting: str | None) -> ActionCall:
+        """The engine action ``kind`` ("attack" or "cast") as /attack and /cast declare it, and as /odds asks
+        about it: who acts (the caller must control them), on whom, with the attacker's declared aspect and aim."""
+        if kind == "cast":
+            require_action(self._rt.engine(encounter.system), "cast")
+            casting = await self._acting(session, actor, encounter, acting, "cast for them")
+            defending = require_combatant(encounter, target)
+            return ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
+                              defending.character)
+        attacking = await self._acting(session, actor, encounter, acting, "attack with them")
+        defending = require_combatant(encounter, target)
+        if defending.character_id == attacking.character_id:
+            raise UserError(f"{attacking.character.name} cannot attack themselves")
+        action: dict[str, Any] = {"type": "attack"}
+        for key in ("aspect", "aim"):
+            if key in attacking.declaration:
+                action[key] = attacking.declaration[key]
+        action.update(engine_attack_options(encounter.system, clean_options(options)))
+        if weapon is not None:
+            action["weapon"] = self._weapon(attacking.character, weapon)
+        return ActionCall("attack", action, attacking.character, defending.character)
 
     async def cast(self, actor: Actor, target: str, options: Mapping[str, Any] | None = None,
                    dice_text: str | None = None, caster: str | None = None) -> ActionReport:
@@ -135,11 +148,8 @@ class CombatService:
 
         async def work(session: AsyncSession) -> ActionReport:
             encounter = await active_encounter(session, actor)
-            require_action(self._rt.engine(encounter.system), "cast")
-            casting = await self._acting(session, actor, encounter, caster, "cast for them")
-            defending = require_combatant(encounter, target)
-            call = ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
-                              defending.character, dice_text)
+            call = await self.declare(session, actor, encounter, "cast", target, None, options, caster)
+            call.dice_text = dice_text
             return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)

@@ -23,6 +23,8 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
                 ephemeral: bool = False, file: discord.File | None = None) -> int | None:
     """Answer the interaction, or follow up when it was deferred or already answered; the message's id."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
+    if file is not None:
+        kwargs["file"] = file
     if content is not None:
         kwargs["content"] = content
     if embed is not None:

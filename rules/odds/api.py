@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
@@ -23,6 +23,8 @@ class Odds:
     system: str
     distribution: Distribution
     summary: dict[str, Any]
+    # what the engine made of the declaration where it left choices open (the weapon, the aspect)
+    declared: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         dist = self.distribution
@@ -36,6 +38,7 @@ class Odds:
             "cutoff": CUTOFF,
             "engine_runs": dist.runs,
             "seconds": round(dist.seconds, 4),
+            "declared": self.declared,
             "summary": self.summary,
             "leaves": [{"p": p, "outcome": dict(leaf)} for leaf, p in leaves],
         }
@@ -74,4 +77,17 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
         return engine.resolve(scenario, dice, catalog)
 
     dist = enumerate_action(resolve, make, adapter, budget)
-    return Odds(scenario.system, dist, summarize(dist))
+    return Odds(scenario.system, dist, summarize(dist), declared(probe.outcome))
+
+
+def declared(outcome: Mapping[str, Any]) -> dict[str, str]:
+    """The weapon (and ars-harn aspect and aim) an action used, as its outcome names them."""
+    out: dict[str, str] = {}
+    roll = outcome.get("attacker_roll")
+    weapon = outcome.get("weapon") or (roll.get("weapon") if isinstance(roll, Mapping) else None)
+    if isinstance(weapon, str):
+        out["weapon"] = weapon
+    for key in ("aspect", "aim"):
+        if isinstance(outcome.get(key), str):
+            out[key] = outcome[key]
+    return out

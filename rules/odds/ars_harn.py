@@ -12,10 +12,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from rules.ars_harn.catalog import ArsHarnCatalog
+from rules.ars_harn.character import HANDS
 from rules.ars_harn.combat import earns_advantage
 from rules.ars_harn.settings import parse_rulings
 from rules.model import Resolution, Scenario
-from rules.odds.common import check_result, group_faces, last, make_leaf, spread
+from rules.odds.common import check_result, group_faces, labels, last, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
 
@@ -37,8 +38,9 @@ class ArsHarnOdds:
             self.mods = {"attack": sum((out.get("attack_modifiers") or {}).values()),
                          "defense": sum((out.get("defense_modifiers") or {}).values())}
             self.defends = bool(out.get("defense_rolled"))
-        self.offsets: dict[Hashable, int] = {}
-        self.places = {self._place(g) for g in self._groups("location", 100) or []}
+        self.offsets: dict[tuple[str, int | None], int] = {}
+        self.places = sorted({self._place(g) for g in self._groups("location", 100) or []}, key=str)
+        self._bands: dict[int, tuple[int | None, ...]] = {}
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
 
     def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
@@ -52,7 +54,7 @@ class ArsHarnOdds:
 
         return group_faces(1, 100, place)
 
-    def _place(self, group: Hashable) -> Hashable:
+    def _place(self, group: Hashable) -> tuple[str, int | None]:
         assert self.aim is not None and isinstance(group, tuple)
         loc = self.catalog.strike(self.aim, group[0])
         return loc.key, (group[0] % 2 if loc.paired else None)
@@ -81,38 +83,46 @@ class ArsHarnOdds:
         return hit, at - dt if hit else 0, advantage, a_botched, d_botched
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
-        found = self._key(history, resolution)
-        return None if found is None else State(found)
-
-    def _key(self, history: History, resolution: Resolution | None) -> Hashable | None:
         if len(history) == 1 and history[0][0] == "targeting":
             # a damaging spell: only whether Targeting passed (or botched) shapes what follows
             if resolution is None or not isinstance(resolution.outcome.get("targeting"), Mapping):
                 return None
             targeting = resolution.outcome["targeting"]
-            return ("targeting", targeting.get("passed"), targeting.get("botched"))
+            return State(("targeting", targeting.get("passed"), targeting.get("botched")))
         exchange = self._exchange(history)
-        if exchange is None:
+        if history and history[-1][0] == "location" and labels(history).count("location") == 1:
+            return self._wound(history[-1][1], exchange, resolution)
+        if exchange is None or len(history) != (2 if self.defends else 1):
             return None
-        wanted = 2 if self.defends else 1
         hit, excess, advantage, a_botched, d_botched = exchange
-        if len(history) == wanted:
-            if hit and self.places and len(self.offsets) == len(self.places):
-                # every location's constant is known: the excess matters only through the injury
-                # band it gives at each location
-                bands = tuple(self.catalog.band_index(excess + self.offsets[p]) for p in sorted(self.places, key=str))
-                return ("bands", bands, d_botched)
-            return ("exchange", hit, excess if hit else 0, advantage, a_botched, d_botched)
-        if len(history) == wanted + 1 and history[-1][0] == "location":
-            place = self._place(history[-1][1])
-            if place in self.offsets:
-                band = self.catalog.band_index(excess + self.offsets[place])
-            elif resolution is not None and resolution.outcome.get("effective_impact") is not None:
-                band = self.catalog.band_index(int(resolution.outcome["effective_impact"]))
-            else:
-                return None
-            return ("struck", place, band, d_botched)
-        return None
+        if hit and self.places and len(self.offsets) == len(self.places):
+            # every location's constant is known: the excess matters only through the injury
+            # band it gives at each location
+            bands = self._bands.get(excess)
+            if bands is None:
+                bands = tuple(self.catalog.band_index(excess + self.offsets[p]) for p in self.places)
+                self._bands[excess] = bands
+            return State(("bands", bands, d_botched))
+        return State(("exchange", hit, excess if hit else 0, advantage, a_botched, d_botched))
+
+    def _wound(self, group: Hashable, exchange: tuple[bool, int, bool, bool, bool] | None,
+               resolution: Resolution | None) -> State | None:
+        """After the location roll: what the wound's rolls depend on (its code, the kind of limb, the side that
+        may drop a weapon). Every location giving the same shares them; the leaf keeps its own location."""
+        place = self._place(group)
+        if exchange is not None and place in self.offsets:
+            band = self.catalog.band_index(exchange[1] + self.offsets[place])
+        elif resolution is not None and resolution.outcome.get("effective_impact") is not None:
+            band = self.catalog.band_index(int(resolution.outcome["effective_impact"]))
+        else:
+            return None
+        loc = self.catalog.locations[place[0]]
+        side = (HANDS[1] if place[1] else HANDS[0]) if loc.paired else None
+        code = None if band is None else loc.injuries[band]
+        top = band == len(self.catalog.injury_bands) - 1
+        d_botched = exchange[4] if exchange is not None else False
+        return State(("wound", code, loc.limb, side if loc.limb else None, loc.amputation, loc.severing_kills, top,
+                      d_botched), (("location", loc.key), ("side", side)))
 
     def observe(self, history: History, resolution: Resolution) -> None:
         exchange = self._exchange(history)

@@ -1,0 +1,146 @@
+"""/odds: the exact odds of an attack or spell as /attack or /cast would declare it. Reads, never writes.
+
+The declaration is read in one short read-only session (who acts, on whom, the sheets, the server's
+rulings and pack); the enumeration runs off the event loop with a time budget, so a heavy declaration
+answers with what is exact so far instead of stalling every guild.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.errors import UserError
+from bot.services.actor import Actor
+from bot.services.combat import CombatService
+from bot.services.dice_option import parse_dice
+from bot.services.encounters import active_encounter
+from bot.services.rulings import scenario_settings
+from bot.services.runtime import Runtime
+from rules.model import Engine, Scenario
+from rules.odds.api import Odds, compute_odds
+
+BUDGET = 2.5  # seconds of enumeration per /odds, shared by the declarations it compares
+MAX_COMPARE = 200
+# what compare: may change, and how its text becomes an option value
+_COMPARE_KEYS = {"weapon": str, "aspect": str, "aim": str, "location": str, "defense": str, "modifier": int,
+                 "mounted": bool, "charge": bool, "spell": str, "damage": int, "kind": str, "body_levels": int}
+_PAIR = re.compile(r'(\w+)\s*[:=]\s*("[^"]*"|\S+)')
+_CAST_OPTIONS = ("spell", "damage", "damage_type", "body_levels")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One declaration and its odds: what was asked (weapon, aspect, aim ...) and the distribution."""
+
+    action: dict[str, Any]
+    odds: Odds
+
+
+@dataclass(frozen=True)
+class OddsView:
+    system: str
+    attacker: str
+    target: str
+    declarations: tuple[Declaration, ...]
+    forced: dict[str, list[int]]
+
+
+@dataclass(frozen=True)
+class _Job:
+    engine: Engine
+    catalog: Any
+    scenario: Scenario
+
+
+def parse_compare(text: str) -> dict[str, Any]:
+    """``aim:mid``, ``weapon:Dagger aspect:point``: the options the second declaration changes."""
+    if len(text) > MAX_COMPARE:
+        raise UserError(f"compare: at most {MAX_COMPARE} characters")
+    out: dict[str, Any] = {}
+    rest = text.strip()
+    position = 0
+    while position < len(rest):
+        if rest[position].isspace():
+            position += 1
+            continue
+        pair = _PAIR.match(rest, position)
+        if pair is None:
+            word = rest[position:].split()[0]
+            raise UserError(f"compare: cannot read '{word}': write option:value, e.g. aim:mid or weapon:Dagger")
+        key, value = pair.group(1).lower(), pair.group(2).strip('"')
+        kind = _COMPARE_KEYS.get(key)
+        if kind is None:
+            raise UserError(f"compare: '{key}' is not an option (options: {', '.join(_COMPARE_KEYS)})")
+        if kind is int:
+            if not re.fullmatch(r"-?\d{1,3}", value):
+                raise UserError(f"compare: {key} takes a whole number, not '{value}'")
+            out[key] = int(value)
+        elif kind is bool:
+            if value.lower() not in ("true", "false", "yes", "no"):
+                raise UserError(f"compare: {key} takes true or false, not '{value}'")
+            out[key] = value.lower() in ("true", "yes")
+        else:
+            out[key] = value
+        position = pair.end()
+    if not out:
+        raise UserError("compare: say what changes, e.g. aim:mid or weapon:Dagger aspect:point")
+    return out
+
+
+class OddsService:
+    def __init__(self, runtime: Runtime, combat: CombatService) -> None:
+        self._rt = runtime
+        self._combat = combat
+
+    async def odds(self, actor: Actor, target: str, weapon: str | None = None,
+                   options: Mapping[str, Any] | None = None, dice_text: str | None = None,
+                   attacker: str | None = None, compare: str | None = None,
+                   budget: float = BUDGET) -> OddsView:
+        """The odds of the declared attack (a spell when ``options`` name one), and of a second declaration
+        that changes what ``compare`` says, side by side. Nothing is saved, nothing is rolled."""
+        first = dict(options or {})
+        second = None if compare is None else {**first, **parse_compare(compare)}
+        second_weapon = None if second is None else second.pop("weapon", weapon)
+
+        async def read(session: AsyncSession) -> tuple[OddsView, list[_Job]]:
+            encounter = await active_encounter(session, actor, for_update=False)
+            engine = self._rt.engine(encounter.system)
+            catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
+            settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
+            forced = parse_dice(dice_text, engine.roll_labels)
+            jobs, actions = [], []
+            names = ("", "")
+            for chosen_weapon, opts in ((weapon, first), (second_weapon, second)):
+                if opts is None:
+                    continue
+                opts = dict(opts)
+                if "kind" in opts:
+                    opts["damage_type"] = opts.pop("kind")
+                kind = "cast" if any(key in opts for key in _CAST_OPTIONS) else "attack"
+                call = await self._combat.declare(session, actor, encounter, kind, target, chosen_weapon, opts,
+                                                  attacker)
+                scenario = Scenario(system=encounter.system, action=dict(call.action),
+                                    attacker=copy.deepcopy(call.actor_character.sheet),
+                                    defender=copy.deepcopy(call.target.sheet) if call.target else None,
+                                    settings=settings)
+                jobs.append(_Job(engine, catalog, scenario))
+                actions.append(dict(call.action))
+                names = (call.actor_character.name, call.target.name if call.target else "")
+            view = OddsView(encounter.system, names[0], names[1], (), forced)
+            return view, jobs
+
+        view, jobs = await self._rt.read(read)
+        each = budget / len(jobs)
+        declarations = []
+        for job in jobs:
+            odds = await asyncio.to_thread(compute_odds, job.engine, job.scenario, job.catalog, view.forced, each)
+            declarations.append(Declaration(dict(job.scenario.action), odds))
+        return OddsView(view.system, view.attacker, view.target, tuple(declarations), view.forced)

@@ -1,0 +1,91 @@
+"""The /odds picture: one bar per outcome (two, side by side, for a comparison), drawn with Pillow.
+
+A dark card of its own with light text and two colours that stay apart for colour-blind eyes (blue and
+amber), so it reads the same in Discord's dark and light themes; sized for a phone (text stays about
+12 px high when the picture is shrunk to a phone's width).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 800
+BACKGROUND = (43, 45, 49)
+TEXT = (242, 243, 245)
+MUTED = (181, 186, 193)
+TRACK = (64, 66, 73)
+SERIES = ((88, 101, 242), (240, 178, 50))  # blue, amber
+PAD = 24
+LABEL_WIDTH = 250
+VALUE_WIDTH = 110
+BAR_HEIGHT = 26
+ROW_GAP = 14
+FONT_SIZE = 26
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def percent(p: float) -> str:
+    """A probability as a player reads it: 0%, <0.1%, 12.3%, >99.9%, 100%."""
+    if p <= 1e-12:
+        return "0%"
+    if p >= 1 - 1e-9:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p > 0.999:
+        return ">99.9%"
+    return f"{p * 100:.1f}%"
+
+
+def bar_chart(title: str, rows: Sequence[tuple[str, Sequence[float]]], legend: Sequence[str] = ()) -> bytes:
+    """A PNG: ``title``, then each row's label and one bar per series (0..1), with its percentage."""
+    series = max((len(values) for _, values in rows), default=1)
+    font, small = _font(FONT_SIZE), _font(FONT_SIZE - 4)
+    row_height = series * BAR_HEIGHT + (series - 1) * 4 + ROW_GAP
+    legend_height = 40 if legend else 0
+    height = PAD + 40 + legend_height + len(rows) * row_height + PAD
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.text((PAD, PAD), title, fill=TEXT, font=font)
+    y = PAD + 44
+    if legend:
+        x = PAD
+        for index, full in enumerate(legend):
+            name = _fit(draw, full, (WIDTH - 2 * PAD) // max(1, len(legend)) - 70, small)
+            draw.rectangle((x, y + 6, x + 22, y + 28), fill=SERIES[index % len(SERIES)])
+            draw.text((x + 30, y + 2), name, fill=MUTED, font=small)
+            x += 40 + int(draw.textlength(name, font=small)) + 24
+        y += legend_height
+    track = WIDTH - PAD - LABEL_WIDTH - VALUE_WIDTH
+    for label, values in rows:
+        label_y = y + (series * BAR_HEIGHT + (series - 1) * 4 - FONT_SIZE) // 2
+        draw.text((PAD, label_y), _fit(draw, label, LABEL_WIDTH - 12, small), fill=TEXT, font=small)
+        for index, value in enumerate(values):
+            top = y + index * (BAR_HEIGHT + 4)
+            left = PAD + LABEL_WIDTH
+            draw.rectangle((left, top, left + track, top + BAR_HEIGHT), fill=TRACK)
+            share = min(max(value, 0.0), 1.0)
+            if share > 0:
+                draw.rectangle((left, top, left + max(2, round(track * share)), top + BAR_HEIGHT),
+                               fill=SERIES[index % len(SERIES)])
+            draw.text((left + track + 10, top), percent(value), fill=TEXT, font=small)
+        y += row_height
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> str:
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "\u2026", font=font) > width:
+        text = text[:-1]
+    return text + "\u2026"

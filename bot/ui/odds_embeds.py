@@ -1,0 +1,140 @@
+"""/odds wording: a compact embed of the few numbers a player decides on, and the chart's rows.
+
+The numbers come from ``rules.odds`` summaries; what each system shows first (and what the chart draws)
+is chosen here, the rest stays in ``grievous odds`` and the docs.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.services.odds import Declaration, OddsView
+from bot.ui import limits
+from bot.ui.embed_common import _embed, system_title
+from bot.ui.odds_chart import bar_chart, percent
+from bot.ui.outcomes import Severity
+
+CHART_NAME = "odds.png"
+Summary = Mapping[str, Any]
+Getter = Callable[[Summary], float]
+
+
+def _detail(name: str, key: str | None = None) -> Getter:
+    def get(summary: Summary) -> float:
+        value = summary["detail"][name]
+        return float(value.get(key, 0.0) if key is not None else value)
+    return get
+
+
+def _top(name: str) -> Getter:
+    return lambda summary: float(summary[name])
+
+
+def _less(first: Getter, second: Getter) -> Getter:
+    return lambda summary: max(0.0, first(summary) - second(summary))
+
+
+# (label, probability) the embed shows first, by system
+HEADLINE: dict[str, tuple[tuple[str, Getter], ...]] = {
+    "ars-harn": (("Hit", _top("hit")), ("Injury", _top("injury")), ("Grievous or worse", _top("grievous_or_worse")),
+                 ("Kill roll failed", _top("kill_failed")), ("Shock failed", _top("shock_failed"))),
+    "pendragon": (("Win", _top("win")), ("Tie", _top("tie")), ("Loss", _top("loss")),
+                  ("Major wound", _top("major_wound")), ("Unconscious", _top("unconscious"))),
+    "fading-suns": (("Success", _top("success")), ("Hit", _top("hit")), ("Wound", _top("wound")),
+                    ("Crippled", _detail("crippled")), ("Dead", _top("dead"))),
+}
+
+# the chart: outcomes that add up to the whole, then the grave ones
+CHART: dict[str, tuple[tuple[str, Getter], ...]] = {
+    "ars-harn": (("Miss", lambda s: 1.0 - float(s["hit"])), ("Hit, no injury", _less(_top("hit"), _top("injury"))),
+                 ("Minor", _detail("severity", "minor")), ("Serious", _detail("severity", "serious")),
+                 ("Grievous", _detail("severity", "grievous")), ("Kill-level", _detail("severity", "kill")),
+                 ("Kill roll failed", _top("kill_failed"))),
+    "pendragon": (("Win", _top("win")), ("Tie", _top("tie")), ("Both fail", _detail("neither")),
+                  ("Loss", _top("loss")), ("Knockdown", _detail("knockdown")), ("Major wound", _top("major_wound")),
+                  ("Unconscious", _top("unconscious"))),
+    "fading-suns": (("Miss", lambda s: 1.0 - float(s["success"])), ("Defended", _detail("defended")),
+                    ("Hit, no wound", _less(_top("hit"), _top("wound"))), ("Wound", _top("wound")),
+                    ("Crippled", _detail("crippled")), ("Stunned", _detail("stunned")),
+                    ("Unconscious", _detail("unconscious")), ("Dead", _top("dead"))),
+}
+
+_SHOWN = ("weapon", "aspect", "aim", "location", "defense", "mounted", "charge", "modifier", "modifiers", "spell",
+          "damage", "damage_type", "body_levels")
+
+
+def declaration_text(declaration: Declaration) -> str:
+    """``Broadsword, edge, aim high``: the engine action /odds asked about, with the engine's own choices."""
+    action = {**declaration.action, **declaration.odds.declared}
+    if action.get("type") == "cast":
+        action.pop("weapon", None)
+    parts = []
+    for key in _SHOWN:
+        value = action.get(key)
+        if value is None or value is False:
+            continue
+        if key == "aim":
+            # ars-harn aims high, mid or low; Fading Suns aims at a location (its /attack location option)
+            parts.append(f"aimed at {str(value).replace('_', ' ')}" if declaration.odds.system == "fading-suns"
+                         else f"aim {value}")
+        elif key in ("mounted", "charge"):
+            parts.append(key)
+        elif key in ("modifier", "modifiers"):
+            parts.append(f"{int(value):+d}" if isinstance(value, int) else "modifiers")
+        elif key == "damage":
+            parts.append(f"damage {value}")
+        elif key == "body_levels":
+            parts.append(f"{value} Body Levels")
+        elif key == "defense":
+            parts.append(f"target {value}s")
+        else:
+            parts.append(str(value))
+    if action.get("type") == "cast" and not action.get("spell"):
+        parts.insert(0, "spell")
+    return ", ".join(parts) or "as declared"
+
+
+def _coverage(declarations: Sequence[Declaration]) -> str:
+    lines = []
+    for index, declaration in enumerate(declarations):
+        dist = declaration.odds.distribution
+        tag = f"{'AB'[index]}: " if len(declarations) > 1 else ""
+        if not dist.complete:
+            covered = 1.0 - dist.missing
+            lines.append(f"{tag}exact for {percent(covered)} of outcomes; time ran out for the rest")
+    return "\n".join(lines)
+
+
+def odds_embed(view: OddsView) -> discord.Embed:
+    """The compact /odds answer: who, what was declared, the headline numbers (A and B side by side)."""
+    declarations = view.declarations
+    compare = len(declarations) > 1
+    if compare:
+        description = "\n".join(f"**{'AB'[i]}** {declaration_text(d)}" for i, d in enumerate(declarations))
+    else:
+        description = declaration_text(declarations[0])
+    if view.forced:
+        dice = " ".join(f"{label}={','.join(map(str, faces))}" for label, faces in view.forced.items())
+        description += f"\nDice kept as rolled: {dice}"
+    embed = _embed(f"\U0001f3b2 Odds: {view.attacker} vs {view.target}", description, Severity.INFO.colour)
+    for label, get in HEADLINE.get(view.system, ()):
+        values = [percent(get(d.odds.summary)) for d in declarations]
+        embed.add_field(name=label, value=" \u00b7 ".join(f"{'AB'[i]} {v}" for i, v in enumerate(values))
+                        if compare else values[0], inline=True)
+    coverage = _coverage(declarations)
+    footer = coverage or "Exact: every roll followed, kill and shock rolls too. Nothing was rolled or saved."
+    embed.set_footer(text=limits.clip(f"{system_title(view.system)} \u00b7 {footer}", limits.FOOTER))
+    embed.set_image(url=f"attachment://{CHART_NAME}")
+    return limits.fit(embed)
+
+
+def odds_chart(view: OddsView) -> discord.File:
+    rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in CHART.get(view.system, ())]
+    legend = [f"{'AB'[i]}: {declaration_text(d)}" for i, d in enumerate(view.declarations)] \
+        if len(view.declarations) > 1 else []
+    data = bar_chart(f"{view.attacker} vs {view.target}", rows, legend)
+    return discord.File(io.BytesIO(data), filename=CHART_NAME)
