@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,9 @@ from bot.services.runtime import Runtime
 from rules.model import Engine, Scenario
 from rules.odds.api import Odds, compute_odds
 
-BUDGET = 2.5  # seconds of enumeration per /odds, shared by the declarations it compares
+# seconds of enumeration per /odds, shared by the declarations it compares (the answer is deferred past
+# 1.5 s, so Discord shows "thinking" meanwhile); past it the answer says how much is exact
+BUDGET = 5.0
 MAX_COMPARE = 200
 # what compare: may change, and how its text becomes an option value
 _COMPARE_KEYS = {"weapon": str, "aspect": str, "aim": str, "location": str, "defense": str, "modifier": int,
@@ -138,9 +141,12 @@ class OddsService:
             return view, jobs
 
         view, jobs = await self._rt.read(read)
-        each = budget / len(jobs)
         declarations = []
-        for job in jobs:
-            odds = await asyncio.to_thread(compute_odds, job.engine, job.scenario, job.catalog, view.forced, each)
+        deadline = time.monotonic() + budget
+        for index, job in enumerate(jobs):
+            # an even share, plus whatever the declarations before did not use
+            share = (deadline - time.monotonic()) / (len(jobs) - index)
+            odds = await asyncio.to_thread(compute_odds, job.engine, job.scenario, job.catalog, view.forced,
+                                           max(share, 0.05))
             declarations.append(Declaration(dict(job.scenario.action), odds))
         return OddsView(view.system, view.attacker, view.target, tuple(declarations), view.forced)

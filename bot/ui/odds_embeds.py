@@ -105,7 +105,8 @@ def _coverage(declarations: Sequence[Declaration]) -> str:
         tag = f"{'AB'[index]}: " if len(declarations) > 1 else ""
         if not dist.complete:
             covered = 1.0 - dist.missing
-            lines.append(f"{tag}exact for {percent(covered)} of outcomes; time ran out for the rest")
+            lines.append(f"{tag}time ran out: worked out {percent(covered)} of the chances, so each figure is a"
+                         " lower bound")
     return "\n".join(lines)
 
 
@@ -122,7 +123,9 @@ def odds_embed(view: OddsView) -> discord.Embed:
         description += f"\nDice kept as rolled: {dice}"
     embed = _embed(f"\U0001f3b2 Odds: {view.attacker} vs {view.target}", description, Severity.INFO.colour)
     for label, get in HEADLINE.get(view.system, ()):
-        values = [percent(get(d.odds.summary)) for d in declarations]
+        # an unfinished enumeration found only part of each outcome's chances: at least that much
+        values = [("\u2265" if not d.odds.distribution.complete else "") + percent(get(d.odds.summary))
+                  for d in declarations]
         embed.add_field(name=label, value=" \u00b7 ".join(f"{'AB'[i]} {v}" for i, v in enumerate(values))
                         if compare else values[0], inline=True)
     coverage = _coverage(declarations)

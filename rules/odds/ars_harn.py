@@ -31,13 +31,26 @@ class ArsHarnOdds:
         out = probe.outcome
         self.aim = out.get("aim") if isinstance(out.get("aim"), str) else None
         self.rule = parse_rulings(scenario.settings).tactical_advantage
-        # the Attack and Defense Totals are the die plus these (a botch counts 0); user-forced dice
-        # keep them out of the keys (no merging there, still exact)
+        # the Attack and Defense Totals are the die plus these (a botch counts 0); a roll the user forced
+        # whole is its total as the probe saw it; one forced in part keeps the keys off (still exact)
         self.mods: dict[str, int] | None = None
-        if out.get("action") == "attack" and not ({"attack", "defense", "attack.botch", "defense.botch"} & set(forced)):
+        self.fixed: dict[str, tuple[int, bool]] = {}
+        self.defends = bool(out.get("defense_rolled"))
+        if out.get("action") == "attack":
             self.mods = {"attack": sum((out.get("attack_modifiers") or {}).values()),
                          "defense": sum((out.get("defense_modifiers") or {}).values())}
-            self.defends = bool(out.get("defense_rolled"))
+            for label in ("attack", "defense"):
+                if label not in forced and f"{label}.botch" not in forced:
+                    continue
+                made = [r for r in probe.rolls if r.label in (label, f"{label}.botch")]
+                given = [f for name in (label, f"{label}.botch") for f in forced.get(name, [])]
+                if [f for r in made for f in r.faces] != given:
+                    self.mods = None  # forced in part: the rest of the chain is followed face by face
+                    break
+                botched = bool(out.get(f"{label}_botched"))
+                self.fixed[label] = (int(out.get(f"{label}_total") or 0), botched)
+        self.rolled = tuple(label for label in ("attack", "defense")
+                            if label not in self.fixed and (label == "attack" or self.defends))
         self.offsets: dict[tuple[str, int | None], int] = {}
         self.places = sorted({self._place(g) for g in self._groups("location", 100) or []}, key=str)
         self._bands: dict[int, tuple[int | None, ...]] = {}
@@ -61,23 +74,16 @@ class ArsHarnOdds:
 
     def _exchange(self, history: History) -> tuple[bool, int, bool, bool, bool] | None:
         """(hit, excess, tactical advantage, attack botched, defence botched) once both rolls are in."""
-        if self.mods is None or (history and history[0][0] != "attack"):
+        if self.mods is None or len(history) < len(self.rolled):
             return None
-        wanted = 2 if self.defends else 1
-        if len(history) < wanted:
-            return None
-        attack = history[0][1]
-        assert isinstance(attack, tuple)
-        a_botched = attack[1] > 0
-        at = 0 if a_botched else attack[0] + self.mods["attack"]
-        dt, d_botched = 0, False
-        if self.defends:
-            if history[1][0] != "defense":
+        totals: dict[str, tuple[int, bool]] = dict(self.fixed)
+        for (label, value), wanted in zip(history, self.rolled, strict=False):
+            if label != wanted or not isinstance(value, tuple):
                 return None
-            defense = history[1][1]
-            assert isinstance(defense, tuple)
-            d_botched = defense[1] > 0
-            dt = 0 if d_botched else defense[0] + self.mods["defense"]
+            botched = value[1] > 0
+            totals[label] = (0 if botched else value[0] + self.mods[label], botched)
+        at, a_botched = totals["attack"]
+        dt, d_botched = totals.get("defense", (0, False))
         hit = at > dt
         advantage = not hit and earns_advantage(self.rule, at, dt)
         return hit, at - dt if hit else 0, advantage, a_botched, d_botched
@@ -92,7 +98,7 @@ class ArsHarnOdds:
         exchange = self._exchange(history)
         if history and history[-1][0] == "location" and labels(history).count("location") == 1:
             return self._wound(history[-1][1], exchange, resolution)
-        if exchange is None or len(history) != (2 if self.defends else 1):
+        if exchange is None or len(history) != len(self.rolled):
             return None
         hit, excess, advantage, a_botched, d_botched = exchange
         if hit and self.places and len(self.offsets) == len(self.places):
@@ -133,7 +139,7 @@ class ArsHarnOdds:
         self.offsets.setdefault(self._place(group), int(impact) - exchange[1])
 
     def mark(self, history: History) -> tuple[str, Hashable] | None:
-        if self.mods is None or len(history) != (2 if self.defends else 1):
+        if self.mods is None or len(history) != len(self.rolled):
             return None
         exchange = self._exchange(history)
         if exchange is None or not exchange[0]:

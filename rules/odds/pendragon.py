@@ -38,8 +38,11 @@ class PendragonOdds:
                 self.targets["defender"] = int(rolls[1]["target"])
         self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
         table = catalog.combat.stat_loss
+        # Statistics Lost: faces that take the same characteristic are one outcome; APP (read by nothing in a
+        # fight) and no loss are one too
         self.policy = Policy(by_result=CHECKS, face_groups=lambda label, sides: (
-            group_faces(1, 6, table.get) if label == "stat_loss" and sides == 6 else None))
+            group_faces(1, 6, lambda face: None if table.get(face) in (None, "app") else table.get(face))
+            if label == "stat_loss" and sides == 6 else None))
 
     def _exchange(self, history: History) -> Hashable | None:
         if self.targets is None:

@@ -58,7 +58,7 @@ async def test_odds_in_ars_harn_and_a_comparison_of_two_aims(table: Any) -> None
     hit = field(table, both, "Hit")
     assert hit.startswith("A ") and " \u00b7 B " in hit
     # aiming high costs 3 on the attack: a lower chance to hit than mid (when both were worked out in time)
-    a, b = (float(part.split()[1].rstrip("%")) for part in hit.split(" \u00b7 "))
+    a, b = (float(part.split()[1].lstrip("\u2265<>").rstrip("%")) for part in hit.split(" \u00b7 "))
     assert a < b or "time ran out" in both.embeds[0]["footer"]["text"]
     log = await table.run("log", {"limit": 5})
     assert "attacks" not in table.text(log)  # nothing was resolved or recorded

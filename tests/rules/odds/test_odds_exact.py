@@ -78,11 +78,16 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     assert seven.summary["detail"]["attack_botched"] == 0
 
 
-def test_merging_states_changes_no_probability() -> None:
+@pytest.mark.parametrize(("name", "forced"), [
+    ("fading-suns-crippling-axe", {}),
+    ("ars-harn-axe-amputation", {"attack": [9], "defense": [2]}),  # the wounds shared between locations
+    ("ars-harn-sword-vs-mail", {"attack": [1, 1, 4]}),  # an attack forced whole, doubled twice
+    ("pendragon-sword-against-axe", {"attacker": [14]}),  # the exchanges and the damage states
+])
+def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
     """The same action with every state key switched off (one branch per outcome, no sharing)."""
     from rules.odds import api
 
-    name = "fading-suns-crippling-axe"
     scenario, _ = example(name)
     engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
     original = api.adapter_for
@@ -102,10 +107,10 @@ def test_merging_states_changes_no_probability() -> None:
 
     api.adapter_for = no_states  # type: ignore[assignment]
     try:
-        plain = compute_odds(engine, scenario, catalog)
+        plain = compute_odds(engine, scenario, catalog, forced)
     finally:
         api.adapter_for = original
-    merged = exact(name).distribution
+    merged = compute_odds(engine, scenario, catalog, forced).distribution
     assert plain.distribution.runs > merged.runs
     assert set(plain.distribution.leaves) == set(merged.leaves)
     for leaf, p in merged.leaves.items():
