@@ -40,6 +40,8 @@ HELP: dict[str, tuple[str, str]] = {
         "`location` for Fading Suns; `save_excess` keeps excess points for next round\n"
         "`/cast target spell damage kind body_levels` \u2014 ars-harn damage and Body Level spells\n"
         "`/attack defense:dodge|parry` \u2014 Fading Suns: the target defends if the attack succeeds\n"
+        "`/odds` \u2014 the same options as `/attack`: your exact chances before you strike, only for you; "
+        "`compare:aim:mid` sets a second choice beside it\n"
         "`/shock` \u2014 re-roll shock; `/advantage` \u2014 use a Tactical Advantage; `/rearm` after a fumble\n"
         "`dice:\"attack=7 location=55\"` uses the faces you rolled at the table; the rest are rolled.")),
     "injuries": ("Injuries and healing", (
