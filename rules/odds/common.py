@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
-from rules.model import Resolution
 from rules.odds.tree import Distribution, History, Leaf
 
 
@@ -50,10 +49,6 @@ def labels(history: History) -> tuple[str, ...]:
     return tuple(name for name, _ in history)
 
 
-def share(dist: Distribution, test: Callable[[dict[str, Hashable]], bool]) -> float:
-    return dist.prob(test)
-
-
 def spread(dist: Distribution, field: str, when: Callable[[dict[str, Hashable]], bool] | None = None
            ) -> dict[str, float]:
     """The probability of each value of ``field`` over the leaves (``when`` filters them)."""
@@ -66,7 +61,3 @@ def spread(dist: Distribution, field: str, when: Callable[[dict[str, Hashable]],
         name = "none" if value is None else str(value)
         out[name] = out.get(name, 0.0) + p
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
-
-
-def finished(resolution: Resolution | None) -> Mapping[str, Any]:
-    return {} if resolution is None else resolution.outcome

@@ -116,6 +116,8 @@ class PendragonOdds:
             ("major_wound", bool(out.get("major_wound"))),
             ("unconscious", bool(out.get("unconscious"))),
             ("dying", bool(out.get("dying"))),
+            ("out_of_fight", isinstance(out.get("loser"), str)
+             and "out_of_fight" in (out.get("events") or {}).get(out["loser"], [])),
             ("weapon_broken", out.get("weapon_broken")),
             ("lance_broken", out.get("lance_broken")),
             ("self_hit", (out.get("self_hit") or {}).get("who")),
@@ -144,6 +146,7 @@ def summarize(dist: Distribution) -> dict[str, Any]:
             "fumble": p(lambda r: r["fumble"] is not None),
             "knockdown": p(lambda r: r["loser"] == "defender" and bool(r["knocked_down"])),
             "dying": p(lambda r: r["loser"] == "defender" and bool(r["dying"])),
+            "out_of_the_fight": p(lambda r: r["loser"] == "defender" and bool(r["out_of_fight"])),
             "weapon_broken": p(lambda r: r["weapon_broken"] is not None),
             "damage_taken": dict(sorted(((k, q) for k, q in damage.items()), key=lambda kv: int(kv[0]))),
             "mean_damage_taken": mean,
