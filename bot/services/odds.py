@@ -1,5 +1,7 @@
 """/odds: the exact odds of an attack or spell as /attack or /cast would declare it. Reads, never writes.
 
+The ``compare`` text is read through the input guard (``content.guard``), as the ``dice`` text is.
+
 The declaration is read in one short read-only session (who acts, on whom, the sheets, the server's
 rulings and pack); the enumeration runs off the event loop with a time budget, so a heavy declaration
 answers with what is exact so far instead of stalling every guild.
@@ -25,6 +27,7 @@ from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
+from content.guard import check_text, whole_number
 from rules.model import Engine, Scenario
 from rules.odds.api import Odds, compute_odds
 
@@ -65,10 +68,8 @@ class _Job:
 
 def parse_compare(text: str) -> dict[str, Any]:
     """``aim:mid``, ``weapon:Dagger aspect:point``: the options the second declaration changes."""
-    if len(text) > MAX_COMPARE:
-        raise UserError(f"compare: at most {MAX_COMPARE} characters")
     out: dict[str, Any] = {}
-    rest = text.strip()
+    rest = check_text(text, "compare", MAX_COMPARE).strip()
     position = 0
     while position < len(rest):
         if rest[position].isspace():
@@ -83,9 +84,7 @@ def parse_compare(text: str) -> dict[str, Any]:
         if kind is None:
             raise UserError(f"compare: '{key}' is not an option (options: {', '.join(_COMPARE_KEYS)})")
         if kind is int:
-            if not re.fullmatch(r"-?\d{1,3}", value):
-                raise UserError(f"compare: {key} takes a whole number, not '{value}'")
-            out[key] = int(value)
+            out[key] = whole_number(value, f"compare: {key}", -1000, 1000)
         elif kind is bool:
             if value.lower() not in ("true", "false", "yes", "no"):
                 raise UserError(f"compare: {key} takes true or false, not '{value}'")

@@ -89,7 +89,7 @@ async def test_odds_in_fading_suns_with_a_dodge(table: Any) -> None:
 @pytest.mark.parametrize(("compare", "line"), [
     ("aim=sideways", "option 'aim' must be one of high, mid, low"),
     ("colour:red", "compare: 'colour' is not an option"),
-    ("modifier:lots", "compare: modifier takes a whole number"),
+    ("modifier:lots", "compare: modifier: 'lots' is not a whole number"),
 ])
 async def test_a_bad_comparison_is_one_private_line(table: Any, compare: str, line: str) -> None:
     await fighters(table, "ars-harn", "Ars Magica",
