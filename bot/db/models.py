@@ -123,7 +123,9 @@ class Event(Base):
     user_name: Mapped[str] = mapped_column(String(100))
     kind: Mapped[str] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]]  # what happened (shown by /log)
-    before: Mapped[dict[str, Any] | None] = mapped_column(NullableJson, default=None)  # state to restore on /undo
+    # What /undo takes back: the action's own changes (bot/services/undo_record.py); events logged before
+    # those records hold whole snapshots instead. None: /undo skips the event.
+    before: Mapped[dict[str, Any] | None] = mapped_column(NullableJson, default=None)
     undone: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime]
 
