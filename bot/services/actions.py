@@ -22,7 +22,7 @@ from bot.services.sheet_file import check_shape
 from bot.services.snapshots import decision_view, encounter_view, ordered_combatants
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import ActionReport, PendingDecisionView
-from bot.services.wound_state import BodyWounds, WoundPicture, with_attack, wound_picture
+from bot.services.wound_state import WoundPicture, armour_held_at, with_attack, wound_picture
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
 
@@ -125,12 +125,11 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
     if (not wound_state.ATTACK_PICTURES or call.kind not in ("attack", "cast") or call.target is None
             or not isinstance(after, Mapping)):
         return None
+    outcome = resolution.get("outcome") or {}
+    if not _wound_indexes(after) - before and armour_held_at(system, outcome) is None:
+        return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)
     picture = wound_picture(system, after, catalog)
-    if picture is None:
-        return None
-    marked = with_attack(picture, before, resolution.get("outcome") or {})
-    held = isinstance(marked, BodyWounds) and marked.stopped is not None
-    return marked if marked.new or held else None
+    return with_attack(picture, before, outcome) if picture is not None else None
 
 
 async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Mapping[str, Any],

@@ -109,13 +109,17 @@ def with_attack(picture: WoundPicture, before: Collection[int], outcome: Mapping
     if isinstance(picture, HitPointWounds):
         return replace(picture, new=tuple(s.index for s in picture.segments if s.index not in before))
     new = tuple(m.key for m in picture.marks if any(w.index not in before for w in m.wounds))
-    stopped = None
+    return replace(picture, new=new, stopped=armour_held_at(picture.system, outcome))
+
+
+def armour_held_at(system: str, outcome: Mapping[str, Any]) -> str | None:
+    """HarnMaster: the location (side joined) where a hit met armour that left no injury, else None."""
     location = outcome.get("location")
-    if (picture.system == "ars-harn" and outcome.get("hit") and isinstance(location, str)
-            and outcome.get("injury") is None and (outcome.get("armour") or 0) > 0):
-        side = outcome.get("side")
-        stopped = f"{side}_{location}" if side else location
-    return replace(picture, new=new, stopped=stopped)
+    if (system != "ars-harn" or not outcome.get("hit") or not isinstance(location, str)
+            or outcome.get("injury") is not None or not (outcome.get("armour") or 0) > 0):
+        return None
+    side = outcome.get("side")
+    return f"{side}_{location}" if side else location
 
 
 def _ars_harn(sheet: Mapping[str, Any], catalog: ArsHarnCatalog) -> BodyWounds:

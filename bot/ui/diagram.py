@@ -1,9 +1,11 @@
 """Wounds as a picture: a body diagram (or Pendragon's hit-point bar) drawn with Pillow as a PNG.
 
-What is drawn comes from ``bot/services/wound_state.py`` (the engine's state), where it is drawn from
-``content/diagrams/<system>.yaml``. Pictures are cached by that state, so a repeated /injuries costs
-nothing. The card has its own light background and a dark border: it reads the same in Discord's dark
-and light themes. Colour is never the only signal: each location carries its code, marks have shapes.
+What is drawn comes from ``bot/services/wound_state.py`` (the engine's state); where each location goes
+and each severity's colour, from ``content/diagrams/<system>.yaml``. Pictures are cached by that state,
+so a repeated /injuries costs nothing; the unwounded figure is drawn once, and only the marks on it each
+time. Drawing happens off the event loop (``bot/ui/pictures.py``), except the tiny attack thumbnail.
+The card has its own light background and a dark border: it reads the same in Discord's dark and light
+themes. Colour is never the only signal: each location carries its code, marks have shapes.
 """
 
 from __future__ import annotations
