@@ -107,7 +107,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     async def delete(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
         actor = actor_of(interaction)
         # a typo or someone else's character is a clear line before any prompt
-        found = await slow(interaction, self.bot.services.characters.check_can_edit(actor, name), ephemeral=True)
+        found = await slow(interaction, self.bot.services.characters.check_can_delete(actor, name), ephemeral=True)
 
         async def confirmed(_: discord.Interaction[Any]) -> str:
             gone = await self.bot.services.characters.delete(actor, found.name)

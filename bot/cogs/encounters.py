@@ -92,9 +92,15 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
         await reply(interaction, embed=embeds.tracker(encounter), ephemeral=True)
 
     @app_commands.command(name="end", description="End this channel's encounter; wounds stay on the sheets (GM)")
-    async def end(self, interaction: discord.Interaction[GrievousBot]) -> None:
-        encounter = await slow(interaction, self.bot.services.encounters.end(actor_of(interaction)))
+    @app_commands.describe(keep_npcs="Keep the NPCs made for this encounter (by default they go with it)")
+    async def end(self, interaction: discord.Interaction[GrievousBot], keep_npcs: bool = False) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.end(actor_of(interaction), keep_npcs))
         await self._show(interaction, encounter, embeds.encounter_ended(encounter))
+
+    @app_commands.command(name="clear-npcs", description="Delete every NPC that is in no encounter (GM)")
+    async def clear_npcs(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        gone = await slow(interaction, self.bot.services.encounters.clear_npcs(actor_of(interaction)), ephemeral=True)
+        await reply(interaction, embeds.npcs_cleared(gone), ephemeral=True)
 
 
 async def setup(bot: GrievousBot) -> None:

@@ -60,6 +60,23 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         await slow(interaction, self.bot.services.settings.set_rolls(actor_of(interaction), mode), ephemeral=True)
         await reply(interaction, embed=embeds.rolls_set(mode), ephemeral=True)
 
+    @app_commands.command(name="turns", description="Whether players may act out of turn in encounters")
+    @app_commands.describe(mode="enforce: only on their turn; warn: they may, and it is said; off: any time")
+    async def turns(self, interaction: discord.Interaction[GrievousBot],
+                    mode: Literal["enforce", "warn", "off"]) -> None:
+        await slow(interaction, self.bot.services.settings.set_turns(actor_of(interaction), mode), ephemeral=True)
+        await reply(interaction, embed=embeds.turns_set(mode), ephemeral=True)
+
+    @app_commands.command(name="secret-rolls", description="Keep the NPCs' rolls from the players")
+    @app_commands.describe(on="Players see only what their characters would; the GM sees every die",
+                           gm_channel="Post the full rolls here (else only the GM who rolled sees them)")
+    async def secret_rolls(self, interaction: discord.Interaction[GrievousBot], on: bool,
+                           gm_channel: discord.TextChannel | None = None) -> None:
+        view = await slow(interaction, self.bot.services.settings.set_secret_rolls(
+            actor_of(interaction), on, gm_channel.id if gm_channel is not None else None), ephemeral=True)
+        await reply(interaction, embed=embeds.secret_rolls_set(view.secret_rolls, view.gm_channel_id),
+                    ephemeral=True)
+
     @app_commands.command(name="ruling", description="Change one of the rule engine's rulings")
     @app_commands.describe(name="The ruling (see /setup show)", value="Its new value")
     @app_commands.autocomplete(name=autocomplete.ruling, value=autocomplete.ruling_value)

@@ -23,6 +23,11 @@ class GuildSettings(Base):
     # Moves on every change to the server's homebrew packs (0: never had one), so a process can tell
     # whether its cached catalog is current from the row every command already loads.
     pack_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Turn order: "enforce" (players act only on their turn), "warn" (they may, and the result says so), "off".
+    turns: Mapped[str] = mapped_column(String(8), default="warn", server_default="warn")
+    # Secret NPC rolls: players see what their characters would; the full rolls go to the GM only.
+    secret_rolls: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    gm_channel_id: Mapped[int | None]  # where secret rolls are posted (None: privately to the GM who rolled)
 
 
 class ChannelSettings(Base):
@@ -60,6 +65,8 @@ class Character(Base):
     npc: Mapped[bool] = mapped_column(default=False)
     system: Mapped[str] = mapped_column(String(32))
     sheet: Mapped[dict[str, Any]]
+    # An NPC made for an encounter (/encounter npcs) belongs to it: it goes when the encounter ends, unless kept.
+    encounter_id: Mapped[int | None] = mapped_column(Integer, index=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]

@@ -57,6 +57,7 @@ class ActionCall:
     dice_text: str | None = None
     extra_payload: Mapping[str, Any] | None = None
     dice_label: str | None = None  # the label bare faces in ``dice_text`` belong to (a roll the GM makes)
+    out_of_turn: str | None = None  # whose turn it was, when the actor acts out of it (turns: warn)
 
 
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,

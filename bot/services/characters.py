@@ -166,12 +166,15 @@ class CharacterService:
 
         return await self._rt.transact(None, work)
 
-    async def check_can_edit(self, actor: Actor, name: str) -> CharacterBrief:
-        """The character, if the caller may edit or delete it (owner or GM); else the refusal, before any prompt."""
+    async def check_can_delete(self, actor: Actor, name: str) -> CharacterBrief:
+        """The character, if the caller may delete it now (owner or GM, not in an active encounter); else the
+        refusal, before any prompt."""
 
         async def work(session: AsyncSession) -> CharacterBrief:
             row = await load_character(session, actor, name)
             await access.require_control(session, actor, row, "delete it")
+            if await repo.active_encounters_of(session, row.id):
+                raise UserError(f"{row.name} is in an encounter: remove them from it first")
             return brief(row)
 
         return await self._rt.read(work)

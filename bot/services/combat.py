@@ -32,6 +32,7 @@ from bot.services.pending_rolls import (
     roll_action,
     sync_roll_decisions,
 )
+from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import item_label
 from bot.services.snapshots import decision_view, ordered_combatants
@@ -115,21 +116,23 @@ class CombatService:
             encounter = await active_encounter(session, actor)
             call = await self.declare(session, actor, encounter, "attack", target, weapon, options, attacker)
             call.dice_text = dice_text
-            return await run_action(self._rt, session, actor, call, encounter)
+            return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=call.out_of_turn)
 
         return await self._rt.transact(actor.channel_id, work)
 
     async def declare(self, session: AsyncSession, actor: Actor, encounter: Encounter, kind: str, target: str,
-                      weapon: str | None, options: Mapping[str, Any] | None, acting: str | None) -> ActionCall:
+                      weapon: str | None, options: Mapping[str, Any] | None, acting: str | None, *,
+                      turns: bool = True) -> ActionCall:
         """The engine action ``kind`` ("attack" or "cast") as /attack and /cast declare it, and as /odds asks
-        about it: who acts (the caller must control them), on whom, with the attacker's declared aspect and aim."""
+        about it: who acts (the caller must control them), on whom, with the attacker's declared aspect and aim.
+        ``turns``: keep the server's turn order (/odds only asks, so it does not)."""
         if kind == "cast":
             require_action(self._rt.engine(encounter.system), "cast")
-            casting = await self._acting(session, actor, encounter, acting, "cast for them")
+            casting, out_of_turn = await self._acting(session, actor, encounter, acting, "cast for them", turns)
             defending = require_combatant(encounter, target)
             return ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
-                              defending.character)
-        attacking = await self._acting(session, actor, encounter, acting, "attack with them")
+                              defending.character, out_of_turn=out_of_turn)
+        attacking, out_of_turn = await self._acting(session, actor, encounter, acting, "attack with them", turns)
         defending = require_combatant(encounter, target)
         if defending.character_id == attacking.character_id:
             raise UserError(f"{attacking.character.name} cannot attack themselves")
@@ -140,7 +143,7 @@ class CombatService:
         action.update(engine_attack_options(encounter.system, clean_options(options)))
         if weapon is not None:
             action["weapon"] = self._weapon(attacking.character, weapon)
-        return ActionCall("attack", action, attacking.character, defending.character)
+        return ActionCall("attack", action, attacking.character, defending.character, out_of_turn=out_of_turn)
 
     async def cast(self, actor: Actor, target: str, options: Mapping[str, Any] | None = None,
                    dice_text: str | None = None, caster: str | None = None) -> ActionReport:
@@ -150,7 +153,7 @@ class CombatService:
             encounter = await active_encounter(session, actor)
             call = await self.declare(session, actor, encounter, "cast", target, None, options, caster)
             call.dice_text = dice_text
-            return await run_action(self._rt, session, actor, call, encounter)
+            return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=call.out_of_turn)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -166,14 +169,14 @@ class CombatService:
                 raise UserError(f"use {_OWN_METHODS[action_name]} for '{action_name}'")
             engine_type, fixed = engine_action(encounter.system, action_name)
             require_action(self._rt.engine(encounter.system), engine_type)
-            acting = await self._acting(session, actor, encounter, character, "act for them")
+            acting, out_of_turn = await self._acting(session, actor, encounter, character, "act for them")
             opts = clean_options(options)
             target_name = opts.pop("target", None)
             target = require_combatant(encounter, str(target_name)).character if target_name else None
             if opts.get("weapon") is not None:
                 opts["weapon"] = self._weapon(acting.character, str(opts["weapon"]))
             call = ActionCall(action_name, {"type": engine_type, **fixed, **opts}, acting.character, target, dice_text)
-            return await run_action(self._rt, session, actor, call, encounter)
+            return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=out_of_turn)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -269,25 +272,44 @@ class CombatService:
     # -- shared ---------------------------------------------------------------------------------
 
     async def _acting(self, session: AsyncSession, actor: Actor, encounter: Encounter, name: str | None,
-                      doing: str) -> Combatant:
-        """The named combatant (which the caller must control), or the default one for the caller."""
-        if name:
-            combatant = require_combatant(encounter, name)
-            await access.require_control(session, actor, combatant.character, doing)
-            return combatant
+                      doing: str, turns: bool = True) -> tuple[Combatant, str | None]:
+        """The combatant who acts, and the name of the one whose turn it is when that is someone else (and the
+        server only warns). Named: the caller must control it. Not named: the caller's character whose turn it
+        is; for the GM, the NPC whose turn it is (never a player's character: then the GM must say who);
+        for a player, their only character here. Out of turn, a player is refused where the server enforces
+        turns (``/setup turns``); the GM, who runs the NPCs and the turn order, never is."""
         combatants = ordered_combatants(encounter)
         if not combatants:
             raise NotInEncounter("nobody is in the encounter yet: /encounter add someone first")
         gm = await access.is_gm(session, actor)
         current: Combatant = combatants[encounter.turn % len(combatants)]
-        if current.character.owner_id == actor.user_id or gm:
-            return current
-        mine: list[Combatant] = [c for c in combatants if c.character.owner_id == actor.user_id and not c.character.npc]
-        if len(mine) == 1:
-            return mine[0]
-        if not mine:
-            raise NotInEncounter("you have no character in this encounter: /encounter add yours first")
-        raise UserError("you have several characters here: say which one acts")
+        if name:
+            combatant = require_combatant(encounter, name)
+            await access.require_control(session, actor, combatant.character, doing)
+        elif gm:
+            yours = current.character.owner_id == actor.user_id and not current.character.npc
+            if not (current.character.npc or yours):
+                npcs = [c.character.name for c in combatants if c.character.npc]
+                example = f', e.g. "{npcs[0]}"' if npcs else ""
+                raise UserError(f"it is {current.character.name}'s turn, a player's character: "
+                                f"name who acts{example}")
+            combatant = current
+        elif current.character.owner_id == actor.user_id and not current.character.npc:
+            combatant = current
+        else:
+            mine = [c for c in combatants if c.character.owner_id == actor.user_id and not c.character.npc]
+            if not mine:
+                raise NotInEncounter("you have no character in this encounter: /encounter add yours first")
+            if len(mine) > 1:
+                raise UserError("you have several characters here: say which one acts")
+            combatant = mine[0]
+        if combatant is current or gm or not turns:
+            return combatant, None
+        mode = turns_mode(await repo.guild_settings(session, actor.guild_id))
+        if mode == "enforce":
+            raise UserError(f"it is {current.character.name}'s turn, not {combatant.character.name}'s: "
+                            "wait for /encounter next")
+        return combatant, current.character.name if mode == "warn" else None
 
     @staticmethod
     def _weapon(character: Character, weapon: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -114,7 +115,8 @@ class EncounterService:
                 sheet["name"] = name
                 row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name),
                                 owner_id=actor.user_id, npc=True, system=encounter.system,
-                                sheet=engine.validate_sheet(sheet, catalog), created_at=now, updated_at=now)
+                                sheet=engine.validate_sheet(sheet, catalog), encounter_id=encounter.id,
+                                created_at=now, updated_at=now)
                 session.add(row)
                 created.append(row)
             await session.flush()
@@ -250,16 +252,46 @@ class EncounterService:
 
         return await self._rt.read(work)
 
-    async def end(self, actor: Actor) -> EncounterView:
-        """GM: end the encounter (its log stays; characters keep their wounds)."""
+    async def end(self, actor: Actor, keep_npcs: bool = False) -> EncounterView:
+        """GM: end the encounter (its log stays; characters keep their wounds). The NPCs made for it
+        (/encounter npcs) go with it, unless ``keep_npcs``: then they stay as the server's characters."""
 
         async def work(session: AsyncSession) -> EncounterView:
             await access.require_gm(session, actor, "end the encounter")
             encounter = await active_encounter(session, actor)
             encounter.active = False
             touch(self._rt, encounter)
-            record_event(self._rt, session, actor, "end", {"round": encounter.round}, None, encounter)
-            return await self._saved(session, encounter)
+            made_here = [c.character for c in encounter.combatants if c.character.encounter_id == encounter.id]
+            removed: list[str] = []
+            for character in made_here:
+                if keep_npcs:
+                    character.encounter_id = None
+                else:
+                    removed.append(character.name)
+            record_event(self._rt, session, actor, "end", {"round": encounter.round, "npcs_removed": removed},
+                         None, encounter)
+            view = await self._saved(session, encounter)
+            for character in made_here:
+                if not keep_npcs:
+                    await session.delete(character)
+            await session.flush()
+            return replace(view, npcs_removed=tuple(removed), npcs_kept=tuple(
+                c.name for c in made_here) if keep_npcs else ())
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def clear_npcs(self, actor: Actor) -> list[str]:
+        """GM: delete every NPC of the server that is in no active encounter (templates stay in the pack)."""
+
+        async def work(session: AsyncSession) -> list[str]:
+            await access.require_gm(session, actor, "clear the NPCs")
+            gone = []
+            for row in await repo.characters(session, actor.guild_id):
+                if row.npc and not await repo.active_encounters_of(session, row.id):
+                    gone.append(row.name)
+                    await session.delete(row)
+            await session.flush()
+            return gone
 
         return await self._rt.transact(actor.channel_id, work)
 

@@ -128,7 +128,7 @@ class OddsService:
                     opts["damage_type"] = opts.pop("kind")
                 kind = "cast" if any(key in opts for key in _CAST_OPTIONS) else "attack"
                 call = await self._combat.declare(session, actor, encounter, kind, target, chosen_weapon, opts,
-                                                  attacker)
+                                                  attacker, turns=False)
                 scenario = Scenario(system=encounter.system, action=dict(call.action),
                                     attacker=copy.deepcopy(call.actor_character.sheet),
                                     defender=copy.deepcopy(call.target.sheet) if call.target else None,

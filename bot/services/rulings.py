@@ -15,6 +15,13 @@ from rules.rulings import parse_value
 
 DEFAULT_SYSTEM = "ars-harn"
 ROLLS_MODES = ("auto", "gm")
+TURNS_MODES = ("enforce", "warn", "off")
+
+
+def turns_mode(settings: GuildSettings | None) -> Any:
+    """The server's turn-order mode ("warn" until a manager chooses)."""
+    mode = settings.turns if settings is not None else None
+    return mode if mode in TURNS_MODES else "warn"
 
 
 async def channel_system(session: AsyncSession, guild_id: int, channel_id: int) -> str:

@@ -12,14 +12,16 @@ from bot.services.actor import Actor
 from bot.services.rulings import (
     DEFAULT_SYSTEM,
     ROLLS_MODES,
+    TURNS_MODES,
     channel_system,
     effective_rulings,
     find_setting,
     parse_ruling,
     stored_rulings,
+    turns_mode,
 )
 from bot.services.runtime import Runtime
-from bot.services.views import GuildSettingsView, RollsMode
+from bot.services.views import GuildSettingsView, RollsMode, TurnsMode
 from rules.errors import RulesError
 from rules.model import Setting
 from rules.registry import available_ids
@@ -98,6 +100,34 @@ class SettingsService:
 
         return await self._rt.transact(None, work)
 
+    async def set_turns(self, actor: Actor, mode: TurnsMode) -> GuildSettingsView:
+        """"enforce": players act only on their character's turn; "warn": they may, and the result says so;
+        "off": anyone acts any time. The GM may always act, for the NPCs."""
+        access.require_manager(actor, "change how turns are kept")
+        if mode not in TURNS_MODES:
+            raise UserError(f"turns is one of {', '.join(TURNS_MODES)}, not '{mode}'")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            (await repo.guild_settings_for_update(session, actor.guild_id)).turns = mode
+            await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
+    async def set_secret_rolls(self, actor: Actor, on: bool, gm_channel_id: int | None = None) -> GuildSettingsView:
+        """Secret NPC rolls on or off; with ``gm_channel_id`` the full rolls are posted there, else only the GM
+        who made them sees them."""
+        access.require_manager(actor, "change secret rolls")
+
+        async def work(session: AsyncSession) -> GuildSettingsView:
+            row = await repo.guild_settings_for_update(session, actor.guild_id)
+            row.secret_rolls = on
+            row.gm_channel_id = gm_channel_id if on else None
+            await session.flush()
+            return await self._view(session, actor)
+
+        return await self._rt.transact(None, work)
+
     async def set_ruling(self, actor: Actor, name: str, value: str) -> GuildSettingsView:
         """Change one ruling of the channel's system; ``value`` is checked against the engine's setting."""
         access.require_manager(actor, "change rulings")
@@ -147,4 +177,6 @@ class SettingsService:
             gm_role_id=guild.gm_role_id if guild is not None else None,
             rolls="gm" if guild is not None and guild.rolls_mode == "gm" else "auto",
             rulings=rulings, overridden=tuple(sorted(stored)),
+            turns=turns_mode(guild), secret_rolls=bool(guild is not None and guild.secret_rolls),
+            gm_channel_id=guild.gm_channel_id if guild is not None else None,
         )

@@ -10,6 +10,7 @@ from bot.services.wound_state import WoundPicture
 from rules.model import SheetSummary, Wound
 
 RollsMode = Literal["auto", "gm"]
+TurnsMode = Literal["enforce", "warn", "off"]
 ItemKind = Literal["weapon", "armour"]
 
 
@@ -26,6 +27,9 @@ class GuildSettingsView:
     rolls: RollsMode  # "auto": the bot rolls shock/kill; "gm": they wait for the GM
     rulings: dict[str, str | int | bool]  # the effective rulings of ``system`` (engine defaults + overrides)
     overridden: tuple[str, ...] = ()  # ruling names the server changed from the default
+    turns: TurnsMode = "warn"  # players acting out of turn: refused, warned, or let be
+    secret_rolls: bool = False  # NPC rolls: players see only what their characters would
+    gm_channel_id: int | None = None  # where the full secret rolls go (None: privately to the GM)
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,8 @@ class EncounterView:
     combatants: tuple[CombatantView, ...]
     tracker_message_id: int | None
     version: int
+    npcs_removed: tuple[str, ...] = ()  # /encounter end: the NPCs made for it, now gone
+    npcs_kept: tuple[str, ...] = ()  # /encounter end keep_npcs: the NPCs made for it that stay
 
     @property
     def current(self) -> CombatantView | None:
@@ -160,6 +166,8 @@ class ActionReport:
     moot: tuple[PendingDecisionView, ...] = ()  # rolls the GM no longer needs to make (e.g. shock after death)
     # An attack that wounded (or that armour stopped at a location): the target's body, the new wound marked.
     target_picture: WoundPicture | None = None
+    out_of_turn: str | None = None  # whose turn it was, when the actor acted out of it (turns: warn)
+    secret: bool = False  # an NPC's action on a server with secret rolls: players see only the result
 
     @property
     def outcome(self) -> dict[str, Any]:

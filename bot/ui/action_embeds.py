@@ -53,6 +53,8 @@ def action(report: ActionReport) -> discord.Embed:
         said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,
                                                                                decided.who)
         embed.description = "\n".join([said, decision_line(decided), *brief])
+    if report.out_of_turn:
+        embed.description = f"{embed.description}\n\u26a0\ufe0f Out of turn: it is {report.out_of_turn}'s turn."
     if report.pending:
         embed.add_field(name=WAITING, value=_pending_lines(report.pending), inline=False)
     embed.set_footer(text=_footer(report.system, report.encounter.round if report.encounter else None,

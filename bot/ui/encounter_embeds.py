@@ -51,7 +51,19 @@ def encounter_started(view: EncounterView) -> str:
 
 
 def encounter_ended(view: EncounterView) -> str:
-    return f"The encounter ended after {view.round} round{'s' if view.round != 1 else ''}. Wounds stay on the sheets."
+    line = f"The encounter ended after {view.round} round{'s' if view.round != 1 else ''}. Wounds stay on the sheets."
+    if view.npcs_removed:
+        line += f" Its NPCs are gone: {', '.join(view.npcs_removed)}."
+    if view.npcs_kept:
+        line += f" Its NPCs stay: {', '.join(view.npcs_kept)}."
+    return line
+
+
+def npcs_cleared(names: list[str]) -> str:
+    if not names:
+        return "No NPC to clear: every NPC is in an encounter, or there are none."
+    shown = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+    return f"Deleted {len(names)} NPC{'s' if len(names) != 1 else ''}: {shown}."
 
 
 def tracker_moved() -> str:

@@ -23,6 +23,8 @@ def settings(view: GuildSettingsView, rulings: Sequence[Setting] = ()) -> discor
                     "not set (members with Manage Server are GMs)", inline=True)
     embed.add_field(name="Shock and kill rolls", value="made by the bot" if view.rolls == "auto"
                     else "wait for the GM", inline=True)
+    embed.add_field(name="Turns", value=TURNS_WORDS.get(view.turns, view.turns), inline=True)
+    embed.add_field(name="NPC rolls", value=_secret_words(view.secret_rolls, view.gm_channel_id), inline=True)
     described = {s.name: s for s in rulings}
     lines = []
     for name, value in view.rulings.items():
@@ -67,6 +69,27 @@ def rolls_set(mode: str) -> discord.Embed:
     if mode == "gm":
         return done("Shock and kill rolls now wait for the GM's buttons.")
     return done("The bot now makes shock and kill rolls itself.")
+
+
+TURNS_WORDS = {"enforce": "players act only on their turn", "warn": "out of turn is allowed, and said",
+               "off": "anyone acts any time"}
+
+
+def _secret_words(on: bool, channel_id: int | None) -> str:
+    if not on:
+        return "shown to everyone"
+    return f"secret: full rolls in <#{channel_id}>" if channel_id else "secret: full rolls to the GM only"
+
+
+def turns_set(mode: str) -> discord.Embed:
+    return done(f"Turns: {TURNS_WORDS.get(mode, mode)}.")
+
+
+def secret_rolls_set(on: bool, channel_id: int | None) -> discord.Embed:
+    if not on:
+        return done("NPC rolls are shown to everyone again.")
+    where = f"in <#{channel_id}>" if channel_id else "to the GM who makes them, privately"
+    return done(f"NPC rolls are secret: players see what their characters would, the full rolls go {where}.")
 
 
 def ruling_set(name: str, value: str) -> discord.Embed:

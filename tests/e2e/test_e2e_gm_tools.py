@@ -1,0 +1,97 @@
+"""The GM's table tools through Discord: turn order kept (or not), the GM's /attack never acting as a player's
+character, NPCs that belong to their encounter, and a delete refused before its prompt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def make_fight(table: Any) -> None:
+    """Bjorn (Alice) and Brun (Bob) against one bandit, who acts first, then Brun, then Bjorn."""
+    await table.setup("ars-harn")
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword"}, user=table.alice)
+    await table.run("character create", {"name": "Brun", "stats": "str=1 sta=1 dex=1 qik=0 abilities.Club=4",
+                                         "weapons": "Mace"}, user=table.bob)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.run("encounter add", {"character": "Brun"}, user=table.bob)
+    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    order = await table.run("encounter initiative", {"dice": "initiative=3,5,9"})
+    shown = table.text(order)
+    assert shown.index("Bandit 1") < shown.index("Brun") < shown.index("Bjorn")
+
+
+MISS = "attack=1 defense=9"
+
+
+async def test_turns_warn_by_default_enforce_when_set_and_the_gm_acts_for_the_npc_whose_turn_it_is(
+        table: Any) -> None:
+    await make_fight(table)
+    # warn (the default): Bjorn may swing on the bandit's turn, and the result says so
+    early = await table.run("attack", {"target": "Bandit 1", "dice": MISS}, user=table.alice)
+    assert "Out of turn: it is Bandit 1's turn." in early.embeds[0]["description"]
+
+    await table.run("setup turns", {"mode": "enforce"}, user=table.manager)
+    line = await table.line("attack", {"target": "Bandit 1", "dice": MISS}, user=table.alice)
+    assert "it is Bandit 1's turn, not Bjorn's: wait for /encounter next" in line, line
+
+    # the GM's /attack with no attacker is the NPC whose turn it is
+    npc = await table.run("attack", {"target": "Bjorn", "dice": MISS})
+    assert npc.embeds[0]["title"] == "Bandit 1 attacks Bjorn" and "Out of turn" not in table.text(npc)
+    await table.run("encounter next")
+    # ... and never a player's character: on Brun's turn the GM must say who acts
+    line = await table.line("attack", {"target": "Bjorn", "dice": MISS})
+    assert "it is Brun's turn, a player's character: name who acts, e.g. \"Bandit 1\"" in line, line
+    # the GM may still act for the NPC out of turn
+    npc = await table.run("attack", {"target": "Bjorn", "attacker": "Bandit 1", "dice": MISS})
+    assert npc.embeds[0]["title"] == "Bandit 1 attacks Bjorn"
+    # Brun acts on his turn, with no warning
+    brun = await table.run("attack", {"target": "Bandit 1", "dice": MISS}, user=table.bob)
+    assert brun.embeds[0]["title"] == "Brun attacks Bandit 1" and "Out of turn" not in table.text(brun)
+
+    await table.run("setup turns", {"mode": "off"}, user=table.manager)
+    late = await table.run("attack", {"target": "Bandit 1", "dice": MISS}, user=table.alice)
+    assert late.embeds[0]["title"] == "Bjorn attacks Bandit 1" and "Out of turn" not in table.text(late)
+    shown = await table.run("setup show", user=table.manager)
+    assert "anyone acts any time" in table.text(shown)
+    table.check_clean()
+
+
+async def test_npcs_go_with_their_encounter_unless_kept_and_numbering_starts_again(table: Any) -> None:
+    await table.setup("ars-harn")
+    await table.run("encounter start")
+    await table.run("encounter npcs", {"template": "bandit", "count": 2})
+    ended = await table.run("encounter end")
+    assert "Its NPCs are gone: Bandit 1, Bandit 2." in ended.content
+    assert await table.count_rows("SELECT count(*) FROM characters") == 0
+
+    await table.run("encounter start")
+    joined = await table.run("encounter npcs", {"template": "bandit", "count": 2})
+    tracker = await table.tracker()
+    assert "Bandit 1" in table.text(tracker) and "Bandit 2" in table.text(tracker), joined.content
+    kept = await table.run("encounter end", {"keep_npcs": True})
+    assert "Its NPCs stay: Bandit 1, Bandit 2." in kept.content
+    listed = await table.run("character list")
+    assert "Bandit 1" in table.text(listed) and "Bandit 2" in table.text(listed)
+
+    await table.run("encounter start")
+    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    await table.wait_tracker(lambda t: "Bandit 3" in t, what="the next free number")
+    # the kept bandits are in no encounter: the GM clears them in bulk; Bandit 3 is in the fight and stays
+    cleared = await table.run("encounter clear-npcs")
+    assert cleared.ephemeral and "Deleted 2 NPCs: Bandit 1, Bandit 2." in cleared.content
+    assert await table.count_rows("SELECT count(*) FROM characters") == 1
+    line = await table.line("encounter clear-npcs", user=table.alice)
+    assert "only the GM" in line
+    table.check_clean()
+
+
+async def test_deleting_a_character_in_an_encounter_is_refused_before_the_prompt(table: Any) -> None:
+    await make_fight(table)
+    before = len(table.public())
+    handle = await table.send("character delete", {"name": "Bjorn"}, user=table.alice)
+    line = await table.private_line(handle, table.combat, before)
+    assert "Bjorn is in an encounter: remove them from it first" in line
+    assert not (await handle.message()).custom_ids  # no Delete/Cancel prompt to press
+    table.check_clean()
