@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.interactions import actor_of
 from bot.ui import embeds
 from bot.ui.decisions import close_settled, post_decisions
-from bot.ui.publish import refresh_tracker, reply, slow
+from bot.ui.publish import refresh_tracker, reply, slow, to_gm_channel
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -23,12 +23,17 @@ class RecordsCog(commands.Cog):
 
     @app_commands.guild_only()
     @app_commands.command(name="roll", description="Roll dice: 3d6+2, stress+5 vs 9, simple+3, d20 vs 14, fs vs 12")
-    @app_commands.describe(expression="What to roll", dice="Faces you rolled at the table, e.g. 1,1,4")
+    @app_commands.describe(expression="What to roll", dice="Faces you rolled at the table, e.g. 1,1,4",
+                           secret="Only you see it (and the GM channel, if the server has one)")
     async def roll(self, interaction: discord.Interaction[GrievousBot], expression: app_commands.Range[str, 1, 100],
-                   dice: app_commands.Range[str, 1, 200] | None = None) -> None:
+                   dice: app_commands.Range[str, 1, 200] | None = None, secret: bool = False) -> None:
         view = await slow(interaction, self.bot.services.records.roll(actor_of(interaction), expression,
-                                                                      dice_text=dice))
-        await reply(interaction, embed=embeds.roll(view, interaction.user.display_name))
+                                                                      dice_text=dice, secret=secret),
+                          ephemeral=secret)
+        embed = embeds.roll(view, interaction.user.display_name)
+        await reply(interaction, embed=embed, ephemeral=secret)
+        if secret and view.gm_channel_id is not None:
+            await to_gm_channel(interaction, view.gm_channel_id, embed)
 
     @app_commands.guild_only()
     @app_commands.command(name="log", description="Show this channel's recent rolls and events")

@@ -66,7 +66,10 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     engine = rt.engine(system)
     catalog = await rt.catalog_for(session, actor.guild_id, system)
     forced = parse_dice(call.dice_text, engine.roll_labels, call.dice_label)
-    settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
+    guild = await repo.guild_settings(session, actor.guild_id)
+    settings = scenario_settings(engine, guild)
+    # An NPC's action on a server that keeps NPC rolls secret: its dice are for the GM only.
+    secret = bool(guild is not None and guild.secret_rolls and call.actor_character.npc)
     touched = [call.actor_character] + ([call.target] if call.target is not None else [])
     changes = ChangeRecorder.of(touched, encounter)
 
@@ -92,6 +95,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         "rolls": resolution.get("rolls", []), "outcome": resolution.get("outcome", {}),
         "unused_dice": unused, **(call.extra_payload or {}),
     }
+    if secret:
+        payload["secret"] = True
     record = changes.record()
     event = record_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
     await session.flush()
@@ -106,7 +111,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         pending=tuple(pending), unused_dice=unused,
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
                    if encounter is not None else None), event_id=event.id,
-        moot=tuple(decision_view(row) for row in moot),
+        moot=tuple(decision_view(row) for row in moot), secret=secret,
+        gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
         target_picture=_target_picture(system, call, resolution, wounds_before, catalog),
     )
 

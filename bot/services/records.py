@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import Event
-from bot.errors import NotFound
+from bot.errors import NotFound, PermissionDenied
 from bot.services import access
 from bot.services.actions import record_event
 from bot.services.actor import Actor
@@ -29,10 +29,12 @@ class RecordService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
 
-    async def roll(self, actor: Actor, expression: str, dice_text: str | None = None) -> RollView:
+    async def roll(self, actor: Actor, expression: str, dice_text: str | None = None,
+                   secret: bool = False) -> RollView:
         """A free-form roll (``3d6+2``, ``stress+5 vs 9``, ``d20 vs 14``, ``fs vs 12``), logged to the channel.
 
-        ``dice_text`` gives the faces: ``1,1,4`` or ``roll=1,1,4``.
+        ``dice_text`` gives the faces: ``1,1,4`` or ``roll=1,1,4``. A ``secret`` roll is logged as secret
+        (only the GM reads its dice in /log); the view names the server's GM channel, where it is shown too.
         """
         expression = check_text(expression, "roll", EXPRESSION_CHARS)
         forced = parse_dice(dice_text, {"roll"}, default_label="roll")
@@ -43,10 +45,14 @@ class RecordService:
             rolls = [r.to_dict() for r in result.rolls]
             encounter = await repo.active_encounter(session, actor.channel_id)
             payload = {"expression": expression, "total": result.total, "result": result.result, "rolls": rolls}
+            if secret:
+                payload["secret"] = True
             event = record_event(self._rt, session, actor, "roll", payload, None, encounter)
             await session.flush()
+            guild = await repo.guild_settings(session, actor.guild_id) if secret else None
             return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),
-                            unused_dice=dice.unused(), event_id=event.id, modifier=result.modifier)
+                            unused_dice=dice.unused(), event_id=event.id, modifier=result.modifier, secret=secret,
+                            gm_channel_id=guild.gm_channel_id if guild is not None else None)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -55,7 +61,13 @@ class RecordService:
         limit = max(1, min(MAX_LOG, limit))
 
         async def work(session: AsyncSession) -> list[EventView]:
-            return [event_view(e) for e in await repo.recent_events(session, actor.channel_id, limit)]
+            events = [event_view(e) for e in await repo.recent_events(session, actor.channel_id, limit)]
+            if any(e.summary.get("secret") and "expression" in e.summary for e in events) \
+                    and not await access.is_gm(session, actor):
+                # a secret /roll: the players' log says that it happened, not what it showed
+                events = [replace(e, summary={"secret": True}) if e.summary.get("secret") and "expression" in e.summary
+                          else e for e in events]
+            return events
 
         return await self._rt.read(work)
 
@@ -69,6 +81,8 @@ class RecordService:
             row = await session.get(Event, event_id)
             if row is None or row.guild_id != actor.guild_id or "outcome" not in (row.payload or {}):
                 raise NotFound(f"event #{event_id} has no details here")
+            if row.payload.get("secret") and not await access.is_gm(session, actor):
+                raise PermissionDenied("the GM keeps this NPC's rolls secret")
             return event_view(row)
 
         return await self._rt.read(work)

@@ -168,6 +168,7 @@ class ActionReport:
     target_picture: WoundPicture | None = None
     out_of_turn: str | None = None  # whose turn it was, when the actor acted out of it (turns: warn)
     secret: bool = False  # an NPC's action on a server with secret rolls: players see only the result
+    gm_channel_id: int | None = None  # where its full rolls go (None: privately to the GM who made them)
 
     @property
     def outcome(self) -> dict[str, Any]:
@@ -184,6 +185,8 @@ class RollView:
     unused_dice: dict[str, list[int]]
     event_id: int
     modifier: int = 0  # the constant the expression adds to the dice (3d6+2: 2)
+    secret: bool = False  # /roll secret: shown only to whoever rolled (and in the GM channel, if set)
+    gm_channel_id: int | None = None
 
 
 @dataclass(frozen=True)

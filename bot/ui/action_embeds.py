@@ -47,6 +47,8 @@ def action(report: ActionReport) -> discord.Embed:
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
     brief = words.brief if words.brief is not None else _compact(words.fields)
+    if words.numbers and not report.secret:  # a secret NPC roll: the players see what it did, not its dice
+        brief = [words.numbers, *brief]
     embed = _embed(_action_heading(report), "\n".join([words.headline, *brief]), severity.colour)
     if report.decided is not None:
         decided = report.decided

@@ -14,7 +14,7 @@ from bot.interactions import actor_of, bot_of, services_of
 from bot.services.views import ActionReport, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import embeds, pictures
-from bot.ui.publish import refresh_tracker, reply
+from bot.ui.publish import refresh_tracker, reply, to_gm_channel
 from content.guard import bounded_id
 
 log = logging.getLogger(__name__)
@@ -215,6 +215,12 @@ async def publish_report(interaction: discord.Interaction[Any], report: ActionRe
     # An attack that wounded (or met armour that held) shows the target's body, the new wound marked.
     thumbnail = pictures.attack_thumbnail(embed, report.target_picture)
     await post_decisions(interaction, report.pending, embed=embed, event_id=report.event_id, file=thumbnail)
+    if report.secret:  # the NPC's dice: to the GM channel, or privately to the GM who made them
+        details = embeds.report_details(report)
+        if report.gm_channel_id is not None:
+            await to_gm_channel(interaction, report.gm_channel_id, details)
+        else:
+            await interaction.followup.send(embed=details, ephemeral=True)
     await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)
     if report.encounter is not None:
         await refresh_tracker(interaction, report.encounter)

@@ -70,6 +70,15 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
 
 
+async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed) -> None:
+    """Post ``embed`` in the server's GM channel (secret rolls); a channel the bot cannot post in is logged."""
+    channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
+    try:
+        await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.warning("cannot post a secret roll in the GM channel %s: %s", channel_id, exc)
+
+
 async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
     """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted)."""
     bot = bot_of(interaction)

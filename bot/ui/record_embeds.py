@@ -40,7 +40,9 @@ def event_line(event: EventView) -> str:
         if isinstance(kind, Mapping):
             kind = kind.get("type") or event.kind
         names = summary.get("names")
-        if summary.get("expression") is not None:
+        if summary.get("secret") and "expression" not in summary:
+            what = f"{actor} rolled in secret"
+        elif summary.get("expression") is not None:
             what = f"{actor} rolled {summary['expression']} = {summary.get('total', '?')}"
         elif event.kind in ("join", "add_npcs", "leave") and isinstance(names, list):
             who = ", ".join(str(n) for n in names)

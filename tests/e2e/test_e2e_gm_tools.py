@@ -22,7 +22,7 @@ async def make_fight(table: Any) -> None:
     assert shown.index("Bandit 1") < shown.index("Brun") < shown.index("Bjorn")
 
 
-MISS = "attack=1 defense=9"
+MISS = "attack=2 defense=9"
 
 
 async def test_turns_warn_by_default_enforce_when_set_and_the_gm_acts_for_the_npc_whose_turn_it_is(
@@ -94,4 +94,45 @@ async def test_deleting_a_character_in_an_encounter_is_refused_before_the_prompt
     line = await table.private_line(handle, table.combat, before)
     assert "Bjorn is in an encounter: remove them from it first" in line
     assert not (await handle.message()).custom_ids  # no Delete/Cancel prompt to press
+    table.check_clean()
+
+
+HIT_BJORN = "attack=1,9 defense=1 location=50 shock=9"
+
+
+async def test_secret_npc_rolls_show_players_only_the_result_and_the_gm_every_die(table: Any) -> None:
+    await make_fight(table)
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    handle = await table.send("attack", {"target": "Bjorn", "dice": HIT_BJORN})
+    public = await handle.message()
+    assert not public.ephemeral and "thorax" in public.embeds[0]["description"]
+    assert " vs " not in public.embeds[0]["description"]  # the bandit's totals stay behind the screen
+    [private] = await handle.followups()
+    assert private.ephemeral and "Dice" in table.text(private) and "`attack` stress [1, 9]" in table.text(private)
+    # Alice may not look behind the screen; the GM may, even later
+    pressed = await table.emu.click(public, next(i for i in public.custom_ids if i.startswith("grv:details:")),
+                                    user=table.alice)
+    assert "the GM keeps this NPC's rolls secret" in (await pressed.message()).content
+    assert "Dice" in table.text(await table.details(public, user=table.gm))
+    # a player's own attack is not secret
+    bjorn = await table.run("attack", {"target": "Bandit 1", "dice": "attack=2 defense=9"}, user=table.alice)
+    assert " vs " in bjorn.embeds[0]["description"]
+
+    # with a GM channel, the full rolls go there instead
+    await table.run("setup secret-rolls", {"on": True, "gm_channel": table.world.general}, user=table.manager)
+    before = len(table.public(table.world.general))
+    await table.run("attack", {"target": "Bjorn", "attacker": "Bandit 1", "dice": "attack=2 defense=9"})
+    screen = await table.emu.wait_until(lambda: table.public(table.world.general)[before:] or None,
+                                        what="the full rolls in the GM channel")
+    assert "Dice" in table.text(screen[0]) and "Bandit 1 attacks Bjorn" in table.text(screen[0])
+
+    # /roll secret: only the roller sees it (and the GM channel); the players' log says only that it happened
+    rolled = await table.run("roll", {"expression": "3d6", "dice": "6,6,6", "secret": True})
+    assert rolled.ephemeral and "Total **18**" in table.text(rolled)
+    await table.emu.wait_until(lambda: any("3d6" in table.text(m) for m in table.public(table.world.general))
+                               or None, what="the secret roll in the GM channel")
+    assert not any("3d6" in table.text(m) for m in table.public())
+    log = table.text(await table.run("log", user=table.alice))
+    assert "rolled in secret" in log and "= 18" not in log
+    assert "= 18" in table.text(await table.run("log"))
     table.check_clean()

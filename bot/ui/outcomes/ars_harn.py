@@ -137,21 +137,23 @@ def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
         who = {"attacker": attacker, "defender": defender}.get(str(side), side)
         fields.append(("Tactical advantage", f"{text(who)} gains a tactical advantage", False))
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity, _ars_brief(outcome, names))
+    numbers, brief = _ars_brief(outcome, names)
+    return OutcomeText(headline, fields, severity, brief, numbers)
 
 
-def _ars_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
+def _ars_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str | None, list[str]]:
     """The public lines under an attack's headline: the totals in one line, then each check and condition."""
     attacker, defender = names
     lines: list[str] = []
+    numbers = None
     targeting = outcome.get("targeting")
     if isinstance(targeting, Mapping):
         passed = targeting.get("passed")
         verdict = "on target" if passed else "off target" if passed is False else "waiting"
         impact = outcome.get("effective_impact")
-        lines.append(joined([f"targeting {_num(targeting.get('total'))} vs {_num(targeting.get('ease_factor'))}: "
-                             f"{verdict}", f"impact {_num(impact)}" if impact is not None and outcome.get("hit")
-                             else None]))
+        numbers = joined([f"targeting {_num(targeting.get('total'))} vs {_num(targeting.get('ease_factor'))}: "
+                          f"{verdict}", f"impact {_num(impact)}" if impact is not None and outcome.get("hit")
+                          else None])
     elif outcome.get("attack_total") is not None or outcome.get("defense_total") is not None:
         how = " ".join(text(outcome[k]) for k in ("weapon", "aspect", "aim") if outcome.get(k))
         totals = f"{_num(outcome.get('attack_total'))} vs {_num(outcome.get('defense_total'))}"
@@ -159,10 +161,10 @@ def _ars_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
             who = "attack" if outcome.get("attack_botched") else "defence"
             totals += f" ({who} **botched**)"
         impact = outcome.get("effective_impact")
-        lines.append(joined([f"{how}: {totals}" if how else totals,
-                             f"impact {_num(impact)}" if isinstance(impact, int) and impact > 0 and outcome.get("hit")
-                             else None,
-                             "excess saved" if outcome.get("excess_saved") else None]))
+        numbers = joined([f"{how}: {totals}" if how else totals,
+                          f"impact {_num(impact)}" if isinstance(impact, int) and impact > 0 and outcome.get("hit")
+                          else None,
+                          "excess saved" if outcome.get("excess_saved") else None])
     checks = []
     for name in _ARS_CHECKS:
         check = outcome.get(name)
@@ -185,7 +187,7 @@ def _ars_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
         side = outcome.get("tactical_advantage_for") or (advantage if isinstance(advantage, str) else "defender")
         who = {"attacker": attacker, "defender": defender}.get(str(side), side)
         lines.append(f"{text(who)} gains a tactical advantage")
-    return lines
+    return numbers, lines
 
 
 def _ars_losses(outcome: Mapping[str, Any], defender: str) -> list[str]:

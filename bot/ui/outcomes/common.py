@@ -48,6 +48,7 @@ class OutcomeText:
     fields: list[Field] = field(default_factory=list)
     severity: Severity = Severity.NONE
     brief: list[str] | None = None
+    numbers: str | None = None  # the totals in one line (left out where the GM keeps an NPC's rolls secret)
 
 
 # A brief line about life or death that the GM's decision settles (the decided message drops it).

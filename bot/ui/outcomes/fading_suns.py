@@ -160,7 +160,8 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
         fields.append(("Dropped", f"{who} drops the {text(items)}", True))
     fields.extend(_fs_penalties(outcome, defender))
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity, _fs_brief(outcome, names))
+    numbers, brief = _fs_brief(outcome, names)
+    return OutcomeText(headline, fields, severity, brief, numbers)
 
 
 _FS_DEFENCE_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
@@ -172,7 +173,7 @@ def _fs_defends(defense: Mapping[str, Any]) -> str:
     return _FS_DEFENCE_VERBS.get(kind) or (f"{human(kind)}s" if kind else "defends")
 
 
-def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
+def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str | None, list[str]]:
     """The public lines under an attack's headline: goal roll, defence and damage in one line, then the wound's
     effect, the checks' consequences, conditions and dropped weapons."""
     defender = names[1]
@@ -188,8 +189,7 @@ def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
                      f"{_num(defense.get('goal'))}")
     if outcome.get("damage") is not None and outcome.get("hit"):
         parts.append(f"damage {_num(outcome.get('damage_before_armor'))} \u2212 armour {_num(outcome.get('armor'))}")
-    if parts:
-        lines.append(joined(parts))
+    numbers = joined(parts) or None
     effect = outcome.get("effect")
     if effect and effect != "none":
         if effect == "death" and outcome.get("gm_decision"):
@@ -203,7 +203,7 @@ def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[str]:
             lines.append(f"{name}: {who} {', '.join(human(c) for c in check['consequences'])}")
     for who, items in _fs_per_side(outcome.get("dropped"), names, "defender"):
         lines.append(f"{who} drops the {text(items)}")
-    return lines
+    return numbers, lines
 
 
 def _fs_heal(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
@@ -279,15 +279,16 @@ def _fs_effect(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTex
             "penalties", "gm_decision"}
     fields.extend(_details(outcome, used))
     brief = []
+    numbers = None
     roll = outcome.get("effect_roll")
     if isinstance(roll, Mapping):
         column = _FS_COLUMNS.get(str(roll.get("column")), human(roll.get("column")))
-        brief.append(f"{column} roll {_num(roll.get('roll'))} vs {_num(roll.get('goal'))}: "
-                     f"{human(roll.get('result') or '?')}")
+        numbers = f"{column} roll {_num(roll.get('roll'))} vs {_num(roll.get('goal'))}: " \
+                  f"{human(roll.get('result') or '?')}"
     if effect == "death" and outcome.get("gm_decision"):
         brief.append(f"{MORTAL_MARK} {who} is **dying**: the GM confirms death or spares them")
-    brief += [line for line in _fs_brief({k: outcome.get(k) for k in ("checks", "dropped")}, (who, who))]
-    return OutcomeText(headline, fields, severity or Severity.INFO, brief)
+    brief += _fs_brief({k: outcome.get(k) for k in ("checks", "dropped")}, (who, who))[1]
+    return OutcomeText(headline, fields, severity or Severity.INFO, brief, numbers)
 
 
 _FS_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {

@@ -174,7 +174,8 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
     if outcome.get("experience_check"):
         fields.append(("Experience", "a notable success: the GM may grant an experience check", True))
     fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, severity, _pendragon_brief(outcome, names, hurt))
+    numbers, brief = _pendragon_brief(outcome, names, hurt)
+    return OutcomeText(headline, fields, severity, brief, numbers)
 
 
 def _short_roll(roll: Any) -> str | None:
@@ -185,7 +186,8 @@ def _short_roll(roll: Any) -> str | None:
     return f"{_num(total)} {human(roll.get('result') or '?')}"
 
 
-def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str], hurt: str) -> list[str]:
+def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str],
+                     hurt: str) -> tuple[str | None, list[str]]:
     """The public lines under an exchange's headline: both rolls and the damage in one line, then what the
     blow did (knockdown, major wound, hit points left, weapons lost)."""
     attacker, defender = names
@@ -197,8 +199,7 @@ def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str], hurt: s
         damage = f"damage {outcome['damage_rolled']} \u2212 armour {_num(outcome.get('armor'))}"
         if outcome.get("critical"):
             damage = f"critical: damage {outcome['damage_rolled']} doubled \u2212 armour {_num(outcome.get('armor'))}"
-    if numbers or damage:
-        lines.append(joined([numbers, damage]))
+    totals = joined([numbers, damage]) or None
     effects: list[str] = []
     knockdown = outcome.get("knockdown")
     if isinstance(knockdown, Mapping):
@@ -231,7 +232,7 @@ def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str], hurt: s
                 lines.append(f"{owner}'s {text(weapon) if weapon else 'weapon'} {verb}")
     if outcome.get("lance_broken"):
         lines.append("lances break" if str(outcome["lance_broken"]) == "both" else "a lance breaks")
-    return lines
+    return totals, lines
 
 
 def _pendragon_treatment(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
@@ -294,7 +295,7 @@ def _pendragon_roll(outcome: Mapping[str, Any], names: tuple[str, str]) -> Outco
     else:
         headline = f"**{who}** suffers the major wound's effects."
     return OutcomeText(headline, words.fields, words.severity if words.severity != Severity.NONE else Severity.INFO,
-                       words.brief)
+                       words.brief, words.numbers)
 
 
 _PENDRAGON_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
