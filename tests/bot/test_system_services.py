@@ -79,11 +79,11 @@ async def test_delete_check_refuses_a_non_owner_before_any_prompt(services: Any,
     await services.settings.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Aldo", {"str": 1, "sta": 1, "dex": 1, "qik": 0})
     with pytest.raises(UserError, match="not yours"):
-        await services.characters.check_can_edit(bob, "Aldo")
-    assert (await services.characters.check_can_edit(alice, "aldo")).name == "Aldo"
-    assert (await services.characters.check_can_edit(gm, "Aldo")).name == "Aldo"
+        await services.characters.check_can_delete(bob, "Aldo")
+    assert (await services.characters.check_can_delete(alice, "aldo")).name == "Aldo"
+    assert (await services.characters.check_can_delete(gm, "Aldo")).name == "Aldo"
     with pytest.raises(NotFound):
-        await services.characters.check_can_edit(alice, "Nobody")
+        await services.characters.check_can_delete(alice, "Nobody")
 
 
 async def test_injuries_without_a_name_picks_the_callers_character(services: Any, manager: Any, alice: Any,
