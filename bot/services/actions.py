@@ -15,7 +15,7 @@ from bot.errors import NotFound, UserError
 from bot.services import wound_state
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
-from bot.services.pending_rolls import sync_roll_decisions
+from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -102,6 +102,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     await session.flush()
     pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
     rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id, changes.sheets_before())
+    moot += await lapse_decisions(session, touched, changes.sheets_before())
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
         event.before = replace(record, open_decisions=tuple(row.id for row in moot)).to_json()
     pending += [decision_view(row) for row in rolls]

@@ -241,7 +241,8 @@ class CombatService:
         if decision.cancelled:
             raise Conflict("that decision was taken back with /undo")
         if decision.choice == MOOT:
-            raise Conflict(f"{decision.who} no longer owes that roll")
+            raise Conflict(f"{decision.who} no longer owes that roll" if is_roll_kind(decision.kind)
+                           else f"that decision about {decision.who} is no longer needed")
         if decision.choice is not None:
             raise Conflict(f"already decided: {decision.who} \u2014 {decision.choice}")
         wanted = choice.strip().casefold()

@@ -131,3 +131,39 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
     if opened or closed:
         await session.flush()
     return opened, closed
+
+
+def owed_decisions(sheet: Mapping[str, Any]) -> Counter[str]:
+    """The kinds of GM decision a sheet waits on: ars-harn and Fading Suns keep one (``pending_decision``),
+    Pendragon a list (``pending_decisions``)."""
+    one = sheet.get("pending_decision")
+    many = sheet.get("pending_decisions")
+    found = [one] if isinstance(one, Mapping) else []
+    found += [d for d in many if isinstance(d, Mapping)] if isinstance(many, list) else []
+    return Counter(str(d.get("kind")) for d in found if d.get("kind"))
+
+
+async def lapse_decisions(session: AsyncSession, characters: Iterable[Character],
+                          before: Mapping[str, Any]) -> list[PendingDecision]:
+    """Close (``moot``) the open GM decisions whose cause an action took away: the engine no longer keeps them
+    on the sheet (a kill wound healed below K, say). Only characters who waited on a decision before the
+    action are looked up."""
+    lapsed: list[PendingDecision] = []
+    for character in characters:
+        earlier = before.get(str(character.id))
+        if not isinstance(earlier, Mapping) or not owed_decisions(earlier):
+            continue
+        wanted = owed_decisions(character.sheet)
+        query = (select(PendingDecision)
+                 .where(PendingDecision.character_id == character.id, PendingDecision.choice.is_(None),
+                        PendingDecision.cancelled.is_(False), ~PendingDecision.kind.startswith(PREFIX))
+                 .order_by(PendingDecision.id))
+        for decision in (await session.scalars(query)).all():
+            if wanted[decision.kind] > 0:
+                wanted[decision.kind] -= 1
+            else:
+                decision.choice = MOOT
+                lapsed.append(decision)
+    if lapsed:
+        await session.flush()
+    return lapsed

@@ -84,10 +84,26 @@ def heal(ctx: Ctx, action: Options, healer: Character, patient: Character, same:
             raise IllegalAction(f"{healer.name} cannot treat anyone while {why}")
         out, patient = chirurgy(ctx, action, healer, patient)
         healer = patient if same else healer
+    patient = lapse_kill_decision(patient)
+    if same:
+        healer = patient
     out["injury_levels"] = patient.injury_levels
     out["patient"] = patient.name
     out["healer"] = healer.name
     return out, healer, patient
+
+
+def lapse_kill_decision(c: Character) -> Character:
+    """A failed kill roll waits on the GM's choice of death or incapacitation for one wound. Once healing has
+    taken that wound below K (or away), nothing is left to decide: the decision lapses and the incapacitation
+    it already brought stands, as if the GM had chosen it (a ruling, see docs/rules/ars-harn.md)."""
+    decision = c.pending_decision
+    if decision is None or decision.get("kind") != "kill":
+        return c
+    wound = next((w for w in c.wounds if w.index == decision.get("wound")), None)
+    if wound is not None and wound.severity == "K":
+        return c
+    return replace(c, pending_decision=None)
 
 
 def heal_spell(ctx: Ctx, action: Options, patient: Character) -> tuple[dict[str, Any], Character]:
@@ -195,6 +211,6 @@ def rest(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Chara
             if after is None:
                 healed.append(w.index)
             log.append(entry)
-    c = limb_restored(catalog, c)
+    c = lapse_kill_decision(limb_restored(catalog, c))
     return {"action": "rest", "days": days, "intervals": intervals, "healing": log, "healed": healed,
             "injury_levels": c.injury_levels, "conditions": list(c.conditions)}, c

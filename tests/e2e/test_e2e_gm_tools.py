@@ -136,3 +136,22 @@ async def test_secret_npc_rolls_show_players_only_the_result_and_the_gm_every_di
     assert "rolled in secret" in log and "= 18" not in log
     assert "= 18" in table.text(await table.run("log"))
     table.check_clean()
+
+
+async def test_a_kill_decision_lapses_when_healing_removes_its_cause(table: Any) -> None:
+    await make_fight(table)
+    # Bjorn's K5 to the bandit's thorax, and the kill roll fails: the GM must choose
+    kill = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
+                                      "modifier": 8, "dice": "attack=9 defense=2 location=50 kill=2"},
+                           user=table.alice)
+    assert sorted(table.buttons(kill)) == ["grv:gm:1:death", "grv:gm:1:incapacitation"]
+    await table.wait_tracker(lambda t: "awaiting GM" in t, what="the tracker to await the GM")
+    # a healing spell of five Body Levels takes the K5 wound away: nothing is left to decide
+    healed = await table.run("heal", {"character": "Bandit 1", "method": "spell", "body_levels": 5})
+    assert "Injury levels: Bandit 1: 0" in table.text(healed) or "Bandit 1: 0" in table.text(healed)
+    await table.emu.wait_until(lambda: not table.buttons(kill) or None, what="the death buttons to go")
+    assert "a later result made it needless" in table.text(kill)
+    await table.wait_tracker(lambda t: "awaiting GM" not in t, what="the tracker to stop awaiting the GM")
+    assert table.emu.state.messages[kill.id].custom_ids == [f"grv:details:{kill.custom_ids[-1].rsplit(':', 1)[1]}"]
+    assert await table.count_rows("SELECT count(*) FROM characters WHERE name = 'Bandit 1'") == 1
+    table.check_clean()

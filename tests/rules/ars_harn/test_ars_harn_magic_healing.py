@@ -170,3 +170,31 @@ def test_healing_rate_7_heals_without_a_roll_and_healed_wounds_go() -> None:
     assert result.outcome["healing"][0]["result"] == "automatic" and result.outcome["healed"] == [1]
     assert result.attacker is not None
     assert result.attacker["wounds"] == [] and result.attacker["conditions"] == [] and result.attacker["fatigue"] == 0
+
+
+# -- a kill decision whose wound is healed lapses (a ruling: docs/rules/ars-harn.md) ------------------------
+
+
+def _awaiting_the_gm() -> dict[str, Any]:
+    """A thief whose K4 skull wound failed its kill roll: incapacitated, waiting on the GM's death-or-not."""
+    guard = who("Guard", str=2, sta=1, dex=1, abilities={"Club": 4}, weapons=["Mace"])
+    thief = who("Thief", dex=2, qik=2, conditions=["shock"], wounds=[{"location": "thigh", "side": "left",
+                                                                      "code": "S2"}])
+    hit = run({"type": "attack", "aspect": "blunt", "aim": "mid"}, guard, thief,
+              {"attack": [8], "location": [4], "kill": [3]})
+    thief = hit.defender  # type: ignore[assignment]
+    assert thief["pending_decision"]["kind"] == "kill" and "incapacitated" in thief["conditions"]
+    return thief
+
+
+def test_a_kill_decision_lapses_when_healing_takes_its_wound_below_k() -> None:
+    thief = _awaiting_the_gm()
+    healed = run({"type": "heal", "method": "spell", "body_levels": 5}, thief).attacker
+    assert healed is not None and healed["pending_decision"] is None
+    assert "incapacitated" in healed["conditions"]  # the lesser outcome stands, as if the GM had chosen it
+
+
+def test_a_kill_decision_stays_while_its_wound_is_still_k() -> None:
+    thief = _awaiting_the_gm()
+    rested = run({"type": "rest", "days": 1}, thief).attacker
+    assert rested is not None and rested["pending_decision"]["kind"] == "kill"
