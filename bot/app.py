@@ -21,6 +21,7 @@ from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui.decisions import DetailsButton, GMDecisionButton
+from bot.ui.offers import OfferButton
 
 log = logging.getLogger("grievous")
 
@@ -164,7 +165,7 @@ class GrievousBot(commands.AutoShardedBot):
         for name in self.extension_names:
             await self.load_extension(name)
         # Persistent GM buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart.
-        self.add_dynamic_items(GMDecisionButton, DetailsButton)
+        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton)
         if self.sync_commands:
             await self.sync_tree()
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.

@@ -9,8 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
+from bot.services.views import TreatmentOffer
 from bot.ui import autocomplete, diagram, embeds, pictures
 from bot.ui.decisions import publish_report
+from bot.ui.offers import post_offer
 from bot.ui.publish import reply, slow
 
 if TYPE_CHECKING:
@@ -61,9 +63,12 @@ class InjuriesCog(commands.Cog):
                    modifier: app_commands.Range[int, -100, 100] | None = None,
                    dice: app_commands.Range[str, 1, 200] | None = None) -> None:
         options = {"wound": wound, "healer": healer, "body_levels": body_levels, "modifier": modifier}
-        report = await slow(interaction, self.bot.services.injuries.heal(actor_of(interaction), character, method,
-                                                                         options, dice_text=dice))
-        await publish_report(interaction, report)
+        done = await slow(interaction, self.bot.services.injuries.heal(actor_of(interaction), character, method,
+                                                                       options, dice_text=dice))
+        if isinstance(done, TreatmentOffer):  # someone else's character: its owner accepts first
+            await post_offer(interaction, done)
+        else:
+            await publish_report(interaction, done)
 
     @app_commands.guild_only()
     @app_commands.command(name="rest", description="Let days pass: the healing rolls for each wound")

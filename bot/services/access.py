@@ -32,6 +32,13 @@ def require_manager(actor: Actor, doing: str) -> None:
         raise PermissionDenied(f"only a server manager (Manage Server) can {doing}")
 
 
+async def controls(session: AsyncSession, actor: Actor, character: Character) -> bool:
+    """The owner of a player's character, or the GM (who runs every NPC)."""
+    if character.owner_id == actor.user_id and not character.npc:
+        return True
+    return await is_gm(session, actor)
+
+
 async def require_control(session: AsyncSession, actor: Actor, character: Character, doing: str) -> None:
     """The owner, or the GM, may act for a character (the GM owns every NPC)."""
     if character.owner_id == actor.user_id and not character.npc:

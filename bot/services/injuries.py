@@ -8,16 +8,16 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.db.models import Character
-from bot.errors import NotFound, UserError
+from bot.db.models import Character, Event
+from bot.errors import Conflict, NotFound, UserError
 from bot.services import access
-from bot.services.actions import ActionCall, clean_options, require_action, run_action
+from bot.services.actions import ActionCall, clean_options, record_event, require_action, run_action
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.snapshots import character_view, ordered_combatants
-from bot.services.views import ActionReport, CharacterView, PartyView
+from bot.services.views import ActionReport, CharacterView, PartyView, TreatmentOffer
 
 MAX_REST_DAYS = 365
 
@@ -97,31 +97,84 @@ class InjuryService:
         return await self._rt.read(work)
 
     async def heal(self, actor: Actor, character: str, method: str, options: Mapping[str, Any] | None = None,
-                   dice_text: str | None = None) -> ActionReport:
+                   dice_text: str | None = None) -> ActionReport | TreatmentOffer:
         """Treatment of ``character`` by a neutral ``method`` (first_aid, chirurgy, spell; chirurgery, surgery,
-        physick and remedy are aliases), mapped to the patient's system's engine action. Owner or GM.
+        physick and remedy are aliases), mapped to the patient's system's engine action.
 
         ``options``: ``healer`` (a character name: their skill is used), ``wound`` (index), ``modifier``,
         ``body_levels`` (a healing spell). Works outside encounters; inside one it is logged there and /undo
         can take it back.
+
+        Who decides: the healer's owner (or the GM) treats with the healer's skill; nobody else may use it.
+        With no healer, the patient's owner (or the GM). When the caller does not control the patient, the
+        treatment is an offer that the patient's owner (the GM for an NPC) accepts or declines
+        (``answer_offer``).
         """
         opts = clean_options(options)
         healer_name = opts.pop("healer", None)
 
-        async def work(session: AsyncSession) -> ActionReport:
+        async def work(session: AsyncSession) -> ActionReport | TreatmentOffer:
             patient = await load_character(session, actor, character, for_update=True)
-            await access.require_control(session, actor, patient, "treat them")
-            action_type, action = self._treatment(patient.system, method, opts)
+            action_type, _action = self._treatment(patient.system, method, opts)
             require_action(self._rt.engine(patient.system), action_type)
             healer = await self._healer(session, actor, patient, healer_name)
-            if patient.system in _PATIENT_ACTS:
-                call = ActionCall(action_type, action, patient, healer, dice_text)
+            if healer is None:
+                await access.require_control(session, actor, patient, "treat them")
             else:
-                call = ActionCall(action_type, action, healer or patient, patient if healer else None, dice_text)
-            encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
-            return await run_action(self._rt, session, actor, call, encounter)
+                await access.require_control(session, actor, healer, f"treat with {healer.name}'s skill")
+                if not await access.controls(session, actor, patient):
+                    payload = {"patient_id": patient.id, "patient": patient.name, "healer_id": healer.id,
+                               "healer": healer.name, "method": neutral_method(method), "options": opts,
+                               "dice": dice_text}
+                    event = record_event(self._rt, session, actor, "treatment_offer", payload, None, None)
+                    await session.flush()
+                    return TreatmentOffer(event_id=event.id, healer=healer.name, patient=patient.name,
+                                          method=neutral_method(method), system=patient.system,
+                                          owner_id=patient.owner_id, npc=patient.npc)
+            return await self._treat(session, actor, patient, healer, method, opts, dice_text)
 
         return await self._rt.transact(actor.channel_id, work)
+
+    async def answer_offer(self, actor: Actor, event_id: int,
+                           accept: bool) -> tuple[TreatmentOffer, ActionReport | None]:
+        """The patient's owner (or the GM) accepts or declines a treatment offered with /heal: accepted, the
+        treatment is made now with the healer's skill, as offered; either way the offer is closed."""
+        if not 0 < event_id < 2**63:
+            raise NotFound("that offer no longer exists")
+
+        async def work(session: AsyncSession) -> tuple[TreatmentOffer, ActionReport | None]:
+            event = await session.get(Event, event_id, with_for_update=True)
+            if event is None or event.guild_id != actor.guild_id or event.kind != "treatment_offer":
+                raise NotFound("that offer no longer exists")
+            offer = dict(event.payload)
+            if offer.get("answer"):
+                raise Conflict(f"that offer was already {offer['answer']}")
+            patient = await session.get(Character, int(offer["patient_id"]), with_for_update=True)
+            healer = await session.get(Character, int(offer["healer_id"]), with_for_update=True)
+            if patient is None or healer is None:
+                raise NotFound("the healer or the patient no longer exists")
+            await access.require_control(session, actor, patient, "answer for them")
+            event.payload = {**offer, "answer": "accepted" if accept else "declined", "answered_by": actor.user_id}
+            view = TreatmentOffer(event_id=event.id, healer=healer.name, patient=patient.name,
+                                  method=str(offer["method"]), system=patient.system, owner_id=patient.owner_id,
+                                  npc=patient.npc)
+            if not accept:
+                return view, None
+            report = await self._treat(session, actor, patient, healer, str(offer["method"]),
+                                       dict(offer.get("options") or {}), offer.get("dice"))
+            return view, report
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def _treat(self, session: AsyncSession, actor: Actor, patient: Character, healer: Character | None,
+                     method: str, opts: dict[str, Any], dice_text: str | None) -> ActionReport:
+        action_type, action = self._treatment(patient.system, method, opts)
+        if patient.system in _PATIENT_ACTS:
+            call = ActionCall(action_type, action, patient, healer, dice_text)
+        else:
+            call = ActionCall(action_type, action, healer or patient, patient if healer else None, dice_text)
+        encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
+        return await run_action(self._rt, session, actor, call, encounter)
 
     async def rest(self, actor: Actor, character: str, days: int, dice_text: str | None = None) -> ActionReport:
         """``days`` of rest: the engine's "rest" action runs the healing rolls (Pendragon: by the week). Owner or GM."""

@@ -177,6 +177,19 @@ class ActionReport:
 
 
 @dataclass(frozen=True)
+class TreatmentOffer:
+    """/heal with someone else's patient: the treatment waits for the patient's owner (or the GM) to accept."""
+
+    event_id: int  # the offer's event, in the Accept and Decline buttons
+    healer: str
+    patient: str
+    method: str  # the neutral treatment name (first_aid, chirurgy, spell)
+    system: str
+    owner_id: int  # who may accept: the patient's owner (the GM for an NPC)
+    npc: bool
+
+
+@dataclass(frozen=True)
 class RollView:
     expression: str
     total: int

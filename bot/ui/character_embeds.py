@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.services.views import CharacterBrief, CharacterView, PartyView
+from bot.services.views import CharacterBrief, CharacterView, PartyView, TreatmentOffer
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.outcomes import Severity, human, signed, text, title
@@ -19,6 +19,19 @@ TREATMENT_LABELS = {
     ("pendragon", "first_aid"): "First aid", ("pendragon", "chirurgy"): "Chirurgery",
     ("fading-suns", "first_aid"): "First aid (Remedy)", ("fading-suns", "chirurgy"): "Surgery (Physick)",
 }
+
+
+def treatment_offer(offer: TreatmentOffer) -> str:
+    """``Erik offers Bjorn chirurgy. @Alice: accept?``"""
+    who = "the GM" if offer.npc else f"<@{offer.owner_id}>"
+    what = treatment_label(offer.system, offer.method).lower()
+    return f"\U0001fa7a **{offer.healer}** offers **{offer.patient}** {what}. {who}: accept?"
+
+
+def offer_answered(offer: TreatmentOffer, accepted: bool, user_id: int) -> str:
+    verdict = "accepted" if accepted else "declined"
+    what = treatment_label(offer.system, offer.method).lower()
+    return f"\U0001fa7a **{offer.healer}** offered **{offer.patient}** {what}: {verdict} by <@{user_id}>."
 
 
 def treatment_label(system: str, method: str) -> str:

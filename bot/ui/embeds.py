@@ -32,8 +32,10 @@ from bot.ui.character_embeds import (
     character_list,
     condition_text,
     injuries,
+    offer_answered,
     party_injuries,
     treatment_label,
+    treatment_offer,
     wound_line,
     wound_note,
 )
@@ -71,10 +73,12 @@ from bot.ui.encounter_embeds import (
 from bot.ui.help_embeds import HELP, help_topic
 from bot.ui.record_embeds import EVENT_TITLES, event_line, log, undone
 from bot.ui.replies import (
+    ACCEPT_LABEL,
     APOLOGY,
     CANCEL_LABEL,
     CHANGED_COMMAND,
     CONFIRM_LABEL,
+    DECLINE_LABEL,
     DETAILS_LABEL,
     EXPIRED,
     NO_GUILD,
@@ -103,6 +107,7 @@ from bot.ui.settings_embeds import (
 )
 
 __all__ = [
+    "ACCEPT_LABEL",
     "ACTION_TITLES",
     "APOLOGY",
     "CANCEL_LABEL",
@@ -111,6 +116,7 @@ __all__ = [
     "CHOICE_WORDS",
     "CONFIRM_LABEL",
     "DECISION_PROMPTS",
+    "DECLINE_LABEL",
     "DETAILS_LABEL",
     "EVENT_TITLES",
     "EXPIRED",
@@ -160,6 +166,7 @@ __all__ = [
     "next_turn",
     "npcs_cleared",
     "npcs_joined",
+    "offer_answered",
     "pack",
     "pack_reset",
     "pack_uploaded",
@@ -177,6 +184,7 @@ __all__ = [
     "tracker",
     "tracker_moved",
     "treatment_label",
+    "treatment_offer",
     "turns_set",
     "undone",
     "wound_line",

@@ -20,9 +20,11 @@ T = TypeVar("T")
 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, *,
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
-                ephemeral: bool = False, file: discord.File | None = None) -> int | None:
-    """Answer the interaction, or follow up when it was deferred or already answered; the message's id."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
+                ephemeral: bool = False, file: discord.File | None = None,
+                mentions: discord.AllowedMentions | None = None) -> int | None:
+    """Answer the interaction, or follow up when it was deferred or already answered; the message's id.
+    Nobody is pinged unless ``mentions`` says so."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or discord.AllowedMentions.none()}
     if file is not None:
         kwargs["file"] = file
     if content is not None:

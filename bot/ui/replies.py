@@ -43,4 +43,6 @@ def cancelled() -> str:
 
 CONFIRM_LABEL = "Delete"
 CANCEL_LABEL = "Cancel"
+ACCEPT_LABEL = "Accept"
+DECLINE_LABEL = "Decline"
 DETAILS_LABEL = "Details"  # under an action: every die and modifier, shown only to whoever presses

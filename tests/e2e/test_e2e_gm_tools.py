@@ -155,3 +155,46 @@ async def test_a_kill_decision_lapses_when_healing_removes_its_cause(table: Any)
     assert table.emu.state.messages[kill.id].custom_ids == [f"grv:details:{kill.custom_ids[-1].rsplit(':', 1)[1]}"]
     assert await table.count_rows("SELECT count(*) FROM characters WHERE name = 'Bandit 1'") == 1
     table.check_clean()
+
+
+async def test_the_healers_owner_treats_and_the_patients_owner_accepts(table: Any) -> None:
+    """Bob owns the chirurgeon Erik; Alice owns the wounded Bjorn."""
+    await make_fight(table)
+    await table.run("character create", {"name": "Erik", "stats": "str=0 sta=0 dex=1 qik=0 abilities.Chirurgy=6"},
+                    user=table.bob)
+    await table.run("attack", {"target": "Bjorn", "dice": HIT_BJORN})  # the bandit wounds Bjorn's thorax
+    # Alice may not roll Erik's Chirurgy without Bob
+    line = await table.line("heal", {"character": "Bjorn", "method": "chirurgy", "healer": "Erik"}, user=table.alice)
+    assert "Erik is not yours: only its owner or the GM can treat with Erik's skill" in line, line
+    # Bob may offer it; nothing happens until Alice accepts
+    handle = await table.send("heal", {"character": "Bjorn", "method": "chirurgy", "healer": "Erik",
+                                       "dice": "chirurgy=7"}, user=table.bob)
+    offer = await handle.message()
+    assert not offer.ephemeral and "**Erik** offers **Bjorn** chirurgy" in offer.content
+    assert f"<@{table.alice.id}>: accept?" in offer.content
+    accept, decline = offer.custom_ids
+    # Bob cannot accept for Alice
+    pressed = await table.emu.click(offer, accept, user=table.bob)
+    assert "Bjorn is not yours" in (await pressed.message()).content
+    pressed = await table.emu.click(offer, decline, user=table.alice)
+    await pressed.response()
+    await table.emu.wait_until(lambda: "declined by" in table.emu.state.messages[offer.id].content or None,
+                               what="the offer to be declined")
+    assert not table.emu.state.messages[offer.id].custom_ids
+    assert await table.count_rows("SELECT count(*) FROM events WHERE kind = 'heal'") == 0
+
+    # offered again and accepted: the treatment is made with Erik's skill, as offered
+    offer = await (await table.send("heal", {"character": "Bjorn", "method": "chirurgy", "healer": "Erik",
+                                             "dice": "chirurgy=7"}, user=table.bob)).message()
+    pressed = await table.emu.click(offer, offer.custom_ids[0], user=table.alice)
+    [treated] = await pressed.followups()
+    assert "Erik treats Bjorn" in table.text(treated) and "chirurgy" in table.text(treated).lower()
+    assert "accepted by" in table.emu.state.messages[offer.id].content
+    assert await table.count_rows("SELECT count(*) FROM events WHERE kind = 'heal'") == 1
+    again = await table.emu.click(offer, offer.custom_ids[0], user=table.alice) if offer.custom_ids else None
+    if again is not None:  # the buttons are gone from Discord's copy, but an old client may still press
+        assert "already accepted" in (await again.message()).content
+    # the GM may treat anyone with anyone's skill, at once
+    direct = await table.run("heal", {"character": "Bjorn", "method": "spell", "healer": "Erik", "body_levels": 1})
+    assert "Erik treats Bjorn" in table.text(direct)
+    table.check_clean()
