@@ -62,7 +62,12 @@ HELP: dict[str, tuple[str, str]] = {
         "rolls wait for you: **Roll** lets the bot roll, **Dice** takes the faces you rolled; or "
         "`/pending-roll character roll dice`.\n"
         "`/undo` takes back only what the last action changed, and says what stands in the way if a later "
-        "change depends on it; `/encounter npcs` drops in NPCs from the content pack.")),
+        "change depends on it.\n"
+        "`/encounter npcs` drops in NPCs from the content pack; they go when `/encounter end` does (unless "
+        "`keep_npcs`), and `/encounter clear-npcs` removes leftovers. Your `/attack` with no `attacker` is the "
+        "NPC whose turn it is.\n"
+        "`/setup turns` keeps players to their turn (or warns); `/setup secret-rolls` hides the NPCs' dice "
+        "from the players and sends them to you; `/roll ... secret:true` rolls behind the screen.")),
 }
 
 
