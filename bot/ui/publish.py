@@ -25,8 +25,6 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
     """Answer the interaction, or follow up when it was deferred or already answered; the message's id.
     Nobody is pinged unless ``mentions`` says so."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or discord.AllowedMentions.none()}
-    if file is not None:
-        kwargs["file"] = file
     if content is not None:
         kwargs["content"] = content
     if embed is not None:
