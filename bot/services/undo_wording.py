@@ -17,10 +17,18 @@ _LABEL_FIELDS = ("location", "kind", "name")
 
 def blocked_line(name: str, blocked: Blocked, sheet: Mapping[str, Any], later: Event | None, event: Event) -> str:
     """``Bjorn's thorax wound was treated later (event #12): undo that first.``"""
-    thing = f"{name}'s {what(blocked, sheet)}"
+    op = blocked.op
+    verb = _REASONS[blocked.reason]
+    if blocked.reason == "back" and isinstance(op, RemoveItem) and op.key is not None:
+        # The healed wound's number was given to a new one: name the number, not the new wound.
+        kind = _singular(str(op.path[-1]) if op.path else "item").replace("_", " ")
+        thing, verb = f"{name}'s {kind} #{op.key.value}", f"given to a new {kind}"
+    else:
+        thing = f"{name}'s {what(blocked, sheet)}"
     if later is None:
         return f"{thing} has changed since, outside the log: event #{event.id} cannot be undone"
-    verb = _VERBS.get(later.kind, _REASONS[blocked.reason])
+    if blocked.reason != "back":
+        verb = _VERBS.get(later.kind, verb)
     where = f" in <#{later.channel_id}>" if later.channel_id != event.channel_id else ""
     if later.encounter_id is None:
         return f"{thing} was {verb} later (event #{later.id}{where}, outside an encounter): " \

@@ -242,3 +242,33 @@ def test_wound_identity_is_its_index() -> None:
     assert ops[0] == AddItem(("wounds",), ItemKey("index", 1), thorax, 0)
     later = {"wounds": [{"index": 0, "location": "head"}, thorax, abdomen], "hp": 2}
     assert take_back(later, ops) == {"wounds": [{"index": 0, "location": "head"}, abdomen], "hp": 5}
+
+
+async def test_undo_of_a_rest_puts_back_the_wound_it_healed_in_its_place(services: Any, manager: Actor, gm: Actor,
+                                                                         alice: Actor) -> None:
+    await two_fights(services, manager, gm, alice, "fake")
+    for location in (40, 60):
+        await services.combat.attack(at(gm, FIGHT_1), "Bjorn", attacker="Foe 1 1",
+                                     dice_text=f"attack=5 location={location}")
+    wounded = (await services.characters.get(gm, "Bjorn")).sheet["wounds"]
+    rest = await services.injuries.rest(at(alice, FIGHT_1), "Bjorn", 1, "healing=3")
+    assert [w["location"] for w in (await services.characters.get(gm, "Bjorn")).sheet["wounds"]] == [40]
+    await services.characters.edit_stat(at(alice, FIGHT_2), "Bjorn", "str", 12)
+
+    assert (await services.records.undo(at(gm, FIGHT_1))).id == rest.event_id
+    bjorn = (await services.characters.get(gm, "Bjorn")).sheet
+    assert bjorn["wounds"] == wounded and bjorn["str"] == 12
+    await assert_log_matches_sheets(services)
+
+
+async def test_a_healed_wounds_number_taken_by_a_new_wound_blocks_undoing_the_heal(
+        services: Any, manager: Actor, gm: Actor, alice: Actor) -> None:
+    """The fake engine numbers a new wound after the count of wounds, as Fading Suns does after the highest."""
+    await two_fights(services, manager, gm, alice, "fake")
+    await services.combat.attack(at(gm, FIGHT_1), "Bjorn", attacker="Foe 1 1", dice_text="attack=5 location=40")
+    await services.injuries.rest(at(alice, FIGHT_1), "Bjorn", 1, "healing=3")
+    hit = await services.combat.attack(at(gm, FIGHT_2), "Bjorn", attacker="Foe 2 1", dice_text="attack=7 location=80")
+    with pytest.raises(UndoBlocked) as refused:
+        await services.records.undo(at(gm, FIGHT_1))
+    assert str(refused.value) == (f"Bjorn's wound #1 was given to a new wound later (event #{hit.event_id} in "
+                                  f"<#{FIGHT_2}>): undo that first")
