@@ -77,8 +77,11 @@ class CharacterService:
 
     async def import_sheet(self, actor: Actor, filename: str, data: bytes, npc: bool = False,
                            replace: bool = False) -> CharacterView:
-        """Create (or, with ``replace``, overwrite) a character from a YAML/JSON upload of at most 64 KiB."""
-        sheet = load_sheet_file(filename, data)
+        """Create (or, with ``replace``, overwrite) a character from a YAML/JSON upload of at most 64 KiB.
+
+        The file is read, and the sheet checked by the engine, in a worker thread: the event loop keeps
+        serving every other command meanwhile."""
+        sheet = await self._rt.off_loop(load_sheet_file, filename, data)
         raw_name = sheet.get("name")
         if not isinstance(raw_name, str):
             raise UserError(f"{filename}: field 'name' must be the character's name")
@@ -256,9 +259,11 @@ class CharacterService:
             raise UserError(f"a character named '{name}' already exists in this server")
         now = self._rt.clock()
         catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+        # an upload (``source``) is checked off the event loop; a sheet built from options is small
+        checked = (await self._rt.off_loop(self._validate, system, sheet, catalog, source) if source
+                   else self._validate(system, sheet, catalog, source))
         row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name), owner_id=actor.user_id,
-                        npc=npc, system=system, sheet=self._validate(system, sheet, catalog, source),
-                        created_at=now, updated_at=now)
+                        npc=npc, system=system, sheet=checked, created_at=now, updated_at=now)
         session.add(row)
         await session.flush()
         return character_view(self._rt, row, catalog)
@@ -269,7 +274,9 @@ class CharacterService:
         encounter, that encounter's /undo can take it back."""
         catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
         changes = ChangeRecorder.of([row], None, counters=False)
-        row.sheet = self._validate(row.system, sheet, catalog, source)
+        # an upload (``source``) is checked off the event loop; an edit of one field is small
+        row.sheet = (await self._rt.off_loop(self._validate, row.system, sheet, catalog, source) if source
+                     else self._validate(row.system, sheet, catalog, source))
         row.updated_at = self._rt.clock()
         record = changes.record()
         if record.sheets:

@@ -23,6 +23,7 @@ from bot.services.snapshots import encounter_view, ordered_combatants
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import EncounterView
 from rules.dice import DiceSource
+from rules.errors import RulesError
 from rules.model import Scenario
 
 MAX_NPCS = 25
@@ -324,7 +325,7 @@ class EncounterService:
             try:
                 catalog = await self._rt.catalog_for(session, actor.guild_id, system)
                 return matching(list(catalog.npc_templates()), prefix)
-            except Exception:
+            except RulesError:  # a broken pack: no suggestions (BuildNeeded must pass, to be built)
                 return []
 
         return await self._rt.read(work)

@@ -1,8 +1,10 @@
 """/pack upload, show, reset: a server's homebrew content pack, one uploaded file per default pack file.
 
 An upload is checked by building the whole catalog (the default pack, the server's other homebrew
-files and the new one) before anything is stored; every change moves ``guild_settings.pack_version``
-so every process rebuilds its cached catalog on the next command.
+files and the new one) before anything is stored; the build runs in a worker thread, outside the
+transaction (``Runtime.candidate_catalog``). Every change moves ``guild_settings.pack_version``; this
+process keeps the catalog it built under the new version, the others rebuild theirs (off the loop)
+on their next command.
 """
 
 from __future__ import annotations
@@ -41,12 +43,12 @@ class PackService:
         otherwise the ContentError names the file, the entry and the field, and nothing is stored."""
         name = pack_filename(filename)
 
-        async def work(session: AsyncSession) -> PackView:
+        async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")
             system = await channel_system(session, actor.guild_id, actor.channel_id)
             rows = {row.filename: row for row in await repo.content_packs(session, actor.guild_id, system)}
             files = {key: row.text.encode("utf-8") for key, row in rows.items()} | {name: data}
-            catalog = self._rt.pack_catalog(system, files)  # raises before anything is stored
+            catalog = self._rt.candidate_catalog(system, files)  # raises before anything is stored
             text = data.decode("utf-8")  # the build parsed it, so it is UTF-8
             now = self._rt.clock()
             row = rows.get(name)
@@ -57,10 +59,12 @@ class PackService:
                 rows[name] = row
             else:
                 row.text, row.uploaded_by, row.updated_at = text, actor.user_id, now
-            await self._bump(session, actor.guild_id)
-            return _view(system, list(rows.values()), catalog, changed=name)
+            version = await self._bump(session, actor.guild_id)
+            return _view(system, list(rows.values()), catalog, changed=name), (system, version, catalog)
 
-        return await self._rt.transact(None, work)
+        view, kept = await self._rt.transact(None, work)
+        self._rt.remember_pack(actor.guild_id, *kept)  # stored: this process need not build it again
+        return view
 
     async def show(self, actor: Actor) -> PackView:
         """The files this server overrides for the channel's system, and what the pack holds."""
@@ -75,7 +79,7 @@ class PackService:
     async def reset(self, actor: Actor, filename: str | None = None) -> PackView:
         """Drop one homebrew file (or, with none named, all of them) so the default pack's apply again."""
 
-        async def work(session: AsyncSession) -> PackView:
+        async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")
             system = await channel_system(session, actor.guild_id, actor.channel_id)
             rows = list(await repo.content_packs(session, actor.guild_id, system))
@@ -86,17 +90,19 @@ class PackService:
                 raise NotFound(f"this server has no homebrew {name} for {system} (homebrew files: {held})")
             kept = [row for row in rows if row not in gone]
             try:
-                catalog = self._rt.pack_catalog(system, {row.filename: row.text.encode("utf-8") for row in kept})
+                catalog = self._rt.candidate_catalog(system, {row.filename: row.text.encode() for row in kept})
             except RulesError as exc:
                 raise UserError(f"the pack would not load without {name}: {exc}; reset that file too, "
                                 "or the whole pack") from exc
             for row in gone:
                 await session.delete(row)
-            if gone:
-                await self._bump(session, actor.guild_id)
-            return _view(system, kept, catalog, changed=name or "all")
+            version = await self._bump(session, actor.guild_id) if gone else None
+            return _view(system, kept, catalog, changed=name or "all"), (system, version, catalog)
 
-        return await self._rt.transact(None, work)
+        view, (system, version, catalog) = await self._rt.transact(None, work)
+        if version is not None:
+            self._rt.remember_pack(actor.guild_id, system, version, catalog)
+        return view
 
     async def file_names(self, actor: Actor, prefix: str = "") -> list[str]:
         """The server's homebrew file names for the channel's system (autocomplete for /pack reset)."""
@@ -109,10 +115,12 @@ class PackService:
         return await self._rt.read(work)
 
     @staticmethod
-    async def _bump(session: AsyncSession, guild_id: int) -> None:
+    async def _bump(session: AsyncSession, guild_id: int) -> int:
+        """Move the server's pack version on; the new version."""
         settings = await repo.guild_settings_for_update(session, guild_id)
         settings.pack_version = (settings.pack_version or 0) + 1
         await session.flush()
+        return settings.pack_version
 
 
 def _view(system: str, rows: Sequence[ContentPack], catalog: Any, changed: str | None = None) -> PackView:

@@ -3,16 +3,23 @@
 ``transact`` is the one way a command touches the database: commands in one channel wait on an
 in-process lock, each runs in one session and one transaction, and a version clash (another
 process saved first) or a transient lock error retries the whole command from a fresh read.
+
+Slow work never runs on the event loop or inside a transaction: parsing an upload goes to a worker
+thread (``off_loop``), and a homebrew catalog that is not built yet stops the transaction
+(``BuildNeeded``), is built in a thread (one build per pack version, shared by every command
+waiting for it), cached, and the command runs again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -22,13 +29,20 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.db import repositories as repo
 from bot.db.engine import Database
-from bot.errors import Conflict
+from bot.errors import Conflict, UserError
 from rules.model import Engine
 from rules.registry import available_ids, get_engine
 
 T = TypeVar("T")
 RETRIES = 8
 PACK_CACHE_SIZE = 256  # homebrew catalogs kept in-process, least recently used dropped first
+CANDIDATE_CACHE_SIZE = 8  # catalogs built for an upload, kept until its transaction commits
+# The input guard bounds what a parse or a catalog build is given, so each finishes in well under a
+# second (a 511 KiB pack: ~0.3 s on an idle core). This is the backstop on a machine under load: past
+# it the command answers with one line and changes nothing. A thread cannot be stopped, so the work
+# finishes in the background (a pack build is still cached for the next command).
+WORK_BUDGET = 10.0
+TOO_SLOW = "that took too long to read, so nothing was changed; try again, or with a smaller file"
 # PostgreSQL serialization failure and deadlock; both mean "try the transaction again".
 _RETRY_SQLSTATES = {"40001", "40P01"}
 
@@ -47,6 +61,25 @@ def _load_pack(system: str, files: Mapping[str, bytes]) -> Any:
     from content import load_catalog_files
 
     return load_catalog_files(system, files)
+
+
+class BuildNeeded(Exception):
+    """A catalog this command needs is not built yet. Raised inside a transaction; the runner leaves the
+    transaction, builds it off the event loop, ``keep``s it, and runs the command again.
+
+    Code that catches broad exceptions inside a transaction must let this one through.
+    """
+
+    def __init__(self, key: Hashable, build: Callable[[], Any], keep: Callable[[Any], None]) -> None:
+        super().__init__(f"catalog {key} is being built")
+        self.key, self.build, self.keep = key, build, keep
+
+
+def _digest(files: Mapping[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return digest.hexdigest()
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -77,6 +110,10 @@ class Runtime:
         self.packs = packs
         # (guild id, system) -> (the guild's pack_version when built, catalog)
         self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
+        # (system, digest of the files) -> catalog, for an upload or reset about to be stored
+        self._candidates: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        # builds under way: a second command needing the same catalog waits for the first one's build
+        self._builds: dict[Hashable, asyncio.Future[Any]] = {}
         # A lock lives while some command holds or awaits it, so idle channels cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Told each committed transaction's time (seconds, retries included) and attempts (0 for a read-only
@@ -97,14 +134,16 @@ class Runtime:
         return self.catalogs(system)
 
     def pack_catalog(self, system: str, files: Mapping[str, bytes]) -> Any:
-        """The default pack overlaid with ``files`` ({file name: bytes}); a ContentError names what is wrong."""
+        """The default pack overlaid with ``files`` ({file name: bytes}); a ContentError names what is wrong.
+        Slow for a large pack: services ask ``candidate_catalog`` or ``catalog_for``, which build off the loop."""
         return self.packs(system, files) if files else self.catalog(system)
 
     async def catalog_for(self, session: AsyncSession, guild_id: int, system: str) -> Any:
         """The catalog this server plays ``system`` with: its homebrew pack over the default one, if it has one.
 
         Reads only the guild's settings row, which the command holds anyway, unless the server's packs
-        changed since this process last built them (``pack_version``): then it reads the pack and rebuilds.
+        changed since this process last built them (``pack_version``): then it reads the pack and raises
+        BuildNeeded, so the runner builds it outside the transaction and runs the command again.
         """
         settings = await repo.guild_settings(session, guild_id)
         version = settings.pack_version if settings is not None else 0
@@ -116,12 +155,61 @@ class Runtime:
             self._pack_cache.move_to_end(key)
             return cached[1]
         rows = await repo.content_packs(session, guild_id, system)
-        catalog = self.pack_catalog(system, {row.filename: row.text.encode("utf-8") for row in rows})
-        self._pack_cache[key] = (version, catalog)
+        files = {row.filename: row.text.encode("utf-8") for row in rows}
+        raise BuildNeeded((guild_id, system, version), functools.partial(self.pack_catalog, system, files),
+                          functools.partial(self.remember_pack, guild_id, system, version))
+
+    def candidate_catalog(self, system: str, files: Mapping[str, bytes]) -> Any:
+        """The catalog ``files`` would make (an upload or a reset about to be stored), built off the loop:
+        raises BuildNeeded the first time, as ``catalog_for`` does."""
+        if not files:
+            return self.catalog(system)
+        key = (system, _digest(files))
+        if key in self._candidates:
+            return self._candidates[key]
+        raise BuildNeeded(key, functools.partial(self.pack_catalog, system, dict(files)),
+                          functools.partial(self._keep_candidate, key))
+
+    def _keep_candidate(self, key: tuple[str, str], catalog: Any) -> None:
+        self._candidates[key] = catalog
+        while len(self._candidates) > CANDIDATE_CACHE_SIZE:
+            self._candidates.popitem(last=False)
+
+    def remember_pack(self, guild_id: int, system: str, version: int, catalog: Any) -> None:
+        """Keep ``catalog`` as the server's for ``system`` at pack ``version`` (a newer one already kept wins)."""
+        key = (guild_id, system)
+        cached = self._pack_cache.get(key)
+        if cached is None or cached[0] <= version:
+            self._pack_cache[key] = (version, catalog)
         self._pack_cache.move_to_end(key)
         while len(self._pack_cache) > PACK_CACHE_SIZE:
             self._pack_cache.popitem(last=False)
-        return catalog
+
+    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker thread, so the event loop keeps serving everyone else; past
+        WORK_BUDGET the command is refused with one line."""
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(work, *args), WORK_BUDGET)
+        except TimeoutError:
+            raise UserError(TOO_SLOW) from None
+
+    async def _build(self, needed: BuildNeeded) -> None:
+        """Build what ``needed`` asks for in a thread (joining a build of the same key already under way)."""
+        future = self._builds.get(needed.key)
+        if future is None:
+            future = asyncio.ensure_future(asyncio.to_thread(needed.build))
+            self._builds[needed.key] = future
+            future.add_done_callback(functools.partial(self._built, needed))
+        try:
+            await asyncio.wait_for(asyncio.shield(future), WORK_BUDGET)
+        except TimeoutError:
+            raise UserError(TOO_SLOW) from None
+
+    def _built(self, needed: BuildNeeded, future: asyncio.Future[Any]) -> None:
+        if self._builds.get(needed.key) is future:
+            del self._builds[needed.key]
+        if not future.cancelled() and future.exception() is None:  # a failed build is not kept: it is retried
+            needed.keep(future.result())
 
     def channel_lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -140,11 +228,17 @@ class Runtime:
     async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """A read-only query (autocomplete, status): one session, no lock."""
         started = time.perf_counter()
-        async with self.db.readers() as session:
-            result = await work(session)
-        if self.on_transaction is not None:
-            self.on_transaction(time.perf_counter() - started, 0)
-        return result
+        for _ in range(RETRIES):
+            try:
+                async with self.db.readers() as session:
+                    result = await work(session)
+            except BuildNeeded as needed:
+                await self._build(needed)  # off the event loop; then read again
+                continue
+            if self.on_transaction is not None:
+                self.on_transaction(time.perf_counter() - started, 0)
+            return result
+        raise Conflict("the server's content pack keeps changing; please try again")
 
     async def _with_retries(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         started = time.perf_counter()
@@ -152,6 +246,8 @@ class Runtime:
             try:
                 async with self.db.transaction() as session:
                     result = await work(session)
+            except BuildNeeded as needed:
+                await self._build(needed)  # out of the transaction, off the event loop; then run it again
             except Exception as exc:
                 if not _retryable(exc):
                     raise

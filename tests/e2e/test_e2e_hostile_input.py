@@ -7,6 +7,7 @@ late is a 10062), any interaction not answered exactly once, and any error the b
 
 from __future__ import annotations
 
+import asyncio
 from importlib import resources
 from typing import Any
 
@@ -137,3 +138,49 @@ async def test_a_button_id_past_64_bits_gets_one_line(table: Any) -> None:
             "content": "A decision", "components": [{"type": 1, "components": [button]}]})
         handle = await table.emu.click(posted, forged, user=table.gm)
         assert await one_line(table, handle) == "\u26a0\ufe0f That button is not one Grievous made, or it has expired."
+
+
+def large_weapons_pack(size: int = 510 * 1024) -> bytes:
+    """The default weapons.yaml with homebrew blades added until it is ``size`` bytes: valid, and as
+    large as an upload may be."""
+    lines = [DEFAULT_WEAPONS.decode().rstrip("\n")]
+    total, n = len(lines[0]), 0
+    while total < size:
+        lines.append(f"  Homebrew Blade {n}: {{skill: Sword, weight: 3, hm_attack: 15, hm_defence: 5, blunt: 2, "
+                     f"edge: 7, point: 4}}")
+        total, n = total + len(lines[-1]) + 1, n + 1
+    return ("\n".join(lines) + "\n").encode()
+
+
+async def test_other_users_are_answered_while_hostile_and_large_uploads_are_read(table: Any) -> None:
+    """Issue 11's "done when": while a 64 KB sheet nested 32,000 deep, a 40 KB JSON nested 20,000 deep and a
+    511 KiB valid pack are read, other users' /roll are answered within Discord's 3 s (the emulator refuses
+    a later answer with 10062, and the fixture fails on any refusal)."""
+    await table.setup("ars-harn")
+    players = [table.emu.add_member(table.world.guild, table.emu.add_user(f"player{n}")) for n in range(5)]
+    pack = large_weapons_pack()
+    assert 500 * 1024 < len(pack) <= 512 * 1024
+    uploads = [
+        await table.send("character import", {"sheet": table.emu.make_attachment("deep.yaml", DEEP_SHEET.encode())},
+                         user=table.alice),
+        await table.send("character import", {"sheet": table.emu.make_attachment("deep.json", DEEP_JSON.encode())},
+                         user=table.bob),
+        await table.send("pack upload", {"file": table.emu.make_attachment("weapons.yaml", pack)}, user=table.gm),
+    ]
+    rolls = []
+    for _wave in range(4):
+        for player in players:
+            rolls.append(await table.send("roll", {"expression": "3d6", "dice": "1,2,3"}, user=player,
+                                          channel=table.world.general))
+        await asyncio.sleep(0.25)
+    answers = await asyncio.gather(*(handle.message(10.0) for handle in rolls))
+    assert all("**6**" in table.text(message) for message in answers), [m.content for m in answers]
+    waits = [handle.callback.at - handle.created_at for handle in rolls]  # type: ignore[union-attr]
+    assert max(waits) < 3.0, waits
+    deep_yaml, deep_json, stored = (await asyncio.gather(*(handle.message(20.0) for handle in uploads)))
+    assert deep_yaml.content.endswith("deep.yaml: line 2, column 1007: nests more than 12 levels deep")
+    assert deep_json.content.endswith("deep.json: nests more than 12 levels deep")
+    assert "`weapons.yaml` now replaces the default one" in table.text(stored), stored.content
+    blade = await table.run("character create", {"name": "Hero", "stats": "str=1 sta=1 dex=1 qik=0",
+                                                 "weapons": "Homebrew Blade 4000"}, user=table.alice)
+    assert "Homebrew Blade 4000" in table.text(blade)
