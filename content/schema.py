@@ -5,17 +5,42 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from content.errors import ContentError
 
 M = TypeVar("M", bound=BaseModel)
+# No weight, range, bonus, table entry or day count in the three games comes near a million; the bound
+# keeps every number a pack or scenario gives the engines small, whatever a field's own bounds say.
+MAX_NUMBER = 1_000_000
 
 
 class Strict(BaseModel):
-    """Base for content schemas: unknown fields are mistakes, values are frozen once loaded."""
+    """Base for content schemas: unknown fields are mistakes, values are frozen once loaded, and every
+    number is finite and within +-MAX_NUMBER (in lists and mappings too)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _numbers_bounded(cls, value: Any) -> Any:
+        if _out_of_range(value):
+            raise ValueError(f"numbers here run from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+        return value
+
+
+def _out_of_range(value: Any, depth: int = 0) -> bool:
+    """A number past MAX_NUMBER in ``value``, or in its lists and number tables (``dict[str, int]``) two
+    levels down. Mappings of mappings are named entries, each validated (and so bounded) on its own."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return not -MAX_NUMBER <= value <= MAX_NUMBER
+    if depth < 2 and isinstance(value, list | tuple):
+        return any(_out_of_range(item, depth + 1) for item in value)
+    if depth < 2 and isinstance(value, Mapping):
+        return any(_out_of_range(item, depth + 1) for item in value.values() if not isinstance(item, Mapping))
+    return False
 
 
 def validate(model: type[M], data: Any, file: str, entry: str | None = None) -> M:
@@ -25,7 +50,8 @@ def validate(model: type[M], data: Any, file: str, entry: str | None = None) -> 
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(part) for part in first.get("loc", ()))
-        raise ContentError(file, entry, field or None, first.get("msg", "is not valid")) from None
+        message = str(first.get("msg", "is not valid")).removeprefix("Value error, ")
+        raise ContentError(file, entry, field or None, message) from None
 
 
 def entries(doc: Any, file: str, key: str) -> Iterator[tuple[str, Any]]:
