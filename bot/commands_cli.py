@@ -13,6 +13,7 @@ import logging
 import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli import EXIT_USAGE, EXTRA_COMMANDS, say
@@ -66,8 +67,15 @@ async def ready_database(url: str) -> Database:
     from bot.db.migrate import upgrade
 
     try:
+        parsed = make_url(url)
+        shown = parsed.render_as_string(hide_password=True)
+        folder = Path(parsed.database or "").parent
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:") \
+                and not folder.is_dir():
+            # said before connecting: aiosqlite's thread, failing to open the file, can outlive the event
+            # loop and print its own traceback after our line
+            raise DatabaseUnavailable(f"database {shown} is not usable: there is no folder {folder}")
         db = Database.from_url(url)
-        shown = make_url(url).render_as_string(hide_password=True)
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         raise DatabaseUnavailable(f"DATABASE_URL is not usable: {_cause(exc)}") from None
     try:

@@ -25,9 +25,9 @@ HOSTILE = {
 
 
 def one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the machine running the suite may be shared
     code = main(argv)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     out, err = capsys.readouterr()
     assert (code, out) == (2, "")
     assert err.startswith("grievous") and err.endswith("\n") and err.count("\n") == 1, err
@@ -75,3 +75,24 @@ def test_content_check_refuses_a_hostile_pack_with_one_line(tmp_path: Path, caps
     (pack / "weapons.yaml").write_text("weapons:\n  axe: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n")
     assert one_line_exit_2(capsys, ["content", "check", str(pack)]) == (
         f"grievous: {pack / 'weapons.yaml'}: line 2, column 128: nests more than 32 levels deep")
+
+
+@pytest.mark.parametrize(("url", "why"), [
+    ("nonsense", "DATABASE_URL is not usable: Could not parse SQLAlchemy URL from given URL string"),
+    ("sqlite+aiosqlite:////no/such/dir/grievous.db",
+     "database sqlite+aiosqlite:////no/such/dir/grievous.db is not usable: there is no folder /no/such/dir"),
+    ("sqlite+aiosqlite:////etc/passwd",
+     "database sqlite+aiosqlite:////etc/passwd is not usable: file is not a database"),
+    ("postgresql+asyncpg://grievous:secret@127.0.0.1:9/grievous",
+     "database postgresql+asyncpg://grievous:***@127.0.0.1:9/grievous is not usable: "),
+])
+@pytest.mark.parametrize("command", ["db upgrade", "run"])
+def test_a_bad_or_unreachable_database_is_one_line(capsys: Any, monkeypatch: pytest.MonkeyPatch, url: str,
+                                                   why: str, command: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_URL", url)
+    code = main(command.split())
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err.startswith(f"grievous: {why}") and err.count("\n") == 1, err
+    assert "secret" not in err

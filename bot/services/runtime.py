@@ -70,9 +70,11 @@ class BuildNeeded(Exception):
     Code that catches broad exceptions inside a transaction must let this one through.
     """
 
-    def __init__(self, key: Hashable, build: Callable[[], Any], keep: Callable[[Any], None]) -> None:
+    def __init__(self, key: Hashable, build: Callable[[], Any], keep: Callable[[Any], None],
+                 kept: Callable[[], bool]) -> None:
         super().__init__(f"catalog {key} is being built")
-        self.key, self.build, self.keep = key, build, keep
+        # ``kept()``: another command's build of it finished meanwhile, so there is nothing to build
+        self.key, self.build, self.keep, self.kept = key, build, keep, kept
 
 
 def _digest(files: Mapping[str, bytes]) -> str:
@@ -157,7 +159,8 @@ class Runtime:
         rows = await repo.content_packs(session, guild_id, system)
         files = {row.filename: row.text.encode("utf-8") for row in rows}
         raise BuildNeeded((guild_id, system, version), functools.partial(self.pack_catalog, system, files),
-                          functools.partial(self.remember_pack, guild_id, system, version))
+                          functools.partial(self.remember_pack, guild_id, system, version),
+                          lambda: self._pack_cache.get(key, (None,))[0] == version)
 
     def candidate_catalog(self, system: str, files: Mapping[str, bytes]) -> Any:
         """The catalog ``files`` would make (an upload or a reset about to be stored), built off the loop:
@@ -168,7 +171,7 @@ class Runtime:
         if key in self._candidates:
             return self._candidates[key]
         raise BuildNeeded(key, functools.partial(self.pack_catalog, system, dict(files)),
-                          functools.partial(self._keep_candidate, key))
+                          functools.partial(self._keep_candidate, key), lambda: key in self._candidates)
 
     def _keep_candidate(self, key: tuple[str, str], catalog: Any) -> None:
         self._candidates[key] = catalog
@@ -196,6 +199,8 @@ class Runtime:
     async def _build(self, needed: BuildNeeded) -> None:
         """Build what ``needed`` asks for in a thread (joining a build of the same key already under way)."""
         future = self._builds.get(needed.key)
+        if future is None and needed.kept():
+            return
         if future is None:
             future = asyncio.ensure_future(asyncio.to_thread(needed.build))
             self._builds[needed.key] = future

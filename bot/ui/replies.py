@@ -12,7 +12,6 @@ NOT_YOURS = "This prompt belongs to someone else."
 UNKNOWN_COMMAND = "That command is no longer available; Discord may take a minute to show the current list."
 CHANGED_COMMAND = "That command has changed since Discord showed it to you; wait a minute and try it again."
 STALE_BUTTON = "That button is not one Grievous made, or it has expired."
-TOO_SLOW = "That took too long to read, so nothing was changed; try a smaller file."
 
 
 def error_line(message: str) -> str:
