@@ -135,6 +135,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        from discord import LoginFailure
+
+        if isinstance(exc, LoginFailure):
+            say("grievous: Discord refused DISCORD_TOKEN: copy the bot's token again from the developer portal")
+            return EXIT_USAGE
+        # One logged record (redacted, a JSON line like the rest) rather than a raw traceback on stderr.
+        log.exception("the bot stopped on an unexpected error")
+        return 1
     return 0
 
 

@@ -105,4 +105,6 @@ def configure_logging(level: str = "INFO", fmt: str = "json", *, token: str | No
     handler.grievous = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
+    # Alembic announces each of its plugins on every start: noise in an operator's log.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     return handler

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main as cli_main
+from bot.ops.redact import TOKEN_SHAPE
 from emulator.harness import running_emulator
+from emulator.processes import ROOT
 from emulator.testing import build_world
 from tests.e2e.process_support import grievous, problems_in_log
 
@@ -45,3 +49,22 @@ async def test_grievous_run_logs_json_lines_without_the_token_and_answers_grievo
     assert {"time", "level", "logger", "message"} <= set(records[0])
     assert any(r["logger"] == "grievous" and r["message"].startswith("ready as ") for r in records)
     assert emu.token not in bot.log() and problems_in_log(bot.log()) == []
+
+
+async def test_a_token_discord_refuses_is_one_line_and_exit_2_without_the_token(
+        tmp_path: Path, sqlite_template: Path) -> None:
+    db = tmp_path / "grievous.db"
+    shutil.copyfile(sqlite_template, db)
+    async with running_emulator() as emu:
+        wrong = emu.token[:-6] + "AAAAAA"  # shaped like a token, but not the bot's
+        assert TOKEN_SHAPE.fullmatch(wrong)
+        env = {**os.environ, "DISCORD_TOKEN": wrong, "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+               "HEALTH_PORT": "0"}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "emulator.launch", emu.base_url, "bot.cli:main", "run", env=env, cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL)
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2, err.decode()
+    last = err.decode().splitlines()[-1]
+    assert last == "grievous: Discord refused DISCORD_TOKEN: copy the bot's token again from the developer portal"
+    assert wrong not in (out + err).decode() and "Traceback" not in err.decode()
