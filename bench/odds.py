@@ -100,7 +100,8 @@ def steps(cap: float) -> list[str]:
             naive = compute_odds(engine, scenario, catalog, budget=cap).distribution
         merged = compute_odds(engine, scenario, catalog).distribution
         covered = 1.0 - naive.missing
-        rows.append(f"| {name} | {naive.runs} | {covered:.1%}{'' if naive.complete else ' (cap)'} | "
+        shown = f"{covered:.1%}" if naive.complete or covered < 0.999 else f"{covered:.3%}"
+        rows.append(f"| {name} | {naive.runs} | {shown}{'' if naive.complete else ' (cap)'} | "
                     f"{naive.seconds:.2f} | {merged.runs} | {len(merged.leaves)} | {merged.seconds:.2f} |")
         print(rows[-1], file=sys.stderr, flush=True)
     return rows

@@ -38,10 +38,16 @@ class PendragonOdds:
                 self.targets["defender"] = int(rolls[1]["target"])
         self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
         table = catalog.combat.stat_loss
-        # Statistics Lost: faces that take the same characteristic are one outcome; APP (read by nothing in a
-        # fight) and no loss are one too
+        # Statistics Lost comes last in the blow; a characteristic nothing after it reads is as good as no
+        # loss: APP always; DEX unless someone could still fall (a rider, a man on a wall); STR unless a
+        # flail may yet hit its own wielder (its damage dice)
+        inert = {"app"}
+        if not any(_may_fall(scenario, who) for who in ("attacker", "defender")):
+            inert.add("dex")
+        if not _has_flail(catalog, scenario):
+            inert.add("str")
         self.policy = Policy(by_result=CHECKS, face_groups=lambda label, sides: (
-            group_faces(1, 6, lambda face: None if table.get(face) in (None, "app") else table.get(face))
+            group_faces(1, 6, lambda face: None if table.get(face) in (None, *inert) else table.get(face))
             if label == "stat_loss" and sides == 6 else None))
 
     def _exchange(self, history: History) -> Hashable | None:
@@ -123,6 +129,25 @@ class PendragonOdds:
             ("self_hit", (out.get("self_hit") or {}).get("who")),
             ("fall", check_result(out.get("fall"))),
         ])
+
+
+def _may_fall(scenario: Scenario, who: str) -> bool:
+    """Whether ``who`` could fall in this action: mounted (on the sheet or by the action), or on a wall."""
+    sheet = (scenario.attacker if who == "attacker" else scenario.defender) or {}
+    prefix = "" if who == "attacker" else "defender_"
+    action = scenario.action
+    return bool(sheet.get("mounted") or action.get(f"{prefix}mounted") or action.get(f"{prefix}on_wall"))
+
+
+def _has_flail(catalog: Any, scenario: Scenario) -> bool:
+    """Whether either sheet carries a weapon that can hit its own wielder (unknown names count as one)."""
+    for sheet in (scenario.attacker, scenario.defender):
+        for entry in (sheet or {}).get("weapons") or []:
+            name = entry if isinstance(entry, str) else entry.get("name") if isinstance(entry, Mapping) else None
+            weapon = catalog.weapons.get(name) if isinstance(name, str) else None
+            if weapon is None or isinstance(entry, Mapping) or weapon.natural_1_hits_self:
+                return True
+    return False
 
 
 def labels_before(history: History) -> bool:
