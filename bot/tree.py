@@ -14,8 +14,10 @@ from bot.errors import UserError
 from bot.ops import flights
 from bot.ops.redact import redact
 from bot.ui import embeds
+from bot.ui.sheet_files import sheet_problems
 from content.guard import check_text
 from rules.errors import RulesError
+from rules.sheet_spec import SheetProblems
 
 log = logging.getLogger("grievous.errors")
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its deadline
@@ -24,12 +26,18 @@ MAX_OPTION_CHARS = 6000
 MAX_OPTION_NUMBER = 2**53
 
 
-def user_message(error: BaseException) -> str | None:
-    """The one line to show for a mistake the user can fix, or None for a bug."""
+def _unwrapped(error: BaseException) -> BaseException:
+    """The error a command raised, out of discord.py's wrappers."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
         error = error.__cause__
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    return error
+
+
+def user_message(error: BaseException) -> str | None:
+    """The one line to show for a mistake the user can fix, or None for a bug."""
+    error = _unwrapped(error)
     if isinstance(error, UserError | RulesError):
         return str(error) or type(error).__name__
     if isinstance(error, app_commands.CommandNotFound):
@@ -78,6 +86,10 @@ def _still_thinking(interaction: discord.Interaction[Any]) -> bool:
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """User mistakes become one ephemeral line; anything else is logged with context and apologised for."""
     message = user_message(error)
+    cause = _unwrapped(error)
+    if isinstance(cause, SheetProblems):  # a sheet's mistakes come all at once, one per line
+        await send_line(interaction, sheet_problems(cause.who or "sheet", cause.problems))
+        return
     if message is not None:
         await send_line(interaction, embeds.error_line(message))
         return

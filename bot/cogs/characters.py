@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -10,7 +11,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of, read_upload
 from bot.services.views import CharacterView
-from bot.ui import autocomplete, embeds, pictures
+from bot.ui import autocomplete, embeds, pictures, sheet_files
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats
 from bot.ui.views import ConfirmView
@@ -56,6 +57,21 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
 
         view = await slow(interaction, work())
         await reply(interaction, embed=embeds.character(view))
+
+    @app_commands.command(name="template", description="A sheet file to fill in for this channel's system")
+    async def template(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        guide = await slow(interaction, self.bot.services.characters.guide(actor_of(interaction)), ephemeral=True)
+        await reply(interaction, sheet_files.template_reply(guide.system), ephemeral=True,
+                    file=_file(sheet_files.template_text(guide), sheet_files.template_filename(guide.system)))
+
+    @app_commands.command(name="export", description="A character's sheet as a file that /character import takes")
+    @app_commands.describe(name="The character")
+    @app_commands.autocomplete(name=autocomplete.character)
+    async def export(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
+        view = await slow(interaction, self.bot.services.characters.get(actor_of(interaction), name), ephemeral=True)
+        await reply(interaction, sheet_files.export_reply(view.name), ephemeral=True,
+                    file=_file(sheet_files.export_text(view.name, view.system, view.sheet),
+                               sheet_files.export_filename(view.name)))
 
     @app_commands.command(name="show", description="Show a character's sheet and wounds")
     @app_commands.describe(name="The character")
@@ -116,6 +132,10 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
         view = ConfirmView(interaction.user.id, confirmed)
         await reply(interaction, embeds.confirm_delete(found.name), view=view, ephemeral=True)
         view.origin = interaction
+
+
+def _file(text: str, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
 
 
 async def setup(bot: GrievousBot) -> None:

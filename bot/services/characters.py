@@ -26,11 +26,13 @@ from bot.services.sheet_file import (
     matching,
     set_path,
 )
+from bot.services.sheet_guide import SheetGuide, sheet_guide
 from bot.services.snapshots import brief, character_view
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import CharacterBrief, CharacterView, ItemKind
 from content.guard import check_text
 from rules.errors import RulesError, SheetError
+from rules.sheet_spec import SheetProblems
 
 # ``list`` is a method name below, so annotations in the class use these aliases.
 Names = list[str]
@@ -71,7 +73,7 @@ class CharacterService:
                 set_path(sheet, path, coerce_value(value))
             sheet["weapons"] = [canonical(w, catalog.weapon_names(), "weapon") for w in weapons]
             sheet["armour"] = [canonical(a, catalog.armour_names(), "armour piece") for a in armour]
-            return await self._insert(session, actor, system, name, sheet, npc)
+            return await self._insert(session, actor, system, name, sheet, npc, who=name)
 
         return await self._rt.transact(None, work)
 
@@ -100,6 +102,15 @@ class CharacterService:
             return await self._insert(session, actor, system, name, sheet, npc, source=filename)
 
         return await self._rt.transact(None, work)
+
+    async def guide(self, actor: Actor) -> SheetGuide:
+        """The sheet fields of the channel's system and the names the server's pack offers (template, help)."""
+
+        async def work(session: AsyncSession) -> SheetGuide:
+            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            return sheet_guide(system, await self._rt.catalog_for(session, actor.guild_id, system))
+
+        return await self._rt.read(work)
 
     async def get(self, actor: Actor, name: str) -> CharacterView:
         """Anyone in the server may look at a character."""
@@ -242,10 +253,15 @@ class CharacterService:
 
     # -- shared ---------------------------------------------------------------------------------
 
-    def _validate(self, system: str, sheet: dict[str, Any], catalog: Any, source: str = "") -> dict[str, Any]:
+    def _validate(self, system: str, sheet: dict[str, Any], catalog: Any, source: str = "",
+                  who: str = "") -> dict[str, Any]:
+        """The engine's sheet; its mistakes name ``source`` (the file) or ``who`` (the character)."""
         engine = self._rt.engine(system)
         try:
             validated = engine.validate_sheet(sheet, catalog)
+        except SheetProblems as exc:
+            where = source or who or "sheet"
+            raise SheetProblems(f"{where}: {'; '.join(exc.problems)}", exc.problems, where) from exc
         except RulesError as exc:
             if not source:
                 raise
@@ -254,14 +270,14 @@ class CharacterService:
         return validated
 
     async def _insert(self, session: AsyncSession, actor: Actor, system: str, name: str, sheet: dict[str, Any],
-                      npc: bool, source: str = "") -> CharacterView:
+                      npc: bool, source: str = "", who: str = "") -> CharacterView:
         if await repo.character_by_name(session, actor.guild_id, name) is not None:
             raise UserError(f"a character named '{name}' already exists in this server")
         now = self._rt.clock()
         catalog = await self._rt.catalog_for(session, actor.guild_id, system)
         # an upload (``source``) is checked off the event loop; a sheet built from options is small
-        checked = (await self._rt.off_loop(self._validate, system, sheet, catalog, source) if source
-                   else self._validate(system, sheet, catalog, source))
+        checked = (await self._rt.off_loop(self._validate, system, sheet, catalog, source, who) if source
+                   else self._validate(system, sheet, catalog, source, who))
         row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name), owner_id=actor.user_id,
                         npc=npc, system=system, sheet=checked, created_at=now, updated_at=now)
         session.add(row)
@@ -275,8 +291,9 @@ class CharacterService:
         catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
         changes = ChangeRecorder.of([row], None, counters=False)
         # an upload (``source``) is checked off the event loop; an edit of one field is small
-        row.sheet = (await self._rt.off_loop(self._validate, row.system, sheet, catalog, source) if source
-                     else self._validate(row.system, sheet, catalog, source))
+        who = row.name
+        row.sheet = (await self._rt.off_loop(self._validate, row.system, sheet, catalog, source, who) if source
+                     else self._validate(row.system, sheet, catalog, source, who))
         row.updated_at = self._rt.clock()
         record = changes.record()
         if record.sheets:

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from content.errors import ContentError
 from content.schema import Strict, entries, require, validate
+from content.sheet_schema import build_sheet_spec, check_template
 from rules.ars_harn.catalog import (
     AIMS,
     ArmourPiece,
@@ -24,9 +25,10 @@ from rules.ars_harn.catalog import (
     Weapon,
     key_of,
 )
+from rules.ars_harn.character import FIELDS as SHEET_FIELDS
 from rules.errors import RulesError
 
-FILES = ("weapons.yaml", "armour.yaml", "locations.yaml", "rules.yaml", "npcs.yaml")
+FILES = ("weapons.yaml", "armour.yaml", "locations.yaml", "rules.yaml", "npcs.yaml", "sheet.yaml")
 INJURY_CODE = r"^[MSGK][1-5]$"
 
 
@@ -369,6 +371,8 @@ def build(docs: dict[str, Any]) -> ArsHarnCatalog:
         severities={k: v.label for k, v in loc_file.severities.items()},
         range_bands=bands,
         numbers=numbers,
+        sheet=build_sheet_spec("ars-harn", docs["sheet.yaml"], SHEET_FIELDS),
         material_weights=material_weights,
     )
+    check_template(catalog.sheet, catalog)
     return replace(catalog, npcs=_npcs(docs["npcs.yaml"], catalog))

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from content.errors import ContentError
 from content.schema import Strict, entries, require, validate
+from content.sheet_schema import FieldEntry, build_sheet_spec, check_template
 from rules.dice import VictoryBand, VictoryChart
 from rules.errors import RulesError
 from rules.fading_suns.catalog import (
@@ -33,6 +34,8 @@ from rules.fading_suns.catalog import (
     Weapon,
     WoundEffect,
 )
+from rules.fading_suns.character import STATE_FIELDS
+from rules.sheet_spec import SheetSpec
 
 FILES = (
     "victory_chart.yaml",
@@ -441,6 +444,7 @@ def build(docs: dict[str, Any]) -> FadingSunsCatalog:
 
     effects = inj_doc.effect_rolls
     healing = inj_doc.healing
+    sheet = _sheet(_doc(docs, "sheet.yaml"), body, [*healing.skills])
     catalog = FadingSunsCatalog(
         chart=chart,
         characteristics=tuple(chars),
@@ -477,6 +481,7 @@ def build(docs: dict[str, Any]) -> FadingSunsCatalog:
         condition_modifiers=tuple((c, tuple(m.items())) for c, m in checks_doc.condition_modifiers.items()),
         effect_die_sides=checks_doc.effect_dice.sides,
         effect_die_success=checks_doc.effect_dice.success_at_most,
+        sheet=sheet,
         unarmed=unarmed,
         weapons=weapons,
         materials=materials,
@@ -496,9 +501,30 @@ def build(docs: dict[str, Any]) -> FadingSunsCatalog:
         pieces[name] = ArmourPiece(name, material.ratings, covers, material.suit_weight,
                                    penalties=material.penalties)
     catalog = dataclasses.replace(catalog, armour=pieces)
+    check_template(sheet, catalog)
 
     npcs = _npcs(_doc(docs, "npcs.yaml"), catalog)
     return dataclasses.replace(catalog, npcs=npcs)
+
+
+def _sheet(doc: Any, body: BodyDoc, healing_skills: list[str]) -> SheetSpec:
+    """The sheet description: meanings from sheet.yaml, and the numbers body.yaml holds (one home each)."""
+    chars = body.characteristics
+    owned: dict[str, dict[str, Any]] = {
+        **{c: {"low": chars.min, "high": chars.max, "default": chars.default} for c in chars.names},
+        "size": {"low": body.size.min, "high": body.size.max, "default": body.size.average},
+        "build": {"choices": tuple(body.builds)},
+        "skills": {"high": body.skills.max, "names": (*body.skills.natural, *healing_skills)},
+    }
+
+    def fill(name: str, entry: FieldEntry) -> dict[str, Any]:
+        values = owned.get(name, {})
+        for key in values:
+            if key != "names" and key in entry.model_fields_set:
+                raise ContentError(_where("sheet.yaml"), name, key, "is set in body.yaml")
+        return values
+
+    return build_sheet_spec("fading-suns", doc, ("name", *chars.names, *STATE_FIELDS), fill)
 
 
 def _npcs(doc: Any, catalog: FadingSunsCatalog) -> dict[str, dict[str, Any]]:

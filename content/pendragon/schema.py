@@ -9,6 +9,7 @@ from pydantic import Field
 
 from content.errors import ContentError
 from content.schema import Strict, entries, require, validate
+from content.sheet_schema import build_sheet_spec, check_template
 from rules.errors import RulesError
 from rules.pendragon.catalog import (
     STATS,
@@ -23,8 +24,10 @@ from rules.pendragon.catalog import (
     Weapon,
     key,
 )
+from rules.pendragon.character import KNOWN_FIELDS
 
-FILES = ("weapons.yaml", "armour.yaml", "horses.yaml", "derived.yaml", "combat.yaml", "healing.yaml", "npcs.yaml")
+FILES = ("weapons.yaml", "armour.yaml", "horses.yaml", "derived.yaml", "combat.yaml", "healing.yaml", "npcs.yaml",
+         "sheet.yaml")
 
 
 class DiceModel(Strict):
@@ -194,8 +197,12 @@ def build(docs: dict[str, Any]) -> PendragonCatalog:
         deterioration=heal_m.chirurgery.deterioration.spec(),
         chirurgery_fumble_harm=heal_m.chirurgery.fumble_harm.spec(), max_weeks=heal_m.max_weeks)
 
+    if "sheet.yaml" not in docs:
+        raise ContentError("pendragon/sheet.yaml", message="is missing from the pack")
+    sheet = build_sheet_spec("pendragon", docs["sheet.yaml"], KNOWN_FIELDS)
     catalog = PendragonCatalog(weapons=weapons, armour=armour, horses=horses, situations=situations,
-                               derived=derived, combat=combat, healing=healing, unarmed=unarmed)
+                               derived=derived, combat=combat, healing=healing, unarmed=unarmed, sheet=sheet)
+    check_template(sheet, catalog)
     return replace(catalog, npcs=_npcs(docs, catalog))
 
 

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from rules.errors import UnknownEntry
+from rules.sheet_spec import SheetSpec
 
 ASPECTS = ("blunt", "edge", "point")
 DAMAGE_TYPES = ("blunt", "edge", "point", "fire")
@@ -129,6 +130,7 @@ class ArsHarnCatalog:
     severities: Mapping[str, str]
     range_bands: tuple[str, ...]
     numbers: Numbers
+    sheet: SheetSpec
     npcs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     material_weights: Mapping[str, float] = field(default_factory=dict)  # lb per coverage unit
 
@@ -142,6 +144,27 @@ class ArsHarnCatalog:
 
     def npc_templates(self) -> Mapping[str, Mapping[str, Any]]:
         return self.npcs
+
+    def sheet_names(self, items: str) -> Sequence[str]:
+        """The names a sheet field may take: weapons (natural ones come without asking), armour, or the
+        skills the pack's weapons use."""
+        if items == "weapons":
+            return [name for name, weapon in self.weapons.items() if weapon.natural is None]
+        if items == "armour":
+            return list(self.armour)
+        if items == "skills":
+            return sorted({weapon.skill for weapon in self.weapons.values()})
+        return []
+
+    def item_problem(self, items: str, name: str) -> str | None:
+        try:
+            if items == "weapons":
+                self.weapon(name)
+            elif items == "armour":
+                self.piece(name)
+        except UnknownEntry as exc:
+            return str(exc)
+        return None
 
     # -- look-ups ----------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
 from typing import Any
 
 from rules.ars_harn.catalog import (
@@ -24,11 +23,7 @@ from rules.errors import SheetError
 from rules.sheet import as_mapping, get_bool, get_float, get_int, get_list, get_mapping, get_str
 
 CHARACTERISTICS = ("int", "per", "pre", "com", "str", "sta", "dex", "qik")
-REQUIRED_CHARACTERISTICS = ("str", "sta", "dex", "qik")
 CONDITIONS = ("shock", "prone", "unconscious", "incapacitated", "dead")
-# Rolls that Virtues and Flaws may modify (sheet field vf_modifiers).
-VF_KEYS = ("initiative", "attack", "defense", "soak", "targeting", "shock", "kill", "fumble", "stumble",
-           "amputation", "chirurgy", "healing", "fatigue")
 LIMBS = ("left_arm", "right_arm", "left_leg", "right_leg")
 SIDES = ("left", "right")
 HANDS = ("right", "left")
@@ -215,24 +210,14 @@ def _copy(value: Any) -> Any:
 def parse_character(sheet: Any, who: str, catalog: ArsHarnCatalog) -> Character:
     """The character on ``sheet``; every problem is one SheetError naming ``who`` and the field."""
     sheet = as_mapping(sheet, who)
-    for key in sheet:
-        if not isinstance(key, str) or key not in FIELDS:
-            close = get_close_matches(str(key), FIELDS, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise SheetError(f"{who}: unknown field '{key}'{hint}")
+    # The pack's sheet description checks the fields a player writes (all mistakes at once, with ranges);
+    # what follows reads them and checks the state the bot keeps.
+    catalog.sheet.check(sheet, who, catalog)
     name = get_str(sheet, "name", who).strip()
-    if not name or len(name) > MAX_NAME:
-        raise SheetError(f"{who}: field 'name' must be 1 to {MAX_NAME} characters")
-    chars: dict[str, int] = {}
-    for key in CHARACTERISTICS:
-        default = None if key in REQUIRED_CHARACTERISTICS else 0
-        if default is None:
-            chars[key] = get_int(sheet, key, who, low=-10, high=10)
-        else:
-            chars[key] = get_int(sheet, key, who, default, low=-10, high=10)
-    size = get_int(sheet, "size", who, 0, low=-10, high=10)
-    abilities = _int_map(sheet, "abilities", who, 0, 30, None)
-    vf = _int_map(sheet, "vf_modifiers", who, -15, 15, VF_KEYS)
+    chars = {key: get_int(sheet, key, who, 0) for key in CHARACTERISTICS}
+    size = get_int(sheet, "size", who, 0)
+    abilities = _int_map(sheet, "abilities", who)
+    vf = _int_map(sheet, "vf_modifiers", who)
 
     weapon_list = get_list(sheet, "weapons", who, [])
     _cap(weapon_list, "weapons", who)
@@ -286,8 +271,6 @@ def parse_character(sheet: Any, who: str, catalog: ArsHarnCatalog) -> Character:
     initiative_raw = sheet.get("initiative")
     initiative = None if initiative_raw is None else get_int(sheet, "initiative", who, low=-1000, high=100000)
     notes = get_str(sheet, "notes", who, "")
-    if len(notes) > 2000:
-        raise SheetError(f"{who}: field 'notes' must be at most 2000 characters")
     return Character(
         name=name,
         chars=chars,
@@ -322,19 +305,10 @@ def _cap(items: list[Any], key: str, who: str) -> None:
         raise SheetError(f"{who}: field '{key}' may hold at most {MAX_LIST} entries")
 
 
-def _int_map(sheet: Mapping[str, Any], key: str, who: str, low: int, high: int,
-             allowed: tuple[str, ...] | None) -> dict[str, int]:
+def _int_map(sheet: Mapping[str, Any], key: str, who: str) -> dict[str, int]:
+    """A name -> score mapping whose names and ranges the sheet description has checked."""
     raw = get_mapping(sheet, key, who, {})
-    if len(raw) > MAX_LIST:
-        raise SheetError(f"{who}: field '{key}' may hold at most {MAX_LIST} entries")
-    out: dict[str, int] = {}
-    for name in raw:
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise SheetError(f"{who}: field '{key}' has a name that is not short text: {name!r}")
-        if allowed is not None and name not in allowed:
-            raise SheetError(f"{who}: field '{key}' has unknown roll '{name}' (known: {', '.join(allowed)})")
-        out[name] = get_int(raw, name, f"{who}: {key}", low=low, high=high)
-    return out
+    return {name: get_int(raw, name, f"{who}: {key}") for name in raw}
 
 
 def _choice_list(sheet: Mapping[str, Any], key: str, who: str, choices: tuple[str, ...]) -> tuple[str, ...]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from rules.dice import VictoryChart
+from rules.errors import UnknownEntry
+from rules.sheet_spec import SheetSpec
 
 DAMAGE_TYPES = ("slash", "pierce", "impact", "energy")
 MODES = ("melee", "missile")
@@ -20,6 +23,13 @@ RESULTS = ("critical", "success", "failure", "critical_failure")
 CONSEQUENCES = ("prone", "stunned", "unconscious", "drop_weapon")
 # The goal rolls a penalty can reach (encumbrance, wounds by location, conditions).
 ROLL_KINDS = ("attack", "dodge", "parry", "stumble", "fumble", "heal", "effect")
+
+
+def unknown(kind: str, name: str, known: Iterable[str]) -> UnknownEntry:
+    """An unknown name, with the closest known ones when there are any."""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    return UnknownEntry(f"unknown {kind} {name!r}{hint}")
 
 
 def kg(value: Fraction) -> float:
@@ -219,6 +229,7 @@ class FadingSunsCatalog:
     condition_modifiers: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
     effect_die_sides: int
     effect_die_success: int
+    sheet: SheetSpec
     unarmed: tuple[str, ...] = ()
     weapons: Mapping[str, Weapon] = field(default_factory=dict)
     materials: Mapping[str, Material] = field(default_factory=dict)
@@ -239,6 +250,27 @@ class FadingSunsCatalog:
 
     def npc_templates(self) -> Mapping[str, Mapping[str, Any]]:
         return self.npcs
+
+    def sheet_names(self, items: str) -> Sequence[str]:
+        """The names a sheet field may take: weapons, armour, energy shields, or the skills the weapons use."""
+        if items == "weapons":
+            return [name for name in self.weapon_names() if name not in self.unarmed]
+        if items == "armour":
+            return self.armour_names()
+        if items == "shields":
+            return self.shield_names()
+        if items == "skills":
+            return sorted({w.skill for w in self.weapons.values()})
+        return []
+
+    def item_problem(self, items: str, name: str) -> str | None:
+        tables: dict[str, tuple[Mapping[str, Any], str]] = {
+            "weapons": (self.weapons, "weapon"), "armour": (self.armour, "armour"),
+            "shields": (self.shields, "energy shield")}
+        if items not in tables or name.strip() in tables[items][0]:
+            return None
+        table, what = tables[items]
+        return str(unknown(what, name, table))
 
     # -- lookups ------------------------------------------------------------------------------
 

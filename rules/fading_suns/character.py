@@ -7,7 +7,6 @@ energy-shield hits used, rolls waiting for the GM and a GM decision waiting to b
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,8 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from rules.errors import SheetError
-from rules.fading_suns.catalog import DAMAGE_TYPES, ArmourPiece, EnergyShield, FadingSunsCatalog, Weapon
-from rules.fading_suns.equipment import MAX_KG, get_kg, parse_armour, parse_shield, parse_weapon, unknown
+from rules.fading_suns.catalog import DAMAGE_TYPES, ArmourPiece, EnergyShield, FadingSunsCatalog, Weapon, unknown
+from rules.fading_suns.equipment import MAX_KG, get_kg, parse_armour, parse_shield, parse_weapon
 from rules.sheet import as_mapping, get_bool, get_int, get_list, get_str
 
 CONDITIONS = ("prone", "stunned", "unconscious", "dying", "dead")
@@ -24,9 +23,6 @@ DECISION_KINDS = ("death",)
 CAUSES = ("wound", "attack", "defense")
 STATE_FIELDS = ("size", "build", "skills", "weapons", "armour", "shield", "gear_kg", "shield_hits_used",
                 "wounds", "conditions", "dropped", "pending", "pending_decision")
-# Long characteristic names a player may type; the sheet uses Fading Suns' short lowercase ones.
-LONG_NAMES = {"strength": "str", "dexterity": "dex", "endurance": "end", "perception": "per",
-              "technology": "tech", "armor": "armour"}
 MAX_LIST = 200
 
 
@@ -94,7 +90,6 @@ class Character:
     dropped: tuple[str, ...] = ()
     pending: tuple[PendingRoll, ...] = ()
     decision: Decision | None = None
-    extra: tuple[tuple[str, Any], ...] = ()
 
     def char(self, name: str) -> int:
         return dict(self.characteristics)[name]
@@ -150,12 +145,7 @@ class Character:
                 "pending_decision": None if self.decision is None else self.decision.to_dict(),
             }
         )
-        out.update(dict(self.extra))
         return out
-
-
-def _known_fields(catalog: FadingSunsCatalog) -> tuple[str, ...]:
-    return ("name", *catalog.characteristics, *STATE_FIELDS)
 
 
 def _bounded_list(sheet: Mapping[str, Any], key: str, who: str) -> list[Any]:
@@ -168,28 +158,10 @@ def _bounded_list(sheet: Mapping[str, Any], key: str, who: str) -> list[Any]:
 def parse(sheet: Any, catalog: FadingSunsCatalog, who: str = "sheet") -> Character:
     """Check every field of ``sheet`` and build the character; each problem is one SheetError line."""
     data = as_mapping(sheet, who)
-    known = _known_fields(catalog)
-    extra: list[tuple[str, Any]] = []
-    for key, value in data.items():
-        if not isinstance(key, str):
-            raise SheetError(f"{who}: field names must be text, not {key!r}")
-        if key in known:
-            continue
-        if key == "armor":
-            continue
-        if key.lower() in LONG_NAMES or key.lower() in known:
-            use = LONG_NAMES.get(key.lower(), key.lower())
-            raise SheetError(f"{who}: field '{key}' is not a sheet field; use '{use}'")
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
-        if close:
-            raise SheetError(f"{who}: field '{key}' is not a sheet field; did you mean '{close[0]}'?")
-        extra.append((key, value))
-    if "armor" in data and "armour" in data:
-        raise SheetError(f"{who}: give 'armour' or 'armor', not both")
-
+    # The pack's sheet description checks the fields a player writes (every mistake at once, unknown
+    # fields included); what follows reads them and checks the state the bot keeps.
+    catalog.sheet.check(data, who, catalog)
     name = get_str(data, "name", who).strip()
-    if not name or len(name) > 100:
-        raise SheetError(f"{who}: field 'name' must be 1-100 characters")
     low, high = catalog.characteristic_range
     characteristics = tuple(
         (c, get_int(data, c, who, catalog.characteristic_default, low=low, high=high))
@@ -265,7 +237,6 @@ def parse(sheet: Any, catalog: FadingSunsCatalog, who: str = "sheet") -> Charact
         dropped=tuple(dropped),
         pending=pending,
         decision=decision,
-        extra=tuple(extra),
     )
 
 

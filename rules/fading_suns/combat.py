@@ -8,9 +8,8 @@ from typing import Any
 
 from rules.dice import CRITICAL, CRITICAL_FAILURE, SUCCESS, Roll
 from rules.errors import IllegalAction, RulesError
-from rules.fading_suns.catalog import DAMAGE_TYPES, Location, Weapon
+from rules.fading_suns.catalog import DAMAGE_TYPES, Location, Weapon, unknown
 from rules.fading_suns.character import Character
-from rules.fading_suns.equipment import unknown
 from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, penalties, report, situational
 from rules.fading_suns.injury import Aftermath, Ctx, apply_hit, wound_roll
 

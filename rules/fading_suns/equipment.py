@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.errors import SheetError, UnknownEntry
-from rules.fading_suns.catalog import DAMAGE_TYPES, MODES, ArmourPiece, EnergyShield, FadingSunsCatalog, Weapon
+from rules.errors import SheetError
+from rules.fading_suns.catalog import (
+    DAMAGE_TYPES,
+    MODES,
+    ArmourPiece,
+    EnergyShield,
+    FadingSunsCatalog,
+    Weapon,
+    unknown,
+)
 from rules.sheet import as_mapping, get_bool, get_int, get_list, get_str
 
 MAX_KG = 100_000
-
-
-def unknown(kind: str, name: str, known: Iterable[str]) -> UnknownEntry:
-    """An unknown name, with the closest known ones when there are any."""
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
-    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
-    return UnknownEntry(f"unknown {kind} {name!r}{hint}")
 
 
 def get_kg(data: Mapping[str, Any], key: str, who: str, default: float | int = 0) -> Fraction:

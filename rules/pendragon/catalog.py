@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import UnknownEntry
+from rules.sheet_spec import SheetSpec
 
 STATS = ("siz", "dex", "str", "con", "app")
 
@@ -139,6 +140,7 @@ class PendragonCatalog:
     combat: CombatTables
     healing: HealingTables
     unarmed: str  # the weapon a character always has (brawling)
+    sheet: SheetSpec
     npcs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def weapon_names(self) -> Sequence[str]:
@@ -149,6 +151,31 @@ class PendragonCatalog:
 
     def npc_templates(self) -> Mapping[str, Mapping[str, Any]]:
         return self.npcs
+
+    def sheet_names(self, items: str) -> Sequence[str]:
+        """The names a sheet field may take: weapons, armour, horses, or the skills the pack's weapons use."""
+        if items == "weapons":
+            return [name for name in self.weapon_names() if name != self.unarmed]
+        if items == "armour":
+            return self.armour_names()
+        if items == "horses":
+            return sorted(self.horses)
+        if items == "skills":
+            used = {w.skill for w in self.weapons.values()} | {w.charge_skill for w in self.weapons.values()}
+            return sorted(skill for skill in used if skill)
+        return []
+
+    def item_problem(self, items: str, name: str) -> str | None:
+        tables: dict[str, tuple[Mapping[str, Any], str]] = {
+            "weapons": (self.weapons, "weapon"), "armour": (self.armour, "armour"), "horses": (self.horses, "horse")}
+        if items not in tables:
+            return None
+        table, what = tables[items]
+        try:
+            lookup(table, name, what)
+        except UnknownEntry as exc:
+            return str(exc)
+        return None
 
     def weapon(self, name: str) -> Weapon:
         found: Weapon = lookup(self.weapons, name, "weapon")

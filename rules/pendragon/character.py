@@ -2,7 +2,8 @@
 
 Every field is read through rules.sheet, so a sheet typed by a player can only fail with a
 one-line SheetError (or UnknownEntry for a weapon, armour or horse name the pack lacks).
-Keys this engine does not know are kept as they are (the bot may store its own notes).
+The pack's sheet description (``catalog.sheet``) checks the fields a player writes first, reporting every
+mistake at once; unknown keys are refused there.
 """
 
 from __future__ import annotations
@@ -15,18 +16,10 @@ from rules.errors import SheetError, UnknownEntry
 from rules.pendragon.catalog import STATS, Armour, Horse, PendragonCatalog, Weapon, key
 from rules.sheet import as_mapping, get_bool, get_int, get_list, get_str
 
-MAX_STAT = 200
-MAX_SKILL = 100
 MAX_LIST = 200
-OVERRIDES: dict[str, tuple[int, int]] = {
-    "damage_dice": (0, 100),
-    "hit_points": (1, 2000),
-    "unconscious_value": (0, 2000),
-    "major_wound_value": (1, 2000),
-    "knockdown_value": (1, 2000),
-    "healing_rate": (0, 200),
-    "move": (0, 200),
-}
+# Derived values a sheet may give to override the pack's formulas (their ranges are in sheet.yaml).
+OVERRIDES = ("damage_dice", "hit_points", "unconscious_value", "major_wound_value", "knockdown_value",
+             "healing_rate", "move")
 FLAGS = ("mounted", "prone", "unconscious", "dying", "mortal", "dead", "out_of_fight",
          "chirurgery_needed", "must_rearm")
 ROLL_KINDS = ("knockdown", "major_wound", "fall")
@@ -76,7 +69,6 @@ class Character:
     pending_decisions: tuple[Mapping[str, Any], ...] = ()
     pending_rolls: tuple[Mapping[str, Any], ...] = ()
     stats_lost: tuple[Mapping[str, Any], ...] = ()
-    extra: Mapping[str, Any] | None = None  # unknown keys, kept as given
     who: str = "sheet"
 
     # -- reading -------------------------------------------------------------------------------
@@ -146,7 +138,7 @@ def _int_map(sheet: Mapping[str, Any], field: str, who: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for name, _value in mapping.items():
         label = _name(name, who, field)
-        out[key(label)] = get_int(mapping, name, f"{who}: {field}", low=0, high=MAX_SKILL)
+        out[key(label)] = get_int(mapping, name, f"{who}: {field}")
     return out
 
 
@@ -323,10 +315,10 @@ def parse_character(raw: Any, catalog: PendragonCatalog, who: str = "sheet") -> 
     if raw is None:
         raise SheetError(f"{who}: no sheet was given")
     sheet = as_mapping(raw, who)
+    catalog.sheet.check(sheet, who, catalog)
     name = _name(sheet.get("name"), who, "name")
-    stats = {s: get_int(sheet, s, who, low=1, high=MAX_STAT) for s in STATS}
-    overrides = {f: get_int(sheet, f, who, low=lo, high=hi) for f, (lo, hi) in OVERRIDES.items()
-                 if sheet.get(f) is not None}
+    stats = {s: get_int(sheet, s, who) for s in STATS}
+    overrides = {f: get_int(sheet, f, who) for f in OVERRIDES if sheet.get(f) is not None}
     wounds = _wounds(sheet, who)
     flags = {f: get_bool(sheet, f, who) for f in FLAGS}
     wielding_raw = sheet.get("wielding")
@@ -338,14 +330,14 @@ def parse_character(raw: Any, catalog: PendragonCatalog, who: str = "sheet") -> 
     return Character(
         name=name, stats=stats, skills=_int_map(sheet, "skills", who), traits=_int_map(sheet, "traits", who),
         weapons=weapons, armour=_armour(sheet, who, catalog), horse=_horse(sheet, who, catalog),
-        overrides=overrides, armour_bonus=get_int(sheet, "armour_bonus", who, 0, -50, 50), wounds=wounds,
+        overrides=overrides, armour_bonus=get_int(sheet, "armour_bonus", who, 0), wounds=wounds,
         wounds_taken=max(top, get_int(sheet, "wounds_taken", who, 0, 0, 1000000)), wielding=wielding,
         dropped_weapons=_names(sheet, "dropped_weapons", who), broken_weapons=_names(sheet, "broken_weapons", who),
         experience_checks=_names(sheet, "experience_checks", who),
         pending_decisions=_records(sheet, "pending_decisions", who),
         pending_rolls=_records(sheet, "pending_rolls", who, ROLL_KINDS),
         stats_lost=_records(sheet, "stats_lost", who),
-        extra={k: v for k, v in sheet.items() if k not in KNOWN_FIELDS}, who=who, **flags,
+        who=who, **flags,
     )
 
 
@@ -367,8 +359,7 @@ def _armour_entry(piece: Armour) -> Any:
 
 
 def character_to_sheet(char: Character, current_hp: int) -> dict[str, Any]:
-    out: dict[str, Any] = dict(char.extra or {})
-    out["name"] = char.name
+    out: dict[str, Any] = {"name": char.name}
     out.update(char.stats)
     out["skills"] = dict(char.skills)
     if char.traits:

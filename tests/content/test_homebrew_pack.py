@@ -30,7 +30,7 @@ def test_only_the_default_packs_file_names_are_allowed() -> None:
     with pytest.raises(ContentError) as caught:
         load_catalog_files("ars-harn", {"spells.yaml": b"spells: {}\n"})
     assert caught.value.file == "spells.yaml"
-    assert "allowed: armour.yaml, locations.yaml, npcs.yaml, rules.yaml, weapons.yaml" in str(caught.value)
+    assert "allowed: armour.yaml, locations.yaml, npcs.yaml, rules.yaml, sheet.yaml, weapons.yaml" in str(caught.value)
 
 
 def test_a_wrong_field_type_names_the_file_the_entry_and_the_field() -> None:

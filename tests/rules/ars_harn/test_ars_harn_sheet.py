@@ -124,7 +124,7 @@ def test_bad_sheets_give_one_line_naming_the_field(sheet: dict[str, Any], messag
 
 
 def test_unknown_weapon_names_close_matches() -> None:
-    with pytest.raises(UnknownEntry, match="did you mean Broadsword"):
+    with pytest.raises(SheetError, match=r"field 'weapons': unknown weapon 'Broadsord' \(did you mean Broadsword"):
         ENGINE.validate_sheet(who(weapons=["Broadsord"]), CAT)
     with pytest.raises(UnknownEntry, match="unknown location"):
         ENGINE.validate_sheet(who(wounds=[{"location": "tail", "code": "M1"}]), CAT)

@@ -47,9 +47,9 @@ def test_short_tall_are_minus_plus_one_and_dwarf_giant_minus_plus_two(build: str
 def test_size_range_is_one_to_ten() -> None:
     assert parse({"name": "A", "size": 1}, CAT).size == 1
     assert parse({"name": "A", "size": 10}, CAT).size == 10
-    with pytest.raises(SheetError, match="'size' must be at most 10"):
+    with pytest.raises(SheetError, match="'size' must be 1 to 10"):
         parse({"name": "A", "size": 11}, CAT)
-    with pytest.raises(SheetError, match="'size' must be at least 1"):
+    with pytest.raises(SheetError, match="'size' must be 1 to 10"):
         parse({"name": "A", "size": 0}, CAT)
     with pytest.raises(SheetError, match="outside 1-10"):
         parse({"name": "A", "size": 9, "build": "giant"}, CAT)

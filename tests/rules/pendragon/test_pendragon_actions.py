@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rules.errors import IllegalAction, RulesError, SheetError, UnknownEntry
+from rules.errors import IllegalAction, RulesError, SheetError
 from rules.pendragon.engine import ENGINE
 from tests.rules.pendragon.pendragon_support import CAT, QUIET, run, sheet
 
@@ -116,21 +116,27 @@ def test_input_sheets_are_never_mutated() -> None:
     assert (a, d) == before
 
 
-def test_validate_sheet_fills_state_defaults_and_keeps_unknown_keys() -> None:
-    out = ENGINE.validate_sheet({"name": "Ywain", "siz": 12, "dex": 12, "str": 12, "con": 12, "app": 12,
-                                 "player": "Ann"}, CAT)
-    assert out["wounds"] == [] and out["current_hp"] == 24 and out["dead"] is False and out["player"] == "Ann"
+def test_validate_sheet_fills_state_defaults() -> None:
+    out = ENGINE.validate_sheet({"name": "Ywain", "siz": 12, "dex": 12, "str": 12, "con": 12, "app": 12}, CAT)
+    assert out["wounds"] == [] and out["current_hp"] == 24 and out["dead"] is False
     assert out["weapons"] == [] and out["pending_decisions"] == []
 
 
+def test_a_typo_in_a_field_name_is_refused_with_the_field_meant() -> None:
+    with pytest.raises(SheetError) as err:
+        ENGINE.validate_sheet(sheet(skils={"sword": 15}, player="Ann"), CAT)
+    assert str(err.value) == ("sheet: 2 fields to fix: unknown field 'skils' (did you mean 'skills'?); "
+                              "unknown field 'player'")
+
+
 @pytest.mark.parametrize(("patch", "message"), [
-    ({"dex": "x"}, "sheet: field 'dex' must be a whole number, not 'x'"),
-    ({"dex": None}, "sheet: field 'dex' is missing"),
-    ({"siz": 0}, "sheet: field 'siz' must be at least 1, not 0"),
-    ({"skills": {"sword": -1}}, "sheet: skills: field 'sword' must be at least 0, not -1"),
-    ({"skills": ["sword"]}, "sheet: field 'skills' must be a mapping"),
-    ({"weapons": "sword"}, "sheet: field 'weapons' must be a list"),
-    ({"weapons": [3]}, "sheet: field 'weapons' entries must be names or mappings, not 3"),
+    ({"dex": "x"}, "sheet: field 'dex' must be a whole number (Dexterity, 1 to 200), not 'x'"),
+    ({"dex": None}, "sheet: field 'dex' is missing: Dexterity, 1 to 200"),
+    ({"siz": 0}, "sheet: field 'siz' must be 1 to 200 (Size), not 0"),
+    ({"skills": {"sword": -1}}, "sheet: field 'skills.sword' must be a whole number 0 to 100, not -1"),
+    ({"skills": ["sword"]}, "sheet: field 'skills' must be a list of name: number pairs (Skills), not ['sword']"),
+    ({"weapons": "sword"}, "sheet: field 'weapons' must be a list, like [axe, bow]"),
+    ({"weapons": [3]}, "sheet: field 'weapons': 3 is not a name"),
     ({"wounds": [{"amount": "lots"}]}, "sheet: wound #1: field 'amount' must be a whole number, not 'lots'"),
     ({"armour": ["shield", "large_shield"]}, "sheet: field 'armour' lists more than one shield"),
     ({"mounted": "yes"}, "sheet: field 'mounted' must be true or false, not 'yes'"),
@@ -147,7 +153,7 @@ def test_validate_sheet_reports_one_line_naming_the_field(patch: dict[str, Any],
 
 
 def test_unknown_weapon_suggests_close_names() -> None:
-    with pytest.raises(UnknownEntry, match="did you mean sword"):
+    with pytest.raises(SheetError, match=r"field 'weapons': unknown weapon 'swrod' \(did you mean sword"):
         ENGINE.validate_sheet(sheet(weapons=["swrod"]), CAT)
 
 
