@@ -77,7 +77,7 @@ class SheetField:
         if self.kind in ("number", "decimal", "scores") and self.low is not None and self.high is not None:
             return f"{_num(self.low)} to {_num(self.high)}"
         if self.kind == "text" and self.high is not None:
-            return f"1 to {_num(self.high)} characters"
+            return f"1 to {_num(self.high)} characters" if self.required else f"up to {_num(self.high)} characters"
         if self.kind == "choice":
             return " or ".join(self.choices) if len(self.choices) <= 2 else f"one of {', '.join(self.choices)}"
         if self.kind == "flag":

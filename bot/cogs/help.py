@@ -8,8 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.interactions import actor_of
 from bot.ui import embeds
-from bot.ui.publish import reply
+from bot.ui.publish import reply, slow
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -25,7 +26,12 @@ class HelpCog(commands.Cog):
     @app_commands.describe(topic="What you want to know about")
     @app_commands.choices(topic=TOPICS)
     async def help(self, interaction: discord.Interaction[GrievousBot], topic: str = "start") -> None:
-        await reply(interaction, embed=embeds.help_topic(topic), ephemeral=True)
+        # In a server, help speaks of the channel's system (its sheet, options and rolls); in a DM, of all three.
+        guide = None
+        if interaction.guild_id is not None:
+            guide = await slow(interaction, self.bot.services.characters.guide(actor_of(interaction)), ephemeral=True)
+        await reply(interaction, embed=embeds.help_topic(topic, guide.system if guide else None, guide,
+                                                        guide.roll_labels if guide else ()), ephemeral=True)
 
 
 async def setup(bot: GrievousBot) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules.registry import get_engine
 from rules.sheet_spec import SheetSpec
 
 PACK_LISTS = ("weapons", "armour", "horses", "shields", "skills")
@@ -18,10 +19,12 @@ class SheetGuide:
     system: str
     spec: SheetSpec
     names: dict[str, tuple[str, ...]]  # pack list ("weapons", "skills", ...) -> the names a sheet may use
+    roll_labels: tuple[str, ...] = ()  # the labels the ``dice`` option takes in this system
 
 
 def sheet_guide(system: str, catalog: Any) -> SheetGuide:
     """The guide for ``system`` from its loaded ``catalog``."""
     spec: SheetSpec = catalog.sheet
     return SheetGuide(system=system, spec=spec,
-                      names={items: tuple(catalog.sheet_names(items)) for items in PACK_LISTS})
+                      names={items: tuple(catalog.sheet_names(items)) for items in PACK_LISTS},
+                      roll_labels=tuple(sorted(get_engine(system).roll_labels)))

@@ -16,7 +16,7 @@ from bot.ui.embed_common import system_title
 from rules.sheet_spec import SheetField
 
 MAX_PROBLEM_LINES = 12
-MAX_LISTED = 40  # pack names listed under a field; the rest are counted
+MAX_LISTED = 150  # pack names listed under a field (a huge homebrew pack: the rest are counted)
 COMMENT_WIDTH = 100
 
 
@@ -129,7 +129,7 @@ def _scalar(value: Any) -> str:
 
 # -- an exported sheet -----------------------------------------------------------------------------
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE = re.compile(r"[^\w.-]+")
 
 
 def export_filename(name: str) -> str:

@@ -94,7 +94,9 @@ def build_side(ctx: Ctx, opts: Options, who: str, char: Character, forced_unarme
         if weapon.charge_skill is None:
             raise IllegalAction(f"{who} needs a lance or spear to charge")
         if weapon.charge_uses_horse and char.horse is None:
-            raise IllegalAction(f"{who} has no horse on the sheet for a charge")
+            horses = ctx.catalog.sheet_names("horses")
+            raise IllegalAction(f"{who} has no horse on the sheet for a charge: set its field 'horse' "
+                                f"(the pack has {', '.join(horses) or 'none'})")
     return Side(who=who, char=char, weapon=weapon, shield=shield, mounted=mounted, charge=charge,
                 tactic=opts.text(p + "tactic", "attack", ("attack", "defend")) or "attack",
                 on_wall=bool(opts.flag(p + "on_wall", False)), notable=bool(opts.flag(p + "notable", False)),

@@ -38,6 +38,12 @@ def _actor(table: Any) -> Any:
 async def test_a_pendragon_player_goes_from_a_bare_create_to_an_imported_and_exported_knight(table: Any) -> None:
     await table.setup("pendragon")
 
+    # Help speaks of Pendragon's stats, not ars-harn's.
+    helped = await table.run("help", {"topic": "characters"}, user=table.alice)
+    shown = table.text(helped)
+    assert helped.ephemeral and "Characters \u2014 King Arthur Pendragon" in shown
+    assert "Required, 1 to 200: `siz` Size, `dex` Dexterity" in shown and "`qik`" not in shown
+
     # Every missing stat in one private answer, with its meaning and range, and where a whole sheet is.
     handle = await table.send("character create", {"name": "Hrolf"}, user=table.alice)
     refusal = await handle.message()

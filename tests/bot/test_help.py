@@ -1,0 +1,56 @@
+"""/help speaks of the channel's system: its sheet fields and ranges, its attack options, its rolls; and
+docs/commands.md lists the same sheet fields."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.services.sheet_guide import sheet_guide
+from bot.ui.help_embeds import TITLES, help_topic, sheet_lines
+from content import load_catalog
+from rules.registry import system_ids
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
+# Words that belong to one system's help only.
+OWN_WORDS = {"ars-harn": ["`qik`", "`aspect`", "/cast", "stress+5"],
+             "pendragon": ["`siz`", "`charge`", "/rearm", "d20 vs 14"],
+             "fading-suns": ["`extrovert`", "dodges or parries", "fs vs 12"]}
+
+
+def text(topic: str, system: str) -> str:
+    guide = sheet_guide(system, load_catalog(system))
+    embed = help_topic(topic, system, guide, guide.roll_labels)
+    return f"{embed.title}\n{embed.description}"
+
+
+@pytest.mark.parametrize("system", system_ids())
+def test_help_on_characters_lists_the_systems_own_fields_with_their_ranges(system: str) -> None:
+    shown = text("characters", system)
+    for field in load_catalog(system).sheet.player_fields():
+        if field.name != "name":
+            assert f"`{field.name}`" in shown, field.name
+    for line in sheet_lines(load_catalog(system).sheet.player_fields()):
+        assert line in shown
+
+
+@pytest.mark.parametrize("system", system_ids())
+def test_no_topic_speaks_of_another_systems_stats_options_or_rolls(system: str) -> None:
+    everything = "\n".join(text(topic, system) for topic in TITLES)
+    for other, words in OWN_WORDS.items():
+        for word in words:
+            assert (word in everything) == (other == system), (system, word)
+
+
+def test_help_in_a_direct_message_says_what_differs_between_the_systems() -> None:
+    embed = help_topic("combat")
+    assert "King Arthur Pendragon: `mounted`" in str(embed.description) and embed.title == "\u2753 Combat"
+
+
+@pytest.mark.parametrize("system", system_ids())
+def test_docs_list_each_systems_sheet_fields_as_help_does(system: str) -> None:
+    docs = re.sub(r"\s+", " ", DOCS.read_text(encoding="utf-8"))
+    for line in sheet_lines(load_catalog(system).sheet.player_fields()):
+        assert line in docs, line

@@ -1,0 +1,93 @@
+"""Sheets as files: the example sheets of every system import, export and import back unchanged; each
+system's template imports as shipped and once filled in; the template lists the server's own pack."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.services.sheet_file import load_sheet_file
+from bot.ui.sheet_files import export_text, template_text
+from tests.conftest import GM_ROLE
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
+# Every example sheet, and the system it is written for.
+EXAMPLE_SYSTEMS = {"bjorn.yaml": "ars-harn", "gawain.yaml": "pendragon", "erian.yaml": "fading-suns"}
+# What a player writes into each system's template: values only, every other line as shipped.
+FILLED = {
+    "ars-harn": {"name": "Hrolf", "str": "2", "sta": "1", "dex": "1", "qik": "0",
+                 "abilities": "{Axe: 5, Shield: 3}", "weapons": "[Handaxe, Round Shield]",
+                 "armour": "[Leather Vest]"},
+    "pendragon": {"name": "Hrolf", "siz": "14", "str": "14", "skills": "{axe: 14}", "weapons": "[axe]",
+                  "horse": "rouncy"},
+    "fading-suns": {"name": "Hrolf", "str": "5", "skills": "{melee: 6}", "weapons": "[axe]", "build": "tall"},
+}
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    for field, value in values.items():
+        template, count = re.subn(rf"^(# )?{field}:.*$", f"{field}: {value}", template, count=1, flags=re.M)
+        assert count == 1, field
+    return template
+
+
+async def _server(services: Any, manager: Any, system: str) -> None:
+    await services.settings.set_system(manager, system)
+    await services.settings.set_gm_role(manager, GM_ROLE)
+
+
+def test_every_example_sheet_is_listed_with_its_system() -> None:
+    assert sorted(p.name for p in EXAMPLES.glob("*.yaml")) == sorted(EXAMPLE_SYSTEMS)
+    assert sorted(EXAMPLE_SYSTEMS.values()) == ["ars-harn", "fading-suns", "pendragon"]
+
+
+@pytest.mark.parametrize(("filename", "system"), sorted(EXAMPLE_SYSTEMS.items()))
+async def test_an_example_sheet_exports_and_imports_back_unchanged(services: Any, manager: Any, alice: Any,
+                                                                   filename: str, system: str) -> None:
+    await _server(services, manager, system)
+    imported = await services.characters.import_sheet(alice, filename, (EXAMPLES / filename).read_bytes())
+    exported = export_text(imported.name, system, imported.sheet).encode()
+    assert load_sheet_file("x.yaml", exported) == imported.sheet
+    again = await services.characters.import_sheet(alice, "x.yaml", exported, replace=True)
+    assert again.sheet == imported.sheet
+
+
+@pytest.mark.parametrize("system", sorted(FILLED))
+async def test_the_template_imports_as_shipped_and_once_filled_in(services: Any, manager: Any, alice: Any,
+                                                                  system: str) -> None:
+    await _server(services, manager, system)
+    template = template_text(await services.characters.guide(alice))
+    shipped = await services.characters.import_sheet(alice, "t.yaml", template.encode())
+    assert shipped.name.startswith("New ")
+    filled = await services.characters.import_sheet(alice, "t.yaml", fill(template, FILLED[system]).encode())
+    assert filled.name == "Hrolf"
+    for field, value in FILLED[system].items():
+        if value.isdigit():
+            assert filled.sheet[field] == int(value), field
+
+
+async def test_the_template_offers_the_servers_homebrew_weapons(services: Any, manager: Any, gm: Any,
+                                                                alice: Any) -> None:
+    await _server(services, manager, "ars-harn")
+    assert "Moon Blade" not in template_text(await services.characters.guide(alice))
+    weapons = (resources.files("content") / "ars_harn" / "weapons.yaml").read_bytes()
+    await services.packs.upload(gm, "weapons.yaml", weapons + b"  Moon Blade: {skill: Sword, weight: 3, "
+                                b"hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7, point: 4}\n")
+    assert "Moon Blade" in template_text(await services.characters.guide(alice))
+
+
+async def test_the_example_knight_charges_with_his_lance_from_the_sheet_as_shipped(services: Any, manager: Any,
+                                                                                  gm: Any, alice: Any) -> None:
+    await _server(services, manager, "pendragon")
+    await services.characters.import_sheet(alice, "gawain.yaml", (EXAMPLES / "gawain.yaml").read_bytes())
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Sir Gawain")
+    await services.encounters.add_npcs(gm, "saxon_warrior", 1, "Cerdic")
+    report = await services.combat.attack(alice, "Cerdic 1", "lance", {"mounted": True, "charge": True},
+                                          dice_text="attacker=13 defender=7 damage=5,4,3,6,2,4 knockdown=3",
+                                          attacker="Sir Gawain")
+    assert report.outcome["damage_dice"] == "6d6"  # the charger's dice, not the knight's
