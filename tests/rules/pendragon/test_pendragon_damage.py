@@ -177,3 +177,10 @@ def test_lance_odd_roll_reading_breaks_on_an_odd_d20() -> None:
     out = run(knight, foe(), {"type": "attack", "weapon": "lance", "charge": True},
               {"attacker": [11], "defender": [16], "damage": [1] * 6}, {**QUIET, "lance_breaks": "odd_roll"}).outcome
     assert out["lance_broken"] == "attacker"
+
+
+def test_a_charge_without_a_horse_names_the_field_and_the_packs_horses() -> None:
+    rider = sheet(weapons=["lance"], mounted=True)
+    with pytest.raises(IllegalAction, match=r"attacker has no horse on the sheet for a charge: set its field "
+                                            r"'horse' \(the pack has charger, courser, rouncy\)"):
+        run(rider, foe(), {"type": "attack", "weapon": "lance", "charge": True}, dice_for(6), QUIET)
