@@ -21,6 +21,7 @@ from rules import registry
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, SheetError, UnknownEntry
 from rules.model import Resolution, Scenario, Setting, SheetSummary, Wound
+from rules.sheet_spec import SheetField, SheetSpec
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
           "guild_settings", "content_packs")
@@ -29,10 +30,25 @@ TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters
 # -- a fake engine, for paths that must not depend on a real one --------------------------------------
 
 
+FAKE_SHEET = SheetSpec("fake", (
+    SheetField("name", "text", "Name", required=True, default="New Character", high=100),
+    SheetField("str", "number", "Strength", default=10, low=0, high=30),
+    SheetField("weapons", "items", "Weapons", default=[], items="weapons"),
+    SheetField("armour", "items", "Armour", default=[], items="armour"),
+), {})
+
+
 @dataclass(frozen=True)
 class FakeCatalog:
     weapons: Mapping[str, tuple[str, ...]]
     armour: tuple[str, ...] = ("Leather Cap", "Mail Shirt")
+    sheet: SheetSpec = FAKE_SHEET
+
+    def sheet_names(self, items: str) -> list[str]:
+        return {"weapons": self.weapon_names(), "armour": self.armour_names()}.get(items, [])
+
+    def item_problem(self, items: str, name: str) -> str | None:
+        return None if name in self.sheet_names(items) else f"unknown {items} '{name}'"
 
     def weapon_names(self) -> list[str]:
         return list(self.weapons)
