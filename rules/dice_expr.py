@@ -91,7 +91,8 @@ def roll_expression(text: str, dice: DiceSource, chart: VictoryChart | None = No
         else:
             number = int(match.group(4))
             if number > MAX_NUMBER:
-                raise DiceError(f"a number in a roll is at most {MAX_NUMBER}, not {number}")
+                shown = match.group(4) if len(match.group(4)) <= 12 else match.group(4)[:10] + "\u2026"
+                raise DiceError(f"a number in a roll is at most {MAX_NUMBER}, not {shown}")
             total += sign * number
             modifier += sign * number
         position = match.end()

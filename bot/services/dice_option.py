@@ -15,6 +15,7 @@ from content.guard import check_text
 
 MAX_TEXT = 200
 MAX_FACES = 50
+MAX_FACE_DIGITS = 4  # the largest die is a d1000 (rules.dice_expr.MAX_SIDES)
 # Faces are ASCII digits (``\d`` would take other scripts' digits, which int() may refuse).
 _PAIR = re.compile(r"([A-Za-z][\w.]*)\s*[=:]\s*(-?[0-9]+(?:\s*,\s*-?[0-9]+)*)")
 _BARE = re.compile(r"-?[0-9]+(?:\s*,\s*-?[0-9]+)*")
@@ -44,7 +45,10 @@ def parse_dice(text: str | None, labels: Iterable[str], default_label: str | Non
         else:
             word = rest[position:].split()[0]
             raise UserError(f"dice: cannot read '{word}': write label=faces, e.g. attack=7 location=55")
-        forced.setdefault(label, []).extend(int(face) for face in faces_text.split(","))
+        faces = [face.strip() for face in faces_text.split(",")]
+        if any(len(face.lstrip("-")) > MAX_FACE_DIGITS for face in faces):
+            raise UserError(f"dice: a face is a number a die shows, at most {MAX_FACE_DIGITS} digits")
+        forced.setdefault(label, []).extend(int(face) for face in faces)
     if sum(len(faces) for faces in forced.values()) > MAX_FACES:
         raise UserError(f"dice: at most {MAX_FACES} faces")
     return forced

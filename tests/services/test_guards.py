@@ -163,3 +163,11 @@ async def test_characters_of_another_system_cannot_join(table: Any, manager: Any
     await table.encounters.start(other)
     await refused(table, UserError, f"Brun plays fake, but this encounter is {real[0]}",
                   table.encounters.add(other, "Brun"))
+
+
+async def test_a_dice_face_longer_than_any_die_is_one_short_line(services: Any, manager: Any, alice: Any) -> None:
+    await services.settings.set_system(manager, "fake")
+    await refused(services, UserError, r"^dice: a face is a number a die shows, at most 4 digits$",
+                  services.records.roll(alice, "3d6", "9" * 150))
+    await refused(services, RulesError, r"^a number in a roll is at most 999999, not 9999999999\u2026$",
+                  services.records.roll(alice, "3d6+" + "9" * 90))
