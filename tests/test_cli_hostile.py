@@ -96,3 +96,10 @@ def test_a_bad_or_unreachable_database_is_one_line(capsys: Any, monkeypatch: pyt
     assert (code, out) == (2, "")
     assert err.startswith(f"grievous: {why}") and err.count("\n") == 1, err
     assert "secret" not in err
+
+
+def test_a_file_far_over_the_limit_is_not_read(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_bytes(b"#" * 3_000_000)
+    line = one_line_exit_2(capsys, ["resolve", str(path)])
+    assert line == f"grievous: {path}: is 3000000 bytes, over the 256 KiB limit"
