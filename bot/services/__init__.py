@@ -53,9 +53,10 @@ class Services:
         rng: Callable[[], random.Random] = random.Random,
         clock: Callable[[], datetime] = utcnow,
         catalogs: Callable[[str], Any] = _load_catalog,
+        group_commit: bool = False,
     ) -> None:
         self.db = db
-        self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs)
+        self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit)
         self.settings = SettingsService(self.runtime)
         self.characters = CharacterService(self.runtime)
         self.encounters = EncounterService(self.runtime)

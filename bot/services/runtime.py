@@ -30,6 +30,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.errors import Conflict, UserError
+from bot.services.group_commit import GroupCommitter
 from rules.model import Engine
 from rules.registry import available_ids, get_engine
 
@@ -104,6 +105,7 @@ class Runtime:
         clock: Callable[[], datetime] = utcnow,
         catalogs: Callable[[str], Any] = _load_catalog,
         packs: Callable[[str, Mapping[str, bytes]], Any] = _load_pack,
+        group_commit: bool = False,
     ) -> None:
         self.db = db
         self.rng = rng
@@ -121,6 +123,11 @@ class Runtime:
         # Told each committed transaction's time (seconds, retries included) and attempts (0 for a read-only
         # session): the bot's metrics.
         self.on_transaction: Callable[[float, int], None] | None = None
+        # ``group_commit`` (SQLite only): one writer task commits the commands that are ready together
+        # (bot/services/group_commit.py). Off by default: measured here it did not yet shorten /attack under
+        # load, whose time is the engine and ORM work each command does inside the transaction
+        # (docs/benchmarks.md); PostgreSQL takes concurrent writers itself.
+        self.committer = GroupCommitter(db, self._committed) if group_commit and db.dialect == "sqlite" else None
 
     def warm_up(self) -> None:
         """Import every engine and build the default catalogs (YAML and validation: about a second), so that
@@ -245,7 +252,29 @@ class Runtime:
             return result
         raise Conflict("the server's content pack keeps changing; please try again")
 
+    def _committed(self, seconds: float, attempts: int) -> None:
+        if self.on_transaction is not None:
+            self.on_transaction(seconds, attempts)
+
+    async def close(self) -> None:
+        """Stop the writer task (the bot's shutdown; nothing is queued by then)."""
+        if self.committer is not None:
+            await self.committer.close()
+
     async def _with_retries(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        if self.committer is not None:
+            for _ in range(RETRIES):
+                try:
+                    result: T = await self.committer.submit(work, retryable=_retryable, retries=RETRIES)
+                except BuildNeeded as needed:
+                    await self._build(needed)  # out of the transaction, off the event loop; then run it again
+                    continue
+                except Exception as exc:
+                    if _retryable(exc):  # still clashing after every retry
+                        raise Conflict("someone else changed this at the same moment; please try again") from exc
+                    raise
+                return result
+            raise Conflict("the server's content pack keeps changing; please try again")
         started = time.perf_counter()
         for attempt in range(RETRIES):
             try:

@@ -1,0 +1,99 @@
+"""Group commit on SQLite (issue 12): commands from many channels share one transaction, each in a savepoint
+of its own; one command's error rolls back only that command; nobody hears "done" before the COMMIT."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from sqlalchemy import event, func, select
+
+from bot.db.models import Event
+from bot.errors import UserError
+from bot.services import Actor
+from bot.services.actions import record_event
+
+GUILD = 1000
+
+
+@pytest.fixture
+def services(db: Any, fake_system: str) -> Any:
+    """Services with the group commit on (it is off by default)."""
+    from bot.services import Services
+    from tests.conftest import catalogs
+
+    return Services(db, catalogs=catalogs, group_commit=True)
+
+
+def actor(channel: int) -> Actor:
+    return Actor(guild_id=GUILD, channel_id=channel, user_id=7, user_name="Alice", role_ids=(), is_manager=False)
+
+
+def logged(services: Any, channel: int, fail: bool = False) -> Any:
+    """A command that logs one event in ``channel`` (and then fails, if told)."""
+
+    async def work(session: Any) -> int:
+        row = record_event(services.runtime, session, actor(channel), "note", {"channel": channel}, None, None)
+        await session.flush()
+        if fail:
+            raise UserError(f"channel {channel} changes its mind")
+        return int(row.id)
+
+    return services.runtime.transact(channel, work)
+
+
+async def stored_channels(services: Any) -> list[int]:
+    async with services.db.sessions() as session:
+        return sorted((await session.scalars(select(Event.channel_id))).all())
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_ready_commands_from_many_channels_share_a_transaction(services: Any) -> None:
+    committer = services.runtime.committer
+    assert committer is not None
+    begins = []
+    event.listen(services.db.engine.sync_engine, "begin", lambda connection: begins.append(1))
+    ids = await asyncio.gather(*(logged(services, 2000 + n) for n in range(40)))
+    assert len(set(ids)) == 40
+    assert await stored_channels(services) == [2000 + n for n in range(40)]
+    # 40 commands, far fewer transactions: they queued while the first batch was being written
+    assert committer.commands == 40 and committer.batches < 40
+    assert len(begins) < 40
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_one_commands_error_rolls_back_only_that_command(services: Any) -> None:
+    results = await asyncio.gather(*(logged(services, 3000 + n, fail=n % 3 == 0) for n in range(12)),
+                                   return_exceptions=True)
+    failed = [n for n, r in enumerate(results) if isinstance(r, UserError)]
+    assert failed == [0, 3, 6, 9]
+    assert await stored_channels(services) == [3000 + n for n in range(12) if n % 3]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_nobody_hears_done_before_the_commit_and_a_failed_commit_stores_nothing(services: Any) -> None:
+    engine = services.db.engine.sync_engine
+    seen_before_commit: list[int] = []
+    answered: list[int] = []
+
+    def refuse(connection: Any) -> None:
+        seen_before_commit.append(len(answered))
+        raise RuntimeError("disk full")
+
+    event.listen(engine, "commit", refuse)
+    try:
+        async def answered_after(channel: int) -> None:
+            await logged(services, channel)
+            answered.append(channel)
+
+        results = await asyncio.gather(*(answered_after(4000 + n) for n in range(5)), return_exceptions=True)
+    finally:
+        event.remove(engine, "commit", refuse)
+    assert all(isinstance(r, RuntimeError) for r in results), results
+    assert answered == [] and seen_before_commit and set(seen_before_commit) == {0}
+    async with services.db.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(Event)) == 0
+    # and the writer lives on: the next command commits
+    await logged(services, 4100)
+    assert await stored_channels(services) == [4100]
