@@ -36,7 +36,10 @@ HEARTBEAT_ACK = 11
 
 # Intents Discord makes bots switch on in the developer portal.
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
-REPLAY_BUFFER = 2000
+# Discord closes a session with 4011 when one shard would hold more guilds than this.
+MAX_GUILDS_PER_SHARD = 2500
+# Events kept for RESUME; at least a full shard's READY and GUILD_CREATEs, which are queued before sending.
+REPLAY_BUFFER = 4000
 
 
 @dataclass
@@ -290,6 +293,11 @@ class Gateway:
         if not 0 <= shard_id < shard_count:
             await conn.ws.close(code=4010, message=b"Invalid shard.")
             return
+        state = self.emu.state
+        guilds = [g for g in state.guilds.values() if (g.id >> 22) % int(shard_count) == int(shard_id)]
+        if len(guilds) > MAX_GUILDS_PER_SHARD:
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return
         self.identify_count += 1
         # A process that died left its session behind; Discord drops it once its heartbeats stop. A new
         # IDENTIFY of the same shard is that restart: the old session stops queueing events.
@@ -298,8 +306,6 @@ class Gateway:
                 stale.invalidated = True
         session = Session(new_session_id(), int(shard_id), int(shard_count), intents, presence=data.get("presence"))
         self.sessions[session.id] = session
-        state = self.emu.state
-        guilds = [g for g in state.guilds.values() if session.covers(g.id)]
         ready: JSONDict = {
             "v": 10,
             "user": {**state.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},

@@ -38,3 +38,27 @@ def show_base(argv: list[str]) -> int:
 
     print(Route.BASE, argv)
     return 7
+
+
+async def test_a_shard_over_2500_guilds_is_refused_as_discord_does() -> None:
+    """Close code 4011 "Sharding required"; with two shards the same guilds are served."""
+    import discord
+
+    from emulator.gateway import MAX_GUILDS_PER_SHARD
+    from emulator.harness import running_emulator, start_bot
+
+    async with running_emulator() as emu:
+        for n in range(MAX_GUILDS_PER_SHARD + 1):
+            emu.add_guild(f"G{n}", shard=(n % 2, 2))
+        with pytest.raises(RuntimeError) as refused:
+            await start_bot(emu, discord.Client(intents=discord.Intents.none()))
+        assert getattr(refused.value.__cause__, "code", None) == 4011
+        class Sharded(discord.AutoShardedClient):
+            async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+                pass  # no 5 s between the two IDENTIFYs
+
+        runner = await start_bot(emu, Sharded(intents=discord.Intents(guilds=True), shard_count=2), within=30.0)
+        try:
+            assert len(runner.client.guilds) == MAX_GUILDS_PER_SHARD + 1
+        finally:
+            await runner.stop()

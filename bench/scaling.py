@@ -1,0 +1,327 @@
+"""How much one Grievous process holds: guilds (memory, time to ready) and commands per second.
+
+    .venv/bin/python -m bench.scaling                    # SQLite and PostgreSQL: 1-4 minutes, by the load
+    .venv/bin/python -m bench.scaling --backends sqlite --guilds 500 --active 20
+    .venv/bin/python -m bench.scaling --write            # also updates docs/scaling.md between its markers
+
+The bot is `grievous run` in a process of its own (`emulator.launch`), logged in to the loopback emulator in
+this process, so the bot's own CPU time and memory can be read from /proc apart from the emulator's.
+
+1. Baseline: the bot with one guild; its resident memory once ready.
+2. The same bot with ``--guilds`` idle guilds (``--channels`` channels and five roles each, no members cached:
+   the bot asks only for the guilds intent) plus ``--active`` guilds with a fight going on: time from start to
+   discord.py's "ready" (which waits 2 s after the last GUILD_CREATE), resident memory, so memory per guild.
+3. Load: one player per active guild attacking in a closed loop (the next /attack once the last was answered)
+   ``--per-player`` times. An attack that misses (forced dice): one transaction with its event, the answer,
+   the pinned tracker's edit. Printed: commands per second, latency to the finished answer (p50, p99), the bot
+   process's CPU seconds per command (what a core can carry, whatever else the machine was doing), and on
+   PostgreSQL the most connections the bot held at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+if __package__ in (None, ""):  # `python bench/scaling.py`: make `bench` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import text
+
+from bot.db.engine import Database
+from bot.db.migrate import upgrade
+from bot.db.scratch_postgres import start_scratch_postgres
+from bot.services import Actor, Services
+from emulator import permissions as perms
+from emulator.harness import running_emulator
+from emulator.models import Channel, Member
+from emulator.processes import BotProcess
+from emulator.server import Emulator
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "scaling.md"
+BEGIN, END = "<!-- bench:scaling:start -->", "<!-- bench:scaling:end -->"
+WAIT = 30.0
+MISS = "attack=2 defense=9"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+GRIEVOUS_RUN = ["bot.cli:main", "run"]
+QUIET = {"HEALTH_PORT": "0", "LOG_LEVEL": "INFO"}  # a free health port; INFO has the "ready" line, not each command
+
+
+@dataclass
+class Fight:
+    channel: Channel
+    gm: Member
+
+
+@dataclass
+class Figures:
+    backend: str
+    server: str
+    guilds: int
+    ready_s: float
+    rss_mb: float
+    commands: int
+    seconds: float
+    latencies_ms: list[float]
+    bot_cpu_s: float
+    errors: list[str] = field(default_factory=list)
+    peak_connections: int | None = None
+
+    @property
+    def per_second(self) -> float:
+        return self.commands / self.seconds if self.seconds else math.nan
+
+    @property
+    def cpu_ms_per_command(self) -> float:
+        return 1000.0 * self.bot_cpu_s / self.commands if self.commands else math.nan
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered), max(1, math.ceil(q / 100 * len(ordered)))) - 1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return math.nan
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def add_idle_guilds(emu: Emulator, count: int, channels: int) -> None:
+    for g in range(count):
+        guild = emu.add_guild(f"Idle {g}")
+        for r in range(5):
+            emu.add_role(guild, f"role-{r}")
+        for c in range(channels):
+            emu.add_channel(guild, f"channel-{c}")
+
+
+async def add_fights(emu: Emulator, services: Services, count: int) -> list[Fight]:
+    """Guilds with a GM and an encounter (a raider and a bandit), set up straight in the database."""
+    fights = []
+    for g in range(count):
+        guild = emu.add_guild(f"Table {g}")
+        role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES | perms.PIN_MESSAGES)
+        gm = emu.add_member(guild, emu.add_user(f"gm-{g}"), roles=[role])
+        channel = emu.add_channel(guild, "fight")
+        manager = Actor(guild.id, channel.id, emu.state.owner.id, "Owner", is_manager=True)
+        actor = Actor(guild.id, channel.id, gm.user.id, "GM", (role.id,))
+        await services.settings.set_system(manager, "ars-harn")
+        await services.settings.set_gm_role(manager, role.id)
+        await services.encounters.start(actor)
+        await services.encounters.add_npcs(actor, "bandit", 1, "Raider")
+        await services.encounters.add_npcs(actor, "bandit", 1, "Bandit")
+        fights.append(Fight(channel, gm))
+    return fights
+
+
+async def wait_ready(bot: BotProcess, emu: Emulator) -> None:
+    def ready() -> bool:
+        if not bot.running:
+            raise RuntimeError(f"{bot.name} exited:\n{bot.log()[-3000:]}")
+        return "ready as" in bot.log()
+
+    try:
+        await emu.wait_until(ready, WAIT * 4, f"{bot.name} to be ready")
+    except TimeoutError:
+        raise TimeoutError(f"{bot.name} was not ready within {WAIT * 4:.0f}s:\n{bot.log()[-3000:]}") from None
+
+
+async def connections(url: str, peak: list[int], stop: asyncio.Event) -> None:
+    """The most connections other than this one to the bot's database, sampled every 50 ms."""
+    database = Database.from_url(url)
+    query = text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                 "AND pid <> pg_backend_pid()")
+    try:
+        async with database.engine.connect() as connection:
+            while not stop.is_set():
+                peak[0] = max(peak[0], int((await connection.execute(query)).scalar_one()))
+                await connection.commit()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 0.05)
+    finally:
+        await database.dispose()
+
+
+async def load(emu: Emulator, fights: list[Fight], per_player: int) -> tuple[list[float], list[str]]:
+    latencies: list[float] = []
+    errors: list[str] = []
+
+    async def player(fight: Fight) -> None:
+        for _ in range(per_player):
+            handle = await emu.slash("attack", {"target": "Bandit 1", "attacker": "Raider 1", "aspect": "edge",
+                                                "dice": MISS}, user=fight.gm, channel=fight.channel)
+            message = await handle.message(WAIT)
+            latencies.append((time.monotonic() - handle.created_at) * 1000.0)
+            if message.ephemeral or not message.embeds:
+                errors.append(message.content)
+
+    await asyncio.gather(*(player(f) for f in fights))
+    return latencies, errors
+
+
+async def baseline_rss(workdir: Path) -> float:
+    url = f"sqlite+aiosqlite:///{workdir / 'baseline.db'}"
+    async with running_emulator(interaction_deadline=WAIT) as emu:
+        emu.add_guild("Only")
+        bot = BotProcess(emu, GRIEVOUS_RUN, env={"DATABASE_URL": url, **QUIET}, log_path=workdir / "baseline.log",
+                         name="baseline")
+        try:
+            await bot.start(WAIT)
+            await wait_ready(bot, emu)
+            assert bot.pid is not None
+            return rss_mb(bot.pid)
+        finally:
+            await bot.stop()
+
+
+async def run_backend(backend: str, url: str, server: str, args: argparse.Namespace, workdir: Path) -> Figures:
+    database = Database.from_url(url)
+    await upgrade(database)
+    services = Services(database)
+    async with running_emulator(interaction_deadline=WAIT) as emu:
+        add_idle_guilds(emu, args.guilds, args.channels)
+        fights = await add_fights(emu, services, args.active)
+        await database.dispose()
+        bot = BotProcess(emu, GRIEVOUS_RUN, env={"DATABASE_URL": url, "SYNC_COMMANDS": "1", **QUIET},
+                         log_path=workdir / f"{backend}.log", name=f"grievous-{backend}")
+        started = time.monotonic()
+        try:
+            await bot.start(WAIT * 4)
+            await wait_ready(bot, emu)
+            ready_s = time.monotonic() - started
+            assert bot.pid is not None
+            memory = rss_mb(bot.pid)
+            await emu.wait_for_commands("attack", within=WAIT)
+            # Warm up: imports, caches, the pool; each channel's first attack posts and pins its tracker.
+            await load(emu, fights, 2)
+            emu.interactions.clear()
+            peak = [0]
+            stop = asyncio.Event()
+            sampler = (asyncio.create_task(connections(url, peak, stop)) if backend == "postgresql" else None)
+            cpu_before, began = cpu_seconds(bot.pid), time.perf_counter()
+            latencies, errors = await load(emu, fights, args.per_player)
+            seconds, cpu = time.perf_counter() - began, cpu_seconds(bot.pid) - cpu_before
+            stop.set()
+            if sampler is not None:
+                await sampler
+        finally:
+            await bot.stop()
+    return Figures(backend, server, args.guilds + args.active, ready_s, memory, len(latencies), seconds, latencies,
+                   cpu, errors, peak[0] if backend == "postgresql" else None)
+
+
+def render(figures: list[Figures], baseline: float, args: argparse.Namespace, load_avg: str, started: datetime) -> str:
+    command = "python -m bench.scaling " + " ".join(sys.argv[1:])
+    out = [
+        f"Measured {started:%Y-%m-%d %H:%M} UTC with `{command.strip()}` on {os.cpu_count()} cores "
+        f"({platform.processor() or platform.machine()}), Python {platform.python_version()}; load average "
+        f"{load_avg} at the start (the machine was shared with other work).",
+        "",
+        f"Idle guilds: {args.guilds} with {args.channels} channels and 5 roles each; active guilds: {args.active}, "
+        f"one player each, {args.per_player} attacks per player in a closed loop.",
+        "",
+        "| backend | guilds | ready after | resident memory | attacks/s | p50 ms | p99 ms | bot CPU ms per attack "
+        "| peak DB connections | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for f in figures:
+        out.append(
+            f"| {f.server} | {f.guilds} | {f.ready_s:.1f} s | {f.rss_mb:.0f} MB | {f.per_second:.0f} "
+            f"| {percentile(f.latencies_ms, 50):.0f} | {percentile(f.latencies_ms, 99):.0f} "
+            f"| {f.cpu_ms_per_command:.1f} | {f.peak_connections if f.peak_connections is not None else '—'} "
+            f"| {len(f.errors)} |")
+    per_guild = [(f.rss_mb - baseline) * 1024 / f.guilds for f in figures if f.guilds]
+    out += ["", f"Baseline (one guild): {baseline:.0f} MB resident; so about "
+            f"{sum(per_guild) / len(per_guild):.0f} KB per guild of this shape."]
+    return "\n".join(out) + "\n"
+
+
+def write_doc(block: str) -> None:
+    current = DOC.read_text(encoding="utf-8")
+    if BEGIN not in current or END not in current:
+        raise SystemExit(f"{DOC} has no {BEGIN} ... {END} markers")
+    head, rest = current.split(BEGIN, 1)
+    DOC.write_text(head + BEGIN + "\n" + block + END + rest.split(END, 1)[1], encoding="utf-8")
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    load_avg = load_average()
+    started = datetime.now(UTC)
+    workdir = Path(tempfile.mkdtemp(prefix="grievous-scaling-"))
+    figures = []
+    try:
+        baseline = await baseline_rss(workdir)
+        for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+            print(f"  {backend}: {args.guilds} idle + {args.active} active guilds", file=sys.stderr, flush=True)
+            if backend == "sqlite":
+                figures.append(await run_backend("sqlite", f"sqlite+aiosqlite:///{workdir / 'bench.db'}",
+                                                 "SQLite (WAL, one file)", args, workdir))
+            elif backend == "postgres":
+                pg = await asyncio.to_thread(start_scratch_postgres, "grievous_scaling", durable=True)
+                if isinstance(pg, str):
+                    print(f"  skipping PostgreSQL: {pg}", file=sys.stderr)
+                    continue
+                try:
+                    figures.append(await run_backend("postgresql", pg.url, pg.version, args, workdir))
+                finally:
+                    await asyncio.to_thread(pg.stop)
+            else:
+                print(f"unknown backend {backend!r} (sqlite, postgres)", file=sys.stderr)
+                return 2
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    block = render(figures, baseline, args, load_avg, started)
+    print(block)
+    if args.write:
+        write_doc(block)
+        print(f"written to {DOC}", file=sys.stderr)
+    return 1 if any(f.errors for f in figures) else 0
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.scaling", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backends", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
+    parser.add_argument("--guilds", type=int, default=2000, help="idle guilds (default 2000)")
+    parser.add_argument("--channels", type=int, default=10, help="channels per idle guild (default 10)")
+    parser.add_argument("--active", type=int, default=50, help="guilds with a player attacking (default 50)")
+    parser.add_argument("--per-player", type=int, default=10, help="attacks per player (default 10)")
+    parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
+    args = parser.parse_args(argv)
+    if min(args.guilds, args.channels, args.active, args.per_player) < 0 or args.active < 1:
+        parser.error("counts must be positive (and at least one active guild)")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return asyncio.run(main_async(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
