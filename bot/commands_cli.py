@@ -57,8 +57,9 @@ async def _upgrade(url: str) -> str | None:
         await db.dispose()
 
 
-async def ready_database(url: str) -> Database:
-    """The database at ``url``, answering and migrated to the newest revision; else DatabaseUnavailable."""
+async def ready_database(url: str, **engine_options: int) -> Database:
+    """The database at ``url``, answering and migrated to the newest revision; else DatabaseUnavailable.
+    ``engine_options``: the connection pool's size (Settings.pool_options)."""
     from sqlalchemy import text
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -75,7 +76,7 @@ async def ready_database(url: str) -> Database:
             # said before connecting: aiosqlite's thread, failing to open the file, can outlive the event
             # loop and print its own traceback after our line
             raise DatabaseUnavailable(f"database {shown} is not usable: there is no folder {folder}")
-        db = Database.from_url(url)
+        db = Database.from_url(url, **engine_options)
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         raise DatabaseUnavailable(f"DATABASE_URL is not usable: {_cause(exc)}") from None
     try:
@@ -151,7 +152,7 @@ async def run_bot(settings: Settings) -> None:
     """Upgrade the database, then run the bot until it is closed."""
     from bot.app import GrievousBot  # the Discord layer is imported only when the bot really starts
 
-    db = await ready_database(settings.database_url)
+    db = await ready_database(settings.database_url, **settings.pool_options())
     try:
         log.info("database ready (%s)", db.dialect)
         bot = GrievousBot(settings=settings, db=db)

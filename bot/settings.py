@@ -37,6 +37,15 @@ class Settings:
     health_host: str = "127.0.0.1"
     health_port: int | None = DEFAULT_HEALTH_PORT
     stall_ms: int = DEFAULT_STALL_MS  # the watchdog logs every event-loop stall longer than this
+    # The database connection pool (SQLAlchemy's QueuePool): connections kept open, and how many more a
+    # burst may open. None: SQLAlchemy's defaults, 5 and 10. See docs/scaling.md for the budget.
+    db_pool_size: int | None = None
+    db_max_overflow: int | None = None
+
+    def pool_options(self) -> dict[str, int]:
+        """Engine options for ``Database.from_url``: only the ones set."""
+        options = {"pool_size": self.db_pool_size, "max_overflow": self.db_max_overflow}
+        return {name: value for name, value in options.items() if value is not None}
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
@@ -57,6 +66,7 @@ class Settings:
         if log_format not in LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT is one of {', '.join(LOG_FORMATS)}, not '{log_format}'")
         stall_ms = _int(env, "STALL_LOG_MS")
+        overflow = _int(env, "DATABASE_MAX_OVERFLOW", low=0)
         return cls(
             token=token,
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -68,10 +78,12 @@ class Settings:
             health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
             health_port=_port(env.get("HEALTH_PORT", "")),
             stall_ms=stall_ms if stall_ms is not None else DEFAULT_STALL_MS,
+            db_pool_size=_int(env, "DATABASE_POOL_SIZE"),
+            db_max_overflow=overflow,
         )
 
 
-def _int(env: Mapping[str, str], name: str) -> int | None:
+def _int(env: Mapping[str, str], name: str, *, low: int = 1) -> int | None:
     text = env.get(name, "").strip()
     if not text:
         return None
@@ -79,8 +91,8 @@ def _int(env: Mapping[str, str], name: str) -> int | None:
         value = int(text)
     except ValueError:
         raise SettingsError(f"{name} must be a whole number, not '{text}'") from None
-    if value < 1:
-        raise SettingsError(f"{name} must be at least 1, not {value}")
+    if value < low:
+        raise SettingsError(f"{name} must be at least {low}, not {value}")
     return value
 
 
