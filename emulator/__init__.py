@@ -12,7 +12,8 @@
 
 Modules: `server` (Emulator), `gateway`, `rest`, `webhooks` (interaction responses), `state` and `models`
 (the world), `interactions` (payload building), `limits` (Discord's refusals), `records` (what tests await),
-`harness` (running discord.py against it), `testing` (pytest fixtures).
+`harness` (running discord.py against it), `testing` (pytest fixtures), `launch` and `processes` (a bot in a
+process of its own: started, SIGKILLed, restarted).
 """
 
 from .errors import DiscordError
