@@ -54,7 +54,7 @@ def bar_chart(title: str, rows: Sequence[tuple[str, Sequence[float]]], legend: S
     height = PAD + 40 + legend_height + len(rows) * row_height + PAD
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((PAD, PAD), title, fill=TEXT, font=font)
+    draw.text((PAD, PAD), _fit(draw, title, WIDTH - 2 * PAD, font), fill=TEXT, font=font)
     y = PAD + 44
     if legend:
         x = PAD

@@ -48,16 +48,16 @@ HEADLINE: dict[str, tuple[tuple[str, Getter], ...]] = {
                     ("Crippled", _detail("crippled")), ("Dead", _top("dead"))),
 }
 
-# the chart: outcomes that add up to the whole, then the grave ones
+# the chart: outcomes that add up to the whole (to what was worked out, if time ran out), then the grave ones
 CHART: dict[str, tuple[tuple[str, Getter], ...]] = {
-    "ars-harn": (("Miss", lambda s: 1.0 - float(s["hit"])), ("Hit, no injury", _less(_top("hit"), _top("injury"))),
+    "ars-harn": (("Miss", _detail("miss")), ("Hit, no injury", _less(_top("hit"), _top("injury"))),
                  ("Minor", _detail("severity", "minor")), ("Serious", _detail("severity", "serious")),
                  ("Grievous", _detail("severity", "grievous")), ("Kill-level", _detail("severity", "kill")),
                  ("Kill roll failed", _top("kill_failed"))),
     "pendragon": (("Win", _top("win")), ("Tie", _top("tie")), ("Both fail", _detail("neither")),
                   ("Loss", _top("loss")), ("Knockdown", _detail("knockdown")), ("Major wound", _top("major_wound")),
                   ("Unconscious", _top("unconscious"))),
-    "fading-suns": (("Miss", lambda s: 1.0 - float(s["success"])), ("Defended", _detail("defended")),
+    "fading-suns": (("Miss", _detail("miss")), ("Defended", _detail("defended")),
                     ("Hit, no wound", _less(_top("hit"), _top("wound"))), ("Wound", _top("wound")),
                     ("Crippled", _detail("crippled")), ("Stunned", _detail("stunned")),
                     ("Unconscious", _detail("unconscious")), ("Dead", _top("dead"))),
@@ -139,5 +139,7 @@ def odds_chart(view: OddsView) -> discord.File:
     rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in CHART.get(view.system, ())]
     legend = [f"{'AB'[i]}: {declaration_text(d)}" for i, d in enumerate(view.declarations)] \
         if len(view.declarations) > 1 else []
-    data = bar_chart(f"{view.attacker} vs {view.target}", rows, legend)
+    unfinished = any(not d.odds.distribution.complete for d in view.declarations)
+    title = f"{view.attacker} vs {view.target}" + (" (time ran out: at least)" if unfinished else "")
+    data = bar_chart(title, rows, legend)
     return discord.File(io.BytesIO(data), filename=CHART_NAME)

@@ -197,6 +197,7 @@ def summarize(dist: Distribution) -> dict[str, Any]:
         "dead": p(lambda r: bool(r["dead"])),
         "shock_failed": p(lambda r: _failed(r["shock"])),
         "detail": {
+            "miss": p(lambda r: not r["hit"]),
             "severity": severity,
             "location": spread(dist, "location", lambda r: bool(r["hit"])),
             "code": spread(dist, "code"),

@@ -84,6 +84,7 @@ def summarize(dist: Distribution) -> dict[str, Any]:
         "wound": p(lambda r: r["severity"] is not None),
         "dead": p(lambda r: _has(r, "dead")),
         "detail": {
+            "miss": p(lambda r: r["result"] not in ("success", "critical")),
             "severity": spread(dist, "severity", lambda r: bool(r["hit"])),
             "location": spread(dist, "location", lambda r: bool(r["hit"])),
             "victory_points": spread(dist, "victory_points", lambda r: bool(r["hit"])),
