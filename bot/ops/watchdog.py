@@ -42,11 +42,18 @@ class Stall:
         return max(0.0, self.seconds - self.waiting_seconds)
 
     @property
+    def blocked(self) -> float:
+        """Neither on a CPU nor queued for one: in a blocking call, or waiting for the GIL."""
+        return max(0.0, self.seconds - self.cpu_seconds - self.waiting_seconds)
+
+    @property
     def commands(self) -> str:
         if self.culprit:
             return self.culprit
         if self.in_flight and not self.seen:
             return "one of " + ", ".join(self.in_flight)
+        if self.in_flight:  # the loop was between tasks: blocked, e.g. on the GIL a worker thread held
+            return "no task, with " + ", ".join(self.in_flight) + " in flight"
         return "no command (the bot's own work)"
 
 
@@ -115,9 +122,9 @@ class Watchdog:
 
     def _report(self, stall: Stall) -> None:
         self.recent.append(stall)
-        log.warning("event loop stalled for %d ms in %s (%d ms on a CPU, %d ms waiting for one)",
+        log.warning("event loop stalled for %d ms in %s (%d ms on a CPU, %d ms waiting for one, %d ms blocked)",
                     round(stall.seconds * 1000), stall.commands, round(stall.cpu_seconds * 1000),
-                    round(stall.waiting_seconds * 1000), extra={"stall": stall})
+                    round(stall.waiting_seconds * 1000), round(stall.blocked * 1000), extra={"stall": stall})
         if self._on_stall is not None:
             self._on_stall(stall)
 

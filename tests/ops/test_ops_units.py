@@ -102,7 +102,8 @@ async def test_a_flight_lands_when_its_tasks_end_and_names_the_task_that_stalled
 def test_a_stall_nobody_was_seen_causing_names_the_commands_in_flight() -> None:
     assert Stall(0.7, 0.1, 0.5, "/roll", True, ()).held == pytest.approx(0.2)
     assert Stall(0.3, 0.1, 0.0, None, False, ("/attack", "/roll")).commands == "one of /attack, /roll"
-    assert Stall(0.3, 0.1, 0.0, None, True, ("/attack",)).commands == "no command (the bot's own work)"
+    assert Stall(0.3, 0.1, 0.0, None, True, ("/attack",)).commands == "no task, with /attack in flight"
+    assert Stall(0.3, 0.1, 0.05, None, True, ()).blocked == pytest.approx(0.15)
     assert Stall(0.3, 0.1, 0.0, None, False, ()).commands == "no command (the bot's own work)"
 
 
