@@ -99,7 +99,7 @@ class CharacterService:
                 await access.require_control(session, actor, existing, "replace its sheet")
                 return await self._save(session, actor, existing, copy.deepcopy(sheet), {"imported": filename},
                                         source=filename)
-            return await self._insert(session, actor, system, name, sheet, npc, source=filename)
+            return await self._insert(session, actor, system, name, sheet, npc, source=filename, who=name)
 
         return await self._rt.transact(None, work)
 
@@ -255,12 +255,12 @@ class CharacterService:
 
     def _validate(self, system: str, sheet: dict[str, Any], catalog: Any, source: str = "",
                   who: str = "") -> dict[str, Any]:
-        """The engine's sheet; its mistakes name ``source`` (the file) or ``who`` (the character)."""
+        """The engine's sheet; its mistakes name ``who`` (the character) and ``source`` (the file)."""
         engine = self._rt.engine(system)
         try:
             validated = engine.validate_sheet(sheet, catalog)
         except SheetProblems as exc:
-            where = source or who or "sheet"
+            where = f"{who} ({source})" if who and source else source or who or "sheet"
             raise SheetProblems(f"{where}: {'; '.join(exc.problems)}", exc.problems, where) from exc
         except RulesError as exc:
             if not source:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.services.sheet_file import load_sheet_file
 from bot.ui.sheet_files import export_text, template_text
+from rules.sheet_spec import SheetProblems
 from tests.conftest import GM_ROLE
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
@@ -91,3 +92,15 @@ async def test_the_example_knight_charges_with_his_lance_from_the_sheet_as_shipp
                                           dice_text="attacker=13 defender=7 damage=5,4,3,6,2,4 knockdown=3",
                                           attacker="Sir Gawain")
     assert report.outcome["damage_dice"] == "6d6"  # the charger's dice, not the knight's
+
+
+async def test_an_upload_with_mistakes_is_refused_whole_naming_the_character_and_the_file(
+        services: Any, manager: Any, alice: Any) -> None:
+    await _server(services, manager, "pendragon")
+    with pytest.raises(SheetProblems) as info:
+        await services.characters.import_sheet(alice, "bad.yaml", b"name: Sir Bad\nsiz: 300\nskils: {}\n"
+                                                                  b"dex: 10\nstr: 10\ncon: 10\napp: 10\n")
+    assert info.value.who == "Sir Bad (bad.yaml)"
+    assert info.value.problems == ("unknown field 'skils' (did you mean 'skills'?)",
+                                   "field 'siz' must be 1 to 200 (Size), not 300")
+    assert await services.characters.list(alice) == []
