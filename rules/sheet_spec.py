@@ -12,6 +12,7 @@ import difflib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 from rules.errors import SheetError
@@ -103,6 +104,10 @@ class SheetSpec:
                 return candidate
         raise KeyError(name)
 
+    @cached_property
+    def _by_name(self) -> dict[str, SheetField]:
+        return {f.name: f for f in self.fields}
+
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
 
@@ -112,7 +117,7 @@ class SheetSpec:
     def problems(self, sheet: Mapping[str, Any], pack: ItemSource) -> list[str]:
         """Every top-level mistake on ``sheet``, one short clause each, in the order of the spec."""
         out: list[str] = []
-        known = {f.name: f for f in self.fields}
+        known = self._by_name
         given: dict[str, Any] = {}
         spelt: dict[str, str] = {}  # field -> the key the sheet used for it
         for key, value in sheet.items():
@@ -185,18 +190,18 @@ def _range_problem(spec: SheetField, value: float) -> str | None:
 
 def _check(spec: SheetField, value: Any, pack: ItemSource) -> str | None:
     """What is wrong with ``value`` for ``spec``, or None."""
-    name, about = spec.name, spec.describe()
+    name = spec.name
     if spec.kind == "number":
         if not _whole(value):
-            return f"field '{name}' must be a whole number ({about}), not {_shown(value)}"
+            return f"field '{name}' must be a whole number ({spec.describe()}), not {_shown(value)}"
         return _range_problem(spec, value)
     if spec.kind == "decimal":
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            return f"field '{name}' must be a number ({about}), not {_shown(value)}"
+            return f"field '{name}' must be a number ({spec.describe()}), not {_shown(value)}"
         return _range_problem(spec, value)
     if spec.kind == "text":
         if not isinstance(value, str) or (spec.required and not value.strip()):
-            return f"field '{name}' must be text ({about}), not {_shown(value)}"
+            return f"field '{name}' must be text ({spec.describe()}), not {_shown(value)}"
         too_long = spec.high is not None and len(value.strip()) > spec.high
         return f"field '{name}' must be {spec.range_text()} ({spec.label})" if too_long else None
     if spec.kind == "choice":
