@@ -493,7 +493,9 @@ async def run_backend(backend: str, url: str, server: str, opts: Options) -> Bac
         watcher.attach(bot)
         runner: RunningBot[BenchBot] = await start_bot(emu, bot)
         try:
-            await emu.wait_for_commands(NOOP, DURABLE, DURABLE_GROUP, "attack", within=WAIT)
+            await emu.wait_for_commands(NOOP, DURABLE, DURABLE_GROUP, within=WAIT)
+            for table in tables:  # each server's own /attack
+                await emu.wait_for_commands("attack", guild=table.guild, within=WAIT)
             first = tables[0]
 
             def player(table: Table) -> Member:

@@ -218,7 +218,12 @@ async def run_backend(backend: str, url: str, server: str, args: argparse.Namesp
             ready_s = time.monotonic() - started
             assert bot.pid is not None
             memory = rss_mb(bot.pid)
-            await emu.wait_for_commands("attack", within=WAIT)
+            # Each server is sent its own commands once, on this first start (docs/decisions/per-server-commands.md):
+            # measure after that, not while it runs.
+            guilds = len(emu.state.guilds)
+            await emu.wait_until(
+                lambda: len({w.guild_id for w in emu.command_writes if w.guild_id is not None}) >= guilds or None,
+                max(WAIT, guilds / 20), "every server's own commands")
             # Warm up: imports, caches, the pool; each channel's first attack posts and pins its tracker.
             await load(emu, fights, 2)
             emu.interactions.clear()

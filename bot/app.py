@@ -12,6 +12,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs import EXTENSIONS
+from bot.command_sync import CommandSync
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
 from bot.ops.flights import Flight, Flights, current, install_task_factory
 from bot.ops.health import HealthServer
@@ -37,8 +38,10 @@ class GrievousBot(commands.AutoShardedBot):
     """Construct with a ready ``services`` (tests, the playground), a ``db``/``database``, or a ``database_url``;
     ``settings`` (bot.settings.Settings) supplies database_url, sync_commands and the shard settings.
 
-    ``sync_commands`` pushes the command tree to Discord in ``setup_hook``: globally, or to
-    ``sync_guild_id`` only (instant, for development). Only one process of several should sync.
+    ``sync_commands`` pushes the commands every server shares to Discord in ``setup_hook``: globally, or
+    to ``sync_guild_id`` only (instant, for development). Only one process of several should sync them.
+    Each server's own commands (bot/system_commands.py) are kept in step by the process that serves it
+    (bot/command_sync.py), unless ``guild_commands`` is false.
 
     The operator's view (bot.ops): ``metrics`` (its own Prometheus registry), ``flights`` (interactions in
     flight), ``watchdog`` (event-loop stalls over ``stall_ms``), and with a ``health_port`` the
@@ -60,6 +63,7 @@ class GrievousBot(commands.AutoShardedBot):
         migrate: bool = True,
         sync_commands: bool = False,
         sync_guild_id: int | None = None,
+        guild_commands: bool = True,
         extensions: Sequence[str] = EXTENSIONS,
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
@@ -111,6 +115,8 @@ class GrievousBot(commands.AutoShardedBot):
         parsers = self._connection.parsers
         parsers["INTERACTION_CREATE"] = self.flights.wrap_parser(
             parsers["INTERACTION_CREATE"], lambda name: self.tree.get_command(name) is not None)
+        self.guild_commands = guild_commands
+        self.command_sync = CommandSync(self, dev_guild_id=sync_guild_id)
 
     async def login(self, token: str) -> None:
         add_secret(token)  # never in a log line or a reply
@@ -171,21 +177,32 @@ class GrievousBot(commands.AutoShardedBot):
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
         self.watchdog.start()
 
-    async def sync_tree(self) -> list[discord.app_commands.AppCommand]:
+    async def sync_tree(self) -> int:
+        """Register the shared commands (globally, or with the development server's own); how many."""
+        synced = await self.command_sync.sync_shared()
         if self.sync_guild_id is not None:
-            guild = discord.Object(id=self.sync_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-        else:
-            synced = await self.tree.sync()
-        log.info("synced %d commands%s", len(synced), f" to guild {self.sync_guild_id}" if self.sync_guild_id else "")
+            await self.command_sync.sync_guild(self.sync_guild_id, force=True)
         return synced
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids or "all")
+        if self.guild_commands:
+            queued = await self.command_sync.check(guild.id for guild in self.guilds)
+            if queued:
+                log.info("syncing the commands of %d guilds whose commands changed", queued)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.guild_commands:  # a server that removed the bot lost its commands: always send them
+            self.command_sync.queue(guild.id, force=True)
+
+    async def resync_guild(self, guild_id: int) -> None:
+        """After the systems a server uses changed (``/setup system``)."""
+        if self.guild_commands:
+            await self.command_sync.sync_guild(guild_id)
 
     async def close(self) -> None:
         await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
+        await self.command_sync.close()
         try:
             await super().close()
         finally:

@@ -242,12 +242,15 @@ def _build_options(state: State, defs: Sequence[JSONDict], values: Mapping[str, 
 
 
 def slash_data(state: State, path: str, values: Mapping[str, Any], *, channel: Channel, user_id: int,
-               guild: Guild | None, focused: str | None = None) -> tuple[JSONDict, str]:
-    """`data` for a chat-input command named by its path ("encounter start"); returns it and the full name."""
+               guild: Guild | None, focused: str | None = None,
+               held: JSONDict | None = None) -> tuple[JSONDict, str]:
+    """`data` for a chat-input command named by its path ("encounter start"); returns it and the full name.
+    `held` is the command as the user's client still holds it (registered before an overwrite), if not the
+    registered one."""
     words = path.split()
     if not words:
         raise InteractionError("empty command name")
-    command = find_command(state, words[0], 1, guild)
+    command = held if held is not None else find_command(state, words[0], 1, guild)
     resolved = Resolved(state, channel)
     defs: list[JSONDict] = command.get("options") or []
     chain: list[JSONDict] = []

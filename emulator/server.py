@@ -312,16 +312,18 @@ class Emulator:
         return build.invoker(self.state, user, channel)
 
     async def slash(self, command: str, options: Mapping[str, Any] | None = None, *, user: User | Member,
-                    channel: Channel, locale: str = "en-US") -> InteractionHandle:
+                    channel: Channel, locale: str = "en-US", held: JSONDict | None = None) -> InteractionHandle:
         """Run a slash command as `user`: `slash("encounter start", {"name": "Ambush"}, ...)`.
 
         Option values are typed from the registered command (ints, floats, bools, strings; Member/User/Role/
         Channel objects, ids or names for snowflake options). Raises InteractionError for anything the
         Discord client itself would not allow (unknown options, missing required ones, values outside choices).
+        `held` types them from a command payload the user's client still holds instead (one that
+        `commands()` returned before the bot overwrote it): a stale copy, as a client may send.
         """
         who = self._where(user, channel)
         data, name = build.slash_data(self.state, command, options or {}, channel=channel, user_id=who[0].id,
-                                      guild=who[2])
+                                      guild=who[2], held=held)
         return self._dispatch_interaction(type=APPLICATION_COMMAND, user=user, channel=channel, data=data, name=name,
                                           locale=locale, member_hint=who)
 

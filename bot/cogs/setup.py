@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -16,6 +17,7 @@ from rules.registry import system_ids
 if TYPE_CHECKING:
     from bot.app import GrievousBot
 
+T = TypeVar("T")
 SYSTEM_CHOICES = [app_commands.Choice(name=embeds.system_title(s), value=s) for s in system_ids()]
 
 
@@ -38,15 +40,24 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def system(self, interaction: discord.Interaction[GrievousBot], system: str,
                      channel_only: bool = False) -> None:
-        await slow(interaction, self.bot.services.settings.set_system(actor_of(interaction), system, channel_only),
-                   ephemeral=True)
+        actor = actor_of(interaction)
+        await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.set_system(
+            actor, system, channel_only)), ephemeral=True)
         await reply(interaction, embed=embeds.system_set(system, channel_only), ephemeral=True)
 
     @app_commands.command(name="channel-reset", description="Let this channel follow the server's system again")
     async def channel_reset(self, interaction: discord.Interaction[GrievousBot]) -> None:
-        view = await slow(interaction, self.bot.services.settings.clear_channel_system(actor_of(interaction)),
-                          ephemeral=True)
+        actor = actor_of(interaction)
+        view = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.clear_channel_system(
+            actor)), ephemeral=True)
         await reply(interaction, embed=embeds.system_set(view.system, False), ephemeral=True)
+
+    async def _resynced(self, guild_id: int, change: Awaitable[T]) -> T:
+        """The change of system, then the server's commands brought in step (before the answer, so that the
+        next /attack already shows the new system's options)."""
+        result = await change
+        await self.bot.resync_guild(guild_id)
+        return result
 
     @app_commands.command(name="gm-role", description="Choose the role whose members are GMs")
     @app_commands.describe(role="Members with this role adjudicate and run GM commands")

@@ -156,3 +156,14 @@ class PendingDecision(Base):
     created_at: Mapped[datetime]
 
     __mapper_args__ = {"version_id_col": version}
+
+
+class GuildCommandSync(Base):
+    """What a server's own commands were last sent as (bot/system_commands.py), so that a restart sends
+    again only to the servers whose commands changed, not to every server (Discord limits those writes)."""
+
+    __tablename__ = "guild_command_syncs"
+
+    guild_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    signature: Mapped[str] = mapped_column(String(64))
+    synced_at: Mapped[datetime]

@@ -106,7 +106,8 @@ class Playground:
                     # The watchdog speaks up (on stderr) only for a stall a player would notice.
                     bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS)
                     async with running_bot(emu, bot):
-                        await emu.wait_for_commands("attack", "help")
+                        await emu.wait_for_commands("help")
+                        await emu.wait_for_commands("attack", guild=self._guild)  # the server's own
                         yield self
             finally:
                 await db.dispose()

@@ -16,6 +16,7 @@ from bot.services.actor import Actor
 from bot.services.characters import CharacterService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
+from bot.services.guild_commands import GuildCommandService
 from bot.services.injuries import InjuryService
 from bot.services.odds import OddsService
 from bot.services.packs import PackService
@@ -65,3 +66,4 @@ class Services:
         self.odds = OddsService(self.runtime, self.combat)
         self.records = RecordService(self.runtime)
         self.packs = PackService(self.runtime)
+        self.guild_commands = GuildCommandService(self.runtime)

@@ -37,6 +37,7 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import item_label
 from bot.services.snapshots import decision_view, ordered_combatants
 from bot.services.views import ActionReport
+from bot.system_commands import require_in_system
 from content.guard import check_text
 
 # How each engine's "gm_decide" action names the GM's choice (docs/rules/*.md, "Actions"); an engine not
@@ -93,6 +94,9 @@ def engine_action(system: str, action_name: str) -> tuple[str, dict[str, Any]]:
     return _SYSTEM_ACTIONS.get(system, {}).get(action_name, (action_name, {}))
 
 
+# The slash command of an action act() runs, where the two names differ (bot/system_commands.py).
+_COMMAND_OF = {"tactical_advantage": "advantage"}
+
 # Actions with their own service method (act() refuses them so each keeps its checks).
 _OWN_METHODS = {"attack": "/attack", "cast": "/cast", "gm_decide": "the GM's buttons", "initiative": "/initiative"}
 
@@ -126,6 +130,7 @@ class CombatService:
         """The engine action ``kind`` ("attack" or "cast") as /attack and /cast declare it, and as /odds asks
         about it: who acts (the caller must control them), on whom, with the attacker's declared aspect and aim.
         ``turns``: keep the server's turn order (/odds only asks, so it does not)."""
+        require_in_system(kind, encounter.system, clean_options(options) if kind == "attack" else ())
         if kind == "cast":
             require_action(self._rt.engine(encounter.system), "cast")
             casting, out_of_turn = await self._acting(session, actor, encounter, acting, "cast for them", turns)
@@ -167,6 +172,7 @@ class CombatService:
             action_name = action_type.strip().lower()
             if action_name in _OWN_METHODS:
                 raise UserError(f"use {_OWN_METHODS[action_name]} for '{action_name}'")
+            require_in_system(_COMMAND_OF.get(action_name, action_name), encounter.system)
             engine_type, fixed = engine_action(encounter.system, action_name)
             require_action(self._rt.engine(encounter.system), engine_type)
             acting, out_of_turn = await self._acting(session, actor, encounter, character, "act for them")

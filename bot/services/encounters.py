@@ -22,6 +22,7 @@ from bot.services.sheet_file import canonical, clean_name, matching
 from bot.services.snapshots import encounter_view, ordered_combatants
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import EncounterView
+from bot.system_commands import require_in_system
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import Scenario
@@ -203,6 +204,7 @@ class EncounterService:
 
         async def work(session: AsyncSession) -> EncounterView:
             encounter = await active_encounter(session, actor)
+            require_in_system("encounter declare", encounter.system)
             combatant = require_combatant(encounter, name)
             await access.require_control(session, actor, combatant.character, "declare for them")
             declaration: dict[str, Any] = {}

@@ -1,21 +1,14 @@
-"""What every embed builder shares: the systems' display names, the embed frame and the "Done" embed."""
+"""What every embed builder shares: the systems' display names (from bot.systems), the embed frame, "Done"."""
 
 from __future__ import annotations
 
 import discord
 
+from bot.systems import SYSTEM_TITLES, system_title
 from bot.ui import limits
 from bot.ui.outcomes import Severity
 
-SYSTEM_TITLES = {
-    "ars-harn": "Ars Magica \u00d7 HarnMaster",
-    "pendragon": "King Arthur Pendragon",
-    "fading-suns": "Fading Suns",
-}
-
-
-def system_title(system: str) -> str:
-    return SYSTEM_TITLES.get(system, system)
+__all__ = ["SYSTEM_TITLES", "done", "signed_modifier", "system_title"]
 
 
 def _embed(title_text: str, description: str = "", colour: int = Severity.INFO.colour) -> discord.Embed:

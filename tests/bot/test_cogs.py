@@ -22,7 +22,8 @@ async def bot(emu: Emulator, world: World, make_services: Any) -> AsyncIterator[
     await services.settings.set_system(manager, "fake")
     await services.settings.set_gm_role(manager, world.gm_role.id)
     async with running_bot(emu, GrievousBot(services=services, sync_commands=True)) as client:
-        await emu.wait_for_commands("attack", "encounter", "character")
+        await emu.wait_for_commands("character")
+        await emu.wait_for_commands("attack", "encounter", guild=world.guild)
         yield client
 
 

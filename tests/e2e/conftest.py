@@ -36,7 +36,7 @@ from emulator.testing import World, build_world
 
 GM_BUTTON = "grv:gm:"
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
-          "guild_settings", "content_packs")
+          "guild_settings", "content_packs", "guild_command_syncs")
 # Interaction types the bot must answer (slash commands, autocomplete, buttons, modals).
 ANSWERED_TYPES = {2, 3, 4, 5}
 STALL_LIMIT_MS = int(os.environ.get("GRIEVOUS_E2E_STALL_MS") or 500)
@@ -128,7 +128,8 @@ class Table:
             client = GrievousBot(services=services, sync_commands=sync, health_port=0)
         self.runner = await start_bot(self.emu, client)
         if sync:
-            await self.emu.wait_for_commands("attack", "encounter", "character", "setup")
+            await self.emu.wait_for_commands("character", "setup")
+            await self.emu.wait_for_commands("attack", "encounter", guild=self.world.guild)  # the server's own
         return client
 
     async def stop(self) -> None:
@@ -142,10 +143,11 @@ class Table:
     # -- typing commands -----------------------------------------------------------------------------
 
     async def send(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
-                   channel: Channel | None = None) -> InteractionHandle:
-        """Dispatch a slash command (the GM in #combat unless told) without waiting for the answer."""
+                   channel: Channel | None = None, held: dict[str, Any] | None = None) -> InteractionHandle:
+        """Dispatch a slash command (the GM in #combat unless told) without waiting for the answer; `held` is
+        the command as the user's client still holds it (see Emulator.slash)."""
         return await self.emu.slash(command, dict(options or {}), user=user or self.gm,
-                                    channel=channel or self.combat)
+                                    channel=channel or self.combat, held=held)
 
     async def run(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
                   channel: Channel | None = None, within: float = 10.0) -> Message:
@@ -164,11 +166,11 @@ class Table:
         return shown
 
     async def line(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
-                   channel: Channel | None = None) -> str:
+                   channel: Channel | None = None, held: dict[str, Any] | None = None) -> str:
         """Run a command that must fail: one private line, and nothing posted publicly."""
         where = channel or self.combat
         before = len(public(self.emu, where))
-        handle = await self.send(command, options, user=user, channel=where)
+        handle = await self.send(command, options, user=user, channel=where, held=held)
         return await self.private_line(handle, where, before)
 
     async def private_line(self, handle: InteractionHandle, channel: Channel, public_before: int) -> str:
