@@ -87,7 +87,7 @@ async def test_sigkill_in_a_burst_keeps_every_answered_attack_once_and_nothing_h
         processes = [bot, restarted]
         try:
             await bot.start()
-            await emu.wait_for_commands("attack", "encounter", within=DEADLINE)
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)  # its own
             kill = await prepare(emu, world, channels)
 
             # The burst: every attack sent at once; the bot works through each channel's queue in order.
