@@ -220,8 +220,10 @@ class Emulator:
     def guilds(self) -> list[Guild]:
         return list(self.state.guilds.values())
 
-    def add_user(self, username: str, *, global_name: str | None = None, bot: bool = False) -> User:
-        return self.state.add_user(username, global_name=global_name, bot=bot)
+    def add_user(self, username: str, *, global_name: str | None = None, bot: bool = False,
+                 user_id: int | None = None) -> User:
+        """A user; `user_id` (like the other `*_id` arguments) fixes the id, e.g. to meet a saved game again."""
+        return self.state.add_user(username, global_name=global_name, bot=bot, user_id=user_id)
 
     def add_guild(self, name: str = "Test Guild", *, owner: User | None = None,
                   everyone_permissions: int = perms.DEFAULT_EVERYONE, bot_permissions: int = perms.DEFAULT_BOT,
@@ -235,20 +237,29 @@ class Emulator:
         guild = self.state.add_guild(name, owner=owner, everyone_permissions=everyone_permissions,
                                      bot_permissions=bot_permissions, locale=locale, guild_id=guild_id)
         self.gateway.dispatch("GUILD_CREATE", {}, guild.id, INTENT_GUILDS,
-                              transform=lambda s, _: self.gateway.guild_create_payload(guild.id, s.intents))
+                              transform=lambda s, _: self._joined(
+                                  self.gateway.guild_create_payload(guild.id, s.intents)))
         for channel_name in channels:
             self.add_channel(guild, channel_name)
         self.notifier.notify()
         return guild
 
+    @staticmethod
+    def _joined(payload: JSONDict) -> JSONDict:
+        """A guild the bot joins comes without "unavailable" (a library reads that as a join, not an outage's end)."""
+        payload.pop("unavailable", None)
+        return payload
+
     def add_channel(self, guild: Guild, name: str, *, type: int = GUILD_TEXT, topic: str | None = None,
-                    parent: Channel | None = None, overwrites: Iterable[perms.Overwrite] = ()) -> Channel:
-        return self.state.add_channel(guild, name, type=type, topic=topic, parent=parent, overwrites=overwrites)
+                    parent: Channel | None = None, overwrites: Iterable[perms.Overwrite] = (),
+                    channel_id: int | None = None) -> Channel:
+        return self.state.add_channel(guild, name, type=type, topic=topic, parent=parent, overwrites=overwrites,
+                                      channel_id=channel_id)
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
-                 mentionable: bool = False) -> Role:
+                 mentionable: bool = False, role_id: int | None = None) -> Role:
         return self.state.add_role(guild, name, permissions=permissions, color=color, hoist=hoist,
-                                   mentionable=mentionable)
+                                   mentionable=mentionable, role_id=role_id)
 
     def add_member(self, guild: Guild, user: User | str, *, roles: Iterable[Role | int] = (),
                    nick: str | None = None) -> Member:

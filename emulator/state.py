@@ -202,9 +202,11 @@ class State:
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, type: int = GUILD_TEXT, topic: str | None = None,
-                    parent: Channel | None = None, overwrites: Iterable[perms.Overwrite] = ()) -> Channel:
-        channel = Channel(self.ids.next(), name, type=type, guild_id=guild.id, position=len(guild.channels),
-                          topic=topic, parent_id=parent.id if parent else None, overwrites=list(overwrites))
+                    parent: Channel | None = None, overwrites: Iterable[perms.Overwrite] = (),
+                    channel_id: int | None = None) -> Channel:
+        channel = Channel(channel_id or self.ids.next(), name, type=type, guild_id=guild.id,
+                          position=len(guild.channels), topic=topic, parent_id=parent.id if parent else None,
+                          overwrites=list(overwrites))
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         self.channel_messages[channel.id] = []
@@ -212,8 +214,8 @@ class State:
         return channel
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
-                 mentionable: bool = False) -> Role:
-        role = Role(self.ids.next(), guild.id, name, permissions=permissions, color=color,
+                 mentionable: bool = False, role_id: int | None = None) -> Role:
+        role = Role(role_id or self.ids.next(), guild.id, name, permissions=permissions, color=color,
                     position=len(guild.roles), hoist=hoist, mentionable=mentionable)
         guild.roles[role.id] = role
         self.emit("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, guild.id, INTENT_GUILDS)
