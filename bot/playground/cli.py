@@ -29,6 +29,7 @@ def _script_lines(name: str) -> list[str]:
 
 
 async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, base_dir: Path | None) -> int:
+    from bot.playground.completion import install as install_completion
     from bot.playground.session import Playground
 
     playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir,
@@ -41,6 +42,7 @@ async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, b
             sys.stdout.flush()
         if interactive:
             playground.echo = False
+            install_completion(playground.registered_commands)
             print("\nYour turn: type slash commands (/help), or :help for the playground's own; :quit to leave.")
             while True:
                 try:

@@ -29,6 +29,7 @@ class SlashLine:
 class MetaLine:
     verb: str
     args: tuple[str, ...] = ()
+    rest: str = field(default="", compare=False)  # the text after the verb as typed (quotes kept)
 
 
 Line = SlashLine | MetaLine | None
@@ -39,12 +40,14 @@ def parse_line(text: str) -> Line:
     text = text.strip()
     if not text or text.startswith("#"):
         return None
-    try:
-        words = shlex.split(text)
-    except ValueError as exc:
-        raise LineError(f"cannot read that line ({exc}); close your quotes") from None
     if text.startswith(":"):
-        return MetaLine(words[0][1:].lower(), tuple(words[1:]))
+        verb, _, rest = text[1:].partition(" ")
+        try:
+            args = shlex.split(rest)
+        except ValueError:  # :choices reads a half-typed line itself
+            args = rest.split()
+        return MetaLine(verb.lower(), tuple(args), rest.strip())
+    words = _words(text)
     if not text.startswith("/"):
         raise LineError("type a slash command such as /help, or :help for the playground's own commands")
     path: list[str] = [words[0][1:]]
@@ -64,3 +67,22 @@ def parse_line(text: str) -> Line:
     if not path[0]:
         raise LineError("a slash command needs a name after the /")
     return SlashLine(tuple(path), options)
+
+
+def _words(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise LineError(f"cannot read that line ({exc}); close your quotes") from None
+
+
+def parse_partial(text: str) -> SlashLine:
+    """A slash line still being typed (for :choices and tab completion): an open quote is closed."""
+    for ending in ("", '"', "'"):
+        try:
+            line = parse_line(text + ending)
+        except LineError:
+            continue
+        if isinstance(line, SlashLine):
+            return line
+    raise LineError("try :choices /attack target:Br")

@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import difflib
 import tempfile
+import zlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from random import Random
 from typing import Any, TextIO
@@ -20,7 +22,7 @@ from typing import Any, TextIO
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
-from bot.playground.lines import LineError, MetaLine, SlashLine, parse_line
+from bot.playground.lines import LineError, MetaLine, SlashLine, parse_line, parse_partial
 from bot.playground.render import buttons_of, render_message
 from bot.services import Services
 from emulator import permissions as perms
@@ -31,6 +33,7 @@ from emulator.models import Attachment, Channel, Member, Message, Role, walk_com
 from emulator.records import MODAL
 from emulator.server import Emulator
 
+EXAMPLES = Path(str(resources.files("content") / "examples"))
 SETTLE_SECONDS = 0.15
 RESPONSE_TIMEOUT = 10.0
 MAX_ATTACHMENT_BYTES = 1024 * 1024
@@ -47,7 +50,18 @@ Playground commands:
   :choices /attack target:Br     show what autocomplete offers for the last option
   :who            who and where you are        :pins   the channel's pinned messages
   :wait SECONDS   pause (scripts)              :quit   leave
-An option value @path/to/file.yaml uploads that file (for /character import sheet:@bjorn.yaml)."""
+An option value @path/to/file.yaml uploads that file (for /character import sheet:@bjorn.yaml; names are
+looked for here, beside the script, then in the shipped examples). Tab completes commands, options and choices."""
+
+
+def fixed_id(kind: str, name: str) -> int:
+    """The same id for the same server, channel, role or person in every session, so that a game kept with
+    --database meets its server, channels and players again. Far below the time-based snowflakes the
+    loopback Discord hands out for everything else."""
+    return 10**17 + (zlib.crc32(f"{kind}:{name}".encode()) << 8) + _ID_KINDS.index(kind)
+
+
+_ID_KINDS = ("guild", "channel", "role", "user")
 
 
 @dataclass
@@ -97,34 +111,39 @@ class Playground:
             db = Database.from_url(url)
             try:
                 await upgrade(db)
-                rng: Callable[[], Random] = (lambda: Random(self.seed)) if self.seed is not None else Random
+                rng: Callable[[], Random] = Random
+                if self.seed is not None:  # one generator for the session: each action rolls on from the last
+                    dice = Random(self.seed)
+                    rng = lambda: dice  # noqa: E731
                 services = Services(db, rng=rng)
                 async with running_emulator() as emu:
                     self.emu = emu
-                    self._build_world()
                     emu.subscribe(self._observe)
                     # The watchdog speaks up (on stderr) only for a stall a player would notice.
                     bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS)
                     async with running_bot(emu, bot):
                         await emu.wait_for_commands("help")
-                        await emu.wait_for_commands("attack", guild=self._guild)  # the server's own
+                        # The bot joins the server now, as on Discord, and sends it its own commands (this
+                        # loopback Discord starts empty, whatever a kept database remembers sending).
+                        self._build_world()
+                        await emu.wait_for_commands("attack", guild=self._guild)
                         yield self
             finally:
                 await db.dispose()
 
     def _build_world(self) -> None:
         emu = self.emu
-        gm_user = emu.add_user("gm", global_name="Game Master")
-        guild = emu.add_guild("Playground", owner=gm_user)
-        gm_role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES, color=0xAA3333)
-        self._player_role = emu.add_role(guild, "Player", color=0x3366AA)
+        gm_user = emu.add_user("gm", global_name="Game Master", user_id=fixed_id("user", "gm"))
+        guild = emu.add_guild("Playground", owner=gm_user, guild_id=fixed_id("guild", "Playground"))
+        gm_role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES, color=0xAA3333,
+                               role_id=fixed_id("role", "GM"))
+        self._player_role = emu.add_role(guild, "Player", color=0x3366AA, role_id=fixed_id("role", "Player"))
         self._guild = guild
         for name in ("combat", "general"):
-            self._channels[name] = emu.add_channel(guild, name)
+            self._channels[name] = emu.add_channel(guild, name, channel_id=fixed_id("channel", name))
         self._members["gm"] = emu.add_member(guild, gm_user, roles=[gm_role])
         for name in ("alice", "bob"):
-            self._members[name] = emu.add_member(guild, emu.add_user(name, global_name=name.title()),
-                                                 roles=[self._player_role])
+            self._member(name)
         self.member = self._members["gm"]
         self.channel = self._channels["combat"]
 
@@ -159,9 +178,13 @@ class Playground:
         self.errors += 1
         self.out.write(f"! {message}\n")
 
+    def registered_commands(self) -> list[dict[str, Any]]:
+        """The slash commands a member here can use: the server's own, then the shared ones."""
+        return self.emu.commands(self._guild) + self.emu.commands()
+
     def _option_types(self, path: tuple[str, ...]) -> dict[str, int]:
         """Option name -> Discord option type, from the command tree the bot registered."""
-        specs = self.emu.commands(self._guild) + self.emu.commands()
+        specs = self.registered_commands()
         level: list[dict[str, Any]] = [c for c in specs if c.get("type", 1) == 1]
         options: list[dict[str, Any]] = []
         for name in path:
@@ -199,19 +222,23 @@ class Playground:
                 values[name] = self._typed(name, value, types.get(name))
         return values
 
-    def _upload(self, file: Path) -> Any:
-        """An attachment from a file: relative names are tried here, then beside the script."""
-        if not file.is_absolute() and self.base_dir is not None and not file.exists():
-            file = self.base_dir / file
-        if not file.is_file():
-            raise LineError(f"{file}: no such file to upload")
+    def _upload(self, given: Path) -> Any:
+        """An attachment from a file: a relative name is looked for here, beside the script, then among the
+        shipped examples (so the demo's @sheets/bjorn.yaml, or @bjorn.yaml, also works typed by hand)."""
+        places = [Path.cwd()] + ([self.base_dir] if self.base_dir is not None else []) + [EXAMPLES,
+                                                                                           EXAMPLES / "sheets"]
+        candidates = [given] if given.is_absolute() else [place / given for place in places]
+        file = next((c for c in candidates if c.is_file()), None)
+        if file is None:
+            where = "" if given.is_absolute() else " here, beside the script, or in the examples"
+            raise LineError(f"{given}: no such file{where} to upload")
         if file.stat().st_size > MAX_ATTACHMENT_BYTES:
             raise LineError(f"{file}: too big to upload here")
         return self.emu.make_attachment(file.name, file.read_bytes())
 
     def _check_command(self, name: str) -> None:
         """A misspelt command gets a suggestion, not the emulator's note for developers."""
-        names = sorted({str(c.get("name")) for c in self.emu.commands(self._guild) + self.emu.commands()})
+        names = sorted({str(c.get("name")) for c in self.registered_commands()})
         if name in names:
             return
         close = difflib.get_close_matches(name, names, n=1)
@@ -300,13 +327,13 @@ class Playground:
         elif verb == "channel" and len(args) == 1:
             name = args[0].lstrip("#").lower()
             if name not in self._channels:
-                self._channels[name] = self.emu.add_channel(self._guild, name)
+                self._channels[name] = self.emu.add_channel(self._guild, name, channel_id=fixed_id("channel", name))
             self.channel = self._channels[name]
             self.out.write(f"(you are now in #{name})\n")
         elif verb == "click" and args and args[0].isdigit():
             await self._click(int(args[0]), " ".join(args[1:]) or None)
-        elif verb == "choices" and args:
-            await self._choices(" ".join(args))
+        elif verb == "choices" and line.rest:
+            await self._choices(line.rest)
         elif verb == "who":
             self.out.write(f"(you are {self.member.user.username} in #{self.channel.name})\n")
         elif verb == "pins":
@@ -328,7 +355,7 @@ class Playground:
 
     def _member(self, name: str) -> Member:
         if name not in self._members:
-            user = self.emu.add_user(name, global_name=name.title())
+            user = self.emu.add_user(name, global_name=name.title(), user_id=fixed_id("user", name))
             self._members[name] = self.emu.add_member(self._guild, user, roles=[self._player_role])
         return self._members[name]
 
@@ -363,8 +390,8 @@ class Playground:
         self._print_refusals(refusals)
 
     async def _choices(self, text: str) -> None:
-        line = parse_line(text)
-        if not isinstance(line, SlashLine) or not line.options:
+        line = parse_partial(text)
+        if not line.options:
             raise LineError("try :choices /attack target:Br")
         focused = list(line.options)[-1]
         handle = await self.emu.autocomplete(" ".join(line.path), dict(line.options), focused=focused,

@@ -119,3 +119,88 @@ def test_files_the_bot_sends_are_saved_once_and_listed(tmp_path: Path) -> None:
     assert line == f"  [file] {tmp_path / 'files' / '001-wounds.png'} (2.0 KB, 120x90)"
     assert saved._file_line(picture) == line and (tmp_path / "files" / "001-wounds.png").read_bytes() == png
     assert Playground(io.StringIO())._file_line(picture) == "  [file] wounds.png (2.0 KB, 120x90)"
+
+
+async def test_a_seed_is_set_once_per_session_so_each_roll_differs() -> None:
+    out = io.StringIO()
+    playground = Playground(out, seed=5)
+    async with playground.running():
+        for _ in range(3):
+            await playground.run_line("/roll expression:1d1000")
+    totals = [line for line in out.getvalue().splitlines() if "Total" in line]
+    assert len(totals) == 3 and len(set(totals)) == 3, totals
+
+
+async def test_a_kept_database_carries_the_game_to_the_next_session(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'campaign.db'}"
+    first = io.StringIO()
+    playground = Playground(first, database_url=url, echo=True)
+    async with playground.running():
+        for line in ("/setup system system:pendragon", ":as alice",
+                     '/character create name:Hrolf stats:"siz=14 dex=12 str=13 con=12 app=10"'):
+            assert await playground.run_line(line)
+    assert playground.errors == 0, first.getvalue()
+    second = io.StringIO()
+    playground = Playground(second, database_url=url, echo=True)
+    async with playground.running():
+        await playground.run_line(":as alice")
+        await playground.run_line("/character show name:Hrolf")
+        await playground.run_line("/setup show")
+    text = second.getvalue()
+    assert playground.errors == 0 and "Hrolf" in text and "King Arthur Pendragon" in text, text
+    assert "Owner: @alice" in text, text
+
+
+async def test_choices_read_quoted_values_even_half_typed() -> None:
+    out = io.StringIO()
+    playground = Playground(out)
+    async with playground.running():
+        for name in ("Old Bjorn", "Old Bertil"):
+            await playground.run_line(f'/character create name:"{name}" stats:"str=2 sta=1 dex=0 qik=0"')
+        out.seek(0)
+        out.truncate()
+        await playground.run_line(':choices /character show name:"Old Bj"')
+        await playground.run_line(':choices /character show name:"Old B')
+    assert playground.errors == 0, out.getvalue()
+    assert out.getvalue() == "  Old Bjorn\n" + "  Old Bertil\n  Old Bjorn\n"  # "Old Bj", then "Old B
+
+
+async def test_an_upload_typed_by_hand_finds_the_example_sheets(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # not where the sheets are, and no script beside them
+    out = io.StringIO()
+    playground = Playground(out)
+    async with playground.running():
+        await playground.run_line("/character import sheet:@sheets/bjorn.yaml")
+        await playground.run_line("/character import sheet:@nowhere.yaml")
+    text = out.getvalue()
+    assert "| Bjorn" in text, text
+    assert "! nowhere.yaml: no such file here, beside the script, or in the examples to upload" in text
+    assert playground.errors == 1
+
+
+def test_tab_completes_commands_options_and_choices() -> None:
+    from bot.playground.completion import Completer
+
+    commands = [
+        {"name": "attack", "type": 1, "options": [
+            {"name": "target", "type": 3}, {"name": "aspect", "type": 3, "choices": [
+                {"name": "blunt", "value": "blunt"}, {"name": "edge", "value": "edge"}]},
+            {"name": "save_excess", "type": 5}]},
+        {"name": "encounter", "type": 1, "options": [
+            {"name": "start", "type": 1, "options": []},
+            {"name": "add", "type": 1, "options": [{"name": "character", "type": 3}]}]},
+    ]
+    complete = Completer(lambda: commands).candidates
+    assert complete("/at") == ["/attack "]
+    assert complete("/") == ["/attack ", "/encounter "]
+    assert complete("/encounter ") == ["start ", "add "]
+    assert complete("/encounter add ch") == ["character:"]
+    assert complete("/attack target:Bo a") == ["aspect:"]
+    assert complete("/attack aspect:e") == ["aspect:edge "]
+    assert complete("/attack save_excess:") == ["save_excess:true ", "save_excess:false "]
+    assert complete(":ch") == [":channel ", ":choices "]
+    assert complete(":choices /attack aspect:b") == ["aspect:blunt "]
+    typed = "/attack asp"
+    readline_like = Completer(lambda: commands, lambda: typed)
+    assert [readline_like.complete("asp", 0), readline_like.complete("asp", 1)] == ["aspect:", None]
