@@ -21,7 +21,7 @@ from bot.systems import system_title
 ARS, PENDRAGON, FADING_SUNS = "ars-harn", "pendragon", "fading-suns"
 
 # The commands each server gets its own copy of; the rest are the same everywhere (global).
-GUILD_COMMANDS = ("attack", "cast", "advantage", "shock", "pending-roll", "encounter")
+GUILD_COMMANDS = ("attack", "cast", "advantage", "shock", "pending-roll", "encounter", "heal")
 
 # Commands and subcommands (by path) that only some systems have.
 ONLY_IN: dict[str, frozenset[str]] = {
@@ -42,6 +42,9 @@ SYSTEM_OPTIONS: dict[str, dict[str, dict[str, str]]] = {
         "charge": {PENDRAGON: "A mounted lance charge"},
         "location": {FADING_SUNS: "A called location"},
         "defense": {FADING_SUNS: "The target dodges or parries (rolled only if the attack succeeds)"},
+    },
+    "heal": {  # the treatments of bot/services/injuries.py: only ars-harn has a healing spell
+        "body_levels": {ARS: "Body Levels a healing spell heals"},
     },
 }
 

@@ -18,6 +18,7 @@ from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.snapshots import character_view, ordered_combatants
 from bot.services.views import ActionReport, CharacterView, PartyView, TreatmentOffer
+from bot.system_commands import require_in_system
 
 MAX_REST_DAYS = 365
 
@@ -115,6 +116,7 @@ class InjuryService:
 
         async def work(session: AsyncSession) -> ActionReport | TreatmentOffer:
             patient = await load_character(session, actor, character, for_update=True)
+            require_in_system("heal", patient.system, opts)
             action_type, _action = self._treatment(patient.system, method, opts)
             require_action(self._rt.engine(patient.system), action_type)
             healer = await self._healer(session, actor, patient, healer_name)

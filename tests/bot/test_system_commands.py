@@ -57,7 +57,7 @@ def test_a_server_with_two_systems_gets_both_with_the_system_named(tree_payloads
 
 def test_ars_magica_only_commands_and_choices(tree_payloads: list[dict[str, Any]]) -> None:
     pendragon = guild_payload(tree_payloads, ["pendragon"])
-    assert {p["name"] for p in pendragon} == {"attack", "pending-roll", "encounter"}
+    assert {p["name"] for p in pendragon} == {"attack", "pending-roll", "encounter", "heal"}
     encounter = command(pendragon, "encounter")
     assert "declare" not in option_names(encounter)
     assert "declare" in option_names(command(guild_payload(tree_payloads, ["ars-harn"]), "encounter"))
@@ -68,6 +68,12 @@ def test_ars_magica_only_commands_and_choices(tree_payloads: list[dict[str, Any]
 def option_names_full(payload: dict[str, Any] | None) -> list[dict[str, Any]]:
     assert payload is not None
     return list(payload["options"])
+
+
+@pytest.mark.parametrize(("system", "spell"), [("ars-harn", True), ("pendragon", False), ("fading-suns", False)])
+def test_heal_offers_body_levels_only_where_there_is_a_healing_spell(tree_payloads: list[dict[str, Any]],
+                                                                    system: str, spell: bool) -> None:
+    assert ("body_levels" in option_names(command(guild_payload(tree_payloads, [system]), "heal"))) is spell
 
 
 def test_shared_commands_never_repeat_the_servers_own(tree_payloads: list[dict[str, Any]]) -> None:
@@ -91,6 +97,7 @@ def test_every_system_option_is_an_option_of_the_wide_command(tree_payloads: lis
      "/attack has no aim option in Fading Suns (its Fading Suns options: location, defense)"),
     ("cast", "fading-suns", [], "/cast is not used in Fading Suns"),
     ("encounter declare", "pendragon", [], "/encounter declare is not used in King Arthur Pendragon"),
+    ("heal", "fading-suns", ["wound", "body_levels"], "/heal has no body_levels option in Fading Suns"),
 ])
 def test_what_a_system_lacks_is_one_line_in_slash_words(path: str, system: str, given: list[str], line: str) -> None:
     with pytest.raises(UserError) as caught:
