@@ -215,6 +215,9 @@ class Playground:
     def _options(self, command: tuple[str, ...], options: dict[str, str]) -> dict[str, Any]:
         types = self._option_types(command)
         values: dict[str, Any] = {}
+        unknown = [name for name in options if name not in types]
+        if unknown and types:  # as Discord's own client would: only the options this server's command has
+            raise LineError(f"/{' '.join(command)} has no option {unknown[0]} here; its options: {', '.join(types)}")
         for name, value in options.items():
             if value.startswith("@") and len(value) > 1:
                 values[name] = self._upload(Path(value[1:]).expanduser())

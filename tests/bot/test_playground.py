@@ -86,6 +86,8 @@ async def test_a_player_cannot_press_the_gm_button_and_bad_lines_are_one_line() 
     assert "only the GM" in text.lower() or "gm role" in text.lower()
     assert "! there is no button [99]" in text
     assert "! unknown playground command ':frobnicate'" in text
+    assert ("! /attack has no option count here; its options: target, weapon, aspect, aim, modifier, save_excess, "
+            "dice, attacker") in text
     assert "! there is no /atack command; did you mean /attack? /help lists them all" in text
     assert "Traceback" not in text
 
