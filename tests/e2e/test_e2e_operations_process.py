@@ -26,11 +26,11 @@ async def test_grievous_run_logs_json_lines_without_the_token_and_answers_grievo
     db = tmp_path / "grievous.db"
     shutil.copyfile(sqlite_template, db)
     async with running_emulator() as emu:
-        build_world(emu)
+        world = build_world(emu)
         bot = grievous(emu, f"sqlite+aiosqlite:///{db}", tmp_path, "bot", sync=True)
         await bot.start()
         try:
-            await emu.wait_for_commands("attack")
+            await emu.wait_for_commands("attack", guild=world.guild)  # the server's own
             found = await emu.wait_until(
                 lambda: re.search(r"health and metrics on http://127\.0\.0\.1:(\d+)/healthz", bot.log()), 10.0,
                 "the health endpoint")

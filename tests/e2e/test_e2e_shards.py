@@ -1,9 +1,10 @@
 """Two `grievous run` processes, SHARD_IDS 0 and 1 of SHARD_COUNT 2, on one PostgreSQL, serving many guilds
 (their ids spread over both shards, as Discord routes them: `(guild_id >> 22) % shard_count`) and channels
-at once. Only the shard-0 process syncs the command tree. Checked:
+at once. Only the shard-0 process syncs the shared commands. Checked:
 - every attack is answered once and stored once (one event, one wound: each attack has a target of its own);
 - each guild is served by exactly one process: the one whose shard covers it;
-- only one process syncs commands (the emulator records every write to the command list);
+- only one process writes the shared commands; each server is sent its own once, by the process serving it,
+  and not again after that process restarts (the emulator records every write to the command lists);
 - the shard-1 process is SIGKILLed and restarted while the shard-0 process keeps answering its guilds.
 """
 
@@ -122,7 +123,9 @@ async def test_two_shard_processes_on_one_postgres_share_the_guilds_and_survive_
         other = grievous(emu, empty_db_url, tmp_path, "shard-1", shards=(1,), shard_count=SHARDS)
         try:
             await asyncio.gather(syncing.start(), other.start())
-            await emu.wait_for_commands("attack", "encounter", within=DEADLINE)
+            await emu.wait_for_commands("help", within=DEADLINE)
+            for server in servers:  # each server's own, sent by the process serving its shard
+                await emu.wait_for_commands("attack", "encounter", guild=server.guild, within=DEADLINE)
             await asyncio.gather(*(prepare(emu, server) for server in servers))
 
             # Each process has its own shard's guilds and nothing else; one session per shard.
@@ -156,9 +159,15 @@ async def test_two_shard_processes_on_one_postgres_share_the_guilds_and_survive_
             assert all(events[key] == wounds[key] == 1 for key in expected)
             assert sum(wounds.values()) == len(expected)
 
-            # Only the shard-0 process synced: one bulk overwrite of the global commands, ever.
-            assert [(w.method, w.guild_id) for w in emu.command_writes] == [("PUT", None)]
-            assert "synced" in syncing.log() and "synced" not in other.log()
+            # Only the shard-0 process wrote the shared commands: one bulk overwrite, ever. Each server was sent
+            # its own once, by the process serving it, and not again when that process came back.
+            writes = [(w.method, w.guild_id) for w in emu.command_writes]
+            assert writes.count(("PUT", None)) == 1 and {method for method, _ in writes} == {"PUT"}
+            assert sorted(guild for _, guild in writes if guild is not None) == sorted(s.guild.id for s in servers)
+            for server in servers:
+                writer, idle = (syncing, other) if server.shard == 0 else (other, syncing)
+                sent = f"to guild {server.guild.id} for"
+                assert sent in writer.log() and sent not in idle.log(), server.guild.id
             for process in (syncing, other):
                 await process.stop()
                 assert problems_in_log(process.log()) == [], process.name
