@@ -130,5 +130,5 @@ def require_in_system(path: str, system: str, options: Iterable[str] = ()) -> No
         described = SYSTEM_OPTIONS.get(path, {}).get(name)
         if described is not None and system not in described:
             own = system_options(path, system)
-            listed = f" (its {title} options: {', '.join(own)})" if own else ""
+            listed = f" (this system's: {', '.join(own)})" if own else ""
             raise UserError(f"/{path} has no {name} option in {title}{listed}")

@@ -90,11 +90,11 @@ def test_every_system_option_is_an_option_of_the_wide_command(tree_payloads: lis
 
 @pytest.mark.parametrize(("path", "system", "given", "line"), [
     ("attack", "pendragon", ["aspect"],
-     "/attack has no aspect option in King Arthur Pendragon (its King Arthur Pendragon options: mounted, charge)"),
+     "/attack has no aspect option in King Arthur Pendragon (this system's: mounted, charge)"),
     ("attack", "ars-harn", ["mounted"], "/attack has no mounted option in Ars Magica \u00d7 HarnMaster "
-                                        "(its Ars Magica \u00d7 HarnMaster options: aspect, aim, save_excess)"),
+                                        "(this system's: aspect, aim, save_excess)"),
     ("attack", "fading-suns", ["aim"],
-     "/attack has no aim option in Fading Suns (its Fading Suns options: location, defense)"),
+     "/attack has no aim option in Fading Suns (this system's: location, defense)"),
     ("cast", "fading-suns", [], "/cast is not used in Fading Suns"),
     ("encounter declare", "pendragon", [], "/encounter declare is not used in King Arthur Pendragon"),
     ("heal", "fading-suns", ["wound", "body_levels"], "/heal has no body_levels option in Fading Suns"),
