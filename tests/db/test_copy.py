@@ -54,6 +54,7 @@ async def fill(url: str) -> None:
                                      dice_text=KILL_BLOW)
         await services.combat.attack(ALICE, "Bandit 2", "Broadsword", {"aspect": "edge"},
                                      dice_text="attack=9 defense=2 location=12 shock=9 kill=9 fumble=9 stumble=9")
+        await services.guild_commands.mark_synced({GUILD: "f" * 32})  # what the bot last sent this server
     finally:
         await database.dispose()
 
