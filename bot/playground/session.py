@@ -30,7 +30,7 @@ from emulator.harness import running_bot, running_emulator
 from emulator.interactions import InteractionError
 from emulator.limits import TEXT_INPUT
 from emulator.models import Attachment, Channel, Member, Message, Role, walk_components
-from emulator.records import MODAL
+from emulator.records import DEFERRED_CHANNEL_MESSAGE, MODAL, InteractionHandle
 from emulator.server import Emulator
 
 EXAMPLES = Path(str(resources.files("content") / "examples"))
@@ -255,7 +255,10 @@ class Playground:
         try:
             handle = await self.emu.slash(" ".join(line.path), self._options(line.path, line.options), user=self.member,
                                           channel=self.channel)
-            await handle.response(RESPONSE_TIMEOUT)
+            if (await handle.response(RESPONSE_TIMEOUT)).type == DEFERRED_CHANNEL_MESSAGE:
+                # "Thinking": a slow command (on a loaded machine, even /setup system) is not over until its
+                # answer replaces that, however long the bot is quiet meanwhile.
+                await handle.wait_for(lambda: _answered(handle), "the answer", RESPONSE_TIMEOUT)
             await self._settle()
         finally:
             batch, self._batch = self._batch, None
@@ -402,6 +405,13 @@ class Playground:
         choices = await handle.choices(RESPONSE_TIMEOUT)
         names = [str(choice.get("name")) for choice in choices]
         self.out.write(("  " + "\n  ".join(names) if names else "(no suggestions)") + "\n")
+
+
+def _answered(handle: InteractionHandle) -> bool | None:
+    """A deferred command's answer is in: the "thinking" message edited, or replaced by a follow-up."""
+    original = handle.original
+    done = bool(handle.followup_messages) or (original is not None and (original.deleted or not original.loading))
+    return done or None
 
 
 def _as_payload(message: Message) -> dict[str, Any]:

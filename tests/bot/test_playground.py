@@ -206,3 +206,28 @@ def test_tab_completes_commands_options_and_choices() -> None:
     typed = "/attack asp"
     readline_like = Completer(lambda: commands, lambda: typed)
     assert [readline_like.complete("asp", 0), readline_like.complete("asp", 1)] == ["aspect:", None]
+
+
+async def test_a_slow_command_is_over_before_the_next_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that shows "thinking" (here /setup system, slowed past the playground's quiet moment) has
+    answered, and the server's commands follow the new system, before the next line runs."""
+    import asyncio
+
+    from bot.app import GrievousBot
+    from bot.ui import publish
+
+    resync = GrievousBot.resync_guild
+
+    async def slow_resync(self: GrievousBot, guild_id: int) -> None:
+        await asyncio.sleep(0.6)
+        await resync(self, guild_id)
+
+    monkeypatch.setattr(publish, "DEFER_AFTER", 0.0)
+    monkeypatch.setattr(GrievousBot, "resync_guild", slow_resync)
+    out = io.StringIO()
+    playground = Playground(out)
+    async with playground.running():
+        await playground.run_line("/setup system system:pendragon")
+        attack = next(c for c in playground.registered_commands() if c["name"] == "attack")
+        assert "mounted" in {o["name"] for o in attack["options"]}
+    assert "King Arthur Pendragon" in out.getvalue() and playground.errors == 0, out.getvalue()
