@@ -41,12 +41,17 @@ def sheet_problems(who: str, problems: Sequence[str], *, system: str | None = No
 # -- the template ----------------------------------------------------------------------------------
 
 
+def _a(title: str) -> str:
+    """"An Ars Magica", "A Fading Suns": the article a system's title takes."""
+    return ("An " if title[:1] in "AEIOU" else "A ") + title
+
+
 def template_filename(system: str) -> str:
     return f"{system}-sheet.yaml"
 
 
 def template_reply(system: str) -> str:
-    return (f"A {system_title(system)} sheet to fill in: change the values, keep the field names, then "
+    return (f"{_a(system_title(system))} sheet to fill in: change the values, keep the field names, then "
             "`/character import sheet:` with the file.")
 
 
@@ -56,7 +61,7 @@ def template_text(guide: SheetGuide) -> str:
     As shipped it imports unchanged; a player changes the values after the colons and nothing else."""
     title = system_title(guide.system)
     out = [
-        f"# A {title} character sheet for Grievous.",
+        f"# {_a(title)} character sheet for Grievous.",
         "# Change the values after the colons, keep the field names, then upload this file with",
         "#   /character import sheet:<this file>",
         "# Lines starting with # are notes: leave them or delete them. A line that starts with",

@@ -49,6 +49,7 @@ def _value_lines(text: str) -> dict[int, str]:
 STORIES = {
     "ars-harn": {
         "sheet": "anselm-from-template.yaml",
+        "template": "An Ars Magica × HarnMaster sheet to fill in",
         "refusal": "⚠️ it is Bandit 1's turn, not Bjorn's: wait for /encounter next",
         "npc_attack": "Bandit 1 attacks Bjorn",
         "npc_result": "Hit on Bjorn's face: S2, serious, 2 injury levels.",
@@ -60,6 +61,7 @@ STORIES = {
     },
     "pendragon": {
         "sheet": "elaine-from-template.yaml",
+        "template": "A King Arthur Pendragon sheet to fill in",
         "refusal": "⚠️ it is Bandit 1's turn, not Sir Gawain's: wait for /encounter next",
         "npc_attack": "Bandit 1 attacks Dame Elaine",
         "npc_result": "Bandit 1 wins the exchange: Dame Elaine takes 8 damage. Dame Elaine: 18 hit points left",
@@ -71,6 +73,7 @@ STORIES = {
     },
     "fading-suns": {
         "sheet": "maren-from-template.yaml",
+        "template": "A Fading Suns sheet to fill in",
         "refusal": "⚠️ it is Erian's turn, not Sister Maren's: wait for /encounter next",
         "npc_attack": "Thug 2 attacks Erian",
         "npc_result": "Hit on Erian's chest: a minor wound.",
@@ -90,6 +93,7 @@ async def test_a_first_session_plays_through(system: str, tmp_path: Path) -> Non
     messages = _messages(text)
     flat = _flat(" ".join(messages)) + " " + _flat(text)
 
+    assert story["template"] in flat
     # the sheet Alice imports is the bot's own template with only the values changed
     produced = (tmp_path / f"001-{system}-sheet.yaml").read_text(encoding="utf-8")
     filled = (_examples() / "sheets" / story["sheet"]).read_text(encoding="utf-8")
