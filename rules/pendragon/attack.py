@@ -44,7 +44,9 @@ def can_act(char: Character, who: str) -> None:
         raise IllegalAction(f"{who} must re-arm before attacking again (action rearm)")
 
 
-def usable(ctx: Ctx, char: Character, who: str, name: str | None) -> Weapon:
+def usable(ctx: Ctx, char: Character, who: str, name: str | None, mounted: bool = True) -> Weapon:
+    """The named weapon, or with no name the one in hand, else the first on the sheet that is whole, held and
+    usable as the fighter stands (a lance only on horseback; a ruling, docs/rules/pendragon.md)."""
     unarmed = ctx.catalog.weapon(ctx.catalog.unarmed)
     if name is None:
         candidates = ([char.wielding] if char.wielding else []) + [w.name for w in char.weapons]
@@ -53,7 +55,7 @@ def usable(ctx: Ctx, char: Character, who: str, name: str | None) -> Weapon:
                 return unarmed
             if candidate not in char.broken_weapons and candidate not in char.dropped_weapons:
                 weapon = char.carried_weapon(candidate)
-                if weapon is not None:
+                if weapon is not None and (mounted or not weapon.mounted_only):
                     return weapon
         return unarmed
     if key(name) == unarmed.name:
@@ -74,8 +76,8 @@ def build_side(ctx: Ctx, opts: Options, who: str, char: Character, forced_unarme
     weapon_name = opts.text(p + "weapon")
     if forced_unarmed and weapon_name is None:
         weapon_name = ctx.catalog.unarmed
-    weapon = usable(ctx, char, who, weapon_name)
     mounted = bool(opts.flag(p + "mounted", char.mounted))
+    weapon = usable(ctx, char, who, weapon_name, mounted)
     has_shield = char.shield is not None
     asked = opts.flag(p + "shield")
     if asked and not has_shield:

@@ -89,7 +89,7 @@ async def test_the_fading_suns_fight_reads_well() -> None:
     assert "Thug 1 is stunned" in text and "Wound penalties: Thug 1: goal −4, initiative −1" in text
     assert "Erian dodges the attack." in text
     assert "Hit on Thug 1's head: a grievous wound." in text
-    assert "Thug 1 is dying: the GM confirms death or spares them" in text
+    assert "Thug 1 is dying" in text and "the GM chooses death or mercy (unconscious)" in text
     assert "[3] Death" in text and "[4] Unconscious" in text
     assert "Thug 1 survives, unconscious." in text
     assert "2 Head: grievous" in text

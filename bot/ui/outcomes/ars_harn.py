@@ -224,11 +224,11 @@ def _ars_heal(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
         if outcome.get("chirurgy") is not None:
             fields.append(("Chirurgy roll", check_line(outcome["chirurgy"]), True))
         if outcome.get("healing_rate") is not None:
-            fields.append(("Healing rate", str(outcome["healing_rate"]), True))
+            fields.append(("Heals", f"at rate {outcome['healing_rate']} (the roll each 5 days of rest)", True))
     if outcome.get("bleeding_stopped"):
         fields.append(("Bleeding", "stopped", True))
     if outcome.get("injury_levels") is not None:
-        fields.append(("Injury levels", f"{patient}: {outcome['injury_levels']}", True))
+        fields.append(("Now", f"{patient} has {plural(outcome['injury_levels'], 'injury level')}", True))
     used = {"method", "wound", "treatment", "chirurgy", "result", "healing_rate", "bleeding_stopped", "injury_levels"}
     fields.extend(_details(outcome, used))
     return OutcomeText(headline, fields, severity)
@@ -245,7 +245,7 @@ def _ars_rest(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
             lines.append(f"wound `{_num(roll.get('wound'))}`: {change}{total}")
     fields: list[Field] = [("Healing rolls", "\n".join(lines) or "none due yet", False)]
     if outcome.get("injury_levels") is not None:
-        fields.append(("Injury levels", f"{who}: {outcome['injury_levels']}", True))
+        fields.append(("Now", f"{who} has {plural(outcome['injury_levels'], 'injury level')}", True))
     fields.extend(_details(outcome, {"days", "intervals", "healing", "healed", "injury_levels", "conditions"}))
     return OutcomeText(f"**{who}** rests {days} day{'s' if days != 1 else ''}.", fields, Severity.LIGHT)
 

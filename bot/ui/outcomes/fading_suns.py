@@ -193,7 +193,7 @@ def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str |
     effect = outcome.get("effect")
     if effect and effect != "none":
         if effect == "death" and outcome.get("gm_decision"):
-            lines.append(f"{MORTAL_MARK} {defender} is **dying**: the GM confirms death or spares them")
+            lines.append(f"{MORTAL_MARK} {defender} is **dying**")  # the waiting line says what the GM decides
         else:
             lines.append(f"{defender} is {_FS_EFFECT_WORDS.get(str(effect), human(effect))}")
     for check in outcome.get("checks") or []:
@@ -286,7 +286,7 @@ def _fs_effect(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTex
         numbers = f"{column} roll {_num(roll.get('roll'))} vs {_num(roll.get('goal'))}: " \
                   f"{human(roll.get('result') or '?')}"
     if effect == "death" and outcome.get("gm_decision"):
-        brief.append(f"{MORTAL_MARK} {who} is **dying**: the GM confirms death or spares them")
+        brief.append(f"{MORTAL_MARK} {who} is **dying**")
     brief += _fs_brief({k: outcome.get(k) for k in ("checks", "dropped")}, (who, who))[1]
     return OutcomeText(headline, fields, severity or Severity.INFO, brief, numbers)
 

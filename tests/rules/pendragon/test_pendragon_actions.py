@@ -179,3 +179,15 @@ def test_summary_lists_wounds_and_condition() -> None:
     assert summary.name == "Knight" and summary.condition == "prone"
     assert summary.wounds[0].code == "major" and summary.wounds[0].levels == 15
     assert ("sword", "15") in summary.equipment and ("Armour", "10+6") in summary.stats
+
+
+def test_a_knight_on_foot_defends_with_the_first_weapon_he_can_use_not_his_lance() -> None:
+    """A ruling (docs/rules/pendragon.md): with no weapon named, a fighter on foot passes over a lance on the
+    sheet ("A lance is only used on horseback") and takes up the next weapon; named, the lance is refused."""
+    gawain = sheet("Sir Gawain", weapons=["lance", "sword"])
+    result = run(sheet("Bandit"), gawain, {"type": "attack", "weapon": "sword"},
+                 {"attacker": [3], "defender": [5]}, QUIET)
+    assert result.outcome["defender_roll"]["weapon"] == "sword"
+    with pytest.raises(IllegalAction, match="lance on horseback"):
+        run(sheet("Bandit"), gawain, {"type": "attack", "weapon": "sword", "defender_weapon": "lance"},
+            {"attacker": [3], "defender": [5]}, QUIET)
