@@ -90,7 +90,9 @@ def parse_location(ctx: Ctx, value: Any, field: str) -> Location:
 
 
 def parse_choice(action: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str | None) -> str | None:
-    value = action.get(key, default)
+    value = action.get(key)
+    if value is None:  # left out, or given as null: the default
+        value = default
     if value is None:
         return None
     if value not in choices:

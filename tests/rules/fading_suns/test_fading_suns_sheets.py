@@ -253,3 +253,12 @@ def test_random_fights_between_npcs_keep_the_sheets_valid(seed: int, a: str, d: 
         assert ENGINE.validate_sheet(attacker, CAT) == attacker
         assert ENGINE.validate_sheet(defender, CAT) == defender
         json.dumps(res.to_dict())
+
+
+def test_an_option_given_as_null_takes_its_default() -> None:
+    """Found by the fuzz test above: ``mode: null`` ended in a bare AssertionError; it is the weapon's first
+    mode, as if left out."""
+    source = DiceSource(forced={"attack": [20]})
+    res = ENGINE.resolve(Scenario("fading-suns", {"type": "attack", "mode": None}, {"name": "A"}, {"name": "B"}, {}),
+                         source, CAT)
+    assert res.outcome["mode"] == "melee" and res.outcome["success"] is False
