@@ -22,7 +22,7 @@ CONDITIONS = ("prone", "stunned", "unconscious", "dying", "dead")
 DECISION_KINDS = ("death",)
 CAUSES = ("wound", "attack", "defense")
 STATE_FIELDS = ("size", "build", "skills", "weapons", "armour", "shield", "gear_kg", "shield_hits_used",
-                "wounds", "conditions", "dropped", "pending", "pending_decision")
+                "wounds", "conditions", "dropped", "pending", "pending_decision", "notes")
 MAX_LIST = 200
 
 
@@ -90,6 +90,7 @@ class Character:
     dropped: tuple[str, ...] = ()
     pending: tuple[PendingRoll, ...] = ()
     decision: Decision | None = None
+    notes: str = ""  # the player's free text
 
     def char(self, name: str) -> int:
         return dict(self.characteristics)[name]
@@ -145,6 +146,8 @@ class Character:
                 "pending_decision": None if self.decision is None else self.decision.to_dict(),
             }
         )
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 
@@ -237,6 +240,7 @@ def parse(sheet: Any, catalog: FadingSunsCatalog, who: str = "sheet") -> Charact
         dropped=tuple(dropped),
         pending=pending,
         decision=decision,
+        notes=get_str(data, "notes", who, ""),
     )
 
 

@@ -69,6 +69,7 @@ class Character:
     pending_decisions: tuple[Mapping[str, Any], ...] = ()
     pending_rolls: tuple[Mapping[str, Any], ...] = ()
     stats_lost: tuple[Mapping[str, Any], ...] = ()
+    notes: str = ""  # the player's free text
     who: str = "sheet"
 
     # -- reading -------------------------------------------------------------------------------
@@ -308,7 +309,7 @@ def _records(sheet: Mapping[str, Any], field: str, who: str, kinds: tuple[str, .
 KNOWN_FIELDS = frozenset({"name", *STATS, "skills", "traits", "weapons", "armour", "horse", *OVERRIDES,
                           "armour_bonus", "wounds", "wounds_taken", *FLAGS, "wielding", "dropped_weapons",
                           "broken_weapons", "experience_checks", "pending_decisions", "pending_rolls",
-                          "stats_lost", "current_hp"})
+                          "stats_lost", "current_hp", "notes"})
 
 
 def parse_character(raw: Any, catalog: PendragonCatalog, who: str = "sheet") -> Character:
@@ -337,7 +338,7 @@ def parse_character(raw: Any, catalog: PendragonCatalog, who: str = "sheet") -> 
         pending_decisions=_records(sheet, "pending_decisions", who),
         pending_rolls=_records(sheet, "pending_rolls", who, ROLL_KINDS),
         stats_lost=_records(sheet, "stats_lost", who),
-        who=who, **flags,
+        notes=get_str(sheet, "notes", who, ""), who=who, **flags,
     )
 
 
@@ -384,4 +385,6 @@ def character_to_sheet(char: Character, current_hp: int) -> dict[str, Any]:
     out["pending_decisions"] = [dict(d) for d in char.pending_decisions]
     out["pending_rolls"] = [dict(r) for r in char.pending_rolls]
     out["stats_lost"] = [dict(s) for s in char.stats_lost]
+    if char.notes:
+        out["notes"] = char.notes
     return out

@@ -69,8 +69,17 @@ def test_ars_harn_spelt_out_characteristics_point_to_the_short_names() -> None:
 
 
 def test_a_name_nothing_resembles_gets_no_guess() -> None:
-    sheet = {"name": "A", "player": "Ann"}
-    assert problems("fading-suns", sheet) == ("unknown field 'player'",)
+    sheet = {"name": "A", "glory": 1000}
+    assert problems("fading-suns", sheet) == ("unknown field 'glory'",)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_free_text_has_a_home_in_every_system(system: str) -> None:
+    catalog = load_catalog(system)
+    sheet = {f.name: f.default for f in catalog.sheet.player_fields() if f.default is not None}
+    assert problems(system, {**sheet, "player": "Ann"}) == ("unknown field 'player' (did you mean 'notes'?)",)
+    kept = get_engine(system).validate_sheet({**sheet, "notes": "Player: Ann. Owes the abbot a horse."}, catalog)
+    assert kept["notes"] == "Player: Ann. Owes the abbot a horse."
 
 
 def test_a_field_and_its_alias_together_are_refused() -> None:

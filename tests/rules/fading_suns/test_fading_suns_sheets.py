@@ -57,7 +57,7 @@ def test_armor_is_accepted_for_armour() -> None:
 def test_unknown_fields_are_refused_all_at_once() -> None:
     with pytest.raises(SheetError) as info:
         ENGINE.validate_sheet({"name": "A", "player": "Ann", "skils": {}}, CAT)
-    assert str(info.value) == ("sheet: 2 fields to fix: unknown field 'player'; "
+    assert str(info.value) == ("sheet: 2 fields to fix: unknown field 'player' (did you mean 'notes'?); "
                                "unknown field 'skils' (did you mean 'skills'?)")
 
 

@@ -126,7 +126,7 @@ def test_a_typo_in_a_field_name_is_refused_with_the_field_meant() -> None:
     with pytest.raises(SheetError) as err:
         ENGINE.validate_sheet(sheet(skils={"sword": 15}, player="Ann"), CAT)
     assert str(err.value) == ("sheet: 2 fields to fix: unknown field 'skils' (did you mean 'skills'?); "
-                              "unknown field 'player'")
+                              "unknown field 'player' (did you mean 'notes'?)")
 
 
 @pytest.mark.parametrize(("patch", "message"), [
