@@ -83,7 +83,8 @@ def _about(field: SheetField, guide: SheetGuide) -> list[str]:
     first = field.label + (f": {field.meaning}" if field.meaning else ".")
     rng = field.range_text()
     if rng:
-        first += f" {rng[0].upper()}{rng[1:]}." if field.kind in ("choice", "flag") else f" From {rng}."
+        plain = field.kind in ("choice", "flag") or rng.startswith("up to")
+        first += f" {rng[0].upper()}{rng[1:]}." if plain else f" From {rng}."
     if field.required:
         first += " Required."
     lines = [first]
