@@ -14,6 +14,7 @@ fail a test by itself; GRIEVOUS_E2E_STALL_MS still raises the limit for a local 
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import shutil
@@ -227,6 +228,7 @@ class StallGuard(logging.Handler):
         super().__init__(logging.WARNING)
         self.stalls: list[Stall] = []
         self.expected: set[str] = set()
+        self.tests_own_work = False  # see allow_the_tests_own_work
 
     def emit(self, record: logging.LogRecord) -> None:
         stall = getattr(record, "stall", None)
@@ -234,7 +236,14 @@ class StallGuard(logging.Handler):
             self.stalls.append(stall)
 
     def too_long(self) -> list[Stall]:
-        return [s for s in self.stalls if s.held * 1000 > STALL_LIMIT_MS and s.culprit not in self.expected]
+        return [s for s in self.stalls if s.held * 1000 > STALL_LIMIT_MS and s.culprit not in self.expected
+                and not (self.tests_own_work and s.culprit is None and not s.in_flight)]
+
+    def allow_the_tests_own_work(self) -> None:
+        """A property test (hypothesis) draws its examples in the event loop's thread, between the bot's
+        commands: a stall with no command in flight is then the test's own work, not the bot's. A stall
+        while a command runs still fails."""
+        self.tests_own_work = True
 
     def expect(self, command: str) -> None:
         """A test that stalls the loop on purpose names the command it stalls."""
@@ -244,6 +253,11 @@ class StallGuard(logging.Handler):
 @pytest.fixture(autouse=True)
 def stall_guard() -> Iterator[StallGuard]:
     """Fails the test (at teardown) if the event loop was held for more than STALL_LIMIT_MS."""
+    # Late in a long session a full garbage collection of what earlier tests left can take over half a
+    # second, in whichever test it falls: collect now, and freeze what survives, so the watchdog times the
+    # bot's own work.
+    gc.collect()
+    gc.freeze()
     guard = StallGuard()
     logger = logging.getLogger("grievous.watchdog")
     logger.addHandler(guard)

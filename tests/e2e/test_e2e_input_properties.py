@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,11 @@ OPTION_TEXT = st.one_of(st.text(ANY_TEXT, min_size=1, max_size=100), st.text(st.
                         st.builds(lambda n: "9" * n, st.integers(1, 100)))
 SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, print_blob=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@pytest.fixture(autouse=True)
+def _hypothesis_in_the_loop(stall_guard: Any) -> None:
+    stall_guard.allow_the_tests_own_work()
 
 
 async def counts(table: Any) -> tuple[int, ...]:
