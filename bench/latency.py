@@ -472,7 +472,7 @@ class Options:
     progress: bool
     profile: Path | None
     workdir: Path
-    group_commit: bool = False  # the bot's own commands through the group committer (SQLite)
+    group_commit: bool = True  # the bot's own commands through the group committer (SQLite), as in production
 
 
 async def run_backend(backend: str, url: str, server: str, opts: Options) -> BackendReport:
@@ -701,8 +701,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, help="timed throughput rounds per command (default 4; 1 with --quick)")
     parser.add_argument("--per-round", type=int, help="commands per channel per round (default 5; 2 with --quick)")
     parser.add_argument("--reset-every", type=int, default=5, help="re-import both sheets after this many attacks")
-    parser.add_argument("--group-commit", action="store_true", help="run the bot's commands through the SQLite "
-                        "group committer (bot/services/group_commit.py), which is off by default")
+    parser.add_argument("--no-group-commit", dest="group_commit", action="store_false",
+                        help="run the bot's commands each in a transaction of its own, as before the SQLite group "
+                        "committer (bot/services/group_commit.py): the comparison")
     parser.add_argument("--quick", action="store_true", help="a short run (under a minute, 25 channels) that writes "
                         "nothing")
     parser.add_argument("--output", type=Path, help="the markdown file to update (default docs/benchmarks.md "

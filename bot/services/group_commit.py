@@ -91,6 +91,7 @@ class GroupCommitter:
     async def _commit(self, batch: list[_Job]) -> list[_Job]:
         """One transaction for ``batch``; returns the jobs to try again in a later batch."""
         done: list[tuple[_Job, Any]] = []
+        failed: list[tuple[_Job, BaseException]] = []  # told after the transaction ends, like the results
         retry: list[_Job] = []
         try:
             async with self.db.sessions() as session, session.begin():
@@ -102,8 +103,8 @@ class GroupCommitter:
                     except Exception as exc:
                         if job.retryable(exc) and job.attempts < job.attempts_left:
                             retry.append(job)
-                        elif not job.future.done():
-                            job.future.set_exception(exc)
+                        else:
+                            failed.append((job, exc))
                     else:
                         done.append((job, result))
                     finally:
@@ -112,8 +113,13 @@ class GroupCommitter:
             for job, _ in done:
                 if job.retryable(exc) and job.attempts < job.attempts_left:
                     retry.append(job)
-                elif not job.future.done():
-                    job.future.set_exception(exc)
+                else:
+                    failed.append((job, exc))
+            done = []
+        for job, error in failed:
+            if not job.future.done():
+                job.future.set_exception(error)
+        if not done:
             return retry
         self.batches += 1
         self.commands += len(done)
