@@ -15,6 +15,7 @@ from bot.services.views import ActionReport, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import embeds, pictures
 from bot.ui.publish import refresh_tracker, reply, to_gm_channel
+from bot.ui.stored_id import StoredId
 from content.guard import bounded_id
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ DETAILS_PREFIX = "grv:details:"
 DETAILS_TEMPLATE = DETAILS_PREFIX + r"(?P<id>[0-9]{1,40})"
 
 
-class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GM_TEMPLATE):
+class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=GM_TEMPLATE):
     """One choice of one pending GM decision; the decision's id and the choice live in the custom_id.
 
     Registered with ``bot.add_dynamic_items`` so a press is handled even after a restart; the
@@ -47,20 +48,16 @@ class GMDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         )
         self.decision_id = decision_id
         self.choice = choice
-        self.valid = True  # False for a pressed custom_id whose id no decision can have
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GMDecisionButton:
         decision_id = bounded_id(match["id"])
-        button = cls(decision_id or 0, match["choice"], label=getattr(item, "label", None))
-        button.valid = decision_id is not None  # answered with one line by interaction_check
-        return button
+        return cls(decision_id or 0, match["choice"], label=getattr(item, "label", None)).with_id(decision_id)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if not self.valid:
-            await send_line(interaction, embeds.error_line(embeds.STALE_BUTTON))
+        if await self.refused_stale(interaction):
             return False
         try:
             if await services_of(interaction).settings.is_gm(actor_of(interaction)):
@@ -129,7 +126,7 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
     await publish_report(interaction, report, edited=message.id if message is not None else None)
 
 
-class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DETAILS_TEMPLATE):
+class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=DETAILS_TEMPLATE):
     """Under an action's short public embed: every die and modifier of it, shown only to whoever presses.
 
     The event id lives in the custom_id, so the button works after a restart, and on any old message.
@@ -139,20 +136,16 @@ class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DET
         super().__init__(discord.ui.Button(label=embeds.DETAILS_LABEL, style=discord.ButtonStyle.secondary,
                                            custom_id=f"{DETAILS_PREFIX}{event_id}"))
         self.event_id = event_id
-        self.valid = True  # False for a pressed custom_id whose id no event can have
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DetailsButton:
         event_id = bounded_id(match["id"])
-        button = cls(event_id or 0)
-        button.valid = event_id is not None
-        return button
+        return cls(event_id or 0).with_id(event_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if not self.valid:
-            await send_line(interaction, embeds.error_line(embeds.STALE_BUTTON))
+        if await self.refused_stale(interaction):
             return
         try:
             event = await services_of(interaction).records.event(actor_of(interaction), self.event_id)

@@ -13,10 +13,11 @@ import discord
 
 from bot.interactions import actor_of, services_of
 from bot.services.views import TreatmentOffer
-from bot.tree import report_error, send_line
+from bot.tree import report_error
 from bot.ui import embeds
 from bot.ui.decisions import publish_report
 from bot.ui.publish import reply
+from bot.ui.stored_id import StoredId
 from content.guard import bounded_id
 
 OFFER_PREFIX = "grv:offer:"
@@ -24,7 +25,7 @@ OFFER_PREFIX = "grv:offer:"
 OFFER_TEMPLATE = OFFER_PREFIX + r"(?P<id>[0-9]{1,40}):(?P<answer>accept|decline)"
 
 
-class OfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OFFER_TEMPLATE):
+class OfferButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=OFFER_TEMPLATE):
     def __init__(self, event_id: int, answer: str) -> None:
         accept = answer == "accept"
         super().__init__(discord.ui.Button(
@@ -33,20 +34,16 @@ class OfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OFFER
             custom_id=f"{OFFER_PREFIX}{event_id}:{answer}"))
         self.event_id = event_id
         self.accept = accept
-        self.valid = True  # False for a pressed custom_id whose id no event can have
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> OfferButton:
         event_id = bounded_id(match["id"])
-        button = cls(event_id or 0, match["answer"])
-        button.valid = event_id is not None
-        return button
+        return cls(event_id or 0, match["answer"]).with_id(event_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if not self.valid:
-            await send_line(interaction, embeds.error_line(embeds.STALE_BUTTON))
+        if await self.refused_stale(interaction):
             return
         try:
             offer, report = await services_of(interaction).injuries.answer_offer(
