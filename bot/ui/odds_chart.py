@@ -79,7 +79,8 @@ def bar_chart(title: str, rows: Sequence[tuple[str, Sequence[float]]], legend: S
             draw.text((left + track + 10, top), percent(value), fill=TEXT, font=small)
         y += row_height
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
+    # zlib's default level: optimize=True tries every filter and took 30 ms of a 40 ms /odds for 3% less
+    image.save(out, "PNG", compress_level=6)
     return out.getvalue()
 
 

@@ -100,6 +100,30 @@ class ArsHarnEngine:
             defender=None if defender is None else defender.to_dict(cat),
         )
 
+    def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
+        """``scenario`` resolved again and again with other dice (``rules.odds``): an attack or spell reads its
+        sheets, rulings and options once and writes no sheet back (the Resolution's sheets are None)."""
+        cat = _catalog(catalog)
+        action_map = scenario.action
+        kind = action_map.get("type", "attack") if isinstance(action_map, Mapping) else None
+        if (scenario.system != SYSTEM_ID or kind not in ("attack", "cast") or scenario.attacker is None
+                or scenario.defender is None):
+            return lambda dice: self.resolve(scenario, dice, cat)
+        rulings = parse_rulings(scenario.settings)
+        options = Options(action_map, ACTION_OPTIONS[kind])
+        attacker = parse_character(scenario.attacker, "attacker", cat)
+        defender = parse_character(scenario.defender, "defender", cat)
+        run = combat.attack if kind == "attack" else magic.cast
+
+        def once(dice: DiceSource) -> Resolution:
+            first = len(dice.rolls)
+            outcome, _, _ = run(Ctx(cat, rulings, dice), options, attacker, defender)
+            outcome.setdefault("action", kind)
+            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[first:]), outcome=outcome,
+                              attacker=None, defender=None)
+
+        return once
+
     def _dispatch(self, kind: str, ctx: Ctx, options: Options, attacker: Character | None,
                   defender: Character | None) -> tuple[dict[str, Any], Character | None, Character | None]:
         if kind in ("attack", "cast"):

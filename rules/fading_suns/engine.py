@@ -145,6 +145,27 @@ class FadingSunsEngine:
         return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
                           attacker=attacker_out, defender=defender_out)
 
+    def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
+        """``scenario`` resolved again and again with other dice (``rules.odds``): an attack reads its sheets
+        and rulings once and writes no sheet back (the Resolution's sheets are None)."""
+        with _one_line():
+            cat = _catalog(catalog)
+            kind, action = _action(scenario.action)
+            if kind != "attack":
+                return lambda dice: self.resolve(scenario, dice, cat)
+            rules = parse_settings(scenario.settings)
+            attacker = _sheet(scenario.attacker, cat, "attacker")
+            defender = _sheet(scenario.defender, cat, "defender")
+
+        def once(dice: DiceSource) -> Resolution:
+            start = len(dice.rolls)
+            with _one_line():
+                outcome, _, _ = combat.attack(Ctx(cat, rules, dice), attacker, defender, action)
+            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
+                              attacker=None, defender=None)
+
+        return once
+
     def validate_sheet(self, sheet: Any, catalog: Any) -> dict[str, Any]:
         with _one_line():
             return parse(sheet, _catalog(catalog)).to_dict()
