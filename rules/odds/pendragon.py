@@ -5,12 +5,17 @@ the loser's success for his shield, fumbles; odd faces under the odd-roll lance 
 with the engine's own roll and comparison; a natural 1 (a flail may hit its wielder) is read from a run
 instead. After the damage roll, what the loser suffers depends only on the damage taken and whether a
 knockdown roll is called, whatever the exchange before it was (that part of the leaf is kept as it was).
+The first damage total of an exchange is read from a run; the others are worked out from it (the same
+multiplier, bonus and armour, the knockdown trigger by the engine's own test), so only a new state costs a run.
+A loser who cannot fall (not mounted, not on a wall) suffers the same after a knockdown roll whether he
+passed it or not, so both share the future of a blow that called no roll (the leaf keeps "knocked down").
 Knockdown, major wound, Valorous and fall rolls read only success or failure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import CRITICAL, FUMBLE, DiceSource
@@ -18,11 +23,35 @@ from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
+from rules.pendragon.character import Character, parse_character
+from rules.pendragon.context import Ctx
+from rules.pendragon.injury import knockdown_triggered
 from rules.pendragon.opposed import SUCCESSES, compare
+from rules.pendragon.settings import parse_settings
 
 CHECKS = frozenset({"knockdown", "major_wound", "valorous", "fall"})
 # the leaf fields the two d20s (and the damage total) decide before the loser's part begins
 EXCHANGE_FIELDS = ("winner", "loser", "tie", "critical", "fumble", "weapon_broken", "lance_broken")
+
+
+@dataclass(frozen=True)
+class _Blow:
+    """What the first damage total of an exchange showed: enough to work out the others'."""
+
+    loser: str
+    multiplier: int  # 2 for a critical that doubles the damage rolled
+    bonus: int  # the weapon's bonus added to the dice
+    armour: int  # armour and shield the blow meets
+
+
+@dataclass(frozen=True)
+class _After:
+    """The rest of a blow's state, the same for every total (of one parity under the odd-damage ruling)."""
+
+    dropped: Hashable
+    broken: Hashable
+    self_hits: tuple[bool, ...]
+    fixed: Leaf
 
 
 class PendragonOdds:
@@ -37,6 +66,17 @@ class PendragonOdds:
             if isinstance(rolls[1], Mapping):
                 self.targets["defender"] = int(rolls[1]["target"])
         self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
+        self.rules = parse_settings(scenario.settings)
+        # a charging lance breaks on an odd damage total: then a total's parity is part of its state
+        self.odd_damage = self.rules.text("lance_breaks") == "odd_damage"
+        self.chars: dict[str, Character] = {
+            who: parse_character(sheet, catalog, who)
+            for who, sheet in (("attacker", scenario.attacker), ("defender", scenario.defender)) if sheet is not None}
+        self.catalog = catalog
+        self.can_fall = {who: _may_fall(scenario, who) for who in ("attacker", "defender")}
+        self.blows: dict[History, _Blow] = {}  # by the d20s' history
+        self.afters: dict[tuple[History, int | None], _After] = {}
+        self.damage_states: dict[History, tuple[Hashable, Leaf]] = {}  # a blow calling a knockdown roll
         table = catalog.combat.stat_loss
         # Statistics Lost comes last in the blow; a characteristic nothing after it reads is as good as no
         # loss: APP always; DEX unless someone could still fall (a rider, a man on a wall); STR unless a
@@ -88,17 +128,57 @@ class PendragonOdds:
             events = out.get("events") or {}
             return State(("exchange-run", rolls, out.get("winner"), out.get("tie"), out.get("critical"),
                           tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))))
-        if resolution is not None and history and history[-1][0] == "damage" and labels_before(history):
-            out = resolution.outcome
-            events = out.get("events") or {}
-            knock = out.get("knockdown")
-            kind = None if not isinstance(knock, Mapping) else ("automatic" if knock.get("automatic") else "roll")
-            leaf = dict(self.leaf(resolution))
-            return State(("damage", out.get("loser"), out.get("damage_taken"), kind, out.get("weapon_dropped"),
-                          out.get("weapon_broken"),
-                          tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))),
-                         tuple((name, leaf[name]) for name in EXCHANGE_FIELDS))
+        if history and history[-1][0] == "damage" and labels_before(history):
+            return self._blow(history, resolution)
+        if history and history[-1][0] == "knockdown" and history[:-1] in self.damage_states:
+            # a loser who cannot fall: passed or failed, the same future as a blow calling no roll
+            key, fixed = self.damage_states[history[:-1]]
+            return State(key, (*fixed, ("knocked_down", history[-1][1] != "passed")))
         return None
+
+    def _blow(self, history: History, resolution: Resolution | None) -> State | None:
+        """The state after the winner's damage roll, read from a run or worked out from an earlier one."""
+        prefix, total = history[:-1], history[-1][1]
+        blow = self.blows.get(prefix)
+        parity: int | None = None
+        if blow is not None and isinstance(total, int):
+            parity = (total + blow.bonus) % 2 if self.odd_damage else None
+            after = self.afters.get((prefix, parity))
+            if after is not None:
+                rolled = blow.multiplier * (total + blow.bonus)
+                ctx = Ctx(self.catalog, self.rules, DiceSource())
+                triggered, automatic = knockdown_triggered(ctx, self.chars[blow.loser], rolled)
+                kind = None if not triggered else ("automatic" if automatic else "roll")
+                return self._state(history, blow.loser, max(0, rolled - blow.armour), kind, after)
+        if resolution is None:
+            return None
+        out = resolution.outcome
+        events = out.get("events") or {}
+        knock = out.get("knockdown")
+        kind = None if not isinstance(knock, Mapping) else ("automatic" if knock.get("automatic") else "roll")
+        leaf = dict(self.leaf(resolution))
+        after = _After(out.get("weapon_dropped"), out.get("weapon_broken"),
+                       tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender")),
+                       tuple((name, leaf[name]) for name in EXCHANGE_FIELDS))
+        loser, doubled, dice_total = out.get("loser"), out.get("damage_rolled"), out.get("damage_roll_total")
+        if (isinstance(total, int) and isinstance(loser, str) and isinstance(doubled, int)
+                and isinstance(dice_total, int) and dice_total > 0):
+            # everything before the damage roll is fixed by the history: learn how its other totals read
+            blow = _Blow(loser, doubled // dice_total, dice_total - total, int(out.get("armor") or 0))
+            self.blows.setdefault(prefix, blow)
+            self.afters.setdefault((prefix, dice_total % 2 if self.odd_damage else None), after)
+        return self._state(history, loser, out.get("damage_taken"), kind, after)
+
+    def _state(self, history: History, loser: Any, taken: Any, kind: str | None, after: _After) -> State:
+        key = ("damage", loser, taken, kind, after.dropped, after.broken, after.self_hits)
+        if not isinstance(loser, str) or self.can_fall.get(loser, True):
+            return State(key, after.fixed)
+        # cannot fall: a knockdown changes only the leaf's "knocked down"
+        plain = ("damage", loser, taken, None, after.dropped, after.broken, after.self_hits)
+        if kind == "roll":
+            self.damage_states[history] = (plain, after.fixed)
+            return State(key, after.fixed)
+        return State(plain, (*after.fixed, ("knocked_down", kind == "automatic")))
 
     def observe(self, history: History, resolution: Resolution) -> None:
         return None
