@@ -9,7 +9,7 @@ mistake at once; unknown keys are refused there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.errors import SheetError, UnknownEntry
@@ -115,7 +115,18 @@ class Character:
         return sum(w.remaining for w in self.wounds)
 
     def with_(self, **changes: Any) -> Character:
-        return replace(self, **changes)
+        """A copy with ``changes``: what ``dataclasses.replace`` does, without re-running ``__init__`` (a blow
+        makes a dozen copies, and exact odds make thousands of blows)."""
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"Character has no field {sorted(unknown)[0]!r}")
+        copy = object.__new__(Character)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__.update(changes)
+        return copy
+
+
+_FIELDS = frozenset(f.name for f in fields(Character))
 
 
 # -- parsing ------------------------------------------------------------------------------------

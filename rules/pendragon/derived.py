@@ -24,7 +24,24 @@ class Derived:
     move: int
 
 
+# derived figures by (pack, characteristics, overrides): a blow asks for them a dozen times on the same few
+_Key = tuple[int, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
+_CACHE: dict[_Key, tuple[PendragonCatalog, Derived]] = {}
+
+
 def derive(char: Character, catalog: PendragonCatalog) -> Derived:
+    key = (id(catalog), tuple(char.stats.items()), tuple(char.overrides.items()))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    value = _derive(char, catalog)
+    if len(_CACHE) >= 4096:
+        _CACHE.clear()
+    _CACHE[key] = (catalog, value)
+    return value
+
+
+def _derive(char: Character, catalog: PendragonCatalog) -> Derived:
     s = char.stats
     rules = catalog.derived
     o = char.overrides
