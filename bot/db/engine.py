@@ -1,14 +1,23 @@
-"""The async engine and the one session factory; SQLite gets WAL, foreign keys and serialized writers."""
+"""The async engine and the one session factory; SQLite gets WAL, foreign keys and serialized writers.
+
+``Database.on_change`` tells listeners which rows a session is about to write (every flush) or that a bulk
+statement changed rows it cannot name: what lets a process keep rows in memory between commands
+(bot/services/encounter_cache.py) and drop them the moment any command changes them."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import ORMExecuteState, Session
+
+# A listener gets the session and the ORM objects it is writing (new, changed or deleted), or None: rows
+# changed that no object names (a bulk UPDATE or DELETE), so whatever it holds may be stale.
+ChangeListener = Callable[[Session, Iterable[object] | None], None]
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///grievous.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -19,10 +28,28 @@ class Database:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
+        self.on_change: list[ChangeListener] = []
+        # A Session class of this database's own, so that its flush events reach its listeners only.
+        session_class: type[Session] = type("GrievousSession", (Session,), {})
+        event.listen(session_class, "after_flush", self._flushed)
+        event.listen(session_class, "do_orm_execute", self._executing)
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            engine, expire_on_commit=False, sync_session_class=session_class)
         # Readers (autocomplete, status, log) skip SQLite's up-front write lock; WAL lets them run beside a writer.
         self.readers: async_sessionmaker[AsyncSession] = async_sessionmaker(
-            engine.execution_options(read_only=True), expire_on_commit=False)
+            engine.execution_options(read_only=True), expire_on_commit=False, sync_session_class=session_class)
+
+    def _flushed(self, session: Session, _context: Any) -> None:
+        # Still the pre-flush lists here: what this flush wrote.
+        written = [*session.new, *session.dirty, *session.deleted]
+        if written:
+            for listener in self.on_change:
+                listener(session, written)
+
+    def _executing(self, state: ORMExecuteState) -> None:
+        if state.is_update or state.is_delete:
+            for listener in self.on_change:
+                listener(state.session, None)
 
     @classmethod
     def from_url(cls, url: str = DEFAULT_DATABASE_URL, **engine_options: Any) -> Database:

@@ -20,12 +20,17 @@ from bot.db.models import (
     PendingDecision,
 )
 
+# session.info: servers known (from the encounter cache) to have no settings row, so none is selected
+NO_GUILD_SETTINGS = "no_guild_settings"
+
 
 def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
 async def guild_settings(session: AsyncSession, guild_id: int) -> GuildSettings | None:
+    if guild_id in session.info.get(NO_GUILD_SETTINGS, ()):
+        return None
     row = await session.get(GuildSettings, guild_id)
     if row is not None:
         # The identity map holds rows weakly: once a caller drops this one (access.is_gm keeps only a
@@ -35,6 +40,7 @@ async def guild_settings(session: AsyncSession, guild_id: int) -> GuildSettings 
 
 
 async def guild_settings_for_update(session: AsyncSession, guild_id: int) -> GuildSettings:
+    session.info.get(NO_GUILD_SETTINGS, set()).discard(guild_id)
     row = await session.get(GuildSettings, guild_id, with_for_update=True)
     if row is None:
         row = GuildSettings(guild_id=guild_id, rolls_mode="auto", rulings={})

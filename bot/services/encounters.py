@@ -16,6 +16,7 @@ from bot.services.actions import record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.dice_option import parse_dice
+from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
 from bot.services.rulings import channel_system, scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
@@ -32,9 +33,25 @@ MAX_COMBATANTS = 50
 
 
 async def active_encounter(session: AsyncSession, actor: Actor, *, for_update: bool = True) -> Encounter:
+    """The channel's encounter with its combatants and characters. A command that writes takes it from the
+    runtime's encounter cache when it is there, and hands it on there (bot/services/encounter_cache.py)."""
+    lending: tuple[EncounterCache, list[Entry]] | None = session.info.get(LENT) if for_update else None
+    if lending is not None:
+        cache, lent = lending
+        entry = cache.take(actor.channel_id)
+        if entry is not None and ("guild", actor.guild_id) in entry.keys and attach(session, entry):
+            lent.append(entry)
+            return entry.encounter
+        if entry is not None:
+            cache.release(entry)
     encounter = await repo.active_encounter(session, actor.channel_id, for_update=for_update)
     if encounter is None:
         raise NotInEncounter("there is no encounter in this channel: start one with /encounter start")
+    if lending is not None:
+        entry = Entry.of(encounter, await repo.guild_settings(session, encounter.guild_id))
+        cache.lend(entry)
+        lent.append(entry)
+        session.info[OWNER] = entry
     return encounter
 
 

@@ -3,6 +3,8 @@
 ``transact`` is the one way a command touches the database: commands in one channel wait on an
 in-process lock, each runs in one session and one transaction, and a version clash (another
 process saved first) or a transient lock error retries the whole command from a fresh read.
+A command may take its channel's encounter from memory (``encounter_cache``); it goes back there
+only once the command's transaction has committed.
 
 Slow work never runs on the event loop or inside a transaction: parsing an upload goes to a worker
 thread (``off_loop``), and a homebrew catalog that is not built yet stops the transaction
@@ -30,6 +32,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.errors import Conflict, UserError
+from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
 from rules.model import Engine
 from rules.registry import available_ids, get_engine
@@ -106,6 +109,7 @@ class Runtime:
         catalogs: Callable[[str], Any] = _load_catalog,
         packs: Callable[[str, Mapping[str, bytes]], Any] = _load_pack,
         group_commit: bool = True,
+        encounter_cache: bool = True,
     ) -> None:
         self.db = db
         self.rng = rng
@@ -127,6 +131,10 @@ class Runtime:
         # (bot/services/group_commit.py): on a quiet machine it raised /attack's 100-channel throughput
         # 1.2-1.5x and halved its p99 (docs/benchmarks.md). PostgreSQL takes concurrent writers itself.
         self.committer = GroupCommitter(db, self._committed) if group_commit and db.dialect == "sqlite" else None
+        # Active encounters between commands (bot/services/encounter_cache.py); None: every command loads them.
+        self.encounters: EncounterCache | None = EncounterCache() if encounter_cache else None
+        if self.encounters is not None:
+            db.on_change.append(self.encounters.changed)
 
     def warm_up(self) -> None:
         """Import every engine and build the default catalogs (YAML and validation: about a second), so that
@@ -261,6 +269,34 @@ class Runtime:
             await self.committer.close()
 
     async def _with_retries(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        if self.encounters is None:
+            return await self._attempts(work)
+        cache, lent = self.encounters, list[Entry]()
+
+        async def attempt(session: AsyncSession) -> T:
+            for entry in lent:  # a retry: what the last attempt took is stale or half-changed
+                cache.release(entry)
+            lent.clear()
+            session.info[LENT] = (cache, lent)
+            try:
+                result = await work(session)
+                await session.flush()  # its own writes, while the session still knows which entry is its own
+                return result
+            finally:
+                session.info.pop(LENT, None)
+                session.info.pop(OWNER, None)
+
+        try:
+            result = await self._attempts(attempt)
+        except BaseException:
+            for entry in lent:
+                cache.release(entry)
+            raise
+        for entry in lent:  # committed: the next command on the channel starts from here
+            cache.put(entry)
+        return result
+
+    async def _attempts(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         if self.committer is not None:
             for _ in range(RETRIES):
                 try:

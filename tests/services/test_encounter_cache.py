@@ -1,0 +1,111 @@
+"""The encounter cache (issue 12): after the first command on an encounter, an attack reads nothing from the
+database; any change by another command is seen by the next one; another process's change is caught by the
+version check and the attack is retried from fresh rows; a failed command leaves nothing in memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from bot.db.engine import Database
+from bot.errors import NotFound, UserError
+from bot.services import Services
+from tests.conftest import CHANNEL, catalogs
+
+
+@contextmanager
+def statements(db: Database) -> Iterator[list[str]]:
+    """Every SQL statement ``db`` sends meanwhile, by its first words."""
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(" ".join(statement.split()[:3]).upper())
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+
+
+def wound_locations(view: Any) -> list[str]:
+    return [w.location for w in view.summary.wounds]
+
+
+async def test_an_attack_after_the_first_reads_nothing(table: Any, gm: Any) -> None:
+    cache = table.runtime.encounters
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    with statements(table.db) as seen:
+        await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
+    assert [s for s in seen if s.startswith("SELECT")] == []
+    assert sorted(s for s in seen if s.split()[0] in ("UPDATE", "INSERT")) == [
+        "INSERT INTO EVENTS", "UPDATE CHARACTERS SET", "UPDATE CHARACTERS SET", "UPDATE ENCOUNTERS SET"]
+    assert cache.hits == 1
+    brun = await table.characters.get(gm, "Brun")
+    assert wound_locations(brun) == ["10", "20"]
+
+
+async def test_a_sheet_changed_by_another_command_is_seen_by_the_next_attack(table: Any, gm: Any, bob: Any) -> None:
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    await table.characters.edit_stat(bob, "Brun", "str", 15)
+    report = await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=30")
+    assert report.resolution["defender"]["str"] == 15
+    assert [w["location"] for w in report.resolution["defender"]["wounds"]] == [10, 30]
+    assert (await table.characters.get(gm, "Brun")).sheet["str"] == 15
+
+
+async def test_a_settings_change_reaches_the_next_attack(table: Any, manager: Any, alice: Any, bob: Any) -> None:
+    # Aldo's turn comes first: Bob attacks out of turn, which the server only warns about ...
+    await table.combat.attack(alice, "Brun", "Sword", dice_text="attack=2 location=1")
+    warned = await table.combat.attack(bob, "Aldo", "Club", dice_text="attack=2 location=1")
+    assert warned.out_of_turn == "Aldo"
+    # ... until a manager has turns enforced: the encounter held in memory must not keep the old setting
+    await table.settings.set_turns(manager, "enforce")
+    with pytest.raises(UserError, match="it is Aldo's turn"):
+        await table.combat.attack(bob, "Aldo", "Club", dice_text="attack=2 location=1")
+
+
+async def test_a_failed_attack_keeps_nothing_in_memory(table: Any, gm: Any) -> None:
+    cache = table.runtime.encounters
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    assert len(cache) == 1
+    with pytest.raises(NotFound):
+        await table.combat.attack(gm, "Brun", "Axe", attacker="Aldo", dice_text="attack=5 location=20")
+    assert len(cache) == 0
+    misses = cache.misses
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=30")
+    assert cache.misses == misses + 1  # loaded afresh
+    assert wound_locations(await table.characters.get(gm, "Brun")) == ["10", "30"]
+
+
+async def test_another_process_change_is_caught_by_the_version_check(table: Any, gm: Any, db_url: str) -> None:
+    # A second process on the same database: its own engine, so its writes tell this process nothing.
+    other_db = Database.from_url(db_url)
+    try:
+        other = Services(other_db, catalogs=catalogs)
+        await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+        await other.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
+        hits = table.runtime.encounters.hits
+        # This process still holds Brun as he was before the other's attack: its write fails the version
+        # check, and the retry starts from the stored sheet, so no wound is lost.
+        report = await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=30")
+        assert table.runtime.encounters.hits == hits + 1
+        assert [w["location"] for w in report.resolution["defender"]["wounds"]] == [10, 20, 30]
+        assert wound_locations(await table.characters.get(gm, "Brun")) == ["10", "20", "30"]
+        await other.runtime.close()
+    finally:
+        await other_db.dispose()
+
+
+async def test_an_ended_encounter_is_not_held(table: Any, gm: Any, alice: Any) -> None:
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    await table.encounters.end(gm)
+    assert len(table.runtime.encounters) == 0
+    await table.encounters.start(alice)
+    with pytest.raises(UserError, match="nobody is in the encounter"):
+        await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo")
+    assert CHANNEL not in table.runtime.encounters._entries
