@@ -112,15 +112,27 @@ class Connection:
             session = self.session
             if session is None or session.connection is not self:
                 return
-            for event in list(session.buffer):
-                if event.seq <= self.sent_seq or self.ws.closed:
-                    continue
+            for event in self._unsent(session.buffer):
+                if self.ws.closed:
+                    break
                 if not event.replay and event.seq <= self.attach_seq:
                     continue
                 await self._send_locked(event.payload)
                 self.sent_seq = event.seq
                 if event.on_sent is not None:
                     event.on_sent()
+
+    def _unsent(self, buffer: deque[BufferedEvent]) -> list[BufferedEvent]:
+        """The buffer's tail after ``sent_seq``, oldest first. Walked from the newest end: the buffer holds
+        up to REPLAY_BUFFER events and a dispatch usually adds one, so walking all of it on every dispatch
+        cost the emulator ~0.6 ms an event and made every figure in the benchmark grow over a run."""
+        tail: list[BufferedEvent] = []
+        for event in reversed(buffer):
+            if event.seq <= self.sent_seq:
+                break
+            tail.append(event)
+        tail.reverse()
+        return tail
 
 
 class Gateway:
