@@ -3,13 +3,12 @@
 The ``compare`` text is read through the input guard (``content.guard``), as the ``dice`` text is.
 
 The declaration is read in one short read-only session (who acts, on whom, the sheets, the server's
-rulings and pack); the enumeration runs off the event loop with a time budget, so a heavy declaration
-answers with what is exact so far instead of stalling every guild.
+rulings and pack); the enumeration runs in a worker process (``bot.services.odds_worker``) with a time
+budget, so a heavy declaration answers with what is exact so far and stalls no other guild.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import re
 import time
@@ -25,11 +24,12 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
+from bot.services.odds_worker import WORKER
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from content.guard import check_text, whole_number
-from rules.model import Engine, Scenario
-from rules.odds.api import Odds, compute_odds
+from rules.model import Scenario
+from rules.odds.api import Odds
 
 # seconds of enumeration per /odds, shared by the declarations it compares (the answer is deferred past
 # 1.5 s, so Discord shows "thinking" meanwhile); past it the answer says how much is exact
@@ -61,7 +61,6 @@ class OddsView:
 
 @dataclass(frozen=True)
 class _Job:
-    engine: Engine
     catalog: Any
     scenario: Scenario
 
@@ -133,7 +132,7 @@ class OddsService:
                                     attacker=copy.deepcopy(call.actor_character.sheet),
                                     defender=copy.deepcopy(call.target.sheet) if call.target else None,
                                     settings=settings)
-                jobs.append(_Job(engine, catalog, scenario))
+                jobs.append(_Job(catalog, scenario))
                 actions.append(dict(call.action))
                 names = (call.actor_character.name, call.target.name if call.target else "")
             view = OddsView(encounter.system, names[0], names[1], (), forced)
@@ -145,7 +144,6 @@ class OddsService:
         for index, job in enumerate(jobs):
             # an even share, plus whatever the declarations before did not use
             share = (deadline - time.monotonic()) / (len(jobs) - index)
-            odds = await asyncio.to_thread(compute_odds, job.engine, job.scenario, job.catalog, view.forced,
-                                           max(share, 0.05))
+            odds = await WORKER.compute(job.scenario.system, job.scenario, job.catalog, view.forced, max(share, 0.05))
             declarations.append(Declaration(dict(job.scenario.action), odds))
         return OddsView(view.system, view.attacker, view.target, tuple(declarations), view.forced)

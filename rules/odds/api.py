@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
+from time import time
 from typing import Any
 
 from rules.dice import DiceSource
@@ -13,6 +14,7 @@ from rules.model import Engine, Resolution, Scenario
 from rules.odds import ars_harn, fading_suns, pendragon
 from rules.odds.dice import CUTOFF, EnumeratingDice
 from rules.odds.tree import Adapter, Distribution, enumerate_action
+from rules.registry import available_ids, get_engine
 
 # what /odds can be asked about, by system
 ACTIONS = {"ars-harn": ("attack", "cast"), "pendragon": ("attack",), "fading-suns": ("attack",)}
@@ -82,6 +84,19 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
 
     dist = enumerate_action(resolve, make, adapter, budget)
     return Odds(scenario.system, dist, summarize(dist), declared(probe.outcome))
+
+
+def compute_for(system: str, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None,
+                until: float | None) -> Odds:
+    """``compute_odds`` from plain data, for a worker process: the system's id (not its engine), and the time
+    (``time.time()``) to stop by rather than a budget, so that waiting for the worker counts."""
+    budget = None if until is None else max(0.05, until - time())
+    return compute_odds(get_engine(system), scenario, catalog, forced, budget)
+
+
+def warm() -> list[str]:
+    """Import what an enumeration needs (every engine, and this module's adapters) in a fresh worker process."""
+    return available_ids()
 
 
 def declared(outcome: Mapping[str, Any]) -> dict[str, str]:
