@@ -34,7 +34,11 @@ class FadingSunsOdds:
         return group_faces(1, 20, lambda face: self.catalog.location_for(column, face).name)
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
-        if resolution is None or not history or history[-1][0] not in ("attack", "defense"):
+        if resolution is None or not history:
+            return None
+        if history[-1][0] == "location" and history.count(history[-1]) == 1:
+            return self._wound(history, resolution)
+        if history[-1][0] not in ("attack", "defense"):
             return None
         if history[-1][0] == "attack" and resolution.outcome.get("defense") is not None:
             return None  # wait for the defence
@@ -42,6 +46,23 @@ class FadingSunsOdds:
         defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
         return State(("exchange", out.get("result"), out.get("hit"), out.get("defended"),
                       out.get("net_victory_points"), defense.get("result")))
+
+    def _wound(self, history: History, resolution: Resolution) -> State | None:
+        """After the location roll: the wound's rolls depend on its severity and the location's effect for it
+        (and on the defence, whose critical failure may have made the defender roll already), not on the
+        location or the victory points that made it: those are kept in the leaf."""
+        out = resolution.outcome
+        location, severity = out.get("location"), out.get("severity")
+        if not isinstance(location, str) or out.get("attacker_roll") is not None:
+            return None
+        effect = self.catalog.location(location).wound_effect(severity) if isinstance(severity, str) else None
+        defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
+        leaf = dict(self.leaf(resolution))
+        fixed = tuple((name, leaf[name]) for name in ("result", "hit", "defended", "victory_points", "location",
+                                                         "damage", "attacker_conditions"))
+        return State(("wound", severity, None if effect is None else (effect.roll, effect.conditions),
+                      defense.get("result"), out.get("result"), leaf["attacker_conditions"],
+                      tuple(h for h in history if h[0] not in ("attack", "defense", "location"))), fixed)
 
     def observe(self, history: History, resolution: Resolution) -> None:
         return None

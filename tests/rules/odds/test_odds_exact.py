@@ -80,6 +80,7 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
 
 @pytest.mark.parametrize(("name", "forced"), [
     ("fading-suns-crippling-axe", {}),
+    ("fading-suns-dodged-blaster", {}),  # wounds shared by location, after a defence that may stumble first
     ("ars-harn-axe-amputation", {"attack": [9], "defense": [2]}),  # the wounds shared between locations
     ("ars-harn-sword-vs-mail", {"attack": [1, 1, 4]}),  # an attack forced whole, doubled twice
     ("pendragon-sword-against-axe", {"attacker": [14]}),  # the exchanges and the damage states
