@@ -15,6 +15,7 @@ from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import HANDS
 from rules.ars_harn.combat import earns_advantage
 from rules.ars_harn.settings import parse_rulings
+from rules.dice import FAILURE, FUMBLE, SUCCESS
 from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, labels, last, make_leaf, spread
 from rules.odds.dice import Policy
@@ -22,6 +23,8 @@ from rules.odds.tree import Distribution, History, Leaf, State
 
 CHECKS = frozenset({"shock", "kill", "amputation", "fumble", "stumble", "chirurgy", "healing", "fatigue"})
 SEVERITY = {"M": "minor", "S": "serious", "G": "grievous", "K": "kill"}
+# a shock check's result (as the dice source merges it) as the leaf reads it: a botch fails
+SHOCK_LEAF: dict[Hashable, str] = {SUCCESS: "passed", FAILURE: "failed", FUMBLE: "botched"}
 
 
 class ArsHarnOdds:
@@ -89,6 +92,10 @@ class ArsHarnOdds:
         return hit, at - dt if hit else 0, advantage, a_botched, d_botched
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
+        if history and history[-1][0] == "shock" and history[-1][1] in SHOCK_LEAF:
+            # the shock roll is the blow's last; it changes only what the leaf says of it, so every result
+            # shares the run that came before it (and the leaf takes each result's reading)
+            return State(("shock", history[:-1]), (("shock", SHOCK_LEAF[history[-1][1]]),))
         if len(history) == 1 and history[0][0] == "targeting":
             # a damaging spell: only whether Targeting passed (or botched) shapes what follows
             if resolution is None or not isinstance(resolution.outcome.get("targeting"), Mapping):
