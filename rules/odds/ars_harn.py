@@ -57,6 +57,7 @@ class ArsHarnOdds:
         self.offsets: dict[tuple[str, int | None], int] = {}
         self.places = sorted({self._place(g) for g in self._groups("location", 100) or []}, key=str)
         self._bands: dict[int, tuple[int | None, ...]] = {}
+        self._last: tuple[History | None, tuple[bool, int, bool, bool, bool] | None] = (None, None)
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
 
     def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
@@ -79,6 +80,14 @@ class ArsHarnOdds:
         """(hit, excess, tactical advantage, attack botched, defence botched) once both rolls are in."""
         if self.mods is None or len(history) < len(self.rolled):
             return None
+        if history is self._last[0]:  # the driver asks mark, then key, of the same path
+            return self._last[1]
+        found = self._read_exchange(history)
+        self._last = (history, found)
+        return found
+
+    def _read_exchange(self, history: History) -> tuple[bool, int, bool, bool, bool] | None:
+        assert self.mods is not None
         totals: dict[str, tuple[int, bool]] = dict(self.fixed)
         for (label, value), wanted in zip(history, self.rolled, strict=False):
             if label != wanted or not isinstance(value, tuple):
@@ -194,7 +203,7 @@ def summarize(dist: Distribution) -> dict[str, Any]:
         severity[key] = severity.get(key, 0.0) + q
     excess = dist.marginals.get("excess", {})
     mean_excess = sum(float(str(e)) * q for e, q in excess.items()) / hit if hit else 0.0
-    levels = sum(float(str(dict(leaf)["levels"])) * q for leaf, q in dist.leaves.items())
+    levels = sum(float(str(row["levels"])) * q for row, q in dist.rows())
     return {
         "hit": hit,
         "injury": p(lambda r: r["code"] is not None),

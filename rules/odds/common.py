@@ -53,8 +53,7 @@ def spread(dist: Distribution, field: str, when: Callable[[dict[str, Hashable]],
            ) -> dict[str, float]:
     """The probability of each value of ``field`` over the leaves (``when`` filters them)."""
     out: dict[str, float] = {}
-    for leaf, p in dist.leaves.items():
-        row = dict(leaf)
+    for row, p in dist.rows():
         if when is not None and not when(row):
             continue
         value = row.get(field)

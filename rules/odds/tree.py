@@ -88,13 +88,20 @@ class Distribution:
     marginals: dict[str, dict[Hashable, float]]
     runs: int
     seconds: float
+    _rows: list[tuple[dict[str, Hashable], float]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
         return self.missing == 0.0
 
+    def rows(self) -> list[tuple[dict[str, Hashable], float]]:
+        """Every leaf as a mapping, with its probability (made once: a summary reads them twenty times)."""
+        if self._rows is None:
+            self._rows = [(dict(leaf), p) for leaf, p in self.leaves.items()]
+        return self._rows
+
     def prob(self, test: Callable[[dict[str, Hashable]], bool]) -> float:
-        return sum(p for leaf, p in self.leaves.items() if test(dict(leaf)))
+        return sum(p for row, p in self.rows() if test(row))
 
 
 @dataclass(frozen=True)
@@ -187,20 +194,16 @@ def flatten(root: Sub, memo: dict[Hashable, Sub]) -> dict[Leaf, float]:
     for key in reversed(list(memo)):
         for fixed, weight in weights.pop(key, {}).items():
             state = memo[key]
+            values = dict(fixed)
             for leaf, p in state.leaves.items():
-                if fixed:
-                    leaf = _override(leaf, fixed)
+                if values:
+                    leaf = tuple([(name, values[name]) if name in values else (name, value) for name, value in leaf])
                 leaves[leaf] = leaves.get(leaf, 0.0) + p * weight
             for (ref, inner), p in state.refs.items():
                 combined = _combine(inner, fixed)
                 bucket = weights.setdefault(ref, {})
                 bucket[combined] = bucket.get(combined, 0.0) + p * weight
     return leaves
-
-
-def _override(leaf: Leaf, fixed: Leaf) -> Leaf:
-    values = dict(fixed)
-    return tuple((name, values.get(name, value)) if name in values else (name, value) for name, value in leaf)
 
 
 def _combine(inner: Leaf, outer: Leaf) -> Leaf:
