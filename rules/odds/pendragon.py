@@ -115,6 +115,10 @@ class PendragonOdds:
                 tuple(parity))
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
+        if history and history[-1][0] == "valorous" and labels_before(history):
+            # a failed Valorous roll only takes the loser out of the fight, which nothing after it reads: both
+            # results share the future of the first (a pass; a later failure still shows through it)
+            return State(("valorous", history[:-1]), (("out_of_fight", True),) if history[-1][1] == "failed" else ())
         wanted = 2 if self.opposed else 1
         if len(history) == wanted and history[0][0] == "attacker":
             found = self._exchange(history)
