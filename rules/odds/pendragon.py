@@ -86,9 +86,16 @@ class PendragonOdds:
             inert.add("dex")
         if not _has_flail(catalog, scenario):
             inert.add("str")
+        # and when each side takes one wound at most (no fall, no flail), only the Statistics Lost roll's
+        # effect on hit points (SIZ + CON) is read after it: SIZ and CON are one outcome
+        same = {"siz": "hit points", "con": "hit points"} if {"dex", "str"} <= inert else {}
+
+        def meaning(face: int) -> Hashable:
+            stat = table.get(face)
+            return None if stat in (None, *inert) else same.get(stat, stat)
+
         self.policy = Policy(by_result=CHECKS, face_groups=lambda label, sides: (
-            group_faces(1, 6, lambda face: None if table.get(face) in (None, *inert) else table.get(face))
-            if label == "stat_loss" and sides == 6 else None))
+            group_faces(1, 6, meaning) if label == "stat_loss" and sides == 6 else None))
 
     def _exchange(self, history: History) -> Hashable | None:
         if self.targets is None:
