@@ -25,7 +25,7 @@ from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
-from rules.pendragon.injury import knockdown_triggered
+from rules.pendragon.injury import is_major, knockdown_triggered
 from rules.pendragon.opposed import SUCCESSES, compare
 from rules.pendragon.settings import parse_settings
 
@@ -77,7 +77,10 @@ class PendragonOdds:
         self.blows: dict[History, _Blow] = {}  # by the d20s' history
         self.afters: dict[tuple[History, int | None], _After] = {}
         self.damage_states: dict[History, tuple[Hashable, Leaf]] = {}  # a blow calling a knockdown roll
-        table = catalog.combat.stat_loss
+        self.losers: dict[History, tuple[str, tuple[bool, ...]]] = {}  # who a damage roll hurts; self-hits
+        self.table = table = catalog.combat.stat_loss
+        # the most a fall adds to its dice (from a horse or a wall: a fall wound's size, at the most)
+        self.fall_bonus = max(catalog.combat.knockdown_fall_damage.bonus, catalog.combat.unconscious_fall_damage.bonus)
         # Statistics Lost comes last in the blow; a characteristic nothing after it reads is as good as no
         # loss: APP always; DEX unless someone could still fall (a rider, a man on a wall); STR unless a
         # flail may yet hit its own wielder (its damage dice)
@@ -122,6 +125,8 @@ class PendragonOdds:
                 tuple(parity))
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
+        if history and history[-1][0] == "stat_loss" and labels_before(history):
+            return self._stat_lost(history)
         if history and history[-1][0] == "valorous" and labels_before(history):
             # a failed Valorous roll only takes the loser out of the fight, which nothing after it reads: both
             # results share the future of the first (a pass; a later failure still shows through it)
@@ -180,7 +185,29 @@ class PendragonOdds:
             self.afters.setdefault((prefix, dice_total % 2 if self.odd_damage else None), after)
         return self._state(history, loser, out.get("damage_taken"), kind, after)
 
+    def _stat_lost(self, history: History) -> State | None:
+        """Statistics Lost in the loser's blow, when he will not hit himself: once he cannot fall (on foot and
+        off any wall, or fallen already) DEX and STR are not read again, and when it is his last wound
+        (he never could fall, or his fall did not make a major wound) only his hit points (SIZ + CON) are."""
+        damage = next(i for i, (name, _) in enumerate(history) if name == "damage")
+        found = self.losers.get(history[:damage + 1])
+        faces = history[-1][1]
+        if found is None or any(found[1]) or not isinstance(faces, tuple):
+            return None
+        loser = found[0]
+        falls = [value for name, value in history[damage + 1:-1] if name == "fall_damage"]
+        if self.can_fall.get(loser, True) and not falls:
+            return None
+        last = not falls or (isinstance(falls[0], int) and not is_major(
+            Ctx(self.catalog, self.rules, DiceSource()), self.chars[loser], falls[0] + self.fall_bonus))
+        stat = self.table.get(faces[0])
+        if stat in ("siz", "con"):
+            return State(("stat_lost", history[:-1], "hit points" if last else stat))
+        return State(("stat_lost", history[:-1], None))
+
     def _state(self, history: History, loser: Any, taken: Any, kind: str | None, after: _After) -> State:
+        if isinstance(loser, str):
+            self.losers[history] = (loser, after.self_hits)
         key = ("damage", loser, taken, kind, after.dropped, after.broken, after.self_hits)
         if not isinstance(loser, str) or self.can_fall.get(loser, True):
             return State(key, after.fixed)
