@@ -206,17 +206,28 @@ class PendragonOdds:
         return State(("stat_lost", history[:-1], None))
 
     def _state(self, history: History, loser: Any, taken: Any, kind: str | None, after: _After) -> State:
+        fixed = after.fixed
         if isinstance(loser, str):
             self.losers[history] = (loser, after.self_hits)
+            if isinstance(taken, int) and self._lethal(loser, taken):
+                # every such blow does the same to him (collapse, dying, one Statistics Lost roll, his fall):
+                # the damage taken is kept in the leaf
+                taken, fixed = "lethal", (*fixed, ("damage_taken", taken))
         key = ("damage", loser, taken, kind, after.dropped, after.broken, after.self_hits)
         if not isinstance(loser, str) or self.can_fall.get(loser, True):
-            return State(key, after.fixed)
+            return State(key, fixed)
         # cannot fall: a knockdown changes only the leaf's "knocked down"
         plain = ("damage", loser, taken, None, after.dropped, after.broken, after.self_hits)
         if kind == "roll":
-            self.damage_states[history] = (plain, after.fixed)
-            return State(key, after.fixed)
-        return State(plain, (*after.fixed, ("knocked_down", kind == "automatic")))
+            self.damage_states[history] = (plain, fixed)
+            return State(key, fixed)
+        return State(plain, (*fixed, ("knocked_down", kind == "automatic")))
+
+    def _lethal(self, loser: str, taken: int) -> bool:
+        """A major, mortal wound that leaves no hit points, by the engine's own tests (a fall before it, or
+        the Statistics Lost it costs, only lowers the thresholds: it stays all three)."""
+        ctx, char = Ctx(self.catalog, self.rules, DiceSource()), self.chars[loser]
+        return is_major(ctx, char, taken) and taken >= ctx.derived(char).hit_points and ctx.hp(char) - taken <= 0
 
     def observe(self, history: History, resolution: Resolution) -> None:
         return None
