@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 from rules.dice import CRITICAL, FUMBLE, DiceSource
@@ -67,6 +68,9 @@ class PendragonOdds:
                 self.targets["defender"] = int(rolls[1]["target"])
         self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
         self.rules = parse_settings(scenario.settings)
+        # the engine's own tests (knockdown, major wound, hit points) are asked with faces given: never drawn
+        self.unused = Random(0)
+        self.ctx = Ctx(catalog, self.rules, DiceSource(rng=self.unused))
         # a charging lance breaks on an odd damage total: then a total's parity is part of its state
         self.odd_damage = self.rules.text("lance_breaks") == "odd_damage"
         self.chars: dict[str, Character] = {
@@ -108,7 +112,7 @@ class PendragonOdds:
         for (label, face), who in zip(history, ("attacker", "defender"), strict=False):
             if label != who or not isinstance(face, int) or face == 1:
                 return None  # a natural 1: whether a flail hits its wielder is read from a run
-            roll = DiceSource({who: [face]}).pendragon(who, self.targets[who])
+            roll = DiceSource({who: [face]}, rng=self.unused).pendragon(who, self.targets[who])
             results[who] = (roll.result or "", roll.total)
             parity.append(face % 2 if self.odd_rolls else 0)
         a = results["attacker"]
@@ -162,8 +166,7 @@ class PendragonOdds:
             after = self.afters.get((prefix, parity))
             if after is not None:
                 rolled = blow.multiplier * (total + blow.bonus)
-                ctx = Ctx(self.catalog, self.rules, DiceSource())
-                triggered, automatic = knockdown_triggered(ctx, self.chars[blow.loser], rolled)
+                triggered, automatic = knockdown_triggered(self.ctx, self.chars[blow.loser], rolled)
                 kind = None if not triggered else ("automatic" if automatic else "roll")
                 return self._state(history, blow.loser, max(0, rolled - blow.armour), kind, after)
         if resolution is None:
@@ -199,7 +202,7 @@ class PendragonOdds:
         if self.can_fall.get(loser, True) and not falls:
             return None
         last = not falls or (isinstance(falls[0], int) and not is_major(
-            Ctx(self.catalog, self.rules, DiceSource()), self.chars[loser], falls[0] + self.fall_bonus))
+            self.ctx, self.chars[loser], falls[0] + self.fall_bonus))
         stat = self.table.get(faces[0])
         if stat in ("siz", "con"):
             return State(("stat_lost", history[:-1], "hit points" if last else stat))
@@ -226,7 +229,7 @@ class PendragonOdds:
     def _lethal(self, loser: str, taken: int) -> bool:
         """A major, mortal wound that leaves no hit points, by the engine's own tests (a fall before it, or
         the Statistics Lost it costs, only lowers the thresholds: it stays all three)."""
-        ctx, char = Ctx(self.catalog, self.rules, DiceSource()), self.chars[loser]
+        ctx, char = self.ctx, self.chars[loser]
         return is_major(ctx, char, taken) and taken >= ctx.derived(char).hit_points and ctx.hp(char) - taken <= 0
 
     def observe(self, history: History, resolution: Resolution) -> None:

@@ -194,16 +194,32 @@ def flatten(root: Sub, memo: dict[Hashable, Sub]) -> dict[Leaf, float]:
     for key in reversed(list(memo)):
         for fixed, weight in weights.pop(key, {}).items():
             state = memo[key]
-            values = dict(fixed)
             for leaf, p in state.leaves.items():
-                if values:
-                    leaf = tuple([(name, values[name]) if name in values else (name, value) for name, value in leaf])
+                if fixed:
+                    leaf = _override(leaf, fixed)
                 leaves[leaf] = leaves.get(leaf, 0.0) + p * weight
             for (ref, inner), p in state.refs.items():
                 combined = _combine(inner, fixed)
                 bucket = weights.setdefault(ref, {})
                 bucket[combined] = bucket.get(combined, 0.0) + p * weight
     return leaves
+
+
+def _override(leaf: Leaf, fixed: Leaf) -> Leaf:
+    """``leaf`` with ``fixed``'s values (a system's leaves name their fields in one order: found once)."""
+    names = tuple(name for name, _ in leaf)
+    where = _POSITIONS.get(names)
+    if where is None:
+        where = _POSITIONS[names] = {name: index for index, name in enumerate(names)}
+    out = list(leaf)
+    for pair in fixed:
+        index = where.get(pair[0])
+        if index is not None:
+            out[index] = pair
+    return tuple(out)
+
+
+_POSITIONS: dict[tuple[str, ...], dict[str, int]] = {}
 
 
 def _combine(inner: Leaf, outer: Leaf) -> Leaf:
