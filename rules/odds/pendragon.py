@@ -46,6 +46,15 @@ class _Blow:
 
 
 @dataclass(frozen=True)
+class _Hurt:
+    """Whom the winner's damage roll hurts, and how (the rest of the blow's state)."""
+
+    loser: str
+    after: _After
+    taken: int | None
+
+
+@dataclass(frozen=True)
 class _After:
     """The rest of a blow's state, the same for every total (of one parity under the odd-damage ruling)."""
 
@@ -81,10 +90,11 @@ class PendragonOdds:
         self.blows: dict[History, _Blow] = {}  # by the d20s' history
         self.afters: dict[tuple[History, int | None], _After] = {}
         self.damage_states: dict[History, tuple[Hashable, Leaf]] = {}  # a blow calling a knockdown roll
-        self.losers: dict[History, tuple[str, tuple[bool, ...]]] = {}  # who a damage roll hurts; self-hits
+        self.losers: dict[History, _Hurt] = {}  # by the history up to the winner's damage roll
         self.table = table = catalog.combat.stat_loss
         # the most a fall adds to its dice (from a horse or a wall: a fall wound's size, at the most)
         self.fall_bonus = max(catalog.combat.knockdown_fall_damage.bonus, catalog.combat.unconscious_fall_damage.bonus)
+        self.knockdown_fall_bonus = catalog.combat.knockdown_fall_damage.bonus
         # Statistics Lost comes last in the blow; a characteristic nothing after it reads is as good as no
         # loss: APP always; DEX unless someone could still fall (a rider, a man on a wall); STR unless a
         # flail may yet hit its own wielder (its damage dice)
@@ -131,6 +141,8 @@ class PendragonOdds:
     def key(self, history: History, resolution: Resolution | None) -> State | None:
         if history and history[-1][0] == "stat_loss" and labels_before(history):
             return self._stat_lost(history)
+        if history and history[-1][0] == "fall_damage" and labels_before(history):
+            return self._knocked_off(history)
         if history and history[-1][0] == "valorous" and labels_before(history):
             # a failed Valorous roll only takes the loser out of the fight, which nothing after it reads: both
             # results share the future of the first (a pass; a later failure still shows through it)
@@ -188,6 +200,25 @@ class PendragonOdds:
             self.afters.setdefault((prefix, dice_total % 2 if self.odd_damage else None), after)
         return self._state(history, loser, out.get("damage_taken"), kind, after)
 
+    def _knocked_off(self, history: History) -> State | None:
+        """A rider knocked off his horse by the blow, before its wound: when the fall is no major wound, what
+        follows reads only the hit points both leave him (and whether the blow's is a major wound). Blows
+        and falls that leave the same share it; the damage taken stays in the leaf."""
+        damage = next(i for i, (name, _) in enumerate(history) if name == "damage")
+        found = self.losers.get(history[:damage + 1])
+        between = history[damage + 1:-1]
+        amount = history[-1][1]
+        if (found is None or found.taken is None or any(found.after.self_hits) or not isinstance(amount, int)
+                or between not in ((), (("knockdown", "failed"),))):
+            return None
+        char, fall = self.chars[found.loser], amount + self.knockdown_fall_bonus
+        if is_major(self.ctx, char, fall):
+            return None
+        left = self.ctx.hp(char) - fall - found.taken
+        return State(("knocked off", found.loser, left, is_major(self.ctx, char, found.taken),
+                      found.after.dropped, found.after.broken),
+                     (*found.after.fixed, ("damage_taken", found.taken), ("knocked_down", True)))
+
     def _stat_lost(self, history: History) -> State | None:
         """Statistics Lost in the loser's blow, when he will not hit himself: once he cannot fall (on foot and
         off any wall, or fallen already) DEX and STR are not read again, and when it is his last wound
@@ -195,9 +226,9 @@ class PendragonOdds:
         damage = next(i for i, (name, _) in enumerate(history) if name == "damage")
         found = self.losers.get(history[:damage + 1])
         faces = history[-1][1]
-        if found is None or any(found[1]) or not isinstance(faces, tuple):
+        if found is None or any(found.after.self_hits) or not isinstance(faces, tuple):
             return None
-        loser = found[0]
+        loser = found.loser
         falls = [value for name, value in history[damage + 1:-1] if name == "fall_damage"]
         if self.can_fall.get(loser, True) and not falls:
             return None
@@ -211,7 +242,7 @@ class PendragonOdds:
     def _state(self, history: History, loser: Any, taken: Any, kind: str | None, after: _After) -> State:
         fixed = after.fixed
         if isinstance(loser, str):
-            self.losers[history] = (loser, after.self_hits)
+            self.losers[history] = _Hurt(loser, after, taken if isinstance(taken, int) else None)
             if isinstance(taken, int) and self._lethal(loser, taken):
                 # every such blow does the same to him (collapse, dying, one Statistics Lost roll, his fall):
                 # the damage taken is kept in the leaf
