@@ -95,6 +95,7 @@ class PendragonOdds:
         # the most a fall adds to its dice (from a horse or a wall: a fall wound's size, at the most)
         self.fall_bonus = max(catalog.combat.knockdown_fall_damage.bonus, catalog.combat.unconscious_fall_damage.bonus)
         self.knockdown_fall_bonus = catalog.combat.knockdown_fall_damage.bonus
+        self.unconscious_fall_bonus = catalog.combat.unconscious_fall_damage.bonus
         # Statistics Lost comes last in the blow; a characteristic nothing after it reads is as good as no
         # loss: APP always; DEX unless someone could still fall (a rider, a man on a wall); STR unless a
         # flail may yet hit its own wielder (its damage dice)
@@ -208,10 +209,19 @@ class PendragonOdds:
         found = self.losers.get(history[:damage + 1])
         between = history[damage + 1:-1]
         amount = history[-1][1]
-        if (found is None or found.taken is None or any(found.after.self_hits) or not isinstance(amount, int)
-                or between not in ((), (("knockdown", "failed"),))):
+        if found is None or found.taken is None or any(found.after.self_hits) or not isinstance(amount, int):
             return None
-        char, fall = self.chars[found.loser], amount + self.knockdown_fall_bonus
+        char = self.chars[found.loser]
+        if between in ((("fall", "failed"),), (("knockdown", "passed"), ("fall", "failed"))):
+            # fallen unconscious after a blow that was no major wound: the fall's wound decides only whether
+            # he is dying, so its damage totals are two outcomes at most
+            fall = amount + self.unconscious_fall_bonus
+            if is_major(self.ctx, char, fall):
+                return None
+            return State(("unconscious fall", history[:-1], self.ctx.hp(char) - found.taken - fall <= 0))
+        if between not in ((), (("knockdown", "failed"),)):
+            return None
+        fall = amount + self.knockdown_fall_bonus
         if is_major(self.ctx, char, fall):
             return None
         left = self.ctx.hp(char) - fall - found.taken
