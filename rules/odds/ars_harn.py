@@ -146,6 +146,10 @@ class ArsHarnOdds:
         return State(("wound", code, loc.limb, side if loc.limb else None, loc.amputation, loc.severing_kills, top,
                       d_botched), (("location", loc.key), ("side", side)))
 
+    def same_next(self, history: History) -> bool:
+        """The Defense roll follows the Attack roll whatever it showed (the defender's state decides it)."""
+        return len(history) == 1 and history[0][0] == "attack" and self.rolled == ("attack", "defense")
+
     def observe(self, history: History, resolution: Resolution) -> None:
         exchange = self._exchange(history)
         impact = resolution.outcome.get("effective_impact")

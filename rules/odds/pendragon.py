@@ -273,6 +273,10 @@ class PendragonOdds:
         ctx, char = self.ctx, self.chars[loser]
         return is_major(ctx, char, taken) and taken >= ctx.derived(char).hit_points and ctx.hp(char) - taken <= 0
 
+    def same_next(self, history: History) -> bool:
+        """The defender's d20 follows the attacker's whatever it showed (an opposed exchange rolls both)."""
+        return self.opposed and len(history) == 1 and history[0][0] == "attacker"
+
     def observe(self, history: History, resolution: Resolution) -> None:
         return None
 

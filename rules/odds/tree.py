@@ -53,6 +53,9 @@ class Adapter(Protocol):
     def leaf(self, resolution: Resolution) -> Leaf:
         """What the summary reads from one finished action: plain, hashable name/value pairs."""
 
+    # optional: ``same_next(history)`` True when the roll after ``history``'s last is the same request
+    # whatever that last one showed (ars-harn's Defense roll after the Attack roll)
+
 
 @dataclass
 class Sub:
@@ -109,6 +112,8 @@ class _Run:
     choices: tuple[int, ...]
     requests: tuple[Request, ...]
     resolution: Resolution | None  # None: the path fell under the cut-off inside the engine
+    # a sibling's run borrowed up to its next request (``Adapter.same_next``): no engine ran it
+    borrowed: bool = False
 
 
 class _Driver:
@@ -116,6 +121,7 @@ class _Driver:
                  make: Callable[[Sequence[int]], EnumeratingDice], adapter: Adapter, deadline: float) -> None:
         self.resolve, self.make, self.adapter, self.deadline = resolve, make, adapter, deadline
         self.memo: dict[Hashable, Sub] = {}
+        self.same_next: Callable[[History], bool] = getattr(adapter, "same_next", lambda history: False)
         self.marginals: dict[str, dict[Hashable, float]] = {}
         self.runs = 0
 
@@ -150,11 +156,15 @@ class _Driver:
             if state is not None and state.key in self.memo:
                 sub.refer(state, self.memo[state.key], outcome.prob)
                 continue
-            if index == run.choices[depth]:
+            if index == run.choices[depth] and not run.borrowed:
                 child_run = run
             elif time.perf_counter() > self.deadline:
                 sub.missing += outcome.prob
                 continue
+            elif state is None and depth + 1 < len(run.requests) and self.same_next(path):
+                # the next roll is the same whatever this one showed: follow it without running the engine,
+                # which runs only for the outcomes of that roll whose state is new
+                child_run = _Run((*run.choices[:depth], index, -1), run.requests[:depth + 2], None, borrowed=True)
             else:
                 child_run = self.run((*run.choices[:depth], index))
             if state is None and child_run.resolution is not None:
