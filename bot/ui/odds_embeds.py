@@ -63,6 +63,9 @@ CHART: dict[str, tuple[tuple[str, Getter], ...]] = {
                     ("Unconscious", _detail("unconscious")), ("Dead", _top("dead"))),
 }
 
+# the rolls a blow's outcome calls for, which the odds follow too (a GM would make them later in gm mode)
+FOLLOW_UPS = {"ars-harn": "kill and shock", "pendragon": "knockdown and major wound", "fading-suns": "wound effect"}
+
 _SHOWN = ("weapon", "aspect", "aim", "location", "defense", "mounted", "charge", "modifier", "modifiers", "spell",
           "damage", "damage_type", "body_levels")
 
@@ -129,7 +132,8 @@ def odds_embed(view: OddsView) -> discord.Embed:
         embed.add_field(name=label, value=" \u00b7 ".join(f"{'AB'[i]} {v}" for i, v in enumerate(values))
                         if compare else values[0], inline=True)
     coverage = _coverage(declarations)
-    footer = coverage or "Exact: every roll followed, kill and shock rolls too. Nothing was rolled or saved."
+    footer = coverage or f"Exact: every roll followed, {FOLLOW_UPS.get(view.system, 'follow-up')} rolls too. " \
+        "Nothing was rolled or saved."
     embed.set_footer(text=limits.clip(f"{system_title(view.system)} \u00b7 {footer}", limits.FOOTER))
     embed.set_image(url=f"attachment://{CHART_NAME}")
     return limits.fit(embed)

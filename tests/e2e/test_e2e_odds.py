@@ -74,6 +74,9 @@ async def test_odds_in_pendragon_compare_two_weapons(table: Any) -> None:
                        "Sir Bors vs Sir Kay")
     assert "**A** sword" in answer.embeds[0]["description"] and "**B** spear" in answer.embeds[0]["description"]
     assert {"Win", "Tie", "Loss", "Major wound", "Unconscious"} <= {f["name"] for f in answer.embeds[0]["fields"]}
+    # the follow-up rolls the footer names are Pendragon's own
+    footer = answer.embeds[0]["footer"]["text"]
+    assert "knockdown and major wound rolls too" in footer and "shock" not in footer
 
 
 async def test_odds_in_fading_suns_with_a_dodge(table: Any) -> None:
