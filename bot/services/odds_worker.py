@@ -29,6 +29,7 @@ from rules.registry import get_engine
 
 class OddsWorker:
     def __init__(self) -> None:
+        self.enabled = True  # False: always a thread (bench.odds measures the two)
         self._pool: ProcessPoolExecutor | None = None
         self._ready: concurrent.futures.Future[list[str]] | None = None
 
@@ -47,7 +48,7 @@ class OddsWorker:
                       forced: Mapping[str, Sequence[int]] | None, budget: float) -> Odds:
         """The exact odds within ``budget`` seconds (what is exact so far past it)."""
         until = time() + budget
-        if self._warm() and self._pool is not None:
+        if self.enabled and self._warm() and self._pool is not None:
             try:
                 return await asyncio.wrap_future(self._pool.submit(compute_for, system, scenario, catalog, forced,
                                                                    until))
