@@ -97,3 +97,16 @@ async def test_nobody_hears_done_before_the_commit_and_a_failed_commit_stores_no
     # and the writer lives on: the next command commits
     await logged(services, 4100)
     assert await stored_channels(services) == [4100]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_lone_command_needs_no_savepoint_and_its_error_stores_nothing(services: Any) -> None:
+    sent: list[str] = []
+    event.listen(services.db.engine.sync_engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_: sent.append(statement.split()[0].upper()))
+    await logged(services, 2001)
+    assert "SAVEPOINT" not in sent and "INSERT" in sent
+    with pytest.raises(UserError, match="changes its mind"):
+        await logged(services, 2002, fail=True)
+    assert await stored_channels(services) == [2001]
+    assert "SAVEPOINT" not in sent
