@@ -6,6 +6,7 @@ statement changed rows it cannot name: what lets a process keep rows in memory b
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -14,6 +15,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
+
+from bot.db.inline_sqlite import connector
 
 # A listener gets the session and the ORM objects it is writing (new, changed or deleted), or None: rows
 # changed that no object names (a bulk UPDATE or DELETE), so whatever it holds may be stale.
@@ -55,8 +58,11 @@ class Database:
     def from_url(cls, url: str = DEFAULT_DATABASE_URL, **engine_options: Any) -> Database:
         parsed = make_url(url)
         if parsed.get_backend_name() == "sqlite":
-            engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
-                                         **engine_options)
+            timeout = SQLITE_BUSY_TIMEOUT_MS / 1000
+            if parsed.database not in (None, "", ":memory:") and not parsed.query:
+                # A file: quick calls on the loop's thread, the ones that may wait in aiosqlite's (inline_sqlite.py)
+                engine_options.setdefault("async_creator", connector(os.path.abspath(parsed.database), timeout=timeout))
+            engine = create_async_engine(url, connect_args={"timeout": timeout}, **engine_options)
             _configure_sqlite(engine)
         else:
             engine = create_async_engine(url, pool_pre_ping=True, **engine_options)
