@@ -7,9 +7,9 @@ microseconds in SQLite itself, far less than its hand-offs (measured in docs/ben
 
 So only the calls that can wait go to the thread: ``BEGIN`` (waits for the write lock while another
 process writes), ``COMMIT`` (the fsync), ``ROLLBACK``, ``PRAGMA``s, schema changes, and the connection's own
-methods (open, commit, close; a rollback with a transaction to undo). Everything else (SELECT, INSERT, UPDATE, DELETE, SAVEPOINT, RELEASE and the
-cursor calls) runs inline: inside a transaction opened with ``BEGIN IMMEDIATE`` a write never waits for a
-lock, and in WAL mode a read never does.
+methods (open, commit, close; a rollback with a transaction to undo). Everything else (SELECT, INSERT,
+UPDATE, DELETE, SAVEPOINT, RELEASE and the cursor calls) runs inline: inside a transaction opened with
+``BEGIN IMMEDIATE`` a write never waits for a lock, and in WAL mode a read never does.
 
 One connection is used by one command at a time (SQLAlchemy's pool), and a call to the thread is awaited
 before the next call is made, so the sqlite3 connection is never used from both threads at once; it is
