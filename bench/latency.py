@@ -472,7 +472,9 @@ class Options:
     progress: bool
     profile: Path | None
     workdir: Path
-    group_commit: bool = True  # the bot's own commands through the group committer (SQLite), as in production
+    # The bot's own commands through the group committer: None as in production (SQLite only), True on every
+    # backend (PostgreSQL too), False on none.
+    group_commit: bool | None = None
 
 
 async def run_backend(backend: str, url: str, server: str, opts: Options) -> BackendReport:
@@ -650,12 +652,17 @@ def machine() -> list[tuple[str, str]]:
     ]
 
 
+_GROUP_COMMIT_MODES = {None: "group commit on SQLite, as in production", True: "group commit on every backend",
+                       False: "each in a transaction of its own (no group commit)"}
+
+
 def render(reports: list[BackendReport], skipped: list[str], opts: Options, command_line: str,
            machine_info: list[tuple[str, str]], started: datetime) -> tuple[str, bool]:
     out = [
         f"Measured {started:%Y-%m-%d %H:%M} UTC with `{command_line}`: {opts.interactions} interactions of each "
         f"command one at a time (interleaved), then {opts.channels} channels at once "
-        f"({opts.rounds} rounds of {opts.per_round} per channel for each command).",
+        f"({opts.rounds} rounds of {opts.per_round} per channel for each command). The bot's own commands: "
+        f"{_GROUP_COMMIT_MODES[opts.group_commit]}.",
         "",
         "| machine | |",
         "|---|---|",
@@ -701,9 +708,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, help="timed throughput rounds per command (default 4; 1 with --quick)")
     parser.add_argument("--per-round", type=int, help="commands per channel per round (default 5; 2 with --quick)")
     parser.add_argument("--reset-every", type=int, default=5, help="re-import both sheets after this many attacks")
-    parser.add_argument("--no-group-commit", dest="group_commit", action="store_false",
-                        help="run the bot's commands each in a transaction of its own, as before the SQLite group "
-                        "committer (bot/services/group_commit.py): the comparison")
+    parser.add_argument("--group-commit", choices=("auto", "on", "off"), default="auto",
+                        help="the bot's commands through the group committer (bot/services/group_commit.py): auto "
+                        "as in production (SQLite only), on for every backend (PostgreSQL too), off: each command in "
+                        "a transaction of its own, the comparison")
+    parser.add_argument("--no-group-commit", dest="group_commit", action="store_const", const="off",
+                        help="the same as --group-commit off")
     parser.add_argument("--quick", action="store_true", help="a short run (under a minute, 25 channels) that writes "
                         "nothing")
     parser.add_argument("--output", type=Path, help="the markdown file to update (default docs/benchmarks.md "
@@ -735,7 +745,7 @@ async def main_async(args: argparse.Namespace) -> int:
         progress=args.progress,
         profile=args.profile,
         workdir=workdir,
-        group_commit=args.group_commit,
+        group_commit={"auto": None, "on": True, "off": False}[args.group_commit],
     )
     machine_info = machine()
     started = datetime.now(UTC)

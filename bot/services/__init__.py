@@ -54,7 +54,7 @@ class Services:
         rng: Callable[[], random.Random] = random.Random,
         clock: Callable[[], datetime] = utcnow,
         catalogs: Callable[[str], Any] = _load_catalog,
-        group_commit: bool = True,
+        group_commit: bool | None = None,
     ) -> None:
         self.db = db
         self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit)

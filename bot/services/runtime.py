@@ -108,7 +108,7 @@ class Runtime:
         clock: Callable[[], datetime] = utcnow,
         catalogs: Callable[[str], Any] = _load_catalog,
         packs: Callable[[str, Mapping[str, bytes]], Any] = _load_pack,
-        group_commit: bool = True,
+        group_commit: bool | None = None,
         encounter_cache: bool = True,
     ) -> None:
         self.db = db
@@ -127,10 +127,12 @@ class Runtime:
         # Told each committed transaction's time (seconds, retries included) and attempts (0 for a read-only
         # session): the bot's metrics.
         self.on_transaction: Callable[[float, int], None] | None = None
-        # ``group_commit`` (SQLite only): one writer task commits the commands that are ready together
-        # (bot/services/group_commit.py): on a quiet machine it raised /attack's 100-channel throughput
-        # 1.2-1.5x and halved its p99 (docs/benchmarks.md). PostgreSQL takes concurrent writers itself.
-        self.committer = GroupCommitter(db, self._committed) if group_commit and db.dialect == "sqlite" else None
+        # ``group_commit``: one writer task commits the commands that are ready together
+        # (bot/services/group_commit.py). None (the default): where it pays, which is SQLite: on a quiet machine
+        # it raised /attack's 100-channel throughput 1.2-1.5x and halved its p99 (docs/benchmarks.md).
+        # PostgreSQL takes concurrent writers itself; True turns it on there too, for the comparison.
+        wanted = db.dialect == "sqlite" if group_commit is None else group_commit
+        self.committer = GroupCommitter(db, self._committed) if wanted else None
         # Active encounters between commands (bot/services/encounter_cache.py); None: every command loads them.
         self.encounters: EncounterCache | None = EncounterCache() if encounter_cache else None
         if self.encounters is not None:
