@@ -166,6 +166,8 @@ class GrievousBot(commands.AutoShardedBot):
                 await upgrade(self.db)
             self.services = Services(self.db)
         self.services.runtime.on_transaction = self.metrics.observe_transaction
+        if self.services.runtime.encounters is not None:
+            self.metrics.watch_encounter_cache(self.services.runtime.encounters)
         # Engines and default catalogs take a second to build: in a thread now, not on the loop in a command.
         await asyncio.to_thread(self.services.runtime.warm_up)
         for name in self.extension_names:

@@ -6,8 +6,13 @@ components and modals are named by their custom-id prefix, never by an id.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Protocol
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 # Seconds; Discord's deadlines are 3 s for the first answer and 15 min for follow-ups.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0)
@@ -15,6 +20,34 @@ DB_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 STALL_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 RESULTS = ("ok", "user_error", "error")
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class CacheCounts(Protocol):
+    """What the encounter cache counts (bot/services/encounter_cache.py)."""
+
+    hits: int
+    misses: int
+    dropped: int
+
+    def __len__(self) -> int: ...
+
+
+class _EncounterCacheCollector(Collector):
+    """Read at each scrape from the cache's own counters, so the hot path pays nothing for them."""
+
+    def __init__(self, cache: CacheCounts) -> None:
+        self.cache = cache
+
+    def collect(self) -> Iterator[CounterMetricFamily | GaugeMetricFamily]:
+        lookups = CounterMetricFamily("grievous_encounter_cache_lookups", "Commands that looked for their channel's "
+                                      "encounter in memory: hit (no read) or miss (loaded).", labels=["result"])
+        lookups.add_metric(["hit"], self.cache.hits)
+        lookups.add_metric(["miss"], self.cache.misses)
+        yield lookups
+        yield CounterMetricFamily("grievous_encounter_cache_dropped", "Encounters dropped from memory because "
+                                  "another command wrote one of their rows.", value=self.cache.dropped)
+        yield GaugeMetricFamily("grievous_encounter_cache_entries", "Encounters held in memory now.",
+                                value=len(self.cache))
 
 
 class Metrics:
@@ -41,6 +74,9 @@ class Metrics:
                               registry=r)
         self.stall_seconds = Histogram("grievous_event_loop_stall_seconds", "How long the event loop was held, "
                                        "for each stall over the threshold.", buckets=STALL_BUCKETS, registry=r)
+
+    def watch_encounter_cache(self, cache: CacheCounts) -> None:
+        self.registry.register(_EncounterCacheCollector(cache))
 
     def observe_command(self, command: str, result: str, seconds: float, *, deferred: bool, missed: bool) -> None:
         self.commands.labels(command, result).inc()

@@ -122,6 +122,19 @@ def test_metrics_are_per_bot() -> None:
 SHAPED = "MTA5ODc2NTQzMjEwOTg3NjU0.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
 
 
+def test_the_encounter_cache_counts_are_read_at_each_scrape() -> None:
+    from bot.services.encounter_cache import EncounterCache
+
+    metrics, cache = Metrics(), EncounterCache()
+    metrics.watch_encounter_cache(cache)
+    cache.hits, cache.misses, cache.dropped = 7, 2, 1
+    text = metrics.exposition().decode()
+    assert 'grievous_encounter_cache_lookups_total{result="hit"} 7.0' in text
+    assert 'grievous_encounter_cache_lookups_total{result="miss"} 2.0' in text
+    assert "grievous_encounter_cache_dropped_total 1.0" in text
+    assert "grievous_encounter_cache_entries 0.0" in text
+
+
 def test_redaction_takes_the_secret_and_anything_token_shaped() -> None:
     add_secret("not-shaped-like-a-token-at-all")
     assert redact("a not-shaped-like-a-token-at-all b") == f"a {REDACTED} b"
