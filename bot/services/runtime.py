@@ -31,6 +31,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.db import repositories as repo
 from bot.db.engine import Database
+from bot.db.repositories import NO_GUILD_SETTINGS
 from bot.errors import Conflict, UserError
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
@@ -285,8 +286,8 @@ class Runtime:
                 await session.flush()  # its own writes, while the session still knows which entry is its own
                 return result
             finally:
-                session.info.pop(LENT, None)
-                session.info.pop(OWNER, None)
+                for key in (LENT, OWNER, NO_GUILD_SETTINGS):  # the batch's next command starts clean
+                    session.info.pop(key, None)
 
         try:
             result = await self._attempts(attempt)

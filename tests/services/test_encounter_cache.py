@@ -109,3 +109,13 @@ async def test_an_ended_encounter_is_not_held(table: Any, gm: Any, alice: Any) -
     with pytest.raises(UserError, match="nobody is in the encounter"):
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo")
     assert CHANNEL not in table.runtime.encounters._entries
+
+
+async def test_who_is_in_the_encounter_follows_removes_and_adds(table: Any, gm: Any, bob: Any) -> None:
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    await table.encounters.remove(gm, "Brun")  # the command holds the encounter from memory, and changes it
+    with pytest.raises(NotFound, match="'Brun' is not in this encounter"):
+        await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
+    await table.encounters.add(bob, "Brun")
+    report = await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=30")
+    assert [w["location"] for w in report.resolution["defender"]["wounds"]] == [10, 30]
