@@ -120,6 +120,9 @@ class ArsHarnOdds:
         if hit and self.places and len(self.offsets) == len(self.places):
             # every location's constant is known: the excess matters only through the injury
             # band it gives at each location
+            # past the top band's start at the least protected place every place is in the top band: the
+            # long stress-die tails all read the same
+            excess = min(excess, self.catalog.injury_bands[-1] - min(self.offsets.values()))
             bands = self._bands.get(excess)
             if bands is None:
                 bands = tuple(self.catalog.band_index(excess + self.offsets[p]) for p in self.places)

@@ -216,20 +216,23 @@ def flatten(root: Sub, memo: dict[Hashable, Sub]) -> dict[Leaf, float]:
 
 
 def _override(leaf: Leaf, fixed: Leaf) -> Leaf:
-    """``leaf`` with ``fixed``'s values (a system's leaves name their fields in one order: found once)."""
-    names = tuple(name for name, _ in leaf)
-    where = _POSITIONS.get(names)
+    """``leaf`` with ``fixed``'s values. A system's leaves name their fields in one order, so where each field
+    sits is found once (and checked on every use)."""
+    shape = (len(leaf), leaf[0][0] if leaf else None)
+    where = _POSITIONS.get(shape)
     if where is None:
-        where = _POSITIONS[names] = {name: index for index, name in enumerate(names)}
+        where = _POSITIONS[shape] = {name: index for index, (name, _) in enumerate(leaf)}
     out = list(leaf)
     for pair in fixed:
         index = where.get(pair[0])
-        if index is not None:
+        if index is not None and out[index][0] == pair[0]:
             out[index] = pair
+        elif pair[0] in dict(leaf):  # another order after all
+            return tuple((name, dict(fixed).get(name, value)) for name, value in leaf)
     return tuple(out)
 
 
-_POSITIONS: dict[tuple[str, ...], dict[str, int]] = {}
+_POSITIONS: dict[tuple[int, str | None], dict[str, int]] = {}
 
 
 def _combine(inner: Leaf, outer: Leaf) -> Leaf:
