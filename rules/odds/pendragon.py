@@ -26,7 +26,7 @@ from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
-from rules.pendragon.injury import is_major, knockdown_triggered
+from rules.pendragon.injury import is_major, knockdown_triggered, lose_stat
 from rules.pendragon.opposed import SUCCESSES, compare
 from rules.pendragon.settings import parse_settings
 
@@ -212,13 +212,8 @@ class PendragonOdds:
         if found is None or found.taken is None or any(found.after.self_hits) or not isinstance(amount, int):
             return None
         char = self.chars[found.loser]
-        if between in ((("fall", "failed"),), (("knockdown", "passed"), ("fall", "failed"))):
-            # fallen unconscious after a blow that was no major wound: the fall's wound decides only whether
-            # he is dying, so its damage totals are two outcomes at most
-            fall = amount + self.unconscious_fall_bonus
-            if is_major(self.ctx, char, fall):
-                return None
-            return State(("unconscious fall", history[:-1], self.ctx.hp(char) - found.taken - fall <= 0))
+        if between[-1:] == (("fall", "failed"),):
+            return self._unconscious_fall(history, char, found.taken, between[:-1], amount)
         if between not in ((), (("knockdown", "failed"),)):
             return None
         fall = amount + self.knockdown_fall_bonus
@@ -228,6 +223,26 @@ class PendragonOdds:
         return State(("knocked off", found.loser, left, is_major(self.ctx, char, found.taken),
                       found.after.dropped, found.after.broken),
                      (*found.after.fixed, ("damage_taken", found.taken), ("knocked_down", True)))
+
+    def _unconscious_fall(self, history: History, char: Character, taken: int, between: History,
+                          amount: int) -> State | None:
+        """Fallen unconscious after the blow's wound (not knocked down): the fall's wound decides only
+        whether he is dying, so its damage totals are two outcomes at most. His hit points then are his
+        own less the blow's damage, after the one Statistics Lost roll its wound may have cost (the engine's
+        own roll with that face)."""
+        if any(name not in ("knockdown", "major_wound", "valorous", "stat_loss") for name, _ in between) or \
+                ("knockdown", "failed") in between or [name for name, _ in between].count("stat_loss") > 1:
+            return None
+        lost = [value for name, value in between if name == "stat_loss"]
+        if lost:
+            if not isinstance(lost[0], tuple):
+                return None
+            forced = DiceSource({"stat_loss": [lost[0][0]]}, rng=self.unused)
+            char, _ = lose_stat(Ctx(self.catalog, self.rules, forced), char, None)
+        fall = amount + self.unconscious_fall_bonus
+        if is_major(self.ctx, char, fall):
+            return None
+        return State(("unconscious fall", history[:-1], self.ctx.hp(char) - taken - fall <= 0))
 
     def _stat_lost(self, history: History) -> State | None:
         """Statistics Lost in the loser's blow, when he will not hit himself: once he cannot fall (on foot and
