@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from rules.fading_suns.settings import parse_settings
 from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, make_leaf, spread
 from rules.odds.dice import Policy
@@ -26,6 +27,8 @@ class FadingSunsOdds:
         column = probe.outcome.get("column")
         self.column = column if isinstance(column, str) else None
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
+        # the wound is known once the location is (fixed damage); rolled damage and armour come after it
+        self.wound_at_location = parse_settings(scenario.settings).damage_mode == "fixed"
 
     def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
         if label != "location" or sides != 20 or self.column is None:
@@ -37,7 +40,7 @@ class FadingSunsOdds:
         if resolution is None or not history:
             return None
         if history[-1][0] == "location" and history.count(history[-1]) == 1:
-            return self._wound(history, resolution)
+            return self._wound(history, resolution) if self.wound_at_location else None
         if history[-1][0] not in ("attack", "defense"):
             return None
         if history[-1][0] == "attack" and resolution.outcome.get("defense") is not None:

@@ -140,3 +140,19 @@ def test_every_example_attack_is_covered() -> None:
     names = odds_examples()
     assert {n.split("-")[0] for n in names} == {"ars", "pendragon", "fading"}
     assert len(names) == 11
+
+
+def test_a_fading_suns_wound_is_shared_at_the_location_only_when_damage_is_fixed() -> None:
+    """Rolled damage and armour come after the location: the run through it does not tell the wound."""
+    from dataclasses import replace
+
+    from rules.odds.fading_suns import FadingSunsOdds
+
+    scenario, forced = example("fading-suns-crippling-axe")
+    engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
+    history = (("attack", ("success", 3, 0)), ("location", (forced["location"][0],)))
+    for mode, shared in (("fixed", True), ("rolled", False)):
+        ruled = replace(scenario, settings={**scenario.settings, "damage_mode": mode})
+        resolution = engine.resolve(ruled, DiceSource(forced), catalog)
+        adapter = FadingSunsOdds(catalog, ruled, resolution, {})
+        assert (adapter.key(history, resolution) is not None) is shared
