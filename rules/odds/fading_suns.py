@@ -29,6 +29,11 @@ class FadingSunsOdds:
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
         # the wound is known once the location is (fixed damage); rolled damage and armour come after it
         self.wound_at_location = parse_settings(scenario.settings).damage_mode == "fixed"
+        # learned from runs: what reaches the armour after a hit (by the history before the location), with the
+        # hit's leaf fields and state; each location's armour; each damage's severity
+        self.hits: dict[History, tuple[int, Leaf, tuple[Hashable, ...]]] = {}
+        self.armour: dict[str, int] = {}
+        self.severities: dict[int, str | None] = {}
 
     def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
         if label != "location" or sides != 20 or self.column is None:
@@ -37,10 +42,12 @@ class FadingSunsOdds:
         return group_faces(1, 20, lambda face: self.catalog.location_for(column, face).name)
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
-        if resolution is None or not history:
+        if not history:
             return None
-        if history[-1][0] == "location" and history.count(history[-1]) == 1:
-            return self._wound(history, resolution) if self.wound_at_location else None
+        if history[-1][0] == "location" and history.count(history[-1]) == 1 and self.wound_at_location:
+            return self._wound(history, resolution)
+        if resolution is None:
+            return None
         if history[-1][0] not in ("attack", "defense"):
             return None
         if history[-1][0] == "attack" and resolution.outcome.get("defense") is not None:
@@ -50,22 +57,51 @@ class FadingSunsOdds:
         return State(("exchange", out.get("result"), out.get("hit"), out.get("defended"),
                       out.get("net_victory_points"), defense.get("result")))
 
-    def _wound(self, history: History, resolution: Resolution) -> State | None:
+    def _wound(self, history: History, resolution: Resolution | None) -> State | None:
         """After the location roll: the wound's rolls depend on its severity and the location's effect for it
         (and on the defence, whose critical failure may have made the defender roll already), not on the
-        location or the victory points that made it: those are kept in the leaf."""
+        location or the victory points that made it: those are kept in the leaf.
+
+        The first run through a hit shows what reaches the armour (the weapon, the victory bonus, less an
+        energy shield), each location's armour and each damage's severity; later locations of the same hit
+        are worked out from those when all are known, without a run."""
+        prefix, group = history[:-1], history[-1][1]
+        if resolution is None:
+            hit = self.hits.get(prefix)
+            if hit is None or self.column is None or not isinstance(group, tuple):
+                return None
+            place = self.catalog.location_for(self.column, group[0]).name
+            armour = self.armour.get(place)
+            if armour is None:
+                return None
+            worked_out = max(0, hit[0] - armour)
+            if worked_out not in self.severities:
+                return None
+            return self._state(prefix, place, worked_out, self.severities[worked_out], hit[1], hit[2])
         out = resolution.outcome
-        location, severity = out.get("location"), out.get("severity")
-        if not isinstance(location, str) or out.get("attacker_roll") is not None:
+        location, severity, damage = out.get("location"), out.get("severity"), out.get("damage")
+        if not isinstance(location, str) or not isinstance(damage, int):
             return None
-        effect = self.catalog.location(location).wound_effect(severity) if isinstance(severity, str) else None
         defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
         leaf = dict(self.leaf(resolution))
-        fixed = tuple((name, leaf[name]) for name in ("result", "hit", "defended", "victory_points", "location",
-                                                         "damage", "attacker_conditions"))
-        return State(("wound", severity, None if effect is None else (effect.roll, effect.conditions),
-                      defense.get("result"), out.get("result"), leaf["attacker_conditions"],
-                      tuple(h for h in history if h[0] not in ("attack", "defense", "location"))), fixed)
+        exchange = tuple((name, leaf[name]) for name in ("result", "hit", "defended", "victory_points",
+                                                          "attacker_conditions"))
+        shared = (defense.get("result"), out.get("result"), leaf["attacker_conditions"])
+        raw, armour, shield = out.get("damage_before_armor"), out.get("armor"), out.get("shield")
+        if isinstance(raw, int) and isinstance(armour, int):
+            absorbed = shield.get("absorbed", 0) if isinstance(shield, Mapping) else 0
+            self.hits.setdefault(prefix, (raw - int(absorbed or 0), exchange, shared))
+            self.armour.setdefault(location, armour)
+            self.severities.setdefault(damage, severity if isinstance(severity, str) else None)
+        return self._state(prefix, location, damage, severity if isinstance(severity, str) else None, exchange,
+                           shared)
+
+    def _state(self, prefix: History, location: str, damage: int, severity: str | None, exchange: Leaf,
+               shared: tuple[Hashable, ...]) -> State:
+        effect = self.catalog.location(location).wound_effect(severity) if severity is not None else None
+        fixed = (*exchange, ("location", location), ("damage", damage))
+        return State(("wound", severity, None if effect is None else (effect.roll, effect.conditions), *shared,
+                      tuple(h for h in prefix if h[0] not in ("attack", "defense"))), fixed)
 
     def observe(self, history: History, resolution: Resolution) -> None:
         return None
