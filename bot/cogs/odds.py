@@ -34,7 +34,8 @@ class OddsCog(commands.Cog):
         attacker="Who attacks (default: whose turn it is, or your character)",
         compare="A second declaration beside the first: what changes, e.g. aim:mid or weapon:Dagger aspect:point",
         spell="Ars Magica: odds of a spell instead (its name)", damage="Ars Magica: a damaging spell's damage",
-        kind="Ars Magica: a spell's damage type", body_levels="Ars Magica: a Body Level spell's levels")
+        kind="Ars Magica: a spell's damage type", body_levels="Ars Magica: a Body Level spell's levels",
+        chart="The picture: a bar per outcome, or where blows land (Ars Magica, Fading Suns)")
     @app_commands.autocomplete(target=autocomplete.combatant, weapon=autocomplete.sheet_items("weapon", "attacker"),
                                attacker=autocomplete.combatant, location=autocomplete.hit_location)
     async def odds(self, interaction: discord.Interaction[GrievousBot], target: Name, weapon: Name | None = None,
@@ -47,7 +48,8 @@ class OddsCog(commands.Cog):
                    spell: app_commands.Range[str, 1, 100] | None = None,
                    damage: app_commands.Range[int, 0, 200] | None = None,
                    kind: Literal["fire", "blunt", "edge", "point"] | None = None,
-                   body_levels: app_commands.Range[int, 1, 10] | None = None) -> None:
+                   body_levels: app_commands.Range[int, 1, 10] | None = None,
+                   chart: Literal["outcomes", "locations"] | None = None) -> None:
         options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, defense=defense,
                         mounted=mounted, charge=charge, spell=spell, damage=damage, kind=kind,
                         body_levels=body_levels)
@@ -55,8 +57,8 @@ class OddsCog(commands.Cog):
                                                                    dice_text=dice, attacker=attacker,
                                                                    compare=compare), ephemeral=True)
         # the chart's PNG takes ~8 ms to encode: off the event loop, as the body diagrams are
-        chart = await asyncio.to_thread(odds_chart, view)
-        await reply(interaction, embed=odds_embed(view), file=chart, ephemeral=True)
+        picture = await asyncio.to_thread(odds_chart, view, chart)
+        await reply(interaction, embed=odds_embed(view), file=picture, ephemeral=True)
 
 
 async def setup(bot: GrievousBot) -> None:

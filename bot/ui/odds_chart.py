@@ -1,4 +1,5 @@
-"""The /odds picture: one bar per outcome (two, side by side, for a comparison), drawn with Pillow.
+"""The /odds picture: one bar per outcome (two, side by side, for a comparison), or where blows land on the
+body diagram's figure (``chart:locations``), drawn with Pillow.
 
 A dark card of its own with light text and two colours that stay apart for colour-blind eyes (blue and
 amber), so it reads the same in Discord's dark and light themes; sized for a phone (text stays about
@@ -8,10 +9,12 @@ amber), so it reads the same in Discord's dark and light themes; sized for a pho
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from content.diagram import FigureLayout
 
 WIDTH = 800
 BACKGROUND = (43, 45, 49)
@@ -90,3 +93,63 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, font: ImageFont.FreeT
     while text and draw.textlength(text + "\u2026", font=font) > width:
         text = text[:-1]
     return text + "\u2026"
+
+
+# -- where blows land: the body diagram's figure, each location shaded by its chance ---------------------
+
+HEAT = (240, 178, 50)  # the likeliest location: the comparison's amber; none at all: the bar's empty track
+MAP_SCALE = 1.75  # the diagrams' layouts are phone-size pixels (400 wide with their notes column)
+CELL_FONT = 22
+LIKELIEST = 6  # locations listed beside the figure
+
+
+def _heat(share: float) -> tuple[int, int, int]:
+    r, g, b = (round(low + (high - low) * share) for low, high in zip(TRACK, HEAT, strict=True))
+    return r, g, b
+
+
+def location_map(title: str, figure: FigureLayout, chances: Sequence[Mapping[str, float]],
+                 legend: Sequence[str] = ()) -> bytes:
+    """A PNG: the body figure once per declaration, each location shaded by the chance a blow lands there
+    (the likeliest brightest) with its percentage where it fits; beside a single figure, the likeliest
+    locations by name. ``chances`` maps the figure's location keys (``right_thigh``) to probabilities."""
+    font, small, cell, tight = _font(FONT_SIZE), _font(FONT_SIZE - 4), _font(CELL_FONT), _font(CELL_FONT - 4)
+    panel = round(figure.side_column * MAP_SCALE)
+    top = PAD + 44 + (36 if legend else 0)
+    height = top + round(figure.height * MAP_SCALE) + PAD
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.text((PAD, PAD), _fit(draw, title, WIDTH - 2 * PAD, font), fill=TEXT, font=font)
+    peak = max((p for found in chances for p in found.values()), default=0.0)
+    for index, found in enumerate(chances):
+        left = PAD + index * (WIDTH - 2 * PAD) // max(1, len(chances))
+        if legend:
+            draw.text((left, PAD + 44), _fit(draw, legend[index], panel, small), fill=SERIES[index % 2], font=small)
+        for key, shape in figure.locations.items():
+            x0, y0, x1, y1 = (round(v * MAP_SCALE) for v in shape.box)
+            box = (left + x0, top + y0, left + x1, top + y1)
+            p = found.get(key, 0.0)
+            fill = _heat(p / peak if peak > 0 else 0.0)
+            if shape.kind == "ellipse":
+                draw.ellipse(box, fill=fill, outline=MUTED)
+            else:
+                draw.rounded_rectangle(box, radius=round(shape.radius * MAP_SCALE), fill=fill, outline=MUTED)
+            label = percent(p) if p > 0 else ""
+            fits = [f for f in (cell, tight) if draw.textlength(label, font=f) <= x1 - x0 - 4] if label else []
+            if fits and y1 - y0 >= CELL_FONT:
+                ink = BACKGROUND if sum(fill) > 380 else TEXT
+                draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, fill=ink, font=fits[0], anchor="mm")
+        for mark in figure.labels:
+            draw.text((left + round(mark.at[0] * MAP_SCALE), top + round(mark.at[1] * MAP_SCALE)), mark.text,
+                      fill=MUTED, font=small, anchor="mm")
+    if len(chances) == 1:
+        x, y = PAD + panel + 24, top
+        likeliest = sorted(chances[0].items(), key=lambda kv: -kv[1])[:LIKELIEST]
+        for key, p in likeliest:
+            name = key.replace("_", " ").capitalize()
+            draw.text((x, y), _fit(draw, name, WIDTH - x - PAD - VALUE_WIDTH, small), fill=TEXT, font=small)
+            draw.text((WIDTH - PAD - VALUE_WIDTH + 10, y), percent(p), fill=TEXT, font=small)
+            y += FONT_SIZE + 12
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=6)
+    return out.getvalue()

@@ -15,8 +15,10 @@ import discord
 from bot.services.odds import Declaration, OddsView
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
-from bot.ui.odds_chart import bar_chart, percent
+from bot.ui.odds_chart import bar_chart, location_map, percent
 from bot.ui.outcomes import Severity
+from content.diagram import FigureLayout, diagram_layout
+from rules.odds.api import Odds
 
 CHART_NAME = "odds.png"
 Summary = Mapping[str, Any]
@@ -139,11 +141,30 @@ def odds_embed(view: OddsView) -> discord.Embed:
     return limits.fit(embed)
 
 
-def odds_chart(view: OddsView) -> discord.File:
-    rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in CHART.get(view.system, ())]
+def location_chances(odds: Odds) -> dict[str, float]:
+    """The chance a blow lands at each location, keyed as the body diagram names them (``right_thigh``)."""
+    out: dict[str, float] = {}
+    for row, p in odds.distribution.rows():
+        location, side = row.get("location"), row.get("side")
+        if not row.get("hit") or not isinstance(location, str):
+            continue
+        key = f"{side}_{location}" if isinstance(side, str) else location
+        out[key] = out.get(key, 0.0) + p
+    return out
+
+
+def odds_chart(view: OddsView, chart: str | None = None) -> discord.File:
+    """The picture: a bar per outcome, or (``chart`` "locations", where the system has hit locations) where
+    blows land on the body diagram's figure."""
     legend = [f"{'AB'[i]}: {declaration_text(d)}" for i, d in enumerate(view.declarations)] \
         if len(view.declarations) > 1 else []
     unfinished = any(not d.odds.distribution.complete for d in view.declarations)
     title = f"{view.attacker} vs {view.target}" + (" (time ran out: at least)" if unfinished else "")
-    data = bar_chart(title, rows, legend)
+    figure = diagram_layout(view.system) if chart == "locations" else None
+    if isinstance(figure, FigureLayout):
+        chances = [location_chances(d.odds) for d in view.declarations]
+        data = location_map(f"Where it lands: {title}", figure, chances, legend)
+    else:
+        rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in CHART.get(view.system, ())]
+        data = bar_chart(title, rows, legend)
     return discord.File(io.BytesIO(data), filename=CHART_NAME)

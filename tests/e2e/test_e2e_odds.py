@@ -60,6 +60,11 @@ async def test_odds_in_ars_harn_and_a_comparison_of_two_aims(table: Any) -> None
     # aiming high costs 3 on the attack: a lower chance to hit than mid (when both were worked out in time)
     a, b = (float(part.split()[1].lstrip("\u2265<>").rstrip("%")) for part in hit.split(" \u00b7 "))
     assert a < b or "time ran out" in both.embeds[0]["footer"]["text"]
+    # where blows land: the body figure instead of the bars (taller), for both aims side by side
+    where = await ask(table, {"target": "Brun", "aspect": "edge", "aim": "high", "compare": "aim:mid",
+                              "chart": "locations"}, "Bjorn vs Brun")
+    assert Image.open(io.BytesIO(where.embed_image().data)).size[1] > 800
+    assert Image.open(io.BytesIO(both.embed_image().data)).size[1] < 700
     log = await table.run("log", {"limit": 5})
     assert "attacks" not in table.text(log)  # nothing was resolved or recorded
 
@@ -70,8 +75,10 @@ async def test_odds_in_pendragon_compare_two_weapons(table: Any) -> None:
                     "weapons": "sword, spear", "armour": "chainmail"},
                    {"name": "Sir Kay", "stats": "siz=13 dex=11 str=12 con=12 app=10 skills.sword=14",
                     "weapons": "sword", "armour": "chainmail"})
-    answer = await ask(table, {"target": "Sir Kay", "weapon": "sword", "compare": "weapon:spear"},
+    # Pendragon has no hit locations: chart:locations draws the outcome bars
+    answer = await ask(table, {"target": "Sir Kay", "weapon": "sword", "compare": "weapon:spear", "chart": "locations"},
                        "Sir Bors vs Sir Kay")
+    assert Image.open(io.BytesIO(answer.embed_image().data)).size[1] < 700
     assert "**A** sword" in answer.embeds[0]["description"] and "**B** spear" in answer.embeds[0]["description"]
     assert {"Win", "Tie", "Loss", "Major wound", "Unconscious"} <= {f["name"] for f in answer.embeds[0]["fields"]}
     # the follow-up rolls the footer names are Pendragon's own
