@@ -335,7 +335,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 @dataclass
 class Result:
     label: str
-    kind: str  # "noop", "durable" or "attack"
+    kind: str  # "noop", "durable", "durable-group" or "attack"
     system: str | None = None
     latencies: list[float] = field(default_factory=list)
     handler_ms: list[float] = field(default_factory=list)
@@ -599,6 +599,12 @@ def targets_table(report: BackendReport) -> tuple[list[str], list[bool]]:
         lines.append(f"| {r.system} | {p50_ratio:.2f}× — {verdict(checks[0])} "
                      f"| {ms(loaded_p99)} ms — {verdict(checks[1])} | {tp_ratio:.2f}× — {verdict(checks[2])} "
                      f"| {r.missed} |")
+    # What no attack can beat in this run: commands that do a subset of an attack's work, under the same load.
+    floors = [f"the {r.label} {rate(r.throughput)}/s with a p99 of {ms(percentile(r.loaded_latencies, 99))} ms"
+              for r in report.results if r.kind in ("noop", "durable-group") and r.loaded_latencies]
+    if floors:
+        lines += ["", "For scale, under the same load in this run: " + "; ".join(floors) + ". An attack does "
+                  "all that either does and more, so it cannot go faster than they did."]
     return lines, verdicts
 
 
