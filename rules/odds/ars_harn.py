@@ -151,7 +151,8 @@ class ArsHarnOdds:
 
     def same_next(self, history: History) -> bool:
         """The Defense roll follows the Attack roll whatever it showed (the defender's state decides it)."""
-        return len(history) == 1 and history[0][0] == "attack" and self.rolled == ("attack", "defense")
+        return (len(history) == 1 and history[0][0] == "attack" and self.rolled == ("attack", "defense")
+                and self.mods is not None)
 
     def observe(self, history: History, resolution: Resolution) -> None:
         exchange = self._exchange(history)

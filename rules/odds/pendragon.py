@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.dice import CRITICAL, FUMBLE, DiceSource
 from rules.model import Resolution, Scenario
-from rules.odds.common import check_result, group_faces, make_leaf, spread
+from rules.odds.common import check_result, group_faces, labels, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
 from rules.pendragon.character import Character, parse_character
@@ -76,6 +76,9 @@ class PendragonOdds:
             if isinstance(rolls[1], Mapping):
                 self.targets["defender"] = int(rolls[1]["target"])
         self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
+        # the d20s the enumeration rolls: a face the user forced is no request (nor the exchange's node)
+        self.d20s = tuple(who for who in (("attacker", "defender") if self.opposed else ("attacker",))
+                          if who not in forced)
         self.rules = parse_settings(scenario.settings)
         # the engine's own tests (knockdown, major wound, hit points) are asked with faces given: never drawn
         self.unused = Random(0)
@@ -148,8 +151,7 @@ class PendragonOdds:
             # a failed Valorous roll only takes the loser out of the fight, which nothing after it reads: both
             # results share the future of the first (a pass; a later failure still shows through it)
             return State(("valorous", history[:-1]), (("out_of_fight", True),) if history[-1][1] == "failed" else ())
-        wanted = 2 if self.opposed else 1
-        if len(history) == wanted and history[0][0] == "attacker":
+        if labels(history) == self.d20s:
             found = self._exchange(history)
             if found is not None:
                 return State(found)
@@ -290,7 +292,7 @@ class PendragonOdds:
 
     def same_next(self, history: History) -> bool:
         """The defender's d20 follows the attacker's whatever it showed (an opposed exchange rolls both)."""
-        return self.opposed and len(history) == 1 and history[0][0] == "attacker"
+        return len(self.d20s) == 2 and labels(history) == ("attacker",)
 
     def observe(self, history: History, resolution: Resolution) -> None:
         return None

@@ -87,6 +87,7 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     ("pendragon-lance-charge", {"attacker": [14]}),  # damage totals worked out (odd-damage lance), knockdowns
     ("pendragon-unconscious-rider", {"attacker": [5]}),  # a wounded rider's falls: knocked off, or unconscious
     ("pendragon-unconscious-rider", {"attacker": [9]}),  # a critical: his fall after a major wound's toll
+    ("pendragon-sword-against-axe", {"defender": [1]}),  # the defender's d20 forced: no exchange node to key
 ])
 def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
     """The same action with every state key switched off (one branch per outcome, no sharing)."""
