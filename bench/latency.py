@@ -539,6 +539,7 @@ async def run_backend(backend: str, url: str, server: str, opts: Options) -> Bac
             measure_s = time.perf_counter() - measured
         finally:
             await runner.stop()
+            await services.runtime.close()
             await db.dispose()
         refusals = len(emu.refusals) + len(emu.internal_errors)
         for refusal in emu.refusals[:5]:

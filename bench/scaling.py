@@ -208,6 +208,7 @@ async def run_backend(backend: str, url: str, server: str, args: argparse.Namesp
     async with running_emulator(interaction_deadline=WAIT) as emu:
         add_idle_guilds(emu, args.guilds, args.channels)
         fights = await add_fights(emu, services, args.active)
+        await services.runtime.close()  # its writer task: the bot process does the writing from here on
         await database.dispose()
         bot = BotProcess(emu, GRIEVOUS_RUN, env={"DATABASE_URL": url, "SYNC_COMMANDS": "1", **QUIET},
                          log_path=workdir / f"{backend}.log", name=f"grievous-{backend}")
