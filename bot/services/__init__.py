@@ -55,9 +55,11 @@ class Services:
         clock: Callable[[], datetime] = utcnow,
         catalogs: Callable[[str], Any] = _load_catalog,
         group_commit: bool | None = None,
+        encounter_cache: bool = True,
     ) -> None:
         self.db = db
-        self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit)
+        self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit,
+                               encounter_cache=encounter_cache)
         self.settings = SettingsService(self.runtime)
         self.characters = CharacterService(self.runtime)
         self.encounters = EncounterService(self.runtime)
