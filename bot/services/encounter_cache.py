@@ -108,6 +108,14 @@ class EncounterCache:
         self._out[channel_id] = entry
         return entry
 
+    def peek(self, channel_id: int) -> Entry | None:
+        """The channel's entry for a read that finishes before it next awaits (autocomplete): not taken, so
+        read it at once and change nothing in it. None if it is not here or a command has it out."""
+        entry = self._entries.get(channel_id)
+        if entry is None or time.monotonic() - entry.loaded_at > self.ttl:
+            return None
+        return entry
+
     def lend(self, entry: Entry) -> None:
         """Mark a freshly loaded ``entry`` as out, so that writes by others meanwhile keep it from coming back."""
         self._out[entry.channel_id] = entry

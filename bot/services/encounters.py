@@ -326,7 +326,11 @@ class EncounterService:
         return await self._rt.transact(actor.channel_id, work)
 
     async def combatant_names(self, actor: Actor, prefix: str = "") -> list[str]:
-        """Up to 25 names in the channel's encounter (autocomplete for targets)."""
+        """Up to 25 names in the channel's encounter (autocomplete for targets): from memory when the
+        encounter is held there (every keystroke would otherwise load every combatant's sheet)."""
+        held = self._rt.encounters.peek(actor.channel_id) if self._rt.encounters is not None else None
+        if held is not None and ("guild", actor.guild_id) in held.keys:
+            return matching([c.character.name for c in ordered_combatants(held.encounter)], prefix)
 
         async def work(session: AsyncSession) -> list[str]:
             encounter = await repo.active_encounter(session, actor.channel_id)

@@ -119,3 +119,15 @@ async def test_who_is_in_the_encounter_follows_removes_and_adds(table: Any, gm: 
     await table.encounters.add(bob, "Brun")
     report = await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=30")
     assert [w["location"] for w in report.resolution["defender"]["wounds"]] == [10, 30]
+
+
+async def test_target_names_come_from_memory_once_the_encounter_is_held(table: Any, gm: Any, bob: Any) -> None:
+    assert await table.encounters.combatant_names(gm, "b") == ["Brun"]  # not held yet: read
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    with statements(table.db) as seen:
+        assert await table.encounters.combatant_names(gm, "") == ["Aldo", "Brun"]
+    assert seen == []
+    await table.encounters.remove(gm, "Brun")
+    assert await table.encounters.combatant_names(gm, "") == ["Aldo"]
+    await table.encounters.add(bob, "Brun")
+    assert await table.encounters.combatant_names(gm, "") == ["Aldo", "Brun"]
