@@ -28,6 +28,7 @@ class OddsCog(commands.Cog):
     @app_commands.describe(
         target="Whom you would attack", weapon="Your weapon (from your sheet)",
         aspect="Ars Magica: blunt, edge or point", aim="Ars Magica: high, mid or low",
+        save_excess="Ars Magica: keep the excess points for next round instead of adding them to damage",
         location="Fading Suns: a called location", modifier="A situational bonus or penalty",
         defense="Fading Suns: the target dodges or parries", mounted="Pendragon: from horseback",
         charge="Pendragon: a mounted lance charge", dice=DICE_HELP + "; odds for the rest",
@@ -42,7 +43,8 @@ class OddsCog(commands.Cog):
                    aspect: Literal["blunt", "edge", "point"] | None = None,
                    aim: Literal["high", "mid", "low"] | None = None,
                    location: app_commands.Range[str, 1, 40] | None = None, modifier: Modifier | None = None,
-                   defense: Literal["dodge", "parry"] | None = None, mounted: bool | None = None,
+                   defense: Literal["dodge", "parry"] | None = None, save_excess: bool | None = None,
+                   mounted: bool | None = None,
                    charge: bool | None = None, dice: Dice | None = None, attacker: Name | None = None,
                    compare: app_commands.Range[str, 1, 200] | None = None,
                    spell: app_commands.Range[str, 1, 100] | None = None,
@@ -51,7 +53,7 @@ class OddsCog(commands.Cog):
                    body_levels: app_commands.Range[int, 1, 10] | None = None,
                    chart: Literal["outcomes", "locations"] | None = None) -> None:
         options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, defense=defense,
-                        mounted=mounted, charge=charge, spell=spell, damage=damage, kind=kind,
+                        save_excess=save_excess, mounted=mounted, charge=charge, spell=spell, damage=damage, kind=kind,
                         body_levels=body_levels)
         view = await slow(interaction, self.bot.services.odds.odds(actor_of(interaction), target, weapon, options,
                                                                    dice_text=dice, attacker=attacker,

@@ -37,7 +37,8 @@ BUDGET = 5.0
 MAX_COMPARE = 200
 # what compare: may change, and how its text becomes an option value
 _COMPARE_KEYS = {"weapon": str, "aspect": str, "aim": str, "location": str, "defense": str, "modifier": int,
-                 "mounted": bool, "charge": bool, "spell": str, "damage": int, "kind": str, "body_levels": int}
+                 "save_excess": bool, "mounted": bool, "charge": bool, "spell": str, "damage": int, "kind": str,
+                 "body_levels": int}
 _PAIR = re.compile(r'(\w+)\s*[:=]\s*("[^"]*"|\S+)')
 _CAST_OPTIONS = ("spell", "damage", "damage_type", "body_levels")
 

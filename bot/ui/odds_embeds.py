@@ -68,8 +68,8 @@ CHART: dict[str, tuple[tuple[str, Getter], ...]] = {
 # the rolls a blow's outcome calls for, which the odds follow too (a GM would make them later in gm mode)
 FOLLOW_UPS = {"ars-harn": "kill and shock", "pendragon": "knockdown and major wound", "fading-suns": "wound effect"}
 
-_SHOWN = ("weapon", "aspect", "aim", "location", "defense", "mounted", "charge", "modifier", "modifiers", "spell",
-          "damage", "damage_type", "body_levels")
+_SHOWN = ("weapon", "aspect", "aim", "location", "defense", "mounted", "charge", "save_excess", "modifier",
+          "modifiers", "spell", "damage", "damage_type", "body_levels")
 
 
 def declaration_text(declaration: Declaration) -> str:
@@ -88,6 +88,8 @@ def declaration_text(declaration: Declaration) -> str:
                          else f"aim {value}")
         elif key in ("mounted", "charge"):
             parts.append(key)
+        elif key == "save_excess":
+            parts.append("excess saved")
         elif key in ("modifier", "modifiers"):
             parts.append(f"{int(value):+d}" if isinstance(value, int) else "modifiers")
         elif key == "damage":

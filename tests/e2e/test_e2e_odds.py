@@ -65,6 +65,12 @@ async def test_odds_in_ars_harn_and_a_comparison_of_two_aims(table: Any) -> None
                               "chart": "locations"}, "Bjorn vs Brun")
     assert Image.open(io.BytesIO(where.embed_image().data)).size[1] > 800
     assert Image.open(io.BytesIO(both.embed_image().data)).size[1] < 700
+    # /attack's save_excess too: the excess kept for next round, so no more damage than when it is added
+    saved = await ask(table, {"target": "Brun", "aspect": "edge", "compare": "save_excess:true"}, "Bjorn vs Brun")
+    assert "**A** Broadsword, edge, aim mid\n**B** Broadsword, edge, aim mid, excess saved" in \
+        saved.embeds[0]["description"]
+    hit_a, hit_b = field(table, saved, "Hit").split(" \u00b7 ")
+    assert hit_a[2:] == hit_b[2:]  # the same blow lands as often: only what the excess does changes
     log = await table.run("log", {"limit": 5})
     assert "attacks" not in table.text(log)  # nothing was resolved or recorded
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -88,12 +89,16 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     ("pendragon-unconscious-rider", {"attacker": [5]}),  # a wounded rider's falls: knocked off, or unconscious
     ("pendragon-unconscious-rider", {"attacker": [9]}),  # a critical: his fall after a major wound's toll
     ("pendragon-sword-against-axe", {"defender": [1]}),  # the defender's d20 forced: no exchange node to key
+    ("ars-harn-sword-vs-mail+save_excess", {"attack": [1, 1, 4]}),  # the excess kept for next round, not damage
 ])
 def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
     """The same action with every state key switched off (one branch per outcome, no sharing)."""
     from rules.odds import api
 
+    name, _, extra = name.partition("+")
     scenario, _ = example(name)
+    if extra:  # an option of the action switched on
+        scenario = dataclasses.replace(scenario, action={**scenario.action, extra: True})
     engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
     original = api.adapter_for
 
