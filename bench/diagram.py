@@ -25,6 +25,7 @@ if __package__ in (None, ""):  # `python bench/diagram.py`
 
 import yaml
 
+from bench.doc_block import write_block
 from bot.services.wound_state import WoundPicture, wound_picture
 from bot.ui import diagram
 from bot.ui.diagram_golden import GOLDEN
@@ -32,7 +33,6 @@ from content import load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "benchmarks.md"
-BEGIN, END = "<!-- bench:diagram:start -->", "<!-- bench:diagram:end -->"
 TARGET_MS = 20.0
 SIZE_LIMIT = 100 * 1024
 # A wounded defender of each system, from the example fights (their sheets as the engine stores them).
@@ -99,14 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         "", *rows, ""])
     print(text)
     if args.write:
-        old = DOCS.read_text(encoding="utf-8")
-        block = f"{BEGIN}\n{text}{END}"
-        if BEGIN in old and END in old:
-            new = old[: old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-        else:
-            new = old.rstrip("\n") + "\n\n## Body diagrams\n\nWritten by `.venv/bin/python -m bench.diagram --write`." \
-                                     "\n\n" + block + "\n"
-        DOCS.write_text(new, encoding="utf-8")
+        write_block(DOCS, "diagram", text, intro="## Body diagrams\n\nWritten by `.venv/bin/python -m bench.diagram "
+                    "--write`.")
         print(f"wrote {DOCS.relative_to(ROOT)}")
     return 0
 

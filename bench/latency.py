@@ -52,6 +52,7 @@ if __package__ in (None, ""):  # `python bench/latency.py`: make `bench` importa
 import discord
 
 from bench.cog import DURABLE, DURABLE_GROUP, NOOP, BenchCog, create_bench_table
+from bench.doc_block import write_block
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
@@ -68,7 +69,6 @@ from rules import registry
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "content" / "examples"
 DEFAULT_OUTPUT = ROOT / "docs" / "benchmarks.md"
-BEGIN, END = "<!-- bench:results:start -->", "<!-- bench:results:end -->"
 WAIT = 10.0  # seconds to wait for any one answer before calling the run broken
 
 # The targets from issue 12: against the durable no-op that commits once per command, in the same run.
@@ -690,18 +690,6 @@ def render(reports: list[BackendReport], skipped: list[str], opts: Options, comm
     return "\n".join(out).rstrip() + "\n", all_met
 
 
-def write_doc(path: Path, block: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    section = f"{BEGIN}\n{block}{END}"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + section + rest.split(END, 1)[1]
-    else:
-        text = ("# Benchmarks\n\nWritten by `.venv/bin/python -m bench.latency` (see `bench/README.md`); the text "
-                "outside the markers is kept when it runs again.\n\n" + section + "\n" + text)
-    path.write_text(text, encoding="utf-8")
-
-
 # -- main ----------------------------------------------------------------------------------------------
 
 
@@ -788,7 +776,8 @@ async def main_async(args: argparse.Namespace) -> int:
     print(block)
     output = args.output or (None if args.quick else DEFAULT_OUTPUT)
     if output is not None and not args.no_write:
-        write_doc(output, block)
+        write_block(output, "results", block, intro="## Latency and throughput\n\nWritten by `.venv/bin/python -m "
+                    "bench.latency` (see `bench/README.md`); the text outside the markers is kept when it runs again.")
         print(f"written to {output}", file=sys.stderr)
     errors = sum(len(r.errors) for report in reports for r in report.results)
     if errors:

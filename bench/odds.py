@@ -41,6 +41,7 @@ if __package__ in (None, ""):  # `python bench/odds.py`
 
 import yaml
 
+from bench.doc_block import write_block
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
@@ -57,7 +58,6 @@ from rules.registry import get_engine
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "content" / "examples"
 DOCS = ROOT / "docs" / "benchmarks.md"
-BEGIN, END = "<!-- bench:odds:start -->", "<!-- bench:odds:end -->"
 WAIT = 60.0
 
 
@@ -227,14 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         "The same with the enumeration in a thread of the bot's process, as before the worker:", "", *threaded, ""])
     print(text)
     if args.write:
-        old = DOCS.read_text(encoding="utf-8")
-        block = f"{BEGIN}\n{text}{END}"
-        if BEGIN in old and END in old:
-            new = old[: old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-        else:
-            new = (old.rstrip("\n") + "\n\n## Exact odds (/odds)\n\nWritten by `.venv/bin/python -m bench.odds "
-                   "--write`; how the enumeration works is in `docs/odds.md`.\n\n" + block + "\n")
-        DOCS.write_text(new, encoding="utf-8")
+        write_block(DOCS, "odds", text, intro="## Exact odds (/odds)\n\nWritten by `.venv/bin/python -m bench.odds "
+                    "--write`; how the enumeration works is in `docs/odds.md`.")
         print(f"wrote {DOCS.relative_to(ROOT)}")
     return 0
 

@@ -40,6 +40,7 @@ if __package__ in (None, ""):  # `python bench/scaling.py`: make `bench` importa
 
 from sqlalchemy import text
 
+from bench.doc_block import write_block
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.scratch_postgres import start_scratch_postgres
@@ -52,7 +53,6 @@ from emulator.server import Emulator
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "scaling.md"
-BEGIN, END = "<!-- bench:scaling:start -->", "<!-- bench:scaling:end -->"
 WAIT = 30.0
 MISS = "attack=2 defense=9"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -269,14 +269,6 @@ def render(figures: list[Figures], baseline: float, args: argparse.Namespace, lo
     return "\n".join(out) + "\n"
 
 
-def write_doc(block: str) -> None:
-    current = DOC.read_text(encoding="utf-8")
-    if BEGIN not in current or END not in current:
-        raise SystemExit(f"{DOC} has no {BEGIN} ... {END} markers")
-    head, rest = current.split(BEGIN, 1)
-    DOC.write_text(head + BEGIN + "\n" + block + END + rest.split(END, 1)[1], encoding="utf-8")
-
-
 async def main_async(args: argparse.Namespace) -> int:
     load_avg = load_average()
     started = datetime.now(UTC)
@@ -306,7 +298,8 @@ async def main_async(args: argparse.Namespace) -> int:
     block = render(figures, baseline, args, load_avg, started)
     print(block)
     if args.write:
-        write_doc(block)
+        write_block(DOC, "scaling", block, intro="## Measured\n\nWritten by `.venv/bin/python -m bench.scaling "
+                    "--write`.")
         print(f"written to {DOC}", file=sys.stderr)
     return 1 if any(f.errors for f in figures) else 0
 
