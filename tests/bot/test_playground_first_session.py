@@ -5,31 +5,12 @@ the patient's owner accepts, and the encounter's NPCs gone at its end."""
 
 from __future__ import annotations
 
-import io
 import re
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from bot.playground.session import Playground
-
-
-def _examples() -> Path:
-    return Path(str(resources.files("content") / "examples"))
-
-
-async def _replay(name: str, files_dir: Path) -> str:
-    out = io.StringIO()
-    playground = Playground(out, echo=True, base_dir=_examples(), files_dir=files_dir)
-    async with playground.running():
-        for line in (_examples() / name).read_text(encoding="utf-8").splitlines():
-            assert await playground.run_line(line)
-        assert playground.emu.refusals == []
-    text = out.getvalue()
-    assert playground.errors == 0, text
-    assert "Traceback" not in text and "Sorry, something went wrong" not in text
-    return text
+from tests.bot.playground_replay import examples, replay
 
 
 def _messages(text: str) -> list[str]:
@@ -89,14 +70,14 @@ STORIES = {
 @pytest.mark.parametrize("system", list(STORIES))
 async def test_a_first_session_plays_through(system: str, tmp_path: Path) -> None:
     story = STORIES[system]
-    text = await _replay(f"playground-first-session-{system}.txt", tmp_path)
+    text = await replay(f"playground-first-session-{system}.txt", tmp_path)
     messages = _messages(text)
     flat = _flat(" ".join(messages)) + " " + _flat(text)
 
     assert story["template"] in flat
     # the sheet Alice imports is the bot's own template with only the values changed
     produced = (tmp_path / f"001-{system}-sheet.yaml").read_text(encoding="utf-8")
-    filled = (_examples() / "sheets" / story["sheet"]).read_text(encoding="utf-8")
+    filled = (examples() / "sheets" / story["sheet"]).read_text(encoding="utf-8")
     assert [line for line in produced.splitlines() if line.startswith("#")] == \
         [line for line in filled.splitlines() if line.startswith("#")]
     produced_values, filled_values = _value_lines(produced), _value_lines(filled)

@@ -3,30 +3,9 @@ playground error and no emulator refusal, and read as a table would expect."""
 
 from __future__ import annotations
 
-import io
-from importlib import resources
-from pathlib import Path
-
 import pytest
 
-from bot.playground.session import Playground
-
-
-def _examples() -> Path:
-    return Path(str(resources.files("content") / "examples"))
-
-
-async def _replay(name: str) -> str:
-    out = io.StringIO()
-    playground = Playground(out, echo=True, base_dir=_examples())
-    async with playground.running():
-        for line in (_examples() / name).read_text(encoding="utf-8").splitlines():
-            assert await playground.run_line(line)
-        assert playground.emu.refusals == []
-    text = out.getvalue()
-    assert playground.errors == 0, text
-    assert "Traceback" not in text and "Sorry, something went wrong" not in text
-    return text
+from tests.bot.playground_replay import replay
 
 
 def _after(text: str, marker: str) -> str:
@@ -36,7 +15,7 @@ def _after(text: str, marker: str) -> str:
 
 @pytest.mark.parametrize("script", ["playground-demo.txt", "playground-pendragon.txt", "playground-fading-suns.txt"])
 async def test_no_gm_decision_leaks_internals_and_the_original_embed_shows_the_decision(script: str) -> None:
-    text = await _replay(script)
+    text = await replay(script)
     decided = _after(text, ":click 4")  # the GM's choice ([1] and [2] are Details buttons, [3] the other choice)
     assert "⚖️ The GM decided" in decided and "(@gm)" in decided
     result = _after(decided, "⚖️ The GM decides for")
@@ -51,7 +30,7 @@ async def test_no_gm_decision_leaks_internals_and_the_original_embed_shows_the_d
 
 
 async def test_the_ars_harn_demo_reads_well() -> None:
-    text = await _replay("playground-demo.txt")
+    text = await replay("playground-demo.txt")
     assert "Impact: damage 15 − soak 5 (armour 4: Leather Cap) = 10" in text  # behind the first Details button
     assert "Broadsword edge high: 19 vs 4 · impact 17" in text
     assert "Bandit 1 lives, but is incapacitated." in text
@@ -59,7 +38,7 @@ async def test_the_ars_harn_demo_reads_well() -> None:
 
 
 async def test_the_pendragon_fight_reads_well() -> None:
-    text = await _replay("playground-pendragon.txt")
+    text = await replay("playground-pendragon.txt")
     assert "King Arthur Pendragon rolls no initiative" in text
     assert "Sir Owain wins the exchange: Bandit 1 takes 15 damage." in text
     assert "Sir Owain (sword): 14 vs 16: success" in text and "Bandit 1 (club): 15 vs 9: failure" in text
@@ -80,7 +59,7 @@ async def test_the_pendragon_fight_reads_well() -> None:
 
 
 async def test_the_fading_suns_fight_reads_well() -> None:
-    text = await _replay("playground-fading-suns.txt")
+    text = await replay("playground-fading-suns.txt")
     assert "1. Erian (initiative 11)" in text
     assert "Hit on Thug 1's chest: a major wound." in text
     assert "Goal roll (broadsword): 7 vs goal 11: success, 2 VP (dex 6, melee 5)" in text

@@ -1,0 +1,28 @@
+"""Replaying a playground script through the real bot, for the tests that read its transcript."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from pathlib import Path
+
+from bot.playground.session import Playground
+
+
+def examples() -> Path:
+    return Path(str(resources.files("content") / "examples"))
+
+
+async def replay(name: str, files_dir: Path | None = None) -> str:
+    """The transcript of ``content/examples/NAME``; fails on any line the playground could not run, any request
+    the emulator refused, and any traceback or apology in it. ``files_dir``: where sent files are saved."""
+    out = io.StringIO()
+    playground = Playground(out, echo=True, base_dir=examples(), files_dir=files_dir)
+    async with playground.running():
+        for line in (examples() / name).read_text(encoding="utf-8").splitlines():
+            assert await playground.run_line(line)
+        assert playground.emu.refusals == []
+    text = out.getvalue()
+    assert playground.errors == 0, text
+    assert "Traceback" not in text and "Sorry, something went wrong" not in text
+    return text
