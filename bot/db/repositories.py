@@ -85,6 +85,12 @@ async def character_names(session: AsyncSession, guild_id: int, prefix: str, lim
     return [row.name for row in ranked[:limit]]
 
 
+async def guild_names(session: AsyncSession, guild_id: int) -> list[tuple[str, bool]]:
+    """Every character's (name, npc) in a server: a new name is checked against how each reads."""
+    rows = await session.execute(select(Character.name, Character.npc).where(Character.guild_id == guild_id))
+    return [(row.name, bool(row.npc)) for row in rows]
+
+
 async def taken_name_keys(session: AsyncSession, guild_id: int, keys: Sequence[str]) -> set[str]:
     rows = await session.scalars(
         select(Character.name_key).where(Character.guild_id == guild_id, Character.name_key.in_(list(keys))))

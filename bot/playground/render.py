@@ -13,7 +13,15 @@ _COLOURS = {0x2ECC71: "green", 0xE67E22: "orange", 0xE74C3C: "red", 0x992D22: "d
 
 
 def plain(markdown: str, names: Mapping[int, str] | None = None) -> str:
-    """Discord markdown read aloud: bold and code marks dropped, mentions shown by name where known."""
+    """Discord markdown read aloud: bold and code marks dropped, mentions shown by name where known; what
+    the bot escaped (bot/text_safety.py) is shown as the characters themselves."""
+    escaped: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:  # an escaped character takes no part in the markdown below
+        escaped.append(match.group(1))
+        return f"\ue000{len(escaped) - 1}\ue001"
+
+    markdown = re.sub(r"\\([^\w\s])", hold, markdown).replace("\u200b", "")
     if names:
         markdown = re.sub(r"<@[!&]?(\d+)>", lambda m: "@" + names.get(int(m.group(1)), m.group(1)), markdown)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", markdown)
@@ -25,7 +33,7 @@ def plain(markdown: str, names: Mapping[int, str] | None = None) -> str:
     text = re.sub(r"<#(\d+)>", r"#\1", text)
     text = re.sub(r"<t:(-?\d{1,12})(?::([tTdDfFR]))?>", _timestamp, text)
     text = re.sub(r"^-# ", "", text, flags=re.MULTILINE)
-    return text
+    return re.sub("\ue000([0-9]+)\ue001", lambda m: escaped[int(m.group(1))], text)
 
 
 def _timestamp(match: re.Match[str]) -> str:

@@ -30,6 +30,7 @@ from bot.services.sheet_guide import SheetGuide, sheet_guide
 from bot.services.snapshots import brief, character_view
 from bot.services.undo_record import ChangeRecorder
 from bot.services.views import CharacterBrief, CharacterView, ItemKind
+from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
 from content.guard import check_text
 from rules.errors import RulesError, SheetError
 from rules.sheet_spec import SheetProblems
@@ -273,8 +274,9 @@ class CharacterService:
                       npc: bool, source: str = "", who: str = "") -> CharacterView:
         if await repo.character_by_name(session, actor.guild_id, name) is not None:
             raise UserError(f"a character named '{name}' already exists in this server")
-        now = self._rt.clock()
         catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+        await _refuse_look_alike(session, actor.guild_id, name, npc, catalog)
+        now = self._rt.clock()
         # an upload (``source``) is checked off the event loop; a sheet built from options is small
         checked = (await self._rt.off_loop(self._validate, system, sheet, catalog, source, who) if source
                    else self._validate(system, sheet, catalog, source, who))
@@ -301,6 +303,28 @@ class CharacterService:
                          await repo.active_encounter_id(session, actor.channel_id))
         await session.flush()
         return character_view(self._rt, row, catalog)
+
+
+async def _refuse_look_alike(session: AsyncSession, guild_id: int, name: str, npc: bool, catalog: Any) -> None:
+    """Refuse a name that reads the same as another character's in the server (look-alike letters), and a
+    player's character that reads like an NPC's numbered name ("Bandit 1"): from a template of the pack,
+    or the prefix of an NPC already in the server."""
+    read = skeleton(name)
+    existing = await repo.guild_names(session, guild_id)
+    for other, _ in existing:
+        if skeleton(other) == read:
+            raise UserError(f"'{name}' reads the same as '{other}', who is already in this server: choose "
+                            "another name")
+    if npc:
+        return
+    templates = getattr(catalog, "npc_templates", None)
+    prefixes = [key.replace("_", " ").replace("-", " ").title() for key in (templates() if callable(templates)
+                                                                            else ())]
+    prefixes += [prefix for other, is_npc in existing if is_npc and (prefix := numbered_prefix(other))]
+    for prefix in dict.fromkeys(prefixes):
+        if reads_like_numbered(name, prefix):
+            raise UserError(f"'{name}' reads like the numbered name of an NPC ({prefix} 1, {prefix} 2 ...): "
+                            "a player's character needs another name")
 
 
 def _list_key(kind: str) -> str:

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import text_safety
 from bot.errors import NotFound, UserError
 from content.guard import SHEET, check_text, option_value, parse_document
 
@@ -13,7 +14,7 @@ from content.guard import SHEET, check_text, option_value, parse_document
 # against the same bounds before it is stored.
 MAX_NODES = SHEET.max_nodes
 MAX_DEPTH = SHEET.max_depth
-MAX_NAME = 100
+MAX_NAME = text_safety.MAX_NAME
 
 
 def load_sheet_file(filename: str, data: bytes) -> dict[str, Any]:
@@ -50,12 +51,8 @@ def check_shape(value: Any, source: str) -> None:
 
 
 def clean_name(name: str) -> str:
-    cleaned = " ".join(check_text(str(name), "name").split())
-    if not cleaned:
-        raise UserError("a character needs a name")
-    if len(cleaned) > MAX_NAME:
-        raise UserError(f"a character's name is at most {MAX_NAME} characters")
-    return cleaned
+    """A character's name as it is stored (the policy is bot/text_safety.py's)."""
+    return text_safety.clean_name(check_text(str(name), "name"))
 
 
 def coerce_value(value: int | str | float | bool, what: str = "value") -> Any:

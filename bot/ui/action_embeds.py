@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.services.views import ActionReport, EventView, RollView
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
@@ -56,7 +57,7 @@ def action(report: ActionReport) -> discord.Embed:
                                                                                decided.who)
         embed.description = "\n".join([said, decision_line(decided), *brief])
     if report.out_of_turn:
-        embed.description = f"{embed.description}\n\u26a0\ufe0f Out of turn: it is {report.out_of_turn}'s turn."
+        embed.description = f"{embed.description}\n\u26a0\ufe0f Out of turn: it is {plain(report.out_of_turn)}'s turn."
     if report.pending:
         embed.add_field(name=WAITING, value=_pending_lines(report.pending), inline=False)
     embed.set_footer(text=_footer(report.system, report.encounter.round if report.encounter else None,
@@ -77,7 +78,7 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
     for name, value, inline in words.fields:
         embed.add_field(name=name, value=value, inline=inline)
     if unused_dice:
-        unused = ", ".join(f"{label}={' '.join(str(f) for f in faces)}" for label, faces in unused_dice.items())
+        unused = ", ".join(f"{plain(label)}={' '.join(str(f) for f in faces)}" for label, faces in unused_dice.items())
         embed.add_field(name="Dice not used", value=f"These typed faces were not needed: {unused}", inline=False)
     embed.set_footer(text=_footer(system, round_number, event_id))
     return limits.fit(embed)
@@ -132,7 +133,8 @@ def _action_heading(report: ActionReport) -> str:
 
 def action_heading(action_name: str, actor: str, target: str | None) -> str:
     """``Bjorn attacks Bandit 1``, ``Bandit 1 gets first aid from Sir Owain``, ``Anselm treats Hrolf``."""
-    other = target if target and target != actor else None
+    other = plain(target) if target and target != actor else None
+    actor = plain(actor)
     if action_name == "gm_decide":
         return f"\u2696\ufe0f The GM decides for {actor}"
     if action_name in ("first_aid", "chirurgery"):  # Pendragon: the patient acts, the healer is the other
@@ -148,11 +150,12 @@ def action_heading(action_name: str, actor: str, target: str | None) -> str:
 
 def roll(view: RollView, user_name: str) -> discord.Embed:
     verdict = f" \u2014 **{human(view.result)}**" if view.result else ""
-    embed = _embed(f"\U0001f3b2 {user_name} rolls {view.expression}", f"Total **{view.total}**{verdict}",
+    embed = _embed(f"\U0001f3b2 {plain(user_name)} rolls {plain(view.expression)}", f"Total **{view.total}**{verdict}",
                    _roll_colour(view.result))
     embed.add_field(name="Dice", value=rolls_value(view.rolls) + signed_modifier(view.modifier, "\n"), inline=False)
     if view.unused_dice:
-        unused = ", ".join(f"{label}={' '.join(str(f) for f in faces)}" for label, faces in view.unused_dice.items())
+        unused = ", ".join(f"{plain(label)}={' '.join(str(f) for f in faces)}"
+                           for label, faces in view.unused_dice.items())
         embed.add_field(name="Dice not used", value=unused, inline=False)
     embed.set_footer(text=f"event #{view.event_id}")
     return limits.fit(embed)

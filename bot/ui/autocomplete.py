@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.interactions import actor_of, services_of
 from bot.services.actor import Actor
+from bot.text_safety import label
 from bot.ui import limits
 from bot.ui.embeds import treatment_label
 
@@ -29,7 +30,8 @@ def choices(names: Iterable[str], current: str = "") -> Choices:
     unique = list(dict.fromkeys(n for n in names if n and limits.size(n) <= limits.CHOICE_VALUE))
     first = [n for n in unique if n.casefold().startswith(wanted)]
     then = [n for n in unique if wanted in n.casefold() and n not in first]
-    return [app_commands.Choice(name=n, value=n) for n in (first + then)[: limits.AUTOCOMPLETE_CHOICES]]
+    # the choice shows no markdown, so its name needs no escaping; invisible characters are dropped from it
+    return [app_commands.Choice(name=label(n) or n, value=n) for n in (first + then)[: limits.AUTOCOMPLETE_CHOICES]]
 
 
 async def _safe(interaction: discord.Interaction[Any], current: str,

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.services.views import CharacterBrief, CharacterView, PartyView, TreatmentOffer
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.outcomes import Severity, human, signed, text, title
@@ -25,13 +26,13 @@ def treatment_offer(offer: TreatmentOffer) -> str:
     """``Erik offers Bjorn chirurgy. @Alice: accept?``"""
     who = "the GM" if offer.npc else f"<@{offer.owner_id}>"
     what = treatment_label(offer.system, offer.method).lower()
-    return f"\U0001fa7a **{offer.healer}** offers **{offer.patient}** {what}. {who}: accept?"
+    return f"\U0001fa7a **{plain(offer.healer)}** offers **{plain(offer.patient)}** {what}. {who}: accept?"
 
 
 def offer_answered(offer: TreatmentOffer, accepted: bool, user_id: int) -> str:
     verdict = "accepted" if accepted else "declined"
     what = treatment_label(offer.system, offer.method).lower()
-    return f"\U0001fa7a **{offer.healer}** offered **{offer.patient}** {what}: {verdict} by <@{user_id}>."
+    return f"\U0001fa7a **{plain(offer.healer)}** offered **{plain(offer.patient)}** {what}: {verdict} by <@{user_id}>."
 
 
 def treatment_label(system: str, method: str) -> str:
@@ -39,11 +40,11 @@ def treatment_label(system: str, method: str) -> str:
 
 
 def _pairs(pairs: Iterable[tuple[str, str]], joiner: str = " \u00b7 ") -> str:
-    return joiner.join(f"{name} **{value}**" for name, value in pairs)
+    return joiner.join(f"{plain(name)} **{plain(value)}**" for name, value in pairs)
 
 
 def wound_line(wound: Wound, system: str = "") -> str:
-    code, severity = str(wound.code), human(wound.severity)
+    code, severity = plain(wound.code), human(wound.severity)
     if system == "pendragon":  # no locations; "levels" are the hit points the wound still holds
         kind = {"mortal": "mortal wound", "major": "major wound"}.get(code.lower(), "wound")
         parts = [f"`{wound.index}` **{kind}**, {wound.levels} hit point{'s' if wound.levels != 1 else ''}"]
@@ -71,8 +72,8 @@ def wound_note(note: str) -> str:
     """A wound's note from the engine's summary, in the bot's words: Fading Suns' ``-1 init, treated`` reads
     ``initiative \u22121, treated`` (as the wound penalties of an attack do)."""
     parts = [part.strip() for part in note.split(",")]
-    return ", ".join(f"initiative {signed(int(found[1]))}" if (found := _INITIATIVE_NOTE.fullmatch(part)) else part
-                     for part in parts)
+    return ", ".join(f"initiative {signed(int(found[1]))}" if (found := _INITIATIVE_NOTE.fullmatch(part))
+                     else plain(part) for part in parts)
 
 
 def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
@@ -105,12 +106,12 @@ def _wound_colour(wounds: Sequence[Wound]) -> int:
 
 def condition_text(condition: str) -> str:
     """An engine's condition line (``out_of_fight, prone``) in words (``out of fight, prone``)."""
-    return str(condition).replace("_", " ")
+    return plain(str(condition).replace("_", " "))
 
 
 def character(view: CharacterView) -> discord.Embed:
     kind = "NPC" if view.npc else f"<@{view.owner_id}>"
-    embed = _embed(view.name, f"{system_title(view.system)} \u00b7 {'NPC' if view.npc else 'player character'}",
+    embed = _embed(plain(view.name), f"{system_title(view.system)} \u00b7 {'NPC' if view.npc else 'player character'}",
                    Severity.INFO.colour)
     summary = view.summary
     if summary is None:
@@ -137,7 +138,7 @@ def character(view: CharacterView) -> discord.Embed:
 def injuries(view: CharacterView) -> discord.Embed:
     wounds = view.wounds
     condition = condition_text(view.summary.condition) if view.summary else ""
-    embed = _embed(f"\U0001fa79 {view.name}'s injuries", condition, _wound_colour(wounds))
+    embed = _embed(f"\U0001fa79 {plain(view.name)}'s injuries", condition, _wound_colour(wounds))
     if not wounds:
         embed.description = (condition + "\n" if condition else "") + "No wounds."
     else:
@@ -157,10 +158,11 @@ def party_injuries(party: PartyView, pictured: int) -> discord.Embed:
     lines = []
     for view in party.characters:
         wounds = view.wounds
-        codes = ", ".join(f"{w.code} {w.location}" for w in wounds[:4]) + (" \u2026" if len(wounds) > 4 else "")
+        codes = ", ".join(f"{plain(w.code)} {plain(w.location)}"
+                          for w in wounds[:4]) + (" \u2026" if len(wounds) > 4 else "")
         state = condition_text(view.summary.condition) if view.summary else ""
         state = "" if state in ("ok", "ready") else state
-        lines.append(f"**{view.name}** \u00b7 {codes or 'no wounds'}" + (f" \u00b7 {state}" if state else ""))
+        lines.append(f"**{plain(view.name)}** \u00b7 {codes or 'no wounds'}" + (f" \u00b7 {state}" if state else ""))
     embed = _embed("\U0001fa79 The party's injuries", limits.clip("\n".join(lines), limits.DESCRIPTION),
                    _wound_colour([w for v in party.characters for w in v.wounds]))
     count = len(party.characters)
@@ -175,7 +177,7 @@ def character_list(briefs: Sequence[CharacterBrief], *, mine: bool = False) -> d
     heading = "Your characters" if mine else "Characters on this server"
     if not briefs:
         return limits.fit(_embed(heading, "None yet. Create one with `/character create` or `/character import`."))
-    lines = [f"**{b.name}** \u00b7 {b.system} \u00b7 {'NPC' if b.npc else f'<@{b.owner_id}>'}" for b in briefs]
+    lines = [f"**{plain(b.name)}** \u00b7 {b.system} \u00b7 {'NPC' if b.npc else f'<@{b.owner_id}>'}" for b in briefs]
     embed = _embed(heading, limits.clip("\n".join(lines), limits.DESCRIPTION))
     embed.set_footer(text=f"{len(briefs)} character{'s' if len(briefs) != 1 else ''}")
     return limits.fit(embed)

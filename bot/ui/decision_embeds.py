@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.views import PendingDecisionView
+from bot.text_safety import label, plain
 from bot.ui import limits
 from bot.ui.outcomes import decision_words, human, title
 from bot.ui.outcomes.common import MORTAL_MARK
@@ -46,13 +47,13 @@ def decision_button_label(decision: PendingDecisionView, choice: str) -> str:
     """A GM button's label: the choice, and for a roll the GM makes, whose roll it is (a message may carry
     several): ``Roll: Bandit 1's shock``."""
     if decision.roll is not None:
-        what = f"{decision.who}'s {roll_name(decision).removesuffix(' roll').removesuffix(' rolls')}"
+        what = f"{label(decision.who)}'s {label(roll_name(decision)).removesuffix(' roll').removesuffix(' rolls')}"
         return limits.clip(f"{CHOICE_LABELS.get(choice, title(choice))}: {what}", limits.BUTTON_LABEL)
     return decision_label(choice)
 
 
 def decision_taken(decision: PendingDecisionView, user_name: str) -> str:
-    return f"The GM ({user_name}) chose **{human(decision.choice or '?')}** for {decision.who}."
+    return f"The GM ({plain(user_name)}) chose **{human(decision.choice or '?')}** for {plain(decision.who)}."
 
 
 def decision_line(decision: PendingDecisionView) -> str:
@@ -60,8 +61,8 @@ def decision_line(decision: PendingDecisionView) -> str:
     by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
     if decision.roll is not None:
         how = " with the dice rolled at the table" if decision.choice == "dice" else ""
-        return f"The GM rolled {decision.who}'s **{roll_name(decision)}**{how}{by}."
-    return f"The GM chose **{human(decision.choice or '?')}** for {decision.who}{by}."
+        return f"The GM rolled {plain(decision.who)}'s **{roll_name(decision)}**{how}{by}."
+    return f"The GM chose **{human(decision.choice or '?')}** for {plain(decision.who)}{by}."
 
 
 WAITING = "\u23f3 Waiting for the GM"  # the field listing the decisions whose buttons the message carries
@@ -70,8 +71,8 @@ WAITING = "\u23f3 Waiting for the GM"  # the field listing the decisions whose b
 def _pending_head(decision: PendingDecisionView) -> str:
     """The start of a waiting decision's line, which says whose and what it is (and finds the line again)."""
     if decision.roll is not None:
-        return f"{decision.who}'s {roll_name(decision)}"
-    return DECISION_PROMPTS.get(decision.kind, "{who}: " + human(decision.kind)).format(who=decision.who)
+        return f"{plain(decision.who)}'s {roll_name(decision)}"
+    return DECISION_PROMPTS.get(decision.kind, "{who}: " + human(decision.kind)).format(who=plain(decision.who))
 
 
 def pending_line(decision: PendingDecisionView) -> str:
@@ -97,12 +98,13 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
     if decision.roll is not None:
         ruling = f"{decision_line(decision)} The result is posted below."
     else:
-        ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, decision.who)}"
+        ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, plain(decision.who))}"
     heads = tuple(_pending_head(d) for d in (decision, *moot))
     settled = decision.kind in ("dying", "death", "kill")
+    who = plain(decision.who)
     if settled and embed.description:  # "💀 Bandit 1 is dying": the decision settles it
         embed.description = "\n".join(line for line in embed.description.splitlines()
-                                       if not (line.startswith(MORTAL_MARK) and decision.who in line)) or None
+                                       if not (line.startswith(MORTAL_MARK) and who in line)) or None
     fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
     embed.clear_fields()
     placed = False
@@ -110,11 +112,11 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
         if name == waiting:
             # this decision's line (older messages began every line with "<who>: ")
             left = [line for line in value.splitlines()
-                    if not line.startswith(heads) and not line.startswith(f"{decision.who}: ")]
+                    if not line.startswith(heads) and not line.startswith(f"{who}: ")]
             if left:
                 embed.add_field(name=name, value="\n".join(left), inline=inline)
             continue
-        if settled and name in _SETTLED_FIELDS and decision.who in value:
+        if settled and name in _SETTLED_FIELDS and who in value:
             continue
         if name == decided_name:
             value, placed = f"{value}\n{ruling}", True

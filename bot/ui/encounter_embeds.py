@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.services.views import EncounterView
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.character_embeds import condition_text
 from bot.ui.embed_common import _embed, system_title
@@ -23,7 +24,7 @@ def tracker(view: EncounterView) -> discord.Embed:
         lines = []
         for number, combatant in enumerate(view.combatants, 1):
             marker = "\u25b6\ufe0f" if view.active and combatant is current else "\u2003"
-            line = f"{marker} **{number}. {combatant.name}**"
+            line = f"{marker} **{number}. {plain(combatant.name)}**"
             if combatant.initiative is not None:
                 line += f" (initiative {combatant.initiative})"
             extra = []
@@ -40,8 +41,8 @@ def tracker(view: EncounterView) -> discord.Embed:
             lines.append(line)
         embed.description = "\n".join(lines)
         if view.active and current is not None:
-            embed.add_field(name="Turn", value=f"{current.name} (<@{current.owner_id}>)" if not current.npc
-                            else f"{current.name} (NPC)", inline=True)
+            embed.add_field(name="Turn", value=f"{plain(current.name)} (<@{current.owner_id}>)" if not current.npc
+                            else f"{plain(current.name)} (NPC)", inline=True)
     embed.set_footer(text=f"{system_title(view.system)} \u00b7 encounter #{view.id}")
     return limits.fit(embed)
 
@@ -53,16 +54,16 @@ def encounter_started(view: EncounterView) -> str:
 def encounter_ended(view: EncounterView) -> str:
     line = f"The encounter ended after {view.round} round{'s' if view.round != 1 else ''}. Wounds stay on the sheets."
     if view.npcs_removed:
-        line += f" Its NPCs are gone: {', '.join(view.npcs_removed)}."
+        line += f" Its NPCs are gone: {', '.join(map(plain, view.npcs_removed))}."
     if view.npcs_kept:
-        line += f" Its NPCs stay: {', '.join(view.npcs_kept)}."
+        line += f" Its NPCs stay: {', '.join(map(plain, view.npcs_kept))}."
     return line
 
 
 def npcs_cleared(names: list[str]) -> str:
     if not names:
         return "No NPC to clear: every NPC is in an encounter, or there are none."
-    shown = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+    shown = ", ".join(map(plain, names[:20])) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
     return f"Deleted {len(names)} NPC{'s' if len(names) != 1 else ''}: {shown}."
 
 
@@ -73,19 +74,19 @@ def tracker_moved() -> str:
 # -- encounter lines -----------------------------------------------------------------------------
 
 def joined(names: list[str]) -> str:
-    return f"{', '.join(f'**{n}**' for n in names)} joined the encounter."
+    return f"{', '.join(f'**{plain(n)}**' for n in names)} joined the encounter."
 
 
 def npcs_joined(template: str, count: int) -> str:
-    return f"{count} \u00d7 **{template}** joined the encounter."
+    return f"{count} \u00d7 **{plain(template)}** joined the encounter."
 
 
 def left(name: str) -> str:
-    return f"**{name}** left the encounter."
+    return f"**{plain(name)}** left the encounter."
 
 
 def declared(character: str, aspect: str, aim: str, target: str) -> str:
-    return f"**{character}** declares a {aim} {aspect} attack on **{target}**."
+    return f"**{plain(character)}** declares a {plain(aim)} {plain(aspect)} attack on **{plain(target)}**."
 
 
 def next_turn(view: EncounterView) -> str:
@@ -93,7 +94,7 @@ def next_turn(view: EncounterView) -> str:
     if current is None:
         return "Nobody is in the encounter."
     who = "" if current.npc else f" (<@{current.owner_id}>)"
-    return f"Round {view.round}: **{current.name}**'s turn{who}."
+    return f"Round {view.round}: **{plain(current.name)}**'s turn{who}."
 
 
 def initiative(view: EncounterView) -> discord.Embed:

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.services.odds import Declaration, OddsView
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.odds_chart import bar_chart, location_map, percent
@@ -84,8 +85,8 @@ def declaration_text(declaration: Declaration) -> str:
             continue
         if key == "aim":
             # ars-harn aims high, mid or low; Fading Suns aims at a location (its /attack location option)
-            parts.append(f"aimed at {str(value).replace('_', ' ')}" if declaration.odds.system == "fading-suns"
-                         else f"aim {value}")
+            parts.append(f"aimed at {plain(str(value).replace('_', ' '))}" if declaration.odds.system == "fading-suns"
+                         else f"aim {plain(value)}")
         elif key in ("mounted", "charge"):
             parts.append(key)
         elif key == "save_excess":
@@ -93,13 +94,13 @@ def declaration_text(declaration: Declaration) -> str:
         elif key in ("modifier", "modifiers"):
             parts.append(f"{int(value):+d}" if isinstance(value, int) else "modifiers")
         elif key == "damage":
-            parts.append(f"damage {value}")
+            parts.append(f"damage {plain(value)}")
         elif key == "body_levels":
-            parts.append(f"{value} Body Levels")
+            parts.append(f"{plain(value)} Body Levels")
         elif key == "defense":
-            parts.append(f"target {value}s")
+            parts.append(f"target {plain(value)}s")
         else:
-            parts.append(str(value))
+            parts.append(plain(value))
     if action.get("type") == "cast" and not action.get("spell"):
         parts.insert(0, "spell")
     return ", ".join(parts) or "as declared"
@@ -126,9 +127,11 @@ def odds_embed(view: OddsView) -> discord.Embed:
     else:
         description = declaration_text(declarations[0])
     if view.forced:
-        dice = " ".join(f"{label}={','.join(map(str, faces))}" for label, faces in view.forced.items())
+        dice = " ".join(f"{plain(label)}={','.join(map(str, faces))}"
+                        for label, faces in view.forced.items())
         description += f"\nDice kept as rolled: {dice}"
-    embed = _embed(f"\U0001f3b2 Odds: {view.attacker} vs {view.target}", description, Severity.INFO.colour)
+    embed = _embed(f"\U0001f3b2 Odds: {plain(view.attacker)} vs {plain(view.target)}", description,
+                   Severity.INFO.colour)
     for label, get in HEADLINE.get(view.system, ()):
         # an unfinished enumeration found only part of each outcome's chances: at least that much
         values = [("\u2265" if not d.odds.distribution.complete else "") + percent(get(d.odds.summary))

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.services.views import EventView
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import ACTION_TITLES, action_heading
 from bot.ui.decision_embeds import NO_LONGER_NEEDED, WAITING, _pending_lines, closed_line
@@ -33,8 +34,10 @@ def _when(moment: datetime | None) -> str:
 def event_line(event: EventView) -> str:
     summary: Mapping[str, Any] = event.summary or {}
     what = summary.get("text") or summary.get("headline")
-    if not what:
-        actor = summary.get("actor_name") or summary.get("actor") or event.user_name
+    if what:
+        what = plain(what)
+    else:
+        actor = plain(summary.get("actor_name") or summary.get("actor") or event.user_name)
         target = summary.get("target_name") or summary.get("target")
         kind = summary.get("action") or event.kind
         if isinstance(kind, Mapping):
@@ -43,22 +46,23 @@ def event_line(event: EventView) -> str:
         if summary.get("secret") and "expression" not in summary:
             what = f"{actor} rolled in secret"
         elif summary.get("expression") is not None:
-            what = f"{actor} rolled {summary['expression']} = {summary.get('total', '?')}"
+            what = f"{actor} rolled {plain(summary['expression'])} = {plain(summary.get('total', '?'))}"
         elif event.kind in ("join", "add_npcs", "leave") and isinstance(names, list):
-            who = ", ".join(str(n) for n in names)
+            who = ", ".join(plain(n) for n in names)
             what = f"{actor}: {who} {'left' if event.kind == 'leave' else 'joined'} the encounter"
         elif event.kind == "edit":
-            what = f"{actor} edits {summary.get('character', '?')}: {edit_change(summary)}"
+            what = f"{actor} edits {plain(summary.get('character', '?'))}: {edit_change(summary)}"
         elif event.kind in EVENT_TITLES:
             what = f"{actor} {EVENT_TITLES[event.kind]}"
             if event.kind == "next_turn" and summary.get("round") is not None:
                 what += f" (round {summary['round']})"
         else:
-            what = action_heading(event.kind if event.kind in ACTION_TITLES else str(kind), str(actor),
-                                  str(target) if target else None)
+            what = action_heading(event.kind if event.kind in ACTION_TITLES else str(kind), actor,
+                                  plain(target) if target else None)
             outcome = summary.get("outcome")
             if isinstance(outcome, Mapping) and summary.get("system"):
-                headline = describe(str(summary["system"]), outcome, (str(actor), str(target or actor))).headline
+                other = plain(target) if target else actor
+                headline = describe(str(summary["system"]), outcome, (actor, other)).headline
                 if event.kind == "gm_decide":
                     what = f"The GM decides: {headline}"
                 elif headline.startswith((f"**{actor}**", f"{actor} ")):
@@ -72,12 +76,12 @@ def event_line(event: EventView) -> str:
 def edit_change(summary: Mapping[str, Any]) -> str:
     """An owner's edit in a few words: ``abilities.Sword = 6``, ``+ weapon Sword``, ``sheet from bjorn.yaml``."""
     if "stat" in summary:
-        return f"{summary['stat']} = {summary.get('value')}"
+        return f"{plain(summary['stat'])} = {plain(summary.get('value'))}"
     if "added" in summary:
-        return f"+ {summary.get('kind', 'item')} {summary['added']}"
+        return f"+ {plain(summary.get('kind', 'item'))} {plain(summary['added'])}"
     if "removed" in summary:
-        return f"\u2212 {summary.get('kind', 'item')} {summary['removed']}"
-    return f"sheet from {summary.get('imported', 'a file')}"
+        return f"\u2212 {plain(summary.get('kind', 'item'))} {plain(summary['removed'])}"
+    return f"sheet from {plain(summary.get('imported', 'a file'))}"
 
 
 def log(events: Sequence[EventView]) -> discord.Embed:

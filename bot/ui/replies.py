@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.text_safety import plain
 from bot.ui import limits
 
 APOLOGY = "Sorry, something went wrong on our side; it has been logged. Nothing you did caused it."
@@ -21,11 +22,11 @@ def error_line(message: str) -> str:
 
 
 def confirm_delete(name: str) -> str:
-    return f"Delete **{name}** and every wound on their sheet? This cannot be undone."
+    return f"Delete **{plain(name)}** and every wound on their sheet? This cannot be undone."
 
 
 def deleted(name: str) -> str:
-    return f"**{name}** was deleted."
+    return f"**{plain(name)}** was deleted."
 
 
 def name_the_character(owned: int) -> str:

@@ -10,6 +10,7 @@ from bot.services.views import GuildSettingsView, PackView
 from bot.ui import limits
 from bot.ui.embed_common import _embed, done, system_title
 from bot.ui.outcomes import text
+from bot.ui.outcomes.common import label_text
 from rules.model import Setting
 
 
@@ -104,8 +105,8 @@ def pack(view: PackView) -> discord.Embed:
     """/pack show: which default files this server replaces for its system, and what the pack holds."""
     embed = _embed(f"\U0001f4e6 Content pack: {system_title(view.system)}")
     if view.files:
-        lines = [f"`{f.filename}` ({f.size} bytes) by <@{f.uploaded_by}>, <t:{int(f.updated_at.timestamp())}:R>"
-                 for f in view.files]
+        lines = [f"`{label_text(f.filename)}` ({f.size} bytes) by <@{f.uploaded_by}>, "
+                 f"<t:{int(f.updated_at.timestamp())}:R>" for f in view.files]
         embed.add_field(name="Homebrew files (replace the default ones)",
                         value=limits.clip("\n".join(lines), limits.FIELD_VALUE), inline=False)
     else:
@@ -115,10 +116,11 @@ def pack(view: PackView) -> discord.Embed:
 
 
 def pack_uploaded(view: PackView) -> discord.Embed:
-    return done(f"`{view.changed}` now replaces the default one for **{system_title(view.system)}**.\n"
+    return done(f"`{label_text(view.changed)}` now replaces the default one for **{system_title(view.system)}**.\n"
                 f"The pack holds {_holds(view)}.")
 
 
 def pack_reset(view: PackView) -> discord.Embed:
-    what = "Every homebrew file is gone" if view.changed == "all" else f"`{view.changed}` is the default one again"
+    what = ("Every homebrew file is gone" if view.changed == "all"
+            else f"`{label_text(view.changed)}` is the default one again")
     return done(f"{what} for **{system_title(view.system)}**.\nThe pack holds {_holds(view)}.")

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from bot.services.sheet_guide import SheetGuide
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import system_title
 from rules.sheet_spec import SheetField
@@ -144,7 +145,7 @@ def export_filename(name: str) -> str:
 
 
 def export_reply(name: str) -> str:
-    return f"**{name}**'s sheet. `/character import sheet:` takes it back (`replace:true` to overwrite)."
+    return f"**{plain(name)}**'s sheet. `/character import sheet:` takes it back (`replace:true` to overwrite)."
 
 
 def export_text(name: str, system: str, sheet: Mapping[str, Any]) -> str:

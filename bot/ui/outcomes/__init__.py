@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.text_safety import plain
 from bot.ui.outcomes.ars_harn import ars_harn
 from bot.ui.outcomes.common import (
     Field,
@@ -71,6 +72,7 @@ SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] 
 
 def describe(system: str, outcome: Any, names: tuple[str, str]) -> OutcomeText:
     """Words for ``outcome``; an unexpected shape falls back to listing its fields."""
+    names = (plain(names[0]), plain(names[1]))  # every describer writes the names as they are given here
     if not isinstance(outcome, Mapping):
         return OutcomeText(f"{names[0]} acts.", [], Severity.INFO)
     try:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from bot.text_safety import Plain, label, plain
+
 
 class Severity(Enum):
     """How bad a result is, ranked, with the embed colour it gets."""
@@ -68,8 +70,10 @@ def joined(parts: Sequence[str | None]) -> str:
 # -- small readers ------------------------------------------------------------------------------
 
 def human(name: Any) -> str:
-    """``weapon_dropped`` -> ``weapon dropped``."""
-    return str(name).replace("_", " ").replace("-", " ").strip()
+    """``weapon_dropped`` -> ``weapon dropped``, as plain text (an engine's value may be a pack's name)."""
+    if isinstance(name, Plain):
+        return name
+    return plain(str(name).replace("_", " ").replace("-", " ").strip())
 
 
 def title(name: Any) -> str:
@@ -85,13 +89,18 @@ def text(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, int | float):
         return signed(value) if isinstance(value, int) and value < 0 else f"{value:g}"
-    if isinstance(value, str):
-        return human(value) if value.isidentifier() else value
+    if isinstance(value, str):  # names from a pack or a sheet: shown as plain text
+        return human(value) if value.isidentifier() else plain(value)
     if isinstance(value, Mapping):
         return ", ".join(f"{human(k)} {text(v)}" for k, v in value.items()) or "none"
     if isinstance(value, Sequence):
         return ", ".join(text(v) for v in value) or "none"
     return str(value)
+
+
+def label_text(value: Any) -> str:
+    """A dice label inside backticks: a backtick cannot close the code span early."""
+    return label(value).replace("`", "'")
 
 
 def signed(value: int) -> str:
@@ -124,7 +133,7 @@ def roll_line(roll: Mapping[str, Any]) -> str:
     """One roll of ``Resolution.rolls`` as ``attack stress [1, 4] = 8 (exploded)``."""
     faces = roll.get("faces") or []
     shown = ", ".join(str(f) for f in faces)
-    line = f"`{roll.get('label', '?')}` {roll.get('kind', '')} [{shown}] = **{roll.get('total')}**"
+    line = f"`{label_text(roll.get('label', '?'))}` {human(roll.get('kind', ''))} [{shown}] = **{roll.get('total')}**"
     if roll.get("target") is not None:
         line += f" vs {roll['target']}"
     if roll.get("result"):

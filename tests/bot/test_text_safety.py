@@ -1,0 +1,165 @@
+"""Issue 24 section 1: text a user typed is shown as plain text wherever the bot echoes it, and a name is
+refused at entry when it carries markup, an invisible character or a look-alike of another name.
+
+The property tests feed hostile strings (masked links, bare URLs, @everyone, role and channel mentions,
+headings, bold, spoilers, backticks, direction overrides, zero-width spaces, lone combining marks) through
+every embed builder that echoes a name, a label or a note, as a name stored before the entry rules
+existed would reach them, and fail on any markup, link, mention or invisible character that survives.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import discord
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.errors import UserError
+from bot.services.views import (
+    ActionReport,
+    CharacterBrief,
+    CharacterView,
+    CombatantView,
+    EncounterView,
+    EventView,
+    PartyView,
+    PendingDecisionView,
+    RollView,
+    TreatmentOffer,
+)
+from bot.text_safety import clean_name, label, plain, reads_like_numbered, skeleton
+from bot.ui import embeds
+from bot.ui.autocomplete import choices
+from bot.ui.sheet_files import export_reply
+from rules.model import SheetSummary, Wound
+from tests.text_safety_checks import HOSTILE_PIECES, check_echoed, check_label, problems, spans, wrapped
+
+HOSTILE = st.one_of(
+    st.lists(st.sampled_from(HOSTILE_PIECES), min_size=1, max_size=8).map("".join).map(lambda s: s[:60]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\u01a9"), min_size=1,
+            max_size=20),
+)
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ARS_HIT = {
+    "attack_total": 27, "defense_total": 8, "hit": True, "excess": 19, "location": "thorax", "effective_impact": 25,
+    "injury": {"code": "K5", "severity": "kill", "levels": 5, "bleeding": True}, "injury_levels": 5,
+    "kill": {"total": 7, "ease_factor": 10, "passed": False}, "aspect": "edge", "aim": "mid",
+}
+
+
+def _everything(item: discord.Embed | str) -> str:
+    """Every string of an embed joined (the dict's repr would double each backslash)."""
+    if isinstance(item, str):
+        return item
+    data = item.to_dict()
+    parts = [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
+    for field in data.get("fields", []):
+        parts += [field["name"], field["value"]]
+    return "\n".join(parts)
+
+
+def _wound(note: str) -> Wound:
+    return Wound(index=1, location="thorax", code="S3", severity="serious", levels=3, bleeding=False, penalty=1,
+                 note=note)
+
+
+@SETTINGS
+@given(hostile=HOSTILE)
+def test_plain_leaves_no_markup_link_mention_or_invisible_character(hostile: str) -> None:
+    shown = plain(wrapped(hostile))
+    assert spans(shown) and not problems(spans(shown)[0])
+    assert plain(shown) == shown  # made plain once, never escaped twice
+    check_label(label(hostile))
+
+
+@SETTINGS
+@given(hostile=HOSTILE)
+def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -> None:
+    name = wrapped(hostile)
+    decision = PendingDecisionView(id=3, kind="kill", who=name, options=("death", "incapacitation"))
+    shock = PendingDecisionView(id=4, kind="roll:shock", who=name, options=("roll", "dice"))
+    report = ActionReport(system="ars-harn", action="attack", actor_name=name, target_name=name + "2",
+                          resolution={"system": "ars-harn", "rolls": [{"label": name, "kind": "stress",
+                                                                      "faces": [1, 4], "total": 8}],
+                                      "outcome": ARS_HIT},
+                          pending=(decision,), unused_dice={name: [3]}, encounter=None, event_id=7,
+                          out_of_turn=name)
+    summary = SheetSummary(name=name, stats=((name, name),), equipment=(("weapon", name),), wounds=(_wound(name),),
+                           condition=name)
+    view = CharacterView(id=1, name=name, system="ars-harn", owner_id=42, npc=False, sheet={"name": name},
+                         summary=summary, version=3)
+    combatant = CombatantView(character_id=1, name=name, owner_id=9, npc=False, initiative=3, condition="ok",
+                              wounds=(), penalty=0, declaration={})
+    encounter = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=1, turn=0, active=True,
+                              combatants=(combatant,), tracker_message_id=None, version=1,
+                              npcs_removed=(name,), npcs_kept=(name,))
+    attack = EventView(id=1, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name=name,
+                       summary={"system": "ars-harn", "action": {"type": "attack"}, "actor": name, "target": name,
+                                "outcome": ARS_HIT}, created_at=datetime(2026, 1, 1, tzinfo=UTC))
+    edit = EventView(id=2, kind="edit", channel_id=2, encounter_id=1, user_id=1, user_name=name,
+                     summary={"character": name, "stat": name, "value": name})
+    joined = EventView(id=3, kind="join", channel_id=2, encounter_id=1, user_id=1, user_name=name,
+                       summary={"names": [name]})
+    rolled = EventView(id=4, kind="roll", channel_id=2, encounter_id=1, user_id=1, user_name=name,
+                       summary={"expression": name, "total": 3})
+    undone = EventView(id=5, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name=name,
+                       summary=attack.summary, closed=(decision,), reopened=(shock,))
+    offer = TreatmentOffer(event_id=1, healer=name, patient=name, method="chirurgy", system="ars-harn", owner_id=1,
+                           npc=False)
+    roll = RollView(expression=name, total=3, result=None, rolls=({"label": name, "kind": "simple", "faces": [3],
+                                                                   "total": 3},), unused_dice={name: [1]}, event_id=1)
+    echoed: list[discord.Embed | str] = [
+        embeds.action(report), embeds.report_details(report), embeds.character(view), embeds.injuries(view),
+        embeds.party_injuries(PartyView("encounter", (view,)), 1),
+        embeds.character_list([CharacterBrief(id=1, name=name, system="ars-harn", owner_id=1, npc=False)]),
+        embeds.tracker(encounter), embeds.initiative(encounter), embeds.encounter_ended(encounter),
+        embeds.joined([name]), embeds.left(name), embeds.declared(name, "edge", "high", name),
+        embeds.next_turn(encounter), embeds.npcs_joined(name, 2), embeds.npcs_cleared([name]),
+        embeds.log([attack, edit, joined, rolled]), embeds.undone(undone), embeds.event_details(attack),
+        embeds.confirm_delete(name), embeds.deleted(name), embeds.treatment_offer(offer),
+        embeds.offer_answered(offer, True, 5), embeds.roll(roll, name), embeds.decision_line(decision),
+        embeds.pending_line(decision), embeds.pending_line(shock), embeds.decision_taken(decision, name),
+        embeds.closed_line(decision), export_reply(name),
+        embeds.mark_decided(embeds.action(report), PendingDecisionView(3, "kill", name, ("death",), "death", 5)),
+    ]
+    for item in echoed:
+        check_echoed(_everything(item))
+    for text in (embeds.decision_button_label(shock, "roll"), *(c.name for c in choices([name]))):
+        check_label(text)
+
+
+@pytest.mark.parametrize("name", [
+    "[Free Nitro](https://discord-gift.example/claim)", "@everyone", "<@&123>", "# Big Knight", "**Bold** ||spoiler||",
+    "```x```", "Bjo\u200brn", "Bjorn\u202e", "\u0301Bjorn", "Bandit:1", "a\nb", "\u3164", "...",
+])
+def test_a_name_with_markup_or_an_invisible_character_is_refused_in_one_line(name: str) -> None:
+    with pytest.raises(UserError) as refused:
+        clean_name(name)
+    assert "\n" not in str(refused.value)
+    assert "letters" in str(refused.value) or "line" in str(refused.value) or "needs" in str(refused.value)
+
+
+@pytest.mark.parametrize(("typed", "stored"), [
+    ("Sir Owain", "Sir Owain"), ("Jean-Luc O'Brien", "Jean-Luc O'Brien"), ("Bj\u00f8rn", "Bj\u00f8rn"),
+    ("\uff26\uff55\uff4c\uff4c", "Full"), ("  Two   Spaces ", "Two Spaces"), ("\U0001f409 Drake", "\U0001f409 Drake"),
+    ("Zo\u0065\u0301", "Zo\u00e9"), ("\u0391\u03b8\u03b7\u03bd\u03ac", "\u0391\u03b8\u03b7\u03bd\u03ac"),
+])
+def test_a_name_is_normalised_nfkc_with_one_space(typed: str, stored: str) -> None:
+    assert clean_name(typed) == stored
+
+
+def test_look_alike_letters_read_the_same() -> None:
+    assert skeleton("B\u0430ndit") == skeleton("Bandit")  # Cyrillic a
+    assert skeleton("\u0392\u0458\u03bfrn") == skeleton("Bjorn")  # Greek B, Cyrillic j, Greek o
+    assert skeleton("Ilsa") == skeleton("llsa") and skeleton("B0b") == skeleton("Bob")
+    assert skeleton("Bjorn") != skeleton("Bjarn")
+    assert reads_like_numbered("Bandit 1", "Bandit") and reads_like_numbered("B\u0430ndit l2", "Bandit")
+    assert not reads_like_numbered("Bandit Lord", "Bandit") and not reads_like_numbered("Banditry", "Bandit")
+
+
+def test_plain_keeps_ordinary_names_as_they_are() -> None:
+    for name in ("Bjorn", "Sir Owain (the Elder)", "Jean-Luc O'Brien", "Bandit 1", "Zo\u00e9"):
+        assert plain(name) == name
+    assert "https:\u200b//" in plain("https://x.example") and "@\u200beveryone" in plain("@everyone")
