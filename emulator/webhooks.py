@@ -79,8 +79,9 @@ class InteractionWebhooks:
             raise unknown_interaction("no interaction with this id and token")
         current_call().interaction = handle
         body = await read_body(request)
-        if handle.acknowledged:
-            raise unknown_interaction("already acknowledged")
+        if handle.acknowledged:  # topics/opcodes-and-status-codes.mdx: 40060
+            raise err.DiscordError(400, err.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.",
+                                   note="already acknowledged")
         elapsed = time.monotonic() - handle.created_at
         if elapsed > self.emu.interaction_deadline:
             deadline = self.emu.interaction_deadline

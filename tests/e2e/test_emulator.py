@@ -319,7 +319,7 @@ async def test_embed_over_limits_is_refused(emu: Emulator, world: World, probe: 
 
 
 @pytest.mark.usefixtures("bot")
-async def test_double_and_late_responses_are_unknown_interactions(
+async def test_double_responses_are_already_acknowledged_and_late_ones_unknown(
     emu: Emulator, world: World, probe: Probe
 ) -> None:
     handle = await emu.slash("count", user=world.alice, channel=world.combat)
@@ -328,8 +328,8 @@ async def test_double_and_late_responses_are_unknown_interactions(
     async with aiohttp.ClientSession() as session, session.post(
         url, json={"type": 4, "data": {"content": "again"}}
     ) as reply:
-        assert reply.status == 404 and reply.content_type == "application/json"
-        assert (await reply.json())["code"] == 10062
+        assert reply.status == 400 and reply.content_type == "application/json"
+        assert (await reply.json())["code"] == 40060
     assert handle.callback_count == 1 and emu.refusals[-1].note == "already acknowledged"
 
     emu.interaction_deadline = 0.2
@@ -338,7 +338,7 @@ async def test_double_and_late_responses_are_unknown_interactions(
     await emu.wait_until(lambda: probe.errors, what="the late answer to fail")
     [error] = probe.errors
     assert isinstance(error, discord.NotFound) and error.code == 10062
-    assert [r.code for r in emu.refusals] == [10062, 10062]
+    assert [r.code for r in emu.refusals] == [40060, 10062]
 
 
 # -- gateway resilience -------------------------------------------------------------------------------
