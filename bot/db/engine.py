@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.db.inline_sqlite import connector
+from bot.db.pg_url import asyncpg_options
 
 # A listener gets the session and the ORM objects it is writing (new, changed or deleted), or None: rows
 # changed that no object names (a bulk UPDATE or DELETE), so whatever it holds may be stale.
@@ -65,7 +66,10 @@ class Database:
             engine = create_async_engine(url, connect_args={"timeout": timeout}, **engine_options)
             _configure_sqlite(engine)
         else:
-            engine = create_async_engine(url, pool_pre_ping=True, **engine_options)
+            connect_args: dict[str, Any] = {}
+            if parsed.get_driver_name() == "asyncpg":
+                parsed, connect_args = asyncpg_options(parsed)  # libpq's sslmode=... and the like
+            engine = create_async_engine(parsed, pool_pre_ping=True, connect_args=connect_args, **engine_options)
         return cls(engine)
 
     @property
