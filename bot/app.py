@@ -23,6 +23,7 @@ from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui.decisions import DetailsButton, GMDecisionButton
 from bot.ui.offers import OfferButton
+from bot.ui.views import ConfirmButton
 
 log = logging.getLogger("grievous")
 
@@ -172,8 +173,9 @@ class GrievousBot(commands.AutoShardedBot):
         await asyncio.to_thread(self.services.runtime.warm_up)
         for name in self.extension_names:
             await self.load_extension(name)
-        # Persistent GM buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart.
-        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton)
+        # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
+        # every grv:confirm: press is answered, even one forged on another message).
+        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton)
         if self.sync_commands:
             await self.sync_tree()
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.

@@ -1,9 +1,19 @@
-"""Buttons: the yes/no confirmation of a destructive command (the GM decision buttons are in bot.ui.decisions)."""
+"""Buttons: the yes/no confirmation of a destructive command (the GM decision buttons are in bot.ui.decisions).
+
+The two buttons are dynamic items (``grv:confirm:<owner>:<token>:<yes|no>``): every press of an id of that
+shape reaches ``ConfirmButton``, whichever message it comes from, so a press by anyone but the owner is
+answered "not yours" and a press of a prompt that expired (or that a restart forgot) "expired", in one line,
+never dropped in silence. The prompt itself (what to do on yes) lives in this process's memory.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import re
+import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -11,40 +21,86 @@ import discord
 from bot.tree import report_error, send_line
 from bot.ui import embeds, limits
 
+CONFIRM_PREFIX = "grv:confirm:"
+CONFIRM_TEMPLATE = CONFIRM_PREFIX + r"(?P<owner>[0-9]{1,40}):(?P<token>[0-9a-f]{1,64}):(?P<answer>yes|no)"
+
+OnConfirm = Callable[[discord.Interaction[Any]], Awaitable[str]]
+
+
+@dataclass
+class _Prompt:
+    owner_id: int
+    on_confirm: OnConfirm
+    origin: discord.Interaction[Any] | None = None
+    expiry: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+# The prompts waiting for an answer, by token.
+_PROMPTS: dict[str, _Prompt] = {}
+
+
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE):
+    def __init__(self, owner_id: int, token: str, answer: str) -> None:
+        yes = answer == "yes"
+        super().__init__(discord.ui.Button(
+            label=embeds.CONFIRM_LABEL if yes else embeds.CANCEL_LABEL,
+            style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+            custom_id=f"{CONFIRM_PREFIX}{owner_id}:{token}:{answer}"))
+        self.owner_id = owner_id
+        self.token = token
+        self.yes = yes
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ConfirmButton:
+        owner = match["owner"]
+        return cls(int(owner) if len(owner) <= 20 else 0, match["token"], match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.owner_id:
+            await send_line(interaction, embeds.error_line(embeds.NOT_YOURS))
+            return
+        prompt = _PROMPTS.pop(self.token, None)
+        if prompt is None or prompt.owner_id != self.owner_id:
+            await send_line(interaction, embeds.error_line(embeds.EXPIRED))
+            return
+        if prompt.expiry is not None:
+            prompt.expiry.cancel()
+        try:
+            if not self.yes:
+                await interaction.response.edit_message(content=embeds.cancelled(), view=None)
+                return
+            await interaction.response.defer()
+            message = await prompt.on_confirm(interaction)
+            await interaction.edit_original_response(content=limits.clip(message, limits.CONTENT), view=None)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
 
 class ConfirmView(discord.ui.View):
-    """Yes/no for a destructive command; only the invoker may answer, and it expires."""
+    """Yes/no for a destructive command; only the invoker may answer, and it expires after ``timeout``
+    seconds (the prompt then says so). Set ``origin`` to the interaction it was sent with."""
 
-    def __init__(self, owner_id: int, on_confirm: Callable[[discord.Interaction[Any]], Awaitable[str]],
-                 *, timeout: float = 60.0) -> None:
-        super().__init__(timeout=timeout)
-        self.owner_id = owner_id
-        self.on_confirm = on_confirm
-        self.origin: discord.Interaction[Any] | None = None
+    def __init__(self, owner_id: int, on_confirm: OnConfirm, *, timeout: float = 60.0) -> None:
+        super().__init__(timeout=None)
+        token = secrets.token_hex(8)
+        self._prompt = _PROMPTS[token] = _Prompt(owner_id, on_confirm)
+        self._prompt.expiry = asyncio.get_running_loop().create_task(self._expire(token, timeout))
+        self.add_item(ConfirmButton(owner_id, token, "yes"))
+        self.add_item(ConfirmButton(owner_id, token, "no"))
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id == self.owner_id:
-            return True
-        await send_line(interaction, embeds.error_line(embeds.NOT_YOURS))
-        return False
+    @property
+    def origin(self) -> discord.Interaction[Any] | None:
+        return self._prompt.origin
 
-    @discord.ui.button(label=embeds.CONFIRM_LABEL, style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.defer()
-        message = await self.on_confirm(interaction)
-        await interaction.edit_original_response(content=limits.clip(message, limits.CONTENT), view=None)
+    @origin.setter
+    def origin(self, interaction: discord.Interaction[Any] | None) -> None:
+        self._prompt.origin = interaction
 
-    @discord.ui.button(label=embeds.CANCEL_LABEL, style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content=embeds.cancelled(), view=None)
-
-    async def on_timeout(self) -> None:
-        if self.origin is not None:
+    async def _expire(self, token: str, timeout: float) -> None:
+        await asyncio.sleep(timeout)
+        prompt = _PROMPTS.pop(token, None)
+        if prompt is not None and prompt.origin is not None:
             with contextlib.suppress(discord.HTTPException):
-                await self.origin.edit_original_response(content=embeds.EXPIRED, view=None)
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
-                       item: discord.ui.Item[Any], /) -> None:
-        await report_error(interaction, error)
+                await prompt.origin.edit_original_response(content=embeds.EXPIRED, view=None)
