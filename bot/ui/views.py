@@ -98,8 +98,8 @@ class ConfirmView(discord.ui.View):
     def origin(self, interaction: discord.Interaction[Any] | None) -> None:
         self._prompt.origin = interaction
 
-    async def _expire(self, token: str, timeout: float) -> None:
-        await asyncio.sleep(timeout)
+    async def _expire(self, token: str, after: float) -> None:
+        await asyncio.sleep(after)
         prompt = _PROMPTS.pop(token, None)
         if prompt is not None and prompt.origin is not None:
             with contextlib.suppress(discord.HTTPException):
