@@ -28,9 +28,9 @@ _MAPPED = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "ap
 def asyncpg_options(url: URL) -> tuple[URL, dict[str, Any]]:
     """``url`` without the libpq options, and the ``connect_args`` they become for asyncpg."""
     query = dict(url.query)
-    for key in query:
-        if key in _UNSUPPORTED:
-            raise ValueError(f"the query option '{key}' is a libpq option that asyncpg does not take; remove it "
+    for option in query:
+        if option in _UNSUPPORTED:
+            raise ValueError(f"the query option '{option}' is a libpq option that asyncpg does not take; remove it "
                              f"(understood: {', '.join(_MAPPED)})")
     args: dict[str, Any] = {}
     mode = _one(query.pop("sslmode", None), "sslmode")
