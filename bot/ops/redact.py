@@ -1,6 +1,9 @@
-"""Keep the bot's token out of every log line and every reply: the token itself, and anything shaped like a
-Discord token (three dot-separated base64url parts: the bot's id, a timestamp, an HMAC), becomes
-``[redacted]``."""
+"""Keep the bot's token and interaction tokens out of every log line and every reply: the token itself,
+anything shaped like a Discord token (three dot-separated base64url parts: the bot's id, a timestamp, an
+HMAC), and an interaction's token (valid for 15 minutes: whoever holds it may answer and edit as the bot)
+become ``[redacted]``. discord.py's DEBUG lines carry those in the webhook and callback URLs
+(``/webhooks/<app>/<token>/...``, ``/interactions/<id>/<token>/callback``) and gateway payloads
+(``"token": "..."``)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,11 @@ REDACTED = "[redacted]"
 # A Discord bot token: base64 of the user id (>= 17 digits, so >= 23 characters), a 6-character timestamp,
 # and an HMAC of 27 or more characters.
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}")
+
+# Interaction tokens are base64 of "interaction:<id>:<secret>"; any other in a URL path or a payload field.
+INTERACTION_TOKEN = re.compile(r"aW50ZXJhY3Rpb246[A-Za-z0-9_\-=+/]+")
+_IN_PATH = re.compile(r"(/(?:webhooks|interactions)/[0-9]+/)([^/?#\s'\"]{20,})")
+_IN_FIELD = re.compile(r"""(['"]token['"]\s*:\s*['"])([^'"]{20,})""")
 
 _secrets: set[str] = set()
 
@@ -24,4 +32,10 @@ def redact(text: str) -> str:
     for secret in _secrets:
         if secret in text:
             text = text.replace(secret, REDACTED)
+    if "aW50ZXJhY3Rpb246" in text:
+        text = INTERACTION_TOKEN.sub(REDACTED, text)
+    if "/webhooks/" in text or "/interactions/" in text:
+        text = _IN_PATH.sub(r"\1" + REDACTED, text)
+    if "token" in text:
+        text = _IN_FIELD.sub(r"\1" + REDACTED, text)
     return TOKEN_SHAPE.sub(REDACTED, text) if "." in text else text

@@ -222,3 +222,23 @@ def test_the_process_tests_find_errors_in_json_log_lines(restore_logging: Any) -
     problems = problems_in_log(log)
     assert len(problems) == 2 and '"unexpected error in /attack"' in problems[0]
     assert problems[1].startswith("Traceback")
+
+
+def test_interaction_tokens_are_redacted_in_debug_lines() -> None:
+    """Issue 24: an interaction's token answers and edits as the bot for 15 minutes; discord.py's DEBUG lines
+    carry it in the callback and webhook URLs and in the gateway's payloads."""
+    from emulator.snowflake import interaction_token
+
+    token = interaction_token(1234567890123456789)
+    lines = [
+        f"POST https://discord.com/api/v10/interactions/1234567890123456789/{token}/callback with {{}} has returned 204",
+        f"PATCH https://discord.com/api/v10/webhooks/987654321098765432/{token}/messages/@original has returned 200",
+        f"For Shard ID 0: WebSocket Event: {{'t': 'INTERACTION_CREATE', 'd': {{'token': '{token}', 'id': '1'}}}}",
+        "POST /webhooks/987654321098765432/unlike-ours-but-still-a-token-0123456789 has returned 200",
+        '{"token": "some-other-shaped-interaction-token-value"}',
+    ]
+    for line in lines:
+        shown = redact(line)
+        assert token not in shown and REDACTED in shown, shown
+        assert "unlike-ours" not in shown and "some-other-shaped" not in shown
+    assert redact("GET /webhooks/1/abc has returned 200") == "GET /webhooks/1/abc has returned 200"
