@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from content.errors import ContentError
 from content.guard import SCENARIO, parse_document
@@ -21,6 +22,18 @@ class ScenarioFile(Strict):
     defender: dict[str, Any] | None = None
     action: dict[str, Any] = Field(default_factory=lambda: {"type": "attack"})
     settings: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("dice", mode="before")
+    @classmethod
+    def _faces_are_numbers(cls, dice: Any) -> Any:
+        """A die face is a whole number: YAML's ``true`` is not the face 1, nor ``"7"`` the face 7."""
+        if isinstance(dice, dict):
+            for label, faces in dice.items():
+                for face in faces if isinstance(faces, list) else [faces]:
+                    if isinstance(face, bool) or not isinstance(face, int):
+                        raise ValueError(f"'{label}': a die face is a whole number (or a list of them), "
+                                         f"not {json.dumps(face)}")
+        return dice
 
 
 def parse_scenario(text: str | bytes, source: str) -> tuple[Scenario, dict[str, list[int]], int | None]:

@@ -74,7 +74,7 @@ def test_runner_prints_rolls_outcome_and_sheets(echo: None, capsys: Any, monkeyp
         ("system: [echo\n", "is not valid YAML"),
         ("- just\n- a list\n", "must be a mapping"),
         ("system: echo\nbogus: 1\n", "field 'bogus'"),
-        ("system: echo\ndice: {attack: [seven]}\n", "field 'dice.attack"),
+        ("system: echo\ndice: {attack: [seven]}\n", "field 'dice': 'attack': a die face is a whole number"),
         ("!!python/object/apply:os.system ['touch /tmp/grievous-pwned']\n", "not allowed"),
     ],
 )

@@ -59,6 +59,18 @@ def test_each_refusal_says_what_is_wrong(tmp_path: Path, capsys: Any) -> None:
         assert one_line_exit_2(capsys, ["resolve", str(path)]) == f"grievous: {path}: {why}"
 
 
+@pytest.mark.parametrize(("dice", "shown"), [("{kill: true}", "true"), ("{kill: [3, false]}", "false"),
+                                             ("{shock: '7'}", '"7"'), ("{shock: [1.5]}", "1.5")])
+def test_resolve_reads_no_die_face_from_a_boolean_or_text(tmp_path: Path, capsys: Any, dice: str,
+                                                          shown: str) -> None:
+    """Issue 24: ``kill: true`` was read as a die face of 1."""
+    path = tmp_path / "faces.yaml"
+    path.write_text(f"system: ars-harn\ndice: {dice}\naction: {{type: attack}}\n", encoding="utf-8")
+    label = "kill" if "kill" in dice else "shock"
+    assert one_line_exit_2(capsys, ["resolve", str(path)]) == (
+        f"grievous: {path}: field 'dice': '{label}': a die face is a whole number (or a list of them), not {shown}")
+
+
 def test_roll_refuses_hostile_text_with_one_line(capsys: Any) -> None:
     assert one_line_exit_2(capsys, ["roll", "9" * 5000]) == "grievous: roll: at most 100 characters"
     assert one_line_exit_2(capsys, ["roll", "d6\x01"]) == (
