@@ -60,6 +60,16 @@ class ActionCall:
     out_of_turn: str | None = None  # whose turn it was, when the actor acts out of it (turns: warn)
 
 
+def _check_typed_faces(dice: DiceSource, owed: str) -> None:
+    for label, faces in dice.unused().items():
+        shown = ", ".join(map(str, faces))
+        if label not in dice.never_rolled():
+            raise UserError(f"dice: {shown} left over for {label}: this {owed} roll takes fewer faces; "
+                            "nothing was rolled")
+        raise UserError(f"dice: this {owed} roll does not roll {label} ({label}={shown}): type its own faces, "
+                        f"e.g. {owed}=7; nothing was rolled")
+
+
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
                      encounter: Encounter | None) -> ActionReport:
     system = call.actor_character.system
@@ -79,6 +89,10 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
                         defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
                         settings=settings)
     resolution = engine.resolve(scenario, dice, catalog).to_dict()
+    if call.dice_label is not None and forced:
+        # The GM typed the faces of the roll they owe: a face this roll does not use (shock=99 on a kill roll)
+        # is refused, rather than rolled for and reported as the table's dice. Nothing is stored.
+        _check_typed_faces(dice, call.dice_label)
 
     now = rt.clock()
     for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):

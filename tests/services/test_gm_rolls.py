@@ -3,6 +3,7 @@ Roll / Dice choices and /pending-roll, what they lead to, and that they survive 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from bot.errors import Conflict, PermissionDenied, UserError
 from bot.services.combat import decision_value
 from tests.conftest import GM_ROLE
+from tests.services.test_guards import snapshot
 
 SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
 
@@ -53,6 +55,13 @@ async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_de
                                              "attack=9 defense=2 location=50", attacker="Bjorn")
     assert _kinds(kill_hit) == ["roll:kill", "roll:shock"]
     kill, shock2 = kill_hit.pending
+    # issue 24: a face this roll does not use is one line, and nothing is rolled in its place or stored
+    before = await snapshot(restarted)
+    for typed, says in (("shock=99", "this kill roll does not roll shock (shock=99): type its own faces"),
+                        ("kill=2,3", "3 left over for kill: this kill roll takes fewer faces")):
+        with pytest.raises(UserError, match=re.escape(says)):
+            await restarted.combat.decide(gm, kill.id, "dice", typed)
+        assert await snapshot(restarted) == before
     failed = await restarted.combat.decide(gm, kill.id, "dice", "kill=2")
     assert failed.outcome["kill"]["passed"] is False
     assert _kinds(failed) == ["kill"] and [m.id for m in failed.moot] == [shock2.id]
