@@ -231,7 +231,7 @@ def test_interaction_tokens_are_redacted_in_debug_lines() -> None:
 
     token = interaction_token(1234567890123456789)
     lines = [
-        f"POST https://discord.com/api/v10/interactions/1234567890123456789/{token}/callback with {{}} has returned 204",
+        f"POST https://discord.com/api/v10/interactions/1234567890123456789/{token}/callback has returned 204",
         f"PATCH https://discord.com/api/v10/webhooks/987654321098765432/{token}/messages/@original has returned 200",
         f"For Shard ID 0: WebSocket Event: {{'t': 'INTERACTION_CREATE', 'd': {{'token': '{token}', 'id': '1'}}}}",
         "POST /webhooks/987654321098765432/unlike-ours-but-still-a-token-0123456789 has returned 200",
