@@ -21,10 +21,12 @@ from bot.services.sheet_file import (
     check_shape,
     clean_name,
     coerce_value,
+    get_path,
     item_label,
     load_sheet_file,
     matching,
     set_path,
+    typed_for,
 )
 from bot.services.sheet_guide import SheetGuide, sheet_guide
 from bot.services.snapshots import brief, character_view
@@ -32,7 +34,9 @@ from bot.services.undo_record import ChangeRecorder
 from bot.services.views import CharacterBrief, CharacterView, ItemKind
 from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
 from content.guard import check_text
+from rules.dice import DiceSource
 from rules.errors import RulesError, SheetError
+from rules.model import Scenario
 from rules.sheet_spec import SheetProblems
 
 # ``list`` is a method name below, so annotations in the class use these aliases.
@@ -132,16 +136,17 @@ class CharacterService:
         return await self._rt.read(work)
 
     async def edit_stat(self, actor: Actor, name: str, stat: str, value: int | str) -> CharacterView:
-        """Set one field (dotted for nested ones); the engine re-validates the sheet. Owner or GM."""
+        """Set one field (dotted for nested ones) as the field holds it: a number, text, true/false, a list
+        (bot/services/sheet_file.py ``typed_for``); the engine re-validates the sheet. Owner or GM."""
         stat = check_text(stat, "stat", 100)
         if stat.split(".")[0].strip() in _PROTECTED:
             raise UserError(f"'{stat}' is changed with its own command, not as a stat")
-        typed = coerce_value(value, stat)
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name, for_update=True)
             await access.require_control(session, actor, row, "edit it")
             sheet = copy.deepcopy(row.sheet)
+            typed = typed_for(get_path(sheet, stat), value, stat.strip())
             set_path(sheet, stat, typed)
             return await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": typed})
 
@@ -164,7 +169,9 @@ class CharacterService:
         return await self._rt.transact(None, work)
 
     async def remove_item(self, actor: Actor, name: str, kind: ItemKind, item: str) -> CharacterView:
-        """Remove one weapon or armour piece (the first of that name). Owner or GM."""
+        """Remove one weapon or armour piece (the first of that name). Owner or GM. Where the engine keeps state
+        for the items (in hand, dropped, broken), its "unequip" action removes it with the item, so no other
+        item's state moves."""
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name, for_update=True)
@@ -172,12 +179,21 @@ class CharacterService:
             sheet = copy.deepcopy(row.sheet)
             entries = sheet.get(_list_key(kind))
             entries = entries if isinstance(entries, list) else []
-            for index, entry in enumerate(entries):
-                if item_label(entry).casefold() == item.strip().casefold():
-                    del entries[index]
-                    return await self._save(session, actor, row, sheet, {"removed": item_label(entry), "kind": kind})
-            held = ", ".join(item_label(e) for e in entries) or "nothing"
-            raise NotFound(f"{row.name} has no {kind} '{item}' (has: {held})")
+            index = next((i for i, e in enumerate(entries) if item_label(e).casefold() == item.strip().casefold()),
+                         None)
+            if index is None:
+                held = ", ".join(item_label(e) for e in entries) or "nothing"
+                raise NotFound(f"{row.name} has no {kind} '{item}' (has: {held})")
+            label = item_label(entries[index])
+            engine = self._rt.engine(row.system)
+            if "unequip" in engine.actions:
+                catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+                action = {"type": "unequip", "kind": kind, "item": label}
+                after = engine.resolve(Scenario(row.system, action, sheet), DiceSource({}), catalog).attacker
+                sheet = dict(after) if after is not None else sheet
+            else:
+                del entries[index]
+            return await self._save(session, actor, row, sheet, {"removed": label, "kind": kind})
 
         return await self._rt.transact(None, work)
 

@@ -22,7 +22,7 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
 from bot.services.snapshots import encounter_view, ordered_combatants
 from bot.services.undo_record import ChangeRecorder
-from bot.services.views import EncounterView
+from bot.services.views import EncounterView, NpcsCleared
 from bot.system_commands import require_in_system
 from rules.dice import DiceSource
 from rules.errors import RulesError
@@ -282,12 +282,8 @@ class EncounterService:
             encounter.active = False
             touch(self._rt, encounter)
             made_here = [c.character for c in encounter.combatants if c.character.encounter_id == encounter.id]
-            removed: list[str] = []
-            for character in made_here:
-                if keep_npcs:
-                    character.encounter_id = None
-                else:
-                    removed.append(character.name)
+            # kept NPCs still name the encounter that made them: /encounter clear-npcs may clear them later
+            removed = [] if keep_npcs else [character.name for character in made_here]
             record_event(self._rt, session, actor, "end", {"round": encounter.round, "npcs_removed": removed},
                          None, encounter)
             view = await self._saved(session, encounter)
@@ -300,18 +296,24 @@ class EncounterService:
 
         return await self._rt.transact(actor.channel_id, work)
 
-    async def clear_npcs(self, actor: Actor) -> list[str]:
-        """GM: delete every NPC of the server that is in no active encounter (templates stay in the pack)."""
+    async def clear_npcs(self, actor: Actor) -> NpcsCleared:
+        """GM: delete the NPCs that encounters made from templates (/encounter npcs, then kept) and that are in
+        no active encounter. An NPC the GM made by hand (/character create npc:true, an import) is never
+        deleted here: the answer names them, for /character delete."""
 
-        async def work(session: AsyncSession) -> list[str]:
+        async def work(session: AsyncSession) -> NpcsCleared:
             await access.require_gm(session, actor, "clear the NPCs")
-            gone = []
+            gone, hand_made = [], []
             for row in await repo.characters(session, actor.guild_id):
-                if row.npc and not await repo.active_encounters_of(session, row.id):
+                if not row.npc or await repo.active_encounters_of(session, row.id):
+                    continue
+                if row.encounter_id is None:
+                    hand_made.append(row.name)
+                else:
                     gone.append(row.name)
                     await session.delete(row)
             await session.flush()
-            return gone
+            return NpcsCleared(tuple(gone), tuple(hand_made))
 
         return await self._rt.transact(actor.channel_id, work)
 

@@ -63,6 +63,43 @@ def coerce_value(value: int | str | float | bool, what: str = "value") -> Any:
     return value
 
 
+_TRUE = frozenset({"true", "yes", "on"})
+_FALSE = frozenset({"false", "no", "off"})
+_EMPTY_LIST = frozenset({"", "[]", "none", "nothing"})
+
+
+def typed_for(current: Any, value: int | str | float | bool, what: str = "value") -> Any:
+    """``value`` as the field it replaces holds it: true/false (or yes/no, on/off) for a flag, a list for a
+    list (``Dane Axe, Shortbow``, ``[1, 2]``; ``none`` or ``[]`` empties it); otherwise as ``coerce_value``.
+    A field the sheet does not have yet takes true/false as a flag too."""
+    if not isinstance(value, str):
+        return value
+    text = check_text(value, what, 100).strip()
+    word = text.casefold()
+    if isinstance(current, bool) or (current is None and word in _TRUE | _FALSE):
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise UserError(f"{what} is true or false (yes or no), not '{text}'")
+    if isinstance(current, list) or (current is None and text.startswith("[") and text.endswith("]")):
+        inner = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+        if inner.strip().casefold() in _EMPTY_LIST:
+            return []
+        return [option_value(item, what, 100) for item in inner.split(",") if item.strip()]
+    return coerce_value(text, what)
+
+
+def get_path(sheet: Mapping[str, Any], path: str) -> Any:
+    """The value at dotted ``path`` (None where the sheet has no such field)."""
+    node: Any = sheet
+    for part in (part.strip() for part in path.split(".")):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node
+
+
 def set_path(sheet: dict[str, Any], path: str, value: Any) -> None:
     """``sheet["abilities"]["Single Weapon"] = value`` for ``abilities.Single Weapon``."""
     parts = [part.strip() for part in path.split(".")]

@@ -106,6 +106,14 @@ class CombatantView:
 
 
 @dataclass(frozen=True)
+class NpcsCleared:
+    """/encounter clear-npcs: the template NPCs deleted, and the hand-made ones it left alone."""
+
+    deleted: tuple[str, ...]
+    hand_made: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class EncounterView:
     id: int
     guild_id: int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.services.views import EncounterView
+from bot.services.views import EncounterView, NpcsCleared
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.character_embeds import condition_text
@@ -60,11 +60,20 @@ def encounter_ended(view: EncounterView) -> str:
     return line
 
 
-def npcs_cleared(names: list[str]) -> str:
-    if not names:
-        return "No NPC to clear: every NPC is in an encounter, or there are none."
-    shown = ", ".join(map(plain, names[:20])) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
-    return f"Deleted {len(names)} NPC{'s' if len(names) != 1 else ''}: {shown}."
+def _listed(names: tuple[str, ...]) -> str:
+    return ", ".join(map(plain, names[:20])) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+
+
+def npcs_cleared(cleared: NpcsCleared) -> str:
+    names = cleared.deleted
+    if names:
+        text = f"Deleted {len(names)} NPC{'s' if len(names) != 1 else ''}: {_listed(names)}."
+    else:
+        text = "No NPC to clear: every NPC an encounter made is in an encounter, or there are none."
+    if cleared.hand_made:
+        text += (f" Kept, made by hand: {_listed(cleared.hand_made)} "
+                 "(/character delete removes one).")
+    return text
 
 
 def tracker_moved() -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.ars_harn.catalog import ArsHarnCatalog, Weapon, key_of
 from rules.ars_harn.character import HANDS, Character
@@ -114,3 +114,33 @@ def unknown_weapon(c: Character, spec: str | int, catalog: ArsHarnCatalog) -> Ru
         except UnknownEntry as exc:
             return exc
     return IllegalAction(f"{c.name} does not carry a weapon '{spec}'")
+
+
+def unequip(c: Character, kind: str, spec: str) -> tuple[Character, str]:
+    """``c`` without its first weapon or armour piece named ``spec``: what the hands hold and what lies on the
+    ground follow the weapons still on the sheet (they are kept by position)."""
+    if kind == "armour":
+        names = [piece.name for piece in c.armour]
+        index = next((i for i, name in enumerate(names) if key_of(name) == key_of(spec)), None)
+        if index is None:
+            raise IllegalAction(f"{c.name} wears no '{spec}' (wears: {', '.join(names) or 'nothing'})")
+        return replace(c, armour=c.armour[:index] + c.armour[index + 1:],
+                       armour_specs=c.armour_specs[:index] + c.armour_specs[index + 1:]), names[index]
+    if kind != "weapon":
+        raise RulesError(f"action 'unequip': option 'kind' must be weapon or armour, not {kind!r}")
+    found = find_on_sheet(c, spec)
+    if found is None:
+        names = ", ".join(w.name for w in c.weapons) or "nothing"
+        raise IllegalAction(f"{c.name} carries no '{spec}' (carries: {names})")
+    gone: int = found
+
+    def moved(index: int | None) -> int | None:
+        if index is None or index == gone:
+            return None
+        return index - 1 if index > gone else index
+
+    right, left = (moved(i) for i in c.held)
+    dropped = tuple(i for i in (moved(i) for i in c.dropped) if i is not None)
+    return replace(c, weapons=c.weapons[:gone] + c.weapons[gone + 1:],
+                   weapon_specs=c.weapon_specs[:gone] + c.weapon_specs[gone + 1:], held=(right, left),
+                   dropped=dropped), c.weapons[gone].name

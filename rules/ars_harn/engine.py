@@ -37,6 +37,7 @@ ACTION_OPTIONS: dict[str, tuple[str, ...]] = {
     "fatigue": ("change", "roll", "ease_factor", "modifier", "who"),
     "condition": ("add", "remove", "who"),
     "inflict": ("location", "side", "code", "effective_impact", "aspect", "bleeding", "who"),
+    "unequip": ("kind", "item", "who"),
 }
 
 Single = Callable[[Ctx, Options, Character], tuple[dict[str, Any], Character]]
@@ -50,6 +51,7 @@ SINGLE: dict[str, Single] = {
     "fatigue": status.fatigue,
     "condition": status.set_conditions,
     "rest": recovery.rest,
+    "unequip": status.unequip_item,
 }
 
 

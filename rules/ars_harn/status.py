@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.ars_harn.arms import find_on_sheet, ready
+from rules.ars_harn.arms import find_on_sheet, ready, unequip
 from rules.ars_harn.catalog import DAMAGE_TYPES
 from rules.ars_harn.character import CONDITIONS, HANDS, Character
 from rules.ars_harn.injury import Ctx, NewInjury, check, inflict, roll_kill, roll_shock
@@ -199,3 +199,13 @@ def gm_wound(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[dict[st
            "injury_levels": c.injury_levels, "conditions": list(c.conditions)}
     return out, c
 
+
+
+def unequip_item(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+    """An owner's edit: a weapon or armour piece taken off the sheet (the others keep their state)."""
+    kind = action.choice("kind", ("weapon", "armour"), None)
+    item = action.text("item", None)
+    if kind is None or item is None:
+        raise RulesError("action 'unequip' needs 'kind' (weapon or armour) and 'item'")
+    c, removed = unequip(c, kind, item)
+    return {"action": "unequip", "kind": kind, "removed": removed}, c

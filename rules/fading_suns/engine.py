@@ -28,6 +28,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "rest": ("days",),
     "recover": ("condition", "weapon"),
     "injure": ("damage", "damage_type", "location", "column", "armour"),
+    "unequip": ("kind", "item"),
 }
 
 
@@ -139,6 +140,8 @@ class FadingSunsEngine:
                 outcome, char = recovery.rest(ctx, char, action)
             elif kind == "recover":
                 outcome, char = recovery.recover(ctx, char, action)
+            elif kind == "unequip":
+                outcome, char = recovery.unequip(ctx, char, action)
             else:
                 outcome, char = combat.injure(ctx, char, action)
             attacker_out = char.to_dict()

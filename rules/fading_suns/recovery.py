@@ -263,3 +263,32 @@ def recover(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[
         "penalties": penalties(char, ctx.catalog),
     }
     return outcome, char
+
+
+def unequip(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+    """An owner's edit: a weapon or armour piece taken off the sheet; weapons on the ground stay only as many
+    as the sheet still carries of that name."""
+    kind, item = action.get("kind"), action.get("item")
+    if kind not in ("weapon", "armour") or not isinstance(item, str) or not item.strip():
+        raise RulesError("action: unequip needs kind (weapon or armour) and item (a name on the sheet)")
+    wanted = item.strip().casefold()
+    if kind == "armour":
+        names = [piece.name for piece in char.armour]
+        index = next((i for i, name in enumerate(names) if name.casefold() == wanted), None)
+        if index is None:
+            raise IllegalAction(f"attacker ({char.name}) wears no {item!r} (wears: {', '.join(names) or 'nothing'})")
+        char = dataclasses.replace(char, armour=char.armour[:index] + char.armour[index + 1:],
+                                   armour_entries=char.armour_entries[:index] + char.armour_entries[index + 1:])
+        return {"action": "unequip", "kind": kind, "removed": names[index]}, char
+    names = [weapon.name for weapon in char.weapons]
+    index = next((i for i, name in enumerate(names) if name.casefold() == wanted), None)
+    if index is None:
+        raise IllegalAction(f"attacker ({char.name}) carries no {item!r} (carries: {', '.join(names) or 'nothing'})")
+    name = names[index]
+    dropped = list(char.dropped)
+    if dropped.count(name) > names.count(name) - 1:
+        dropped.remove(name)
+    char = dataclasses.replace(char, weapons=char.weapons[:index] + char.weapons[index + 1:],
+                               weapon_entries=char.weapon_entries[:index] + char.weapon_entries[index + 1:],
+                               dropped=tuple(dropped))
+    return {"action": "unequip", "kind": kind, "removed": name}, char

@@ -204,3 +204,31 @@ def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Charac
     char, view = roll_fall(ctx, char, mounted, on_wall, events)
     return {"action": "fall", "who": "attacker", "fall": view, "prone": char.prone, "hit_points": ctx.hp(char),
             "events": events}, char
+
+
+def unequip(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """An owner's edit: a weapon or armour piece taken off the sheet, and with a weapon whatever state it had
+    (in hand, dropped, broken): a weapon added again later comes whole."""
+    opts = Options(action, "unequip", ("kind", "item"))
+    kind = opts.text("kind", None, ("weapon", "armour"))
+    item = opts.text("item")
+    if kind is None or item is None:
+        raise RulesError("action unequip needs 'kind' (weapon or armour) and 'item'")
+    wanted = key(item)
+    if kind == "armour":
+        piece = next((a for a in char.armour if key(a.name) == wanted), None)
+        if piece is None:
+            worn = ", ".join(a.name for a in char.armour) or "nothing"
+            raise IllegalAction(f"attacker wears no '{item}' (wears: {worn})")
+        return ({"action": "unequip", "kind": kind, "removed": piece.name, "events": []},
+                char.with_(armour=tuple(a for a in char.armour if a is not piece)))
+    weapon = next((w for w in char.weapons if key(w.name) == wanted), None)
+    if weapon is None:
+        carried = ", ".join(w.name for w in char.weapons) or "nothing"
+        raise IllegalAction(f"attacker carries no '{item}' (carries: {carried})")
+    name = weapon.name
+    out = char.with_(weapons=tuple(w for w in char.weapons if w is not weapon),
+                     wielding=None if char.wielding == name else char.wielding,
+                     dropped_weapons=tuple(w for w in char.dropped_weapons if w != name),
+                     broken_weapons=tuple(w for w in char.broken_weapons if w != name))
+    return {"action": "unequip", "kind": kind, "removed": name, "events": []}, out
