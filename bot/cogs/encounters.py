@@ -97,7 +97,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
         encounter = await slow(interaction, self.bot.services.encounters.end(actor_of(interaction), keep_npcs))
         await self._show(interaction, encounter, embeds.encounter_ended(encounter))
 
-    @app_commands.command(name="clear-npcs", description="Delete the NPCs encounters made that are in no encounter (GM)")
+    @app_commands.command(name="clear-npcs", description="Delete NPCs encounters made, now in none (GM)")
     async def clear_npcs(self, interaction: discord.Interaction[GrievousBot]) -> None:
         gone = await slow(interaction, self.bot.services.encounters.clear_npcs(actor_of(interaction)), ephemeral=True)
         await reply(interaction, embeds.npcs_cleared(gone), ephemeral=True)

@@ -140,7 +140,8 @@ def test_summary_shows_size_mass_cap_encumbrance_and_wounds() -> None:
 def test_engine_declares_its_labels_actions_and_settings() -> None:
     assert ENGINE.system_id == "fading-suns"
     assert {"attack", "defense", "location", "effect", "stumble", "fumble"} <= ENGINE.roll_labels
-    assert {"attack", "initiative", "effect", "gm_decide", "heal", "rest", "recover", "injure", "unequip"} == ENGINE.actions
+    assert ENGINE.actions == {"attack", "initiative", "effect", "gm_decide", "heal", "rest", "recover", "injure",
+                              "unequip"}
     for setting in ENGINE.settings:
         assert 0 < len(setting.description) <= 100
         assert not setting.choices or setting.default in setting.choices
