@@ -130,8 +130,8 @@ def unequip(c: Character, kind: str, spec: str) -> tuple[Character, str]:
         raise RulesError(f"action 'unequip': option 'kind' must be weapon or armour, not {kind!r}")
     found = find_on_sheet(c, spec)
     if found is None:
-        names = ", ".join(w.name for w in c.weapons) or "nothing"
-        raise IllegalAction(f"{c.name} carries no '{spec}' (carries: {names})")
+        carried = ", ".join(w.name for w in c.weapons) or "nothing"
+        raise IllegalAction(f"{c.name} carries no '{spec}' (carries: {carried})")
     gone: int = found
 
     def moved(index: int | None) -> int | None:
