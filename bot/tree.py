@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -115,12 +116,38 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     await send_line(interaction, embeds.APOLOGY)
 
 
+# What each option type's value is in Discord's payload (ids of users, channels, roles, files are text).
+_OPTION_VALUES: dict[int, tuple[type, ...]] = {
+    discord.AppCommandOptionType.string.value: (str,),
+    discord.AppCommandOptionType.integer.value: (int,),
+    discord.AppCommandOptionType.boolean.value: (bool,),
+    discord.AppCommandOptionType.number.value: (int, float),
+    discord.AppCommandOptionType.user.value: (str, int),
+    discord.AppCommandOptionType.channel.value: (str, int),
+    discord.AppCommandOptionType.role.value: (str, int),
+    discord.AppCommandOptionType.mentionable.value: (str, int),
+    discord.AppCommandOptionType.attachment.value: (str, int),
+}
+_OPTION_WORDS = {5: "true or false", 4: "a whole number", 10: "a number", 3: "text"}
+
+
+def _wrong_type(option: Mapping[str, Any], value: Any) -> bool:
+    kinds = _OPTION_VALUES.get(option.get("type"))  # type: ignore[arg-type]
+    if kinds is None or "value" not in option or option.get("focused"):
+        return False  # a subcommand (no value), or the text being typed for autocomplete
+    return (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds)
+
+
 def option_problem(options: Iterable[Mapping[str, Any]]) -> str | None:
     """The first option value the input guard refuses (text with control characters or lone surrogates,
-    text longer than Discord allows, a number past Discord's range), as a line; None if all are fine."""
+    text longer than Discord allows, a number past Discord's range, a value not of its option's type), as a
+    line; None if all are fine."""
     for option in options:
         value = option.get("value")
         name = str(option.get("name", "option"))[:32]
+        if _wrong_type(option, value):
+            what = _OPTION_WORDS.get(option.get("type"), "another kind of value")  # type: ignore[arg-type]
+            return f"{name} takes {what}, not {_shown(value)}: pick the value Discord offers"
         if isinstance(value, str):
             try:
                 check_text(value, name, MAX_OPTION_CHARS)
@@ -134,11 +161,40 @@ def option_problem(options: Iterable[Mapping[str, Any]]) -> str | None:
     return None
 
 
+def _shown(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, str | int | float | bool) or value is None else type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "\u2026"
+
+
+def _declared_types(command: Any, options: Iterable[Mapping[str, Any]]) -> str | None:
+    """The first option whose type in the payload is not the type the command declares (a client that still
+    shows an older version of the command): the changed-command line; None if all match."""
+    for option in options:
+        name = str(option.get("name", ""))
+        if isinstance(command, app_commands.Group):
+            sub = command.get_command(name)
+            if sub is not None:
+                found = _declared_types(sub, option.get("options") or ())
+                if found is not None:
+                    return found
+            continue
+        parameter = command.get_parameter(name) if isinstance(command, app_commands.Command) else None
+        if parameter is not None and option.get("type") != parameter.type.value:
+            what = _OPTION_WORDS.get(parameter.type.value, "another kind of value")
+            return f"{embeds.CHANGED_COMMAND} Its option '{name[:32]}' takes {what}."
+    return None
+
+
 class GrievousTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Every option value passes the input guard before any command sees it."""
         data: Mapping[str, Any] = interaction.data or {}
         problem = option_problem(data.get("options") or ())
+        if problem is None and interaction.type is discord.InteractionType.application_command:
+            command = self.get_command(str(data.get("name", "")), guild=None) or (
+                self.get_command(str(data.get("name", "")), guild=interaction.guild) if interaction.guild else None)
+            if command is not None:
+                problem = _declared_types(command, data.get("options") or ())
         if problem is None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:

@@ -87,3 +87,20 @@ async def test_another_users_press_of_a_delete_prompt_is_answered_not_yours(tabl
     again = await table.emu.click(posted, delete, user=table.alice)
     assert await table.private_line(again, table.combat, len(table.public())) == (
         "\u26a0\ufe0f This prompt has expired; run the command again.")
+
+
+async def test_a_wrong_typed_option_value_is_one_line_and_stores_nothing(table: Any) -> None:
+    """Issue 24: ``secret:"true"`` (text where Discord's boolean belongs) got the internal-error apology, after
+    /roll had stored the roll."""
+    from tests.e2e.test_e2e_hostile_input import APPLICATION_COMMAND as COMMAND
+    from tests.e2e.test_e2e_hostile_input import command_id, one_line, raw
+
+    await table.setup("ars-harn")
+    events = await table.count_rows("SELECT count(*) FROM events")
+    for option in ({"type": 5, "name": "secret", "value": "true"},  # the type says boolean, the value is text
+                   {"type": 3, "name": "secret", "value": "true"}):  # a client's old command: text
+        handle = raw(table, COMMAND, {"id": command_id(table, "roll"), "name": "roll", "type": 1, "options": [
+            {"type": 3, "name": "expression", "value": "3d6"}, option]})
+        line = await one_line(table, handle)
+        assert "went wrong" not in line and "secret" in line, line
+    assert await table.count_rows("SELECT count(*) FROM events") == events
