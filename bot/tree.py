@@ -15,6 +15,7 @@ from bot.errors import UserError
 from bot.ops import flights
 from bot.ops.redact import redact
 from bot.ui import embeds
+from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
 from content.guard import check_text
 from rules.errors import RulesError
@@ -66,9 +67,12 @@ async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
     if flight is not None:
         flight.fail(flights.USER_ERROR)  # a refusal, unless report_error already counted a bug
     try:
-        if interaction.response.is_done():
-            if _still_thinking(interaction):
-                # The first follow-up would replace the public "thinking" message; drop it so the line stays private.
+        if still_thinking(interaction) and interaction.extras.get("ephemeral_defer"):
+            interaction.extras["answered"] = True  # a private "thinking": the line replaces it
+            await interaction.edit_original_response(content=line, embed=None, attachments=[], view=None)
+        elif interaction.response.is_done():
+            if still_thinking(interaction):
+                # A public "thinking" cannot turn private: delete it, so the line is the only answer.
                 interaction.extras["answered"] = True
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()
@@ -77,11 +81,6 @@ async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
             await interaction.response.send_message(line, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell user %s: %s", interaction.user, line)
-
-
-def _still_thinking(interaction: discord.Interaction[Any]) -> bool:
-    deferred = interaction.response.type == discord.InteractionResponseType.deferred_channel_message
-    return deferred and not interaction.extras.get("answered") and not interaction.extras.get("ephemeral_defer")
 
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:

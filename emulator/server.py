@@ -63,8 +63,11 @@ class Emulator:
         recommended_shards: int = 1,
         allowed_intents: int = -1,
         host: str = "127.0.0.1",
+        legacy_followup_edit: bool = False,
     ) -> None:
         self.host = host
+        # Discord's deprecated rule that the first follow-up after a defer edits "thinking" (off: strict).
+        self.legacy_followup_edit = legacy_followup_edit
         self.interaction_deadline = interaction_deadline
         self.followup_lifetime = followup_lifetime
         self.recommended_shards = recommended_shards

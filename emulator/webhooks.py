@@ -206,10 +206,12 @@ class InteractionWebhooks:
         limits.check_attachments(data, list(body.uploads))
         original = handle.original
         callback = handle.callback
-        if (callback is not None and callback.type == DEFERRED_CHANNEL_MESSAGE and original is not None
-                and original.loading and not original.deleted and not handle.followup_messages):
-            # Discord: the first follow-up after a deferred response edits the "thinking" message instead
-            # (once that message was deleted, a follow-up is a new message like any other).
+        if (self.emu.legacy_followup_edit and callback is not None and callback.type == DEFERRED_CHANNEL_MESSAGE
+                and original is not None and original.loading and not original.deleted
+                and not handle.followup_messages):
+            # Discord, for backwards compatibility only ("This behavior is deprecated"): the first follow-up
+            # after a deferred response edits the "thinking" message instead. Off by default: a follow-up
+            # is a new message, and "thinking" stays until edited through @original.
             msg = self.state.edit_message(original, data, body.uploads)
         else:
             msg = self._new_message(handle, data, body, flags=int(data.get("flags") or 0) & RESPONSE_FLAGS,

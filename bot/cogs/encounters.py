@@ -26,9 +26,10 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
 
     async def _show(self, interaction: discord.Interaction[GrievousBot], encounter: EncounterView,
                     line: str | None = None) -> None:
-        """Bring the pinned tracker up to date and answer with a short line."""
-        await refresh_tracker(interaction, encounter)
+        """Answer with a short line, then bring the pinned tracker up to date (answering first: the tracker
+        waits on the channel's rate limit, which a busy channel empties, and the answer must not)."""
         await reply(interaction, line or embeds.tracker_moved())
+        await refresh_tracker(interaction, encounter)
 
     @app_commands.command(name="start", description="Start an encounter in this channel")
     async def start(self, interaction: discord.Interaction[GrievousBot]) -> None:
@@ -66,8 +67,8 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
                          dice: app_commands.Range[str, 1, 200] | None = None) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.roll_initiative(actor_of(interaction),
                                                                                          dice_text=dice))
-        await refresh_tracker(interaction, encounter)
         await reply(interaction, embed=embeds.initiative(encounter))
+        await refresh_tracker(interaction, encounter)
 
     @app_commands.command(name="declare", description="Ars Magica movement phase: declare aspect, aim and target")
     @app_commands.describe(character="Who declares", aspect="Blunt, edge or point", aim="High, mid or low",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -22,39 +23,61 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
                 embed: discord.Embed | None = None, view: discord.ui.View | None = None,
                 ephemeral: bool = False, file: discord.File | None = None,
                 mentions: discord.AllowedMentions | None = None) -> int | None:
-    """Answer the interaction, or follow up when it was deferred or already answered; the message's id.
-    Nobody is pinged unless ``mentions`` says so."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions or discord.AllowedMentions.none()}
+    """Answer the interaction: its first response; after a defer, the "thinking" message edited into the
+    answer; after an answer, a follow-up message. The message's id. Nobody is pinged unless ``mentions``
+    says so. (A deferred answer keeps the defer's privacy: ``ephemeral`` cannot change it then.)"""
+    mentions = mentions or discord.AllowedMentions.none()
+    kwargs: dict[str, Any] = {"allowed_mentions": mentions}
     if content is not None:
         kwargs["content"] = content
     if embed is not None:
         kwargs["embed"] = embed
-    if file is not None:
-        kwargs["file"] = file
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        sent = await interaction.followup.send(**kwargs)
+    if still_thinking(interaction):
+        # Discord's Create Followup only edits "thinking" for backwards compatibility (deprecated): edit it.
+        if file is not None:
+            kwargs["attachments"] = [file]
+        edited = await interaction.edit_original_response(**kwargs)
         interaction.extras["answered"] = True
-        message_id = getattr(sent, "id", None)
-    else:
-        answered = await interaction.response.send_message(**kwargs)
-        message_id = getattr(answered, "message_id", None)
+        return edited.id
+    if file is not None:
+        kwargs["file"] = file
+    if interaction.response.is_done():
+        sent = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+        interaction.extras["answered"] = True
+        return sent.id
+    answered = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    message_id = getattr(answered, "message_id", None)
     return message_id if isinstance(message_id, int) else None
 
 
-DEFER_AFTER = 1.5  # seconds; Discord wants an answer within 3
+def still_thinking(interaction: discord.Interaction[Any]) -> bool:
+    """Deferred with "thinking" and not yet answered: the answer is an edit of the original response."""
+    deferred = interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+    return deferred and not interaction.extras.get("answered")
+
+
+DEFER_AFTER = 1.5  # seconds after the user's press; Discord wants an answer within 3
+
+
+def defer_budget(interaction: discord.Interaction[Any]) -> float:
+    """How long work may still run before the interaction must be deferred: DEFER_AFTER counted from when
+    Discord created the interaction (its snowflake), not from now; a command queued behind others has
+    less. A clock ahead of Discord's only defers sooner."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return min(DEFER_AFTER, max(0.0, DEFER_AFTER - age))
 
 
 async def slow(interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = False) -> T:
     """Await ``work``; if it takes a while, show "thinking" meanwhile so the interaction does not expire.
 
     Every service call of a command goes through here: a command queued behind others in its channel
-    must still answer within Discord's 3 seconds. Deferring only when needed keeps a quick mistake a
-    private line (a deferred reply is public unless ``ephemeral``: say so when the answer is private).
+    must still answer within Discord's 3 seconds of the press. Deferring only when needed keeps a quick
+    mistake a private line (a deferred reply is public unless ``ephemeral``: say so when the answer is private).
     """
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    done, _ = await asyncio.wait({task}, timeout=defer_budget(interaction))
     if not done:
         await defer(interaction, ephemeral=ephemeral)
     return await task
@@ -80,34 +103,106 @@ async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, 
 
 
 async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
-    """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted)."""
-    bot = bot_of(interaction)
-    channel = bot.get_partial_messageable(encounter.channel_id, guild_id=encounter.guild_id)
-    embed = embeds.tracker(encounter)
-    if encounter.tracker_message_id is not None:
-        message = channel.get_partial_message(encounter.tracker_message_id)
+    """Bring the channel's pinned tracker to ``encounter`` (or a newer state); returns once it shows that.
+
+    Call it after answering: it waits on the channel's message bucket, which a busy channel empties.
+    Updates of one channel go through one task, newest state first: a burst of commands costs one edit
+    for the last of them, not one each, and an older state never overwrites a newer one."""
+    channels = _trackers.setdefault(bot_of(interaction), {})
+    updates = channels.get(encounter.channel_id)
+    if updates is None:
+        updates = channels[encounter.channel_id] = _ChannelTracker(encounter.channel_id)
+    await updates.show(interaction, encounter)
+
+
+_Key = tuple[int, int]  # (encounter id, version): a later encounter, or a later state of one, is newer
+
+
+class _ChannelTracker:
+    """One channel's tracker updates: the newest state asked for, and the one task that shows it."""
+
+    def __init__(self, channel_id: int) -> None:
+        self.channel_id = channel_id
+        self.wanted: tuple[discord.Interaction[Any], EncounterView] | None = None
+        self.shown: _Key = (0, -1)
+        self.posted: dict[int, int] = {}  # encounter id -> the tracker posted here (before the DB has it)
+        self.waiting: list[tuple[_Key, asyncio.Future[None]]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def show(self, interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
+        key = (encounter.id, encounter.version)
+        if key <= self.shown:
+            return
+        if self.wanted is None or key > (self.wanted[1].id, self.wanted[1].version):
+            self.wanted = (interaction, encounter)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append((key, done))
+        if self.task is None:
+            self.task = asyncio.create_task(self._run(), name=f"tracker {self.channel_id}")
+        await done
+
+    async def _run(self) -> None:
         try:
-            await message.edit(embed=embed)
-            if not encounter.active:
-                await _unpin(message)
+            while self.wanted is not None:
+                interaction, encounter = self.wanted
+                self.wanted = None
+                try:
+                    await self._edit(interaction, encounter)
+                except Exception:
+                    log.exception("tracker update of encounter %s failed", encounter.id)
+                self.shown = max(self.shown, (encounter.id, encounter.version))
+                self._release(self.shown)
+        finally:
+            self._release(None)
+            self.task = None
+            self.posted.clear()  # idle: the database holds the tracker's id now
+
+    def _release(self, upto: _Key | None) -> None:
+        keep = []
+        for key, done in self.waiting:
+            if upto is None or key <= upto:
+                if not done.done():
+                    done.set_result(None)
+            else:
+                keep.append((key, done))
+        self.waiting = keep
+
+    async def _edit(self, interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
+        """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted)."""
+        bot = bot_of(interaction)
+        channel = bot.get_partial_messageable(encounter.channel_id, guild_id=encounter.guild_id)
+        embed = embeds.tracker(encounter)
+        tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
+        if tracker_id is not None:
+            message = channel.get_partial_message(tracker_id)
+            try:
+                await message.edit(embed=embed)
+                if not encounter.active:
+                    await _unpin(message)
+                return
+            except discord.NotFound:
+                log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
+            except discord.HTTPException as exc:
+                log.warning("cannot edit tracker %s: %s", message.id, exc)
+                return
+        if not encounter.active:
             return
-        except discord.NotFound:
-            log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
+        try:
+            posted = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
-            log.warning("cannot edit tracker %s: %s", message.id, exc)
+            log.warning("cannot post the tracker in channel %s: %s", encounter.channel_id, exc)
             return
-    if not encounter.active:
-        return
-    try:
-        posted = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException as exc:
-        log.warning("cannot post the tracker in channel %s: %s", encounter.channel_id, exc)
-        return
-    try:
-        await posted.pin(reason="Grievous encounter tracker")
-    except discord.HTTPException as exc:
-        log.info("cannot pin the tracker in channel %s: %s", encounter.channel_id, exc)
-    await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id)
+        self.posted[encounter.id] = posted.id
+        try:
+            await posted.pin(reason="Grievous encounter tracker")
+        except discord.HTTPException as exc:
+            log.info("cannot pin the tracker in channel %s: %s", encounter.channel_id, exc)
+        await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id)
+
+
+# Per bot (a test process runs several in turn): channel id -> its tracker updates (kept: a few dozen bytes a
+# channel, so that an answer that comes late never puts an older state back).
+_trackers: weakref.WeakKeyDictionary[discord.Client, dict[int, _ChannelTracker]] = weakref.WeakKeyDictionary()
 
 
 async def _unpin(message: discord.PartialMessage) -> None:
@@ -115,3 +210,8 @@ async def _unpin(message: discord.PartialMessage) -> None:
         await message.unpin(reason="Grievous encounter ended")
     except discord.HTTPException as exc:
         log.info("cannot unpin tracker %s: %s", message.id, exc)
+
+
+def tracker_updates(bot: discord.Client) -> dict[int, _ChannelTracker]:
+    """The bot's tracker updates by channel (``.task`` is set while one is under way): for tests."""
+    return _trackers.setdefault(bot, {})

@@ -31,6 +31,7 @@ from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.ops.watchdog import Stall
 from bot.services import Services
+from bot.ui import publish
 from emulator import Channel, Emulator, InteractionHandle, Member, Message
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.testing import World, build_world
@@ -170,6 +171,7 @@ class Table:
                    channel: Channel | None = None, held: dict[str, Any] | None = None) -> str:
         """Run a command that must fail: one private line, and nothing posted publicly."""
         where = channel or self.combat
+        await self.trackers_idle()  # a tracker the last command posts after its answer is not this one's
         before = len(public(self.emu, where))
         handle = await self.send(command, options, user=user, channel=where, held=held)
         return await self.private_line(handle, where, before)
@@ -189,9 +191,19 @@ class Table:
             message = await self.run(command, options, user=self.manager)
             assert message.ephemeral and "Done" in embed_text(message)
 
+    async def trackers_idle(self) -> None:
+        """Wait until the bot has no tracker update under way (they follow a command's answer)."""
+        if self.runner is None:
+            return
+        updates = publish.tracker_updates(self.bot)
+        await self.emu.wait_until(lambda: all(u.task is None for u in updates.values()) or None, 10.0,
+                                  "the tracker updates to finish")
+
     async def tracker(self, channel: Channel | None = None) -> Message:
-        """The one pinned tracker message of the channel."""
-        pins = self.emu.pins(channel or self.combat)
+        """The one pinned tracker message of the channel (the bot pins it after answering: waited for)."""
+        where = channel or self.combat
+        await self.emu.wait_until(lambda: self.emu.pins(where) or None, 5.0, "the tracker to be pinned")
+        pins = self.emu.pins(where)
         assert len(pins) == 1, f"expected one pinned tracker, found {len(pins)}"
         return pins[0]
 
@@ -219,6 +231,9 @@ class Table:
         assert self.emu.unhandled == [], self.emu.unhandled
         unanswered = [h for h in self.emu.interactions if h.type in ANSWERED_TYPES and h.callback_count != 1]
         assert not unanswered, f"interactions not answered exactly once: {unanswered}"
+        thinking = [h for h in self.emu.interactions
+                    if h.original is not None and h.original.loading and not h.original.deleted]
+        assert not thinking, f"a deferred answer left 'thinking…' showing: {thinking}"
 
 
 class StallGuard(logging.Handler):

@@ -68,8 +68,8 @@ async def test_npcs_go_with_their_encounter_unless_kept_and_numbering_starts_aga
 
     await table.run("encounter start")
     joined = await table.run("encounter npcs", {"template": "bandit", "count": 2})
-    tracker = await table.tracker()
-    assert "Bandit 1" in table.text(tracker) and "Bandit 2" in table.text(tracker), joined.content
+    # the tracker follows the answer
+    await table.wait_tracker(lambda t: "Bandit 1" in t and "Bandit 2" in t, what=joined.content)
     kept = await table.run("encounter end", {"keep_npcs": True})
     assert "Its NPCs stay: Bandit 1, Bandit 2." in kept.content
     listed = await table.run("character list")

@@ -237,11 +237,17 @@ async def test_slash_command_with_subcommand_and_typed_options(
 
 @pytest.mark.usefixtures("bot")
 async def test_deferred_response_and_followups(emu: Emulator, world: World, probe: Probe) -> None:
+    # Discord's deprecated rule (a flag): the first follow-up after a deferral edits the "thinking" message.
+    emu.legacy_followup_edit = True
     slow = await emu.slash("slowroll", user=world.alice, channel=world.combat)
     assert (await slow.response()).type == 5
-    # Discord turns the first follow-up after a deferral into an edit of the "thinking" message.
     [followup] = await slow.followups()
     assert followup is await slow.message() and followup.content == "Rolled 12" and not followup.loading
+    # By default, as Discord will once it drops that: a new message, and "thinking" stays.
+    emu.legacy_followup_edit = False
+    strict = await emu.slash("slowroll", user=world.alice, channel=world.combat)
+    [followup] = await strict.followups()
+    assert strict.original is not None and strict.original.loading and followup.id != strict.original.id
 
     fate = await emu.slash("fate", user=world.alice, channel=world.combat)
     [extra] = await fate.followups()

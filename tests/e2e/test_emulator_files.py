@@ -41,11 +41,11 @@ class FileBot(commands.Bot):
             embed.set_thumbnail(url="attachment://missing.png")
             await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png(30, 40)), "body.png"))
 
-        @tree.command(description="Defer, follow up with two files, then swap one")
+        @tree.command(description="Defer, answer with two files, then swap one")
         async def later(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
             files = [discord.File(io.BytesIO(png(8, 8)), "a.png"), discord.File(io.BytesIO(b"notes"), "b.txt")]
-            message = await interaction.followup.send("two files", files=files, wait=True)
+            message = await interaction.edit_original_response(content="two files", attachments=files)
             kept = [a for a in message.attachments if a.filename == "b.txt"]
             await interaction.edit_original_response(
                 content="swapped", attachments=[*kept, discord.File(io.BytesIO(png(9, 9, "blue")), "c.png")])
@@ -81,7 +81,7 @@ async def test_an_embed_image_names_its_attachment(emu: Emulator, world: World) 
 @pytest.mark.usefixtures("bot")
 async def test_followups_and_edits_carry_files(emu: Emulator, world: World) -> None:
     handle = await emu.slash("later", user=world.alice, channel=world.general)
-    await handle.wait_events("edit")
+    await handle.wait_events("edit", 2)
     message = handle.original
     assert message is not None and message.content == "swapped"
     assert [(a.filename, a.image_size) for a in message.attachments] == [("b.txt", None), ("c.png", (9, 9))]

@@ -93,7 +93,7 @@ class ToolBot(commands.Bot):
             seen.results.update(channel=channel.name, guild=guild.name, member=member.display_name,
                                 user=user.name, history=history, attachment=data,
                                 roles=[r.name for r in member.roles])
-            await interaction.followup.send("done")
+            await interaction.edit_original_response(content="done")
 
         @tree.command(description="Post in another channel")
         async def post(interaction: discord.Interaction, channel: discord.TextChannel, who: discord.Member,
