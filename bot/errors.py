@@ -28,3 +28,11 @@ class NotInEncounter(UserError):
 
 class UndoBlocked(UserError):
     """/undo would take back something a later change stands on; the message names it."""
+
+
+class StorageFull(UserError):
+    """The database's storage is full: the command's transaction was rolled back, nothing was saved."""
+
+    def __init__(self) -> None:
+        super().__init__("The bot's storage is full, so nothing was saved; the server's operator must free space. "
+                         "Try again later.")

@@ -18,6 +18,7 @@ from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.db.inline_sqlite import connector
 from bot.db.pg_url import asyncpg_options
+from bot.db.storage import StorageState
 
 # A listener gets the session and the ORM objects it is writing (new, changed or deleted), or None: rows
 # changed that no object names (a bulk UPDATE or DELETE), so whatever it holds may be stale.
@@ -32,6 +33,7 @@ class Database:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self.storage = StorageState()  # whether writes fail for want of space (health's "storage")
         self.on_change: list[ChangeListener] = []
         # A Session class of this database's own, so that its flush events reach its listeners only.
         session_class: type[Session] = type("GrievousSession", (Session,), {})

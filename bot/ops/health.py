@@ -1,7 +1,8 @@
 """The health and metrics endpoint: a small aiohttp server beside the bot (bind it to 127.0.0.1).
 
-``GET /healthz`` answers 200 with {"gateway": ..., "database": ..., "migrations": ...} when all three are
-well, else 503 with the same keys, a failed check saying what is wrong; ``GET /metrics`` is the
+``GET /healthz`` answers 200 with {"gateway": ..., "database": ..., "migrations": ..., "storage": ...} when
+all four are well, else 503 with the same keys, a failed check saying what is wrong (``storage``: whether
+the last write failed for want of space, bot/db/storage.py); ``GET /metrics`` is the
 Prometheus text format of the bot's own registry.
 """
 
@@ -28,10 +29,11 @@ class Health:
     gateway: str  # "ok", or what is wrong
     database: str
     migrations: str
+    storage: str = "ok"
 
     @property
     def ok(self) -> bool:
-        return self.gateway == self.database == self.migrations == "ok"
+        return self.gateway == self.database == self.migrations == self.storage == "ok"
 
     def failed(self) -> list[str]:
         return [name for name, value in vars(self).items() if value != "ok"]
@@ -46,16 +48,18 @@ async def check(gateway: Callable[[], str], db: Database | None, head: str | Non
             async with db.engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
     except TimeoutError:
-        return Health(gateway(), f"no answer within {DB_TIMEOUT:g} s", "unknown: the database did not answer")
+        return Health(gateway(), f"no answer within {DB_TIMEOUT:g} s", "unknown: the database did not answer",
+                      db.storage.check())
     except Exception as exc:
-        return Health(gateway(), f"unreachable: {type(exc).__name__}", "unknown: the database is unreachable")
+        return Health(gateway(), f"unreachable: {type(exc).__name__}", "unknown: the database is unreachable",
+                      db.storage.check())
     try:
         async with asyncio.timeout(DB_TIMEOUT):
             revision = await current_revision(db)
         migrations = "ok" if revision == head else f"database at {revision or 'no revision'}, code at {head}"
     except Exception as exc:
         migrations = f"cannot read the revision: {type(exc).__name__}"
-    return Health(gateway(), "ok", migrations)
+    return Health(gateway(), "ok", migrations, db.storage.check())
 
 
 class HealthServer:

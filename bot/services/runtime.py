@@ -32,7 +32,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.db.repositories import NO_GUILD_SETTINGS
-from bot.errors import Conflict, UserError
+from bot.db.storage import is_storage_full
+from bot.errors import Conflict, StorageFull, UserError
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
 from rules.model import Engine
@@ -241,11 +242,21 @@ class Runtime:
         return lock
 
     async def transact(self, channel_id: int | None, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        """Run ``work`` in one transaction, serialized per channel, retried on a version clash."""
-        if channel_id is None:
-            return await self._with_retries(work)
-        async with self.channel_lock(channel_id):
-            return await self._with_retries(work)
+        """Run ``work`` in one transaction, serialized per channel, retried on a version clash. A write refused
+        for want of space is StorageFull (one line to the user; ``/healthz`` says so until a write commits)."""
+        try:
+            if channel_id is None:
+                result = await self._with_retries(work)
+            else:
+                async with self.channel_lock(channel_id):
+                    result = await self._with_retries(work)
+        except Exception as exc:
+            if is_storage_full(exc):
+                self.db.storage.failed(exc)
+                raise StorageFull() from exc
+            raise
+        self.db.storage.written()
+        return result
 
     async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """A read-only query (autocomplete, status): one session, no lock."""
