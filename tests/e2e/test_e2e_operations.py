@@ -38,10 +38,10 @@ def metric(page: str, line_start: str) -> float:
 async def test_healthz_is_200_when_up_and_503_naming_the_database_when_it_is_gone(
         table: Any, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
     status, body = await get(table, "/healthz")
-    assert (status, json.loads(body)) == (200, {"gateway": "ok", "database": "ok", "migrations": "ok"})
+    assert (status, json.loads(body)) == (200, {"gateway": "ok", "database": "ok", "migrations": "ok", "storage": "ok"})
     port = str(table.bot.health.port)
     assert await asyncio.to_thread(cli_main, ["health", "--port", port]) == 0
-    assert capsys.readouterr().out == "healthy: gateway ok, database ok, migrations ok\n"
+    assert capsys.readouterr().out == "healthy: gateway ok, database ok, migrations ok, storage ok\n"
 
     # The database file goes away (a directory in its place cannot be opened) and the pool is emptied.
     path = Path(table.db_url.removeprefix("sqlite+aiosqlite:///"))
@@ -80,7 +80,7 @@ async def test_healthz_names_the_gateway_while_discord_is_unreachable(
         await table.emu.wait_until(lambda: table.bot.gateway_status() != "ok" or None, 5.0, "the drop to show")
         status, body = await get(table, "/healthz")
         assert (status, json.loads(body)) == (
-            503, {"gateway": "shard 0 disconnected", "database": "ok", "migrations": "ok"})
+            503, {"gateway": "shard 0 disconnected", "database": "ok", "migrations": "ok", "storage": "ok"})
     status, body = await get(table, "/healthz")
     assert status == 200, body
     caplog.records[:] = [r for r in caplog.records if r.name != "grievous.health"]  # the 503 was on purpose

@@ -38,7 +38,7 @@ async def test_grievous_run_logs_json_lines_without_the_token_and_answers_grievo
             # discord.py is ready a little after the gateway session (it waits for the guilds first).
             await emu.wait_until(lambda: '"message": "ready as ' in bot.log() or None, 15.0, "the bot to be ready")
             assert await asyncio.to_thread(cli_main, ["health", "--port", port]) == 0
-            assert capsys.readouterr().out == "healthy: gateway ok, database ok, migrations ok\n"
+            assert capsys.readouterr().out == "healthy: gateway ok, database ok, migrations ok, storage ok\n"
         finally:
             await bot.stop()
         assert await asyncio.to_thread(cli_main, ["health", "--port", port]) == 1
