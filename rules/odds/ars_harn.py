@@ -23,6 +23,11 @@ from rules.odds.tree import Distribution, History, Leaf, State
 
 CHECKS = frozenset({"shock", "kill", "amputation", "fumble", "stumble", "chirurgy", "healing", "fatigue"})
 SEVERITY = {"M": "minor", "S": "serious", "G": "grievous", "K": "kill"}
+# The Attack roll's stress die is followed until the chance of one more doubling is under this. Its far tail
+# is rare but large (nine doublings read 5,120 and up): cut at the dice source's 1e-9 it took 1e-6 off the
+# mean excess on a hit; 17 doublings leave at most 7 x 0.2^18 / P(hit) of it, under 1e-9 when the attack
+# hits one time in 500 or more. The Defense roll's tail makes misses (excess 0) and stays at the usual cut.
+ATTACK_CUTOFF = 1e-17
 # a shock check's result (as the dice source merges it) as the leaf reads it: a botch fails
 SHOCK_LEAF: dict[Hashable, str] = {SUCCESS: "passed", FAILURE: "failed", FUMBLE: "botched"}
 
@@ -39,7 +44,8 @@ class ArsHarnOdds:
         self.mods: dict[str, int] | None = None
         self.fixed: dict[str, tuple[int, bool]] = {}
         self.defends = bool(out.get("defense_rolled"))
-        if out.get("action") == "attack":
+        self.attack = out.get("action") == "attack"  # a spell has no excess
+        if self.attack:
             self.mods = {"attack": sum((out.get("attack_modifiers") or {}).values()),
                          "defense": sum((out.get("defense_modifiers") or {}).values())}
             for label in ("attack", "defense"):
@@ -58,7 +64,7 @@ class ArsHarnOdds:
         self.places = sorted({self._place(g) for g in self._groups("location", 100) or []}, key=str)
         self._bands: dict[int, tuple[int | None, ...]] = {}
         self._last: tuple[History | None, tuple[bool, int, bool, bool, bool] | None] = (None, None)
-        self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
+        self.policy = Policy(by_result=CHECKS, face_groups=self._groups, cutoffs={"attack": ATTACK_CUTOFF})
 
     def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
         if label != "location" or sides != 100 or self.aim is None:
@@ -127,7 +133,9 @@ class ArsHarnOdds:
             if bands is None:
                 bands = tuple(self.catalog.band_index(excess + self.offsets[p]) for p in self.places)
                 self._bands[excess] = bands
-            return State(("bands", bands, d_botched))
+            # a botch changes only what the leaf says of it (a botched attack still hits a Defense Total below
+            # 0): the band's future is shared and each path keeps its own botches
+            return State(("bands", bands), _botches(a_botched, d_botched))
         return State(("exchange", hit, excess if hit else 0, advantage, a_botched, d_botched))
 
     def _wound(self, group: Hashable, exchange: tuple[bool, int, bool, bool, bool] | None,
@@ -145,9 +153,15 @@ class ArsHarnOdds:
         side = (HANDS[1] if place[1] else HANDS[0]) if loc.paired else None
         code = None if band is None else loc.injuries[band]
         top = band == len(self.catalog.injury_bands) - 1
-        d_botched = exchange[4] if exchange is not None else False
-        return State(("wound", code, loc.limb, side if loc.limb else None, loc.amputation, loc.severing_kills, top,
-                      d_botched), (("location", loc.key), ("side", side)))
+        if exchange is not None:
+            botches = _botches(exchange[3], exchange[4])
+        elif resolution is not None:
+            botches = _botches(bool(resolution.outcome.get("attack_botched")),
+                               bool(resolution.outcome.get("defense_botched")))
+        else:
+            return None
+        return State(("wound", code, loc.limb, side if loc.limb else None, loc.amputation, loc.severing_kills, top),
+                     (("location", loc.key), ("side", side), *botches))
 
     def same_next(self, history: History) -> bool:
         """The Defense roll follows the Attack roll whatever it showed (the defender's state decides it)."""
@@ -169,6 +183,15 @@ class ArsHarnOdds:
         if exchange is None or not exchange[0]:
             return None
         return "excess", exchange[1]
+
+    def mark_run(self, history: History, resolution: Resolution) -> tuple[str, Hashable] | None:
+        """An Attack or Defense roll forced in part is followed face by face, and no path merges before the
+        location roll: there, the run gives the excess of the one path it is on."""
+        if not self.attack or self.mods is not None or history[-1][0] != "location" or \
+                labels(history).count("location") != 1:
+            return None
+        excess = resolution.outcome.get("excess")
+        return ("excess", excess) if resolution.outcome.get("hit") and isinstance(excess, int) else None
 
     def leaf(self, resolution: Resolution) -> Leaf:
         out = resolution.outcome
@@ -197,8 +220,25 @@ class ArsHarnOdds:
         ])
 
 
+def _botches(attack: bool, defense: bool) -> Leaf:
+    """The exchange's botches as the leaf reads them, kept by a path through a shared wound."""
+    return (("attack_botched", attack), ("defense_botched", defense))
+
+
 def _failed(value: Hashable) -> bool:
     return value in ("failed", "botched", "automatic")
+
+
+def _mean_excess(dist: Distribution, hit: float) -> float | None:
+    """The mean excess on a hit. It is tallied on the paths, not the leaves (a shared wound's leaves are reached
+    from many excesses). None for a spell, which has no excess."""
+    excesses = dist.marginals.get("excess")
+    if not hit:
+        return 0.0
+    if excesses is None:
+        return None
+    # over the hits' own mass, so a follow-up roll's cut-off tail below a hit does not weigh on it
+    return sum(float(str(e)) * q for e, q in excesses.items()) / sum(excesses.values())
 
 
 def summarize(dist: Distribution) -> dict[str, Any]:
@@ -209,8 +249,6 @@ def summarize(dist: Distribution) -> dict[str, Any]:
     for name, q in spread(dist, "code").items():
         key = "none" if name == "none" else SEVERITY.get(name[0], name)
         severity[key] = severity.get(key, 0.0) + q
-    excess = dist.marginals.get("excess", {})
-    mean_excess = sum(float(str(e)) * q for e, q in excess.items()) / hit if hit else 0.0
     levels = sum(float(str(row["levels"])) * q for row, q in dist.rows())
     return {
         "hit": hit,
@@ -225,7 +263,7 @@ def summarize(dist: Distribution) -> dict[str, Any]:
             "severity": severity,
             "location": spread(dist, "location", lambda r: bool(r["hit"])),
             "code": spread(dist, "code"),
-            "mean_excess_on_hit": mean_excess,
+            "mean_excess_on_hit": _mean_excess(dist, hit),
             "bleeding": p(lambda r: bool(r["bleeding"])),
             "amputation_roll": p(lambda r: r["amputation"] is not None),
             "severed": p(lambda r: bool(r["severed"])),

@@ -17,7 +17,7 @@ under ``cutoff``; that mass is reported on the request, never dropped.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
@@ -60,6 +60,9 @@ class Policy:
     by_result: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
     face_groups: Callable[[str, int], Sequence[Sequence[int]] | None] = lambda label, sides: None
+    # stress rolls followed deeper than the dice source's cut-off, by label: the chance of going one
+    # doubling deeper at which the chain stops
+    cutoffs: Mapping[str, float] = field(default_factory=dict, hash=False)
     # requests built from face_groups, by (label, sides): the groups never change within one action
     cache: dict[tuple[str, int], Request | None] = field(default_factory=dict, compare=False, hash=False)
 
@@ -239,7 +242,7 @@ class EnumeratingDice(DiceSource):
         return super().simple(label)
 
     def _stress_request(self, label: str, botch_dice: int, check: tuple[int, int] | None) -> None:
-        self._answer(stress_request(label, botch_dice, self.cutoff, check))
+        self._answer(stress_request(label, botch_dice, self.policy.cutoffs.get(label, self.cutoff), check))
 
     def stress(self, label: str, botch_dice: int = 1) -> Roll:
         if not self._pending(label, f"{label}.botch"):

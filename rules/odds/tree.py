@@ -54,7 +54,10 @@ class Adapter(Protocol):
         """What the summary reads from one finished action: plain, hashable name/value pairs."""
 
     # optional: ``same_next(history)`` True when the roll after ``history``'s last is the same request
-    # whatever that last one showed (ars-harn's Defense roll after the Attack roll)
+    # whatever that last one showed (ars-harn's Defense roll after the Attack roll); and
+    # ``mark_run(history, resolution)``: ``mark`` read from the run through a path, for a fact its history does
+    # not tell (an Attack roll forced in part: its total is the engine's); asked only where ``mark`` said None
+    # and ``key`` shared nothing before the run
 
 
 @dataclass
@@ -122,6 +125,8 @@ class _Driver:
         self.resolve, self.make, self.adapter, self.deadline = resolve, make, adapter, deadline
         self.memo: dict[Hashable, Sub] = {}
         self.same_next: Callable[[History], bool] = getattr(adapter, "same_next", lambda history: False)
+        self.mark_run: Callable[[History, Resolution], tuple[str, Hashable] | None] = getattr(
+            adapter, "mark_run", lambda history, resolution: None)
         self.marginals: dict[str, dict[Hashable, float]] = {}
         self.runs = 0
 
@@ -139,6 +144,11 @@ class _Driver:
             self.adapter.observe(history, resolution)
         return done
 
+    def tally(self, marked: tuple[str, Hashable] | None, weight: float) -> None:
+        if marked is not None:
+            tally = self.marginals.setdefault(marked[0], {})
+            tally[marked[1]] = tally.get(marked[1], 0.0) + weight
+
     def subtree(self, run: _Run, depth: int, history: History, weight: float) -> Sub:
         if depth == len(run.requests):
             if run.resolution is None:
@@ -149,9 +159,7 @@ class _Driver:
         for index, outcome in enumerate(request.outcomes):
             path = (*history, (request.label, outcome.key))
             marked = self.adapter.mark(path)
-            if marked is not None:
-                tally = self.marginals.setdefault(marked[0], {})
-                tally[marked[1]] = tally.get(marked[1], 0.0) + weight * outcome.prob
+            self.tally(marked, weight * outcome.prob)
             state = self.adapter.key(path, None)
             if state is not None and state.key in self.memo:
                 sub.refer(state, self.memo[state.key], outcome.prob)
@@ -167,6 +175,8 @@ class _Driver:
                 child_run = _Run((*run.choices[:depth], index, -1), run.requests[:depth + 2], None, borrowed=True)
             else:
                 child_run = self.run((*run.choices[:depth], index))
+            if marked is None and child_run.resolution is not None:
+                self.tally(self.mark_run(path, child_run.resolution), weight * outcome.prob)
             if state is None and child_run.resolution is not None:
                 state = self.adapter.key(path, child_run.resolution)
                 if state is not None and state.key in self.memo:
@@ -187,7 +197,10 @@ def enumerate_action(resolve: Callable[[EnumeratingDice], Resolution],
     """The exact distribution of leaves of one action (``budget`` seconds at most, if given)."""
     start = time.perf_counter()
     driver = _Driver(resolve, make, adapter, float("inf") if budget is None else start + budget)
-    sub = driver.subtree(driver.run(()), 0, (), 1.0)
+    first = driver.run(())
+    # a fact the forced dice fix before any roll is followed (every die forced, or the Attack and Defense rolls)
+    driver.tally(adapter.mark(()), 1.0)
+    sub = driver.subtree(first, 0, (), 1.0)
     return Distribution(flatten(sub, driver.memo), sub.cut, sub.missing, driver.marginals, driver.runs,
                         time.perf_counter() - start)
 

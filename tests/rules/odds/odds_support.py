@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from pathlib import Path
 
@@ -35,3 +36,20 @@ def exact(name: str) -> Odds:
     """The example's odds with none of its dice forced."""
     scenario, _ = example(name)
     return compute_odds(get_engine(scenario.system), scenario, load_catalog(scenario.system))
+
+
+def defenceless() -> Scenario:
+    """The sword-vs-mail attack at an unarmed, unskilled defender (Quickness 0, Brawling 0) at -3 to defend:
+    his Defense Total is his stress die - 3, below 0 one time in five, when even a botched attack hits."""
+    scenario, _ = example("ars-harn-sword-vs-mail")
+    return dataclasses.replace(scenario, defender={
+        "name": "Sir Aldo", "str": 1, "sta": 1, "dex": 0, "qik": 0, "abilities": {}, "weapons": [],
+        "armour": ["Quilt Gambeson"]}, action={**scenario.action, "defense_modifier": -3})
+
+
+VARIANTS = {"ars-harn-defenceless": defenceless}
+
+
+def scenario_named(name: str) -> Scenario:
+    """An example by its file name, or one of the ``VARIANTS`` made from one."""
+    return VARIANTS[name]() if name in VARIANTS else example(name)[0]

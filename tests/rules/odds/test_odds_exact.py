@@ -14,7 +14,7 @@ from rules.odds.api import compute_odds
 from rules.odds.dice import CUTOFF, stress_branches, stress_request
 from rules.odds.tree import State
 from rules.registry import get_engine
-from tests.rules.odds.odds_support import exact, example, odds_examples
+from tests.rules.odds.odds_support import exact, example, odds_examples, scenario_named
 
 
 def test_a_stress_die_is_followed_until_less_than_the_cutoff_is_left() -> None:
@@ -90,13 +90,14 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     ("pendragon-unconscious-rider", {"attacker": [9]}),  # a critical: his fall after a major wound's toll
     ("pendragon-sword-against-axe", {"defender": [1]}),  # the defender's d20 forced: no exchange node to key
     ("ars-harn-sword-vs-mail+save_excess", {"attack": [1, 1, 4]}),  # the excess kept for next round, not damage
+    ("ars-harn-defenceless", {"defense": [2]}),  # DT -1: a botched attack hits, and keeps its botch through a shared wound
 ])
 def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
     """The same action with every state key switched off (one branch per outcome, no sharing)."""
     from rules.odds import api
 
     name, _, extra = name.partition("+")
-    scenario, _ = example(name)
+    scenario = scenario_named(name)
     if extra:  # an option of the action switched on
         scenario = dataclasses.replace(scenario, action={**scenario.action, extra: True})
     engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
