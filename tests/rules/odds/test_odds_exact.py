@@ -90,7 +90,7 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     ("pendragon-unconscious-rider", {"attacker": [9]}),  # a critical: his fall after a major wound's toll
     ("pendragon-sword-against-axe", {"defender": [1]}),  # the defender's d20 forced: no exchange node to key
     ("ars-harn-sword-vs-mail+save_excess", {"attack": [1, 1, 4]}),  # the excess kept for next round, not damage
-    ("ars-harn-defenceless", {"defense": [2]}),  # DT -1: a botched attack hits, and keeps its botch through a shared wound
+    ("ars-harn-defenceless", {"defense": [2]}),  # DT -1: a botched attack hits, keeping its botch through a wound
 ])
 def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
     """The same action with every state key switched off (one branch per outcome, no sharing)."""
