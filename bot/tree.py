@@ -8,6 +8,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -81,6 +82,13 @@ async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
             await interaction.response.send_message(line, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell user %s: %s", interaction.user, line)
+    except (RuntimeError, aiohttp.ClientError, ConnectionError) as exc:
+        # The bot is shutting down: its HTTP session closed under this answer (aiohttp's "Session is
+        # closed"). One line for the operator, not a traceback; any other RuntimeError is a bug.
+        if isinstance(exc, RuntimeError) and "Session is closed" not in str(exc):
+            raise
+        log.warning("could not tell user %s (the bot's connection to Discord is closing): %s", interaction.user,
+                    line)
 
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
