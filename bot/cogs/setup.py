@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import UserError
 from bot.interactions import actor_of
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import reply, slow
@@ -23,6 +24,20 @@ SYSTEM_CHOICES = [app_commands.Choice(name=embeds.system_title(s), value=s) for 
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
+def cannot_post(interaction: discord.Interaction[Any], channel: discord.abc.GuildChannel) -> str | None:
+    """Why the bot cannot post the GM's rolls in ``channel`` (its permissions there, from the gateway's cache),
+    or None if it can."""
+    me = interaction.guild.me if interaction.guild is not None else None
+    if me is None:
+        return None  # no member cache to judge from: Discord will say so when the bot posts
+    allowed = channel.permissions_for(me)
+    # Discord takes away the later ones with the earlier (no Send Messages: no Embed Links either): name the first
+    missing = next(([name] for name, has in (("View Channel", allowed.view_channel),
+                                             ("Send Messages", allowed.send_messages),
+                                             ("Embed Links", allowed.embed_links)) if not has), [])
+    return embeds.cannot_post(channel.mention, missing) if missing else None
+
+
 class SetupCog(commands.GroupCog, group_name="setup", group_description="Server settings (Manage Server)"):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
@@ -83,6 +98,10 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
                            gm_channel="Post the full rolls here (else only the GM who rolled sees them)")
     async def secret_rolls(self, interaction: discord.Interaction[GrievousBot], on: bool,
                            gm_channel: discord.TextChannel | None = None) -> None:
+        if gm_channel is not None:
+            refusal = cannot_post(interaction, gm_channel)
+            if refusal is not None:
+                raise UserError(refusal)
         view = await slow(interaction, self.bot.services.settings.set_secret_rolls(
             actor_of(interaction), on, gm_channel.id if gm_channel is not None else None), ephemeral=True)
         await reply(interaction, embed=embeds.secret_rolls_set(view.secret_rolls, view.gm_channel_id),

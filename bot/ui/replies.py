@@ -35,6 +35,12 @@ def name_the_character(owned: int) -> str:
     return f"you have {owned} characters: say which, e.g. /injuries character:Bjorn"
 
 
+def cannot_post(channel_mention: str, missing: list[str]) -> str:
+    """/setup secret-rolls gm_channel: a channel the bot may not post the GM's rolls in."""
+    return (f"I cannot post in {channel_mention}: give me {', '.join(missing)} there, or choose another channel; "
+            "nothing changed.")
+
+
 def cancelled() -> str:
     return "Cancelled; nothing changed."
 

@@ -104,3 +104,20 @@ async def test_a_wrong_typed_option_value_is_one_line_and_stores_nothing(table: 
         line = await one_line(table, handle)
         assert "went wrong" not in line and "secret" in line, line
     assert await table.count_rows("SELECT count(*) FROM events") == events
+
+
+async def test_secret_rolls_refuse_a_gm_channel_the_bot_cannot_post_in(table: Any) -> None:
+    """Issue 24: ``/setup secret-rolls gm_channel:`` took a channel the bot cannot post in and said "Done"."""
+    from emulator import Overwrite
+    from emulator.permissions import SEND_MESSAGES
+
+    await table.setup("ars-harn")
+    quiet = table.emu.add_channel(table.world.guild, "gm-only",
+                                  overwrites=[Overwrite(table.emu.bot.id, 1, deny=SEND_MESSAGES)])
+    await table.emu.wait_until(lambda: table.bot.get_channel(quiet.id), what="the bot to see the new channel")
+    line = await table.line("setup secret-rolls", {"on": True, "gm_channel": quiet}, user=table.manager)
+    assert line == (f"\u26a0\ufe0f I cannot post in <#{quiet.id}>: give me Send Messages there, or choose another "
+                    "channel; nothing changed.")
+    assert await table.count_rows("SELECT count(*) FROM guild_settings WHERE gm_channel_id IS NOT NULL") == 0
+    done = await table.run("setup secret-rolls", {"on": True, "gm_channel": table.world.general}, user=table.manager)
+    assert "Done" in table.text(done)
