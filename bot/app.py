@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -21,11 +22,16 @@ from bot.ops.redact import add_secret
 from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
+from bot.ui import embeds
 from bot.ui.decisions import DetailsButton, GMDecisionButton
 from bot.ui.offers import OfferButton
 from bot.ui.views import ConfirmButton
 
 log = logging.getLogger("grievous")
+# On SIGTERM or SIGINT the bot stops taking interactions and gives those in flight this long to finish and
+# be answered (a command's own work is bounded at 10 s; most end in well under a second). It fits Docker's
+# default stop timeout (10 s) with room to close; deploy/ gives systemd and compose 20 s.
+DRAIN_SECONDS = 7.0
 
 
 def default_intents() -> discord.Intents:
@@ -112,10 +118,24 @@ class GrievousBot(commands.AutoShardedBot):
         if health_port is not None:
             self.health = HealthServer(gateway=self.gateway_status, db=lambda: self.db, metrics=self.metrics,
                                        host=health_host, port=health_port)
-        # Every interaction arrives through this one gateway parser: wrapped, each one's handling is a Flight.
+        # Every interaction arrives through this one gateway parser: wrapped, each one's handling is a Flight;
+        # while the bot is stopping (``drain``), a new one is turned away instead of run.
         parsers = self._connection.parsers
-        parsers["INTERACTION_CREATE"] = self.flights.wrap_parser(
-            parsers["INTERACTION_CREATE"], lambda name: self.tree.get_command(name) is not None)
+        parse = self.flights.wrap_parser(parsers["INTERACTION_CREATE"],
+                                         lambda name: self.tree.get_command(name) is not None)
+        self.draining = False
+        self._turned_away: set[asyncio.Task[None]] = set()
+
+        def interaction_create(data: dict[str, Any]) -> None:
+            if self.draining:
+                task = asyncio.get_running_loop().create_task(self._turn_away(data))
+                self._turned_away.add(task)
+                task.add_done_callback(self._turned_away_done)
+            else:
+                parse(data)
+
+        parsers["INTERACTION_CREATE"] = interaction_create
+        self._quiet = asyncio.Event()  # set whenever an interaction's handling ends (``drain`` waits on it)
         self.guild_commands = guild_commands
         self.command_sync = CommandSync(self, dev_guild_id=sync_guild_id)
 
@@ -130,7 +150,12 @@ class GrievousBot(commands.AutoShardedBot):
                 flight.answered = args[0].response.is_done
         super().dispatch(event_name, *args, **kwargs)
 
+    def _turned_away_done(self, task: asyncio.Task[None]) -> None:
+        self._turned_away.discard(task)
+        self._quiet.set()
+
     def _landed(self, flight: Flight) -> None:
+        self._quiet.set()
         elapsed = time.monotonic() - flight.started
         if flight.kind != "autocomplete":
             self.metrics.observe_command(flight.name, flight.result, elapsed, deferred=flight.deferred,
@@ -204,7 +229,39 @@ class GrievousBot(commands.AutoShardedBot):
         if self.guild_commands:
             await self.command_sync.sync_guild(guild_id)
 
+    async def drain(self, within: float = DRAIN_SECONDS) -> int:
+        """Stop taking interactions (each new one is told to send it again), and wait up to ``within`` seconds
+        for those in flight to end, answered; how many were still running after that."""
+        self.draining = True
+
+        async def settled() -> None:
+            while self.flights.active or self._turned_away:
+                self._quiet.clear()
+                await self._quiet.wait()
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(settled(), within)
+        left = len(self.flights.active)
+        if left:
+            log.warning("stopping with %d interactions still running after %.0f s: %s", left, within,
+                        ", ".join(self.flights.names()))
+        else:
+            log.info("stopping: every interaction in flight was answered")
+        return left
+
+    async def _turn_away(self, data: dict[str, Any]) -> None:
+        """An interaction that arrived while stopping: not run, and the user told so (nothing to undo)."""
+        try:
+            interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._connection)  # type: ignore[arg-type]
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(embeds.STOPPING, ephemeral=True)
+        except (discord.HTTPException, RuntimeError, KeyError, ValueError) as exc:
+            log.info("could not turn away an interaction while stopping: %s", exc)
+
     async def close(self) -> None:
+        self.draining = True
         await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
         await self.command_sync.close()
         try:

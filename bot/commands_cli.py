@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot.cli import EXIT_USAGE, EXTRA_COMMANDS, say
 
 if TYPE_CHECKING:
+    from bot.app import GrievousBot
     from bot.db.engine import Database
     from bot.settings import Settings
 
@@ -157,9 +158,45 @@ async def run_bot(settings: Settings) -> None:
         log.info("database ready (%s)", db.dialect)
         bot = GrievousBot(settings=settings, db=db)
         async with bot:
-            await bot.start(settings.token)
+            await _run_until_stopped(bot, settings.token)
     finally:
         await db.dispose()
+
+
+async def _run_until_stopped(bot: GrievousBot, token: str) -> None:
+    """Run the bot until it ends, or until SIGTERM (systemctl stop, docker stop) or SIGINT (Ctrl-C): then it
+    stops taking interactions, lets those in flight finish and answer (``GrievousBot.drain``), and closes.
+    A second signal while draining closes at once."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for number in signals:
+        loop.add_signal_handler(number, stopping.set)
+    running = asyncio.ensure_future(bot.start(token))
+    try:
+        waiting = asyncio.ensure_future(stopping.wait())
+        await asyncio.wait({running, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        if running.done():
+            return running.result()
+        log.info("stopping on a signal: finishing the interactions in flight")
+        stopping.clear()
+        drain = asyncio.ensure_future(bot.drain())
+        again = asyncio.ensure_future(stopping.wait())
+        await asyncio.wait({drain, again}, return_when=asyncio.FIRST_COMPLETED)
+        if not drain.done():
+            log.warning("a second signal: closing without waiting for the interactions in flight")
+            drain.cancel()
+        again.cancel()
+        await bot.close()
+        await running
+    finally:
+        for number in signals:
+            loop.remove_signal_handler(number)
+        if not running.done():
+            running.cancel()
 
 
 HEALTH_TIMEOUT = 5.0  # seconds; the endpoint's own database check gives up after 2

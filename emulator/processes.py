@@ -5,6 +5,7 @@
     bot.kill()                   # SIGKILL: no cleanup, like a crash or the OOM killer
     await bot.start()            # the same program again (a new process)
     await bot.stop()             # SIGINT, then SIGKILL if it lingers
+    bot.terminate()              # SIGTERM, as systemctl stop and docker stop send
 
 The program runs through `python -m emulator.launch`, so it is the production entry point with only
 discord.py's two addresses redirected. Its output goes to ``log_path`` (appended across restarts).
@@ -86,6 +87,15 @@ class BotProcess:
         if self.running:
             assert self.process is not None
             self.process.send_signal(signal.SIGKILL)
+
+    def signal(self, number: int = signal.SIGTERM) -> None:
+        """Send ``number`` (SIGTERM: what systemctl stop and docker stop send) and return at once."""
+        if self.running:
+            assert self.process is not None
+            self.process.send_signal(number)
+
+    def terminate(self) -> None:
+        self.signal(signal.SIGTERM)
 
     async def wait(self, within: float = 10.0) -> int | None:
         if self.process is None:

@@ -68,3 +68,15 @@ def test_systemd_unit_gives_the_commands_that_create_what_it_assumes() -> None:
     assert env.group(1) in comments
     readme = (ROOT / "deploy" / "README.md").read_text(encoding="utf-8")
     assert f"-m venv {start.group(1)}" in readme and re.search(rf"useradd .*\b{user.group(1)}\b", readme)
+
+
+def test_stop_timeouts_leave_the_bot_time_to_answer_what_is_in_flight() -> None:
+    from bot.app import DRAIN_SECONDS
+
+    unit = (ROOT / "deploy" / "grievous.service").read_text(encoding="utf-8")
+    compose = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    [systemd] = re.findall(r"^TimeoutStopSec=(\d+)$", unit, flags=re.MULTILINE)
+    [docker] = re.findall(r"^\s+stop_grace_period: (\d+)s$", compose, flags=re.MULTILINE)
+    assert "KillSignal=SIGTERM" in unit
+    for timeout in (int(systemd), int(docker), 10):  # 10: docker stop's default, for the bare image
+        assert DRAIN_SECONDS + 2 <= timeout
