@@ -79,4 +79,4 @@ def test_stop_timeouts_leave_the_bot_time_to_answer_what_is_in_flight() -> None:
     [docker] = re.findall(r"^\s+stop_grace_period: (\d+)s$", compose, flags=re.MULTILINE)
     assert "KillSignal=SIGTERM" in unit
     for timeout in (int(systemd), int(docker), 10):  # 10: docker stop's default, for the bare image
-        assert DRAIN_SECONDS + 2 <= timeout
+        assert timeout >= DRAIN_SECONDS + 2
