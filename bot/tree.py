@@ -23,6 +23,7 @@ from rules.errors import RulesError
 from rules.sheet_spec import SheetProblems
 
 log = logging.getLogger("grievous.errors")
+TOO_MANY_REQUESTS = 429
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction answered after its deadline
 # Discord's own bounds on an option: 6,000 characters of text, numbers within +-2**53.
 MAX_OPTION_CHARS = 6000
@@ -80,7 +81,7 @@ async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
             await interaction.followup.send(line, ephemeral=True)
         else:
             await interaction.response.send_message(line, ephemeral=True)
-    except discord.HTTPException:
+    except (discord.HTTPException, discord.RateLimited):
         log.warning("could not tell user %s: %s", interaction.user, line)
     except (RuntimeError, aiohttp.ClientError, ConnectionError) as exc:
         # The bot is shutting down: its HTTP session closed under this answer (aiohttp's "Session is
@@ -114,6 +115,15 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             flight.missed = True
         log.warning("%s was not answered within Discord's deadline (guild %s, channel %s)",
                     where, interaction.guild_id, interaction.channel_id)
+        return
+    if isinstance(original, discord.RateLimited) or (isinstance(original, discord.HTTPException)
+                                                     and original.status == TOO_MANY_REQUESTS):
+        # A 429 discord.py does not wait out: a Cloudflare ban (no Via header) or a wait past its limit. Not
+        # a bug in the bot: one warning, and the user told why (if Discord takes that answer).
+        log.warning("%s: Discord refused the bot's requests (429%s; guild %s, channel %s)", where,
+                    " from Cloudflare" if isinstance(original, discord.HTTPException) else
+                    f", retry after {original.retry_after:.1f} s", interaction.guild_id, interaction.channel_id)
+        await send_line(interaction, embeds.error_line(embeds.DISCORD_REFUSING))
         return
     log.error(
         "unexpected error in %s (guild %s, channel %s, user %s)",

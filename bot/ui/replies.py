@@ -12,6 +12,8 @@ EXPIRED = "This prompt has expired; run the command again."
 NOT_YOURS = "This prompt belongs to someone else."
 UNKNOWN_COMMAND = "That command is no longer available; Discord may take a minute to show the current list."
 CHANGED_COMMAND = "That command has changed since Discord showed it to you; wait a minute and try it again."
+DISCORD_REFUSING = ("Discord is refusing the bot's requests for a while (too many at once); try again in a "
+                    "minute or two.")
 STALE_BUTTON = "That button is not one Grievous made, or it has expired."
 # An interaction that arrives while the bot is stopping (a restart): it is not run, so sending it again is safe.
 STOPPING = "Grievous is restarting; nothing was done. Send that again in a few seconds."

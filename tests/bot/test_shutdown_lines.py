@@ -53,3 +53,27 @@ async def test_another_runtime_error_is_not_hidden() -> None:
 
     with pytest.raises(RuntimeError, match="a real bug"):
         await report_error(_interaction(Broken()), ValueError("x"))
+
+
+class _Answering(_ClosedResponse):
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_message(self, line: str, **kwargs: Any) -> None:
+        self.sent.append(line)
+
+
+@pytest.mark.parametrize("refusal", [
+    discord.HTTPException(SimpleNamespace(status=429, reason="Too Many Requests"), "error code: 1015"),  # Cloudflare
+    discord.RateLimited(30.0),  # a wait discord.py will not make
+])
+async def test_a_429_discord_py_does_not_wait_out_tells_the_user_discord_is_refusing(
+        refusal: Exception, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 24: a Cloudflare-style 429 (no Via header) on the callback gave "Sorry, something went wrong"."""
+    response = _Answering()
+    await report_error(_interaction(response), discord.app_commands.CommandInvokeError(
+        SimpleNamespace(qualified_name="attack", name="attack"), refusal))  # type: ignore[arg-type]
+    assert response.sent == ["\u26a0\ufe0f Discord is refusing the bot's requests for a while (too many at once); "
+                             "try again in a minute or two."]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("Discord refused the bot's requests (429" in r.getMessage() for r in caplog.records)
