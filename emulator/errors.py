@@ -96,6 +96,8 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 INVALID_WEBHOOK_TOKEN = 50027
 MAX_PINS = 30003
+THREAD_ARCHIVED = 50083
+MAX_COMMAND_CREATES = 30034
 
 
 def empty_message() -> DiscordError:
@@ -104,6 +106,10 @@ def empty_message() -> DiscordError:
 
 def missing_permissions() -> DiscordError:
     return DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
+def thread_archived() -> DiscordError:
+    return DiscordError(400, THREAD_ARCHIVED, "Thread is archived")
 
 
 def unauthorized() -> DiscordError:

@@ -12,7 +12,7 @@ from aiohttp import BodyPartReader, hdrs, web
 from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from .errors import DiscordError
-from .limits import REQUEST_BYTES_MAX, request_too_large
+from .limits import FILE_BYTES_MAX, REQUEST_BYTES_MAX, file_too_large, request_too_large
 from .state import Upload
 
 if TYPE_CHECKING:
@@ -103,6 +103,8 @@ async def read_body(request: web.Request) -> Body:
                 except ValueError:
                     raise _bad_json() from None
             elif (name.startswith("files[") and name.endswith("]")) or name == "file":
+                if len(raw) > FILE_BYTES_MAX:
+                    raise file_too_large(len(raw))
                 index = int(name[6:-1]) if name != "file" else 0
                 uploads[index] = Upload(index, filename or f"file{index}", raw,
                                         part.headers.get(hdrs.CONTENT_TYPE))

@@ -41,16 +41,21 @@ CHOICE_VALUE_MAX = 100
 COMMAND_NAME_MAX = 32
 COMMAND_DESCRIPTION_MAX = 100
 COMMAND_OPTIONS_MAX = 25
-COMMAND_TOTAL_CHARS_MAX = 4000
+COMMAND_TOTAL_CHARS_MAX = 8000  # application-commands.mdx "Slash Commands"
 CHAT_INPUT_COMMANDS_MAX = 100
-CONTEXT_MENU_COMMANDS_MAX = 5
+CONTEXT_MENU_COMMANDS_MAX = 15  # per type (user, message); "Registering a Command"
 # Files a bot sends: at most 10 attachments on one message, and the whole multipart body at most 25 MiB
 # in a guild without boosts (Discord answers 413 with code 40005 beyond it; discord.py itself refuses
 # more than 10 files before sending).
 FILES_MAX = 10
 REQUEST_BYTES_MAX = 25 * 1024 * 1024
+FILE_BYTES_MAX = 10 * 1024 * 1024  # each file, by default (reference.mdx "Uploading Files")
+# Daily command creates per guild (application-commands.mdx "Registering a Command"; 30034).
+COMMAND_CREATES_PER_DAY = 200
 
-COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+# application-commands.mdx "Application Command Naming": ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$
+# (Python's \w is letters, digits and _ in every script, which covers the Devanagari and Thai ones).
+COMMAND_NAME_RE = re.compile(r"^[-_'\w\u0900-\u097f\u0e00-\u0e7f]{1,32}$")
 
 BUTTON = 2
 STRING_SELECT = 3
@@ -60,12 +65,16 @@ ACTION_ROW = 1
 LABEL = 18
 
 
-def _length(tree: ErrorTree, path: Path, value: Any, high: int, low: int = 0) -> None:
+def _length(tree: ErrorTree, path: Path, value: Any, high: int, low: int = 0, *, trimmed: bool = False) -> None:
+    """``trimmed``: embed text, whose leading and trailing whitespace Discord trims before counting
+    (resources/message.mdx "Embed Limits"), so whitespace-only text is empty."""
     if value is None:
         return
     if not isinstance(value, str):
         tree.add(path, "STRING_TYPE_CONVERT", "Could not interpret value as string.")
         return
+    if trimmed:
+        value = value.strip()
     if low and not low <= len(value) <= high:
         tree.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
     elif len(value) > high:
@@ -80,12 +89,17 @@ def _count(tree: ErrorTree, path: Path, items: Sequence[Any] | None, high: int) 
 # -- messages -----------------------------------------------------------------------------------------
 
 
+def _trim(text: Any) -> str:
+    return text.strip() if isinstance(text, str) else ""
+
+
 def embed_size(embed: Mapping[str, Any]) -> int:
-    total = len(embed.get("title") or "") + len(embed.get("description") or "")
-    total += len((embed.get("footer") or {}).get("text") or "")
-    total += len((embed.get("author") or {}).get("name") or "")
+    """Counted after trimming (resources/message.mdx "Embed Limits")."""
+    total = len(_trim(embed.get("title"))) + len(_trim(embed.get("description")))
+    total += len(_trim((embed.get("footer") or {}).get("text")))
+    total += len(_trim((embed.get("author") or {}).get("name")))
     for f in embed.get("fields") or []:
-        total += len(f.get("name") or "") + len(f.get("value") or "")
+        total += len(_trim(f.get("name"))) + len(_trim(f.get("value")))
     return total
 
 
@@ -95,17 +109,17 @@ def check_embeds(embeds: Sequence[Mapping[str, Any]] | None, tree: ErrorTree, pa
     _count(tree, path, embeds, EMBEDS_MAX)
     for i, embed in enumerate(embeds):
         here = (*path, i)
-        _length(tree, (*here, "title"), embed.get("title"), EMBED_TITLE_MAX)
-        _length(tree, (*here, "description"), embed.get("description"), EMBED_DESCRIPTION_MAX)
+        _length(tree, (*here, "title"), embed.get("title"), EMBED_TITLE_MAX, trimmed=True)
+        _length(tree, (*here, "description"), embed.get("description"), EMBED_DESCRIPTION_MAX, trimmed=True)
         footer = embed.get("footer") or {}
-        _length(tree, (*here, "footer", "text"), footer.get("text"), EMBED_FOOTER_MAX)
+        _length(tree, (*here, "footer", "text"), footer.get("text"), EMBED_FOOTER_MAX, trimmed=True)
         author = embed.get("author") or {}
-        _length(tree, (*here, "author", "name"), author.get("name"), EMBED_AUTHOR_MAX)
+        _length(tree, (*here, "author", "name"), author.get("name"), EMBED_AUTHOR_MAX, trimmed=True)
         fields = embed.get("fields") or []
         _count(tree, (*here, "fields"), fields, EMBED_FIELDS_MAX)
         for j, f in enumerate(fields):
-            _length(tree, (*here, "fields", j, "name"), f.get("name") or "", EMBED_FIELD_NAME_MAX, 1)
-            _length(tree, (*here, "fields", j, "value"), f.get("value") or "", EMBED_FIELD_VALUE_MAX, 1)
+            _length(tree, (*here, "fields", j, "name"), f.get("name") or "", EMBED_FIELD_NAME_MAX, 1, trimmed=True)
+            _length(tree, (*here, "fields", j, "value"), f.get("value") or "", EMBED_FIELD_VALUE_MAX, 1, trimmed=True)
     if sum(embed_size(e) for e in embeds) > EMBED_TOTAL_MAX:
         tree.add(path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}")
 
@@ -228,6 +242,11 @@ def check_message(body: Mapping[str, Any], *, path: Path = (), require_content: 
         or body.get("attachments")
     ):
         raise empty_message()
+
+
+def file_too_large(size: int) -> DiscordError:
+    return DiscordError(413, 40005, "Request entity too large",
+                        note=f"a file of {size} bytes; each file may be at most {FILE_BYTES_MAX}")
 
 
 def request_too_large(size: int) -> DiscordError:

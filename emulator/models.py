@@ -18,8 +18,11 @@ DM = 1
 GUILD_VOICE = 2
 GUILD_CATEGORY = 4
 GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
 GUILD_FORUM = 15
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
 
 # Message flags.
 EPHEMERAL = 1 << 6
@@ -162,10 +165,19 @@ class Channel:
     overwrites: list[Overwrite] = field(default_factory=list)
     recipients: list[User] = field(default_factory=list)
     last_message_id: int | None = None
+    # Threads (topics/threads.mdx): who is in it, who made it, and whether it is archived or locked.
+    thread_members: set[int] = field(default_factory=set)
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
 
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     @property
     def mention(self) -> str:
@@ -198,6 +210,18 @@ class Channel:
                 )
             elif self.type == GUILD_VOICE:
                 data.update(bitrate=64000, user_limit=0, rtc_region=None, rate_limit_per_user=0)
+            elif self.is_thread:
+                data.pop("permission_overwrites")  # a thread has none: it takes its parent's
+                data.update(
+                    owner_id=str(self.owner_id) if self.owner_id else None,
+                    rate_limit_per_user=0,
+                    message_count=0,
+                    member_count=len(self.thread_members),
+                    total_message_sent=0,
+                    thread_metadata={"archived": self.archived, "auto_archive_duration": 1440,
+                                     "archive_timestamp": iso_timestamp(), "locked": self.locked,
+                                     **({"invitable": False} if self.type == PRIVATE_THREAD else {})},
+                )
         if permissions is not None:
             data["permissions"] = str(permissions)
         return data
@@ -285,8 +309,8 @@ class Guild:
             unavailable=False,
             member_count=len(self.members),
             members=[m.payload() for m in members],
-            channels=[c.payload() for c in self.channels.values()],
-            threads=[],
+            channels=[c.payload() for c in self.channels.values() if not c.is_thread],
+            threads=[c.payload() for c in self.channels.values() if c.is_thread and not c.archived],
             presences=[],
             voice_states=[],
             stage_instances=[],
@@ -403,10 +427,23 @@ class Message:
     deleted: bool = False
     # Earlier versions of content/embeds/components, oldest first.
     revisions: list[JSONDict] = field(default_factory=list)
+    # The files the last body that set the embeds named through attachment://: Discord shows those inside
+    # the embed only. A file kept by an edit whose embeds no longer name it is shown a second time, below
+    # the embed (discord-api-docs#5675, #4809; reference.mdx "Editing Message Attachments").
+    embed_files: set[str] = field(default_factory=set)
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    def files_outside_embeds(self) -> list[Attachment]:
+        """The attachments a reader sees as files below the message (not inside an embed)."""
+        return [a for a in self.attachments if a.filename not in self.embed_files]
+
+    def files_shown_twice(self) -> list[Attachment]:
+        """Files a reader sees twice: shown below the message and also as an embed's image or thumbnail."""
+        in_embeds = {str((e.get(k) or {}).get("url")) for e in self.embeds for k in ("image", "thumbnail")}
+        return [a for a in self.files_outside_embeds() if a.url in in_embeds]
 
     @property
     def loading(self) -> bool:

@@ -12,6 +12,7 @@ MANAGE_CHANNELS = 1 << 4
 ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
+SEND_TTS_MESSAGES = 1 << 12
 MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
@@ -22,6 +23,7 @@ CONNECT = 1 << 20
 SPEAK = 1 << 21
 CHANGE_NICKNAME = 1 << 26
 MANAGE_ROLES = 1 << 28
+MANAGE_THREADS = 1 << 34
 USE_APPLICATION_COMMANDS = 1 << 31
 SEND_MESSAGES_IN_THREADS = 1 << 38
 PIN_MESSAGES = 1 << 51
@@ -44,7 +46,17 @@ DEFAULT_EVERYONE = (
     | SEND_MESSAGES_IN_THREADS
 )
 
-DEFAULT_BOT = DEFAULT_EVERYONE | MANAGE_MESSAGES | PIN_MESSAGES
+# The bot's managed role: what its invite asks for, which is the list Grievous documents (README,
+# `grievous invite`, bot/discord_permissions.py; tests/bot/test_discord_permissions.py holds them equal).
+DEFAULT_BOT = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | SEND_MESSAGES_IN_THREADS
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | PIN_MESSAGES
+)
 
 # What a bot may do in a DM with a user.
 DM_PERMISSIONS = (
@@ -88,7 +100,9 @@ def channel_permissions(
     member_id: int,
     member_roles: Sequence[int],
     overwrites: Sequence[Overwrite],
+    send: int = SEND_MESSAGES,
 ) -> int:
+    """``send`` is the right to post there: Send Messages, or in a thread Send Messages in Threads."""
     if base & ADMINISTRATOR:
         return ALL
     value = base
@@ -106,4 +120,15 @@ def channel_permissions(
     own = by_id.get(member_id)
     if own is not None and own.type == 1:
         value = (value & ~own.deny) | own.allow
-    return value if value & VIEW_CHANNEL else 0
+    return implicit(value, send=send)
+
+
+def implicit(value: int, *, send: int = SEND_MESSAGES) -> int:
+    """topics/permissions.mdx "Implicit Permissions": no View Channel denies everything in the channel;
+    no Send Messages (in a thread: Send Messages in Threads) denies Mention Everyone, TTS, Attach Files
+    and Embed Links."""
+    if not value & VIEW_CHANNEL:
+        return 0
+    if not value & send:
+        value &= ~(MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS)
+    return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -174,6 +175,19 @@ class RestApi:
             command.pop("integration_types", None)
         return command
 
+    def _count_creates(self, guild_id: int | None, new: int) -> None:
+        """application-commands.mdx "Registering a Command": 200 creates a day per guild (an existing name is
+        an edit, not a create; a bulk overwrite counts the names that are new), else 400/30034."""
+        if not new:
+            return
+        key = (guild_id, datetime.now(UTC).date().isoformat())
+        done = self.emu.command_creates.get(key, 0)
+        if done + new > limits.COMMAND_CREATES_PER_DAY:
+            raise err.DiscordError(400, err.MAX_COMMAND_CREATES,
+                                   f"Max number of daily application command creates has been reached "
+                                   f"({limits.COMMAND_CREATES_PER_DAY})")
+        self.emu.command_creates[key] = done + new
+
     async def list_commands(self, request: web.Request) -> web.Response:
         pool, _ = self._command_pool(request)
         return json_reply(pool)
@@ -183,6 +197,7 @@ class RestApi:
         commands = (await read_body(request)).json
         limits.check_commands(commands)
         old = {(c.get("type", 1), c["name"]): c for c in pool}
+        self._count_creates(guild_id, sum((c.get("type", 1), c["name"]) not in old for c in commands))
         stored = [self._stored_command(c, guild_id, old.get((c.get("type", 1), c["name"]))) for c in commands]
         pool[:] = stored
         self.emu.command_writes.append(CommandWrite("PUT", guild_id, tuple(c["name"] for c in stored)))
@@ -197,6 +212,7 @@ class RestApi:
         if tree:
             raise err.invalid_form(tree)
         previous = next((c for c in pool if (c.get("type", 1), c["name"]) == (data.get("type", 1), data["name"])), None)
+        self._count_creates(guild_id, 0 if previous else 1)
         command = self._stored_command(data, guild_id, previous)
         self.emu.command_writes.append(CommandWrite("POST", guild_id, (command["name"],)))
         if previous is not None:
@@ -249,7 +265,12 @@ class RestApi:
         return channel
 
     def _message(self, request: web.Request, channel: Channel) -> Message:
-        return self.state.message(channel.id, request.match_info["message_id"])
+        """An ephemeral message exists only for its interaction's webhook: channel endpoints answer
+        10008 Unknown Message (discord-api-docs#3090, #6007)."""
+        msg = self.state.message(channel.id, request.match_info["message_id"])
+        if msg.ephemeral:
+            raise err.unknown("Message", err.UNKNOWN_MESSAGE)
+        return msg
 
     async def get_channel(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -291,18 +312,33 @@ class RestApi:
         data = body.dict
         if body.uploads:
             self.state.require(channel, self.state.bot.id, perms.ATTACH_FILES)
+        data = self._embeds_allowed(channel, data, None)
         limits.check_message(data, has_files=bool(body.uploads))
         limits.check_attachments(data, list(body.uploads))
         reference = data.get("message_reference")
         if reference and reference.get("message_id") and reference.get("fail_if_not_exists", True):
             self.state.message(reference.get("channel_id") or channel.id, reference["message_id"])
+        self.state.post_in_thread(channel, self.state.bot.id)
         flags = int(data.get("flags") or 0) & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2)
         msg = self.state.create_message(channel, self.state.bot, data, body.uploads,
                                         type=19 if reference else 0, flags=flags)
         self.emu.notifier.notify()
         return json_reply(self.state.message_payload(msg))
 
+    def _embeds_allowed(self, channel: Channel, data: JSONDict, msg: Message | None) -> JSONDict:
+        """Without Embed Links a message's embeds are dropped when it has content, and one with only
+        embeds is refused 403/50013 (discord-api-docs#2601; not in the docs). Interaction responses are
+        not subject to it (they do not come here)."""
+        embeds = data.get("embeds") or ([data["embed"]] if data.get("embed") else [])
+        if not embeds or self.state.permissions_in(channel, self.state.bot.id) & perms.EMBED_LINKS:
+            return data
+        content = data.get("content", msg.content if msg is not None else "")
+        if not (content or "").strip():
+            raise err.missing_permissions()
+        return {**{k: v for k, v in data.items() if k != "embed"}, "embeds": []}
+
     async def get_message(self, request: web.Request) -> web.Response:
+        """resources/message.mdx "Get Channel Message": View Channel and Read Message History."""
         channel = self._channel(request, perms.VIEW_CHANNEL | perms.READ_MESSAGE_HISTORY)
         return json_reply(self.state.message_payload(self._message(request, channel)))
 
@@ -312,9 +348,14 @@ class RestApi:
         if msg.author.id != self.state.bot.id:
             raise err.DiscordError(403, err.CANNOT_EDIT_OTHERS_MESSAGE,
                                    "Cannot edit a message authored by another user")
+        if channel.archived:
+            raise err.thread_archived()
         body = await read_body(request)
-        check_edit(msg, body.dict, list(body.uploads))
-        self.state.edit_message(msg, body.dict, body.uploads)
+        if body.uploads:
+            self.state.require(channel, self.state.bot.id, perms.ATTACH_FILES)
+        data = self._embeds_allowed(channel, body.dict, msg)
+        check_edit(msg, data, list(body.uploads))
+        self.state.edit_message(msg, data, body.uploads)
         self.emu.notifier.notify()
         return json_reply(self.state.message_payload(msg))
 
@@ -360,15 +401,21 @@ class RestApi:
         return json_reply([self.state.message_payload(p) for p in self.state.pins(channel)])
 
     async def pin(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self.state.require(channel, self.state.bot.id, perms.MANAGE_MESSAGES | perms.PIN_MESSAGES, any_of=True)
+        """Pin Messages only, since 2026-02-23 (change-log.mdx "Permission Changes Going into Effect
+        February 2026"; resources/message.mdx "Pin Message"): Manage Messages alone no longer pins."""
+        channel = self._channel(request, perms.VIEW_CHANNEL | perms.PIN_MESSAGES)
+        if channel.archived:
+            raise err.thread_archived()
         self.state.pin(channel, self._message(request, channel))
         self.emu.notifier.notify()
         return no_content()
 
     async def unpin(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        self.state.require(channel, self.state.bot.id, perms.MANAGE_MESSAGES | perms.PIN_MESSAGES, any_of=True)
+        """Pin Messages only, since 2026-02-23 (change-log.mdx "Permission Changes Going into Effect
+        February 2026"; resources/message.mdx "Pin Message"): Manage Messages alone no longer pins."""
+        channel = self._channel(request, perms.VIEW_CHANNEL | perms.PIN_MESSAGES)
+        if channel.archived:
+            raise err.thread_archived()
         self.state.unpin(channel, self._message(request, channel))
         self.emu.notifier.notify()
         return no_content()

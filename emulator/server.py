@@ -83,6 +83,8 @@ class Emulator:
         self.internal_errors: list[str] = []
         self.interactions: list[InteractionHandle] = []
         self.command_writes: list[CommandWrite] = []  # every PUT/POST/PATCH/DELETE of application commands
+        # Command creates per (guild id or None for global, UTC day), against Discord's 200 a day.
+        self.command_creates: dict[tuple[int | None, str], int] = {}
         self.interaction_by_id: dict[int, InteractionHandle] = {}
         self.interaction_by_token: dict[str, InteractionHandle] = {}
         self.port = 0
@@ -258,6 +260,14 @@ class Emulator:
                     channel_id: int | None = None) -> Channel:
         return self.state.add_channel(guild, name, type=type, topic=topic, parent=parent, overwrites=overwrites,
                                       channel_id=channel_id)
+
+    def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
+                   members: Iterable[User | Member] = (), archived: bool = False) -> Channel:
+        """A thread in ``parent``, or a post when ``parent`` is a forum (see State.add_thread)."""
+        thread = self.state.add_thread(parent, name, owner=owner, private=private, members=members,
+                                       archived=archived)
+        self.notifier.notify()
+        return thread
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
                  mentionable: bool = False, role_id: int | None = None) -> Role:
@@ -437,6 +447,12 @@ class Emulator:
         problems = [str(r) for r in self.refusals] + [f"emulator error: {e}" for e in self.internal_errors]
         if problems:
             raise AssertionError("Discord emulator refused requests:\n  " + "\n  ".join(problems))
+
+    def assert_no_file_shown_twice(self) -> None:
+        """No message shows one of its files both in an embed and below it (see Message.embed_files)."""
+        twice = [(m.id, [a.filename for a in m.files_shown_twice()]) for m in self.state.messages.values()
+                 if not m.deleted and m.files_shown_twice()]
+        assert not twice, f"messages showing a file twice (in the embed and below it): {twice}"
 
     def clear_refusals(self) -> None:
         self.refusals.clear()

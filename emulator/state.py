@@ -14,6 +14,8 @@ from .models import (
     GUILD_TEXT,
     IS_COMPONENTS_V2,
     LOADING,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
     SUPPRESS_EMBEDS,
     SUPPRESS_NOTIFICATIONS,
     Attachment,
@@ -43,7 +45,7 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 
 # Flags a client may set on a message it creates or edits.
 SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
-PINS_MAX = 50
+PINS_MAX = 250  # topics/opcodes-and-status-codes.mdx 30003
 
 
 class Upload:
@@ -155,28 +157,55 @@ class State:
         )
 
     def permissions_in(self, channel: Channel, user_id: int) -> int:
+        """topics/permissions.mdx "Permission Overwrites" and "Inherited Permissions (Threads)": a thread has
+        its parent's overwrites; topics/threads.mdx "Permissions": Send Messages in Threads (not Send
+        Messages) lets one post in it, and a private thread is seen only by its members and by holders of
+        Manage Threads."""
         if channel.guild_id is None:
             return perms.DM_PERMISSIONS
         guild = self.guilds[channel.guild_id]
         member = guild.members.get(user_id)
         overwrites = list(channel.overwrites)
-        if channel.parent_id and not overwrites and channel.parent_id in guild.channels:
-            overwrites = guild.channels[channel.parent_id].overwrites
-        return perms.channel_permissions(
+        parent = guild.channels.get(channel.parent_id) if channel.parent_id else None
+        if parent is not None and (channel.is_thread or not overwrites):
+            overwrites = list(parent.overwrites)
+        value = perms.channel_permissions(
             self.guild_permissions(guild, user_id),
             guild_id=guild.id,
             member_id=user_id,
             member_roles=member.roles if member else [],
             overwrites=overwrites,
+            send=perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES,
         )
+        if (channel.type == PRIVATE_THREAD and user_id not in channel.thread_members
+                and not value & (perms.MANAGE_THREADS | perms.ADMINISTRATOR)):
+            return 0
+        return value
 
     def require(self, channel: Channel, user_id: int, needed: int, *, any_of: bool = False) -> None:
+        """403 Missing Access without View Channel, else 403 Missing Permissions without ``needed``. In a
+        thread, Send Messages is read as Send Messages in Threads."""
+        if channel.is_thread and needed & perms.SEND_MESSAGES:
+            needed = (needed & ~perms.SEND_MESSAGES) | perms.SEND_MESSAGES_IN_THREADS
         have = self.permissions_in(channel, user_id)
         if not have & perms.VIEW_CHANNEL:
             raise err.DiscordError(403, err.MISSING_ACCESS, "Missing Access")
         ok = bool(have & needed) if any_of else have & needed == needed
         if not ok:
             raise err.missing_permissions()
+
+    def post_in_thread(self, channel: Channel, user_id: int) -> None:
+        """topics/threads.mdx: sending a message unarchives an archived thread (not a locked one, without
+        Manage Threads) and adds the sender to it."""
+        if not channel.is_thread:
+            return
+        if channel.archived:
+            if channel.locked and not self.permissions_in(channel, user_id) & perms.MANAGE_THREADS:
+                raise err.thread_archived()
+            channel.archived = False
+            if channel.guild_id is not None:
+                self.emit("THREAD_UPDATE", channel.payload(), channel.guild_id, INTENT_GUILDS)
+        channel.thread_members.add(user_id)
 
     # -- world building -----------------------------------------------------------------------------
 
@@ -212,6 +241,23 @@ class State:
         self.channel_messages[channel.id] = []
         self.emit("CHANNEL_CREATE", channel.payload(), guild.id, INTENT_GUILDS)
         return channel
+
+    def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
+                   members: Iterable[User | Member] = (), archived: bool = False,
+                   channel_id: int | None = None) -> Channel:
+        """A thread of ``parent`` (a forum post when ``parent`` is a forum), made by ``owner``, who is in it
+        with ``members`` (topics/threads.mdx). The bot is in it only if it is among ``members``."""
+        if parent.guild_id is None or parent.is_thread:
+            raise ValueError("a thread's parent is a text, announcement or forum channel")
+        guild = self.guilds[parent.guild_id]
+        thread = Channel(channel_id or self.ids.next(), name, type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+                         guild_id=guild.id, position=0, parent_id=parent.id, owner_id=owner.id,
+                         thread_members={owner.id, *(m.id for m in members)}, archived=archived)
+        guild.channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        self.channel_messages[thread.id] = []
+        self.emit("THREAD_CREATE", {**thread.payload(), "newly_created": True}, guild.id, INTENT_GUILDS)
+        return thread
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
                  mentionable: bool = False, role_id: int | None = None) -> Role:
@@ -324,6 +370,9 @@ class State:
             if embeds is None and body.get("embed") is not None:
                 embeds = [body["embed"]]
             msg.embeds = [dict(e, type=e.get("type", "rich")) for e in embeds or []]
+            msg.embed_files = {url[len("attachment://"):] for e in msg.embeds for k in ("image", "thumbnail")
+                               if isinstance(url := (e.get(k) or {}).get("url"), str)
+                               and url.startswith("attachment://")}
         if "components" in body or not editing:
             msg.components = number_components(list(body.get("components") or []))
         if "flags" in body and body["flags"] is not None:

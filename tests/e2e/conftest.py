@@ -226,8 +226,10 @@ class Table:
             await database.dispose()
 
     def check_clean(self) -> None:
-        """Discord accepted everything, and every interaction was answered exactly once."""
+        """Discord accepted everything, every interaction was answered exactly once, and no message shows a
+        file twice."""
         self.emu.assert_no_refusals()
+        self.emu.assert_no_file_shown_twice()
         assert self.emu.unhandled == [], self.emu.unhandled
         unanswered = [h for h in self.emu.interactions if h.type in ANSWERED_TYPES and h.callback_count != 1]
         assert not unanswered, f"interactions not answered exactly once: {unanswered}"
