@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.cogs import EXTENSIONS
 from bot.command_sync import CommandSync
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
+from bot.discord_permissions import Refusals
 from bot.ops.flights import Flight, Flights, current, install_task_factory
 from bot.ops.health import HealthServer
 from bot.ops.metrics import Metrics
@@ -111,6 +112,7 @@ class GrievousBot(commands.AutoShardedBot):
         self.sync_guild_id = sync_guild_id
         self.extension_names = tuple(extensions)
         self.metrics = Metrics()
+        self.refusals = Refusals()  # what channels refused the bot (bot/discord_permissions.py)
         self.flights = Flights(self._landed)
         self.metrics.in_flight.set_function(lambda: len(self.flights.active))
         self.watchdog = Watchdog(stall_ms / 1000, in_flight=self.flights.names, on_stall=self._stalled)

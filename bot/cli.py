@@ -175,7 +175,7 @@ def _load_extra_commands() -> None:
     # The bot's own subcommands (run, db, playground) live beside it and register themselves.
     import importlib
 
-    for module in ("bot.commands_cli", "bot.playground.cli", "bot.sheets_cli"):
+    for module in ("bot.commands_cli", "bot.playground.cli", "bot.sheets_cli", "bot.invite_cli"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -30,6 +30,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         user_name=user.display_name,
         role_ids=roles,
         is_manager=permissions.manage_guild or permissions.administrator,
+        parent_channel_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
     )
 
 

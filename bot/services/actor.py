@@ -15,3 +15,4 @@ class Actor:
     user_name: str
     role_ids: tuple[int, ...] = ()
     is_manager: bool = False  # has Manage Server: may run /setup and is always a GM
+    parent_channel_id: int | None = None  # in a thread or forum post: its channel, whose system it follows

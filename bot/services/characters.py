@@ -69,7 +69,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> CharacterView:
             if npc:
                 await access.require_gm(session, actor, "create NPCs")
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             sheet: dict[str, Any] = {"name": name}
             for path, value in (stats or {}).items():
@@ -98,7 +98,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> CharacterView:
             if npc:
                 await access.require_gm(session, actor, "create NPCs")
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             existing = await repo.character_by_name(session, actor.guild_id, name, for_update=True)
             if existing is not None and replace:
                 await access.require_control(session, actor, existing, "replace its sheet")
@@ -112,7 +112,7 @@ class CharacterService:
         """The sheet fields of the channel's system and the names the server's pack offers (template, help)."""
 
         async def work(session: AsyncSession) -> SheetGuide:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             return sheet_guide(system, await self._rt.catalog_for(session, actor.guild_id, system))
 
         return await self._rt.read(work)
@@ -232,7 +232,7 @@ class CharacterService:
         """Up to 25 weapon or armour names from the channel system's content pack (autocomplete)."""
 
         async def work(session: AsyncSession) -> Names:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             try:
                 catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             except RulesError:
@@ -245,7 +245,7 @@ class CharacterService:
         """Hit locations an attack may call in the channel's system (Fading Suns; none elsewhere), for autocomplete."""
 
         async def work(session: AsyncSession) -> Names:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             try:
                 catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             except RulesError:

@@ -87,7 +87,7 @@ class EncounterService:
                 raise UserError("this channel already has an encounter: /encounter end it first")
             now = self._rt.clock()
             encounter = Encounter(guild_id=actor.guild_id, channel_id=actor.channel_id, active=True,
-                                  system=await channel_system(session, actor.guild_id, actor.channel_id),
+                                  system=await channel_system(session, actor),
                                   round=1, turn=0, order=[], combatants=[], created_at=now, updated_at=now)
             session.add(encounter)
             await session.flush()
@@ -346,7 +346,7 @@ class EncounterService:
         """Up to 25 NPC template names of the channel's system (autocomplete)."""
 
         async def work(session: AsyncSession) -> list[str]:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             try:
                 catalog = await self._rt.catalog_for(session, actor.guild_id, system)
                 return matching(list(catalog.npc_templates()), prefix)

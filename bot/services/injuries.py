@@ -92,7 +92,7 @@ class InjuryService:
         """The channel's system and the treatments /heal offers there (neutral names, for autocomplete)."""
 
         async def work(session: AsyncSession) -> Methods:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             return system, treatment_methods(system)
 
         return await self._rt.read(work)

@@ -45,7 +45,7 @@ class PackService:
 
         async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             rows = {row.filename: row for row in await repo.content_packs(session, actor.guild_id, system)}
             files = {key: row.text.encode("utf-8") for key, row in rows.items()} | {name: data}
             catalog = self._rt.candidate_catalog(system, files)  # raises before anything is stored
@@ -70,7 +70,7 @@ class PackService:
         """The files this server overrides for the channel's system, and what the pack holds."""
 
         async def work(session: AsyncSession) -> PackView:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             rows = await repo.content_packs(session, actor.guild_id, system)
             return _view(system, rows, await self._rt.catalog_for(session, actor.guild_id, system))
 
@@ -81,7 +81,7 @@ class PackService:
 
         async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             rows = list(await repo.content_packs(session, actor.guild_id, system))
             name = pack_filename(filename) if filename else None
             gone = [row for row in rows if name is None or row.filename == name]
@@ -108,7 +108,7 @@ class PackService:
         """The server's homebrew file names for the channel's system (autocomplete for /pack reset)."""
 
         async def work(session: AsyncSession) -> list[str]:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             rows = await repo.content_packs(session, actor.guild_id, system)
             return [row.filename for row in rows if row.filename.startswith(prefix.strip().lower())][:25]
 

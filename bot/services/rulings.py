@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import GuildSettings
 from bot.errors import NotFound, UserError
+from bot.services.actor import Actor
 from rules.errors import RulesError
 from rules.model import Engine, Setting
 from rules.rulings import parse_value
@@ -24,11 +25,15 @@ def turns_mode(settings: GuildSettings | None) -> Any:
     return mode if mode in TURNS_MODES else "warn"
 
 
-async def channel_system(session: AsyncSession, guild_id: int, channel_id: int) -> str:
-    channel = await repo.channel_settings(session, channel_id)
-    if channel is not None and channel.system:
-        return channel.system
-    guild = await repo.guild_settings(session, guild_id)
+async def channel_system(session: AsyncSession, actor: Actor) -> str:
+    """The system of the actor's channel: its own, else (a thread or forum post) its parent channel's,
+    else the server's."""
+    for channel_id in (actor.channel_id, actor.parent_channel_id):
+        if channel_id is not None:
+            channel = await repo.channel_settings(session, channel_id)
+            if channel is not None and channel.system:
+                return channel.system
+    guild = await repo.guild_settings(session, actor.guild_id)
     return guild.system if guild is not None and guild.system else DEFAULT_SYSTEM
 
 

@@ -133,7 +133,7 @@ class SettingsService:
         access.require_manager(actor, "change rulings")
 
         async def work(session: AsyncSession) -> GuildSettingsView:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             setting = find_setting(self._rt.engine(system), name)
             typed = parse_ruling(setting, value)
             row = await repo.guild_settings_for_update(session, actor.guild_id)
@@ -153,7 +153,7 @@ class SettingsService:
         """The rulings of the channel's system (for autocomplete); empty if its engine is missing."""
 
         async def work(session: AsyncSession) -> list[Setting]:
-            system = await channel_system(session, actor.guild_id, actor.channel_id)
+            system = await channel_system(session, actor)
             try:
                 return list(self._rt.engine(system).settings)
             except RulesError:
@@ -165,7 +165,7 @@ class SettingsService:
         guild = await repo.guild_settings(session, actor.guild_id)
         channel = await repo.channel_settings(session, actor.channel_id)
         guild_system = guild.system if guild is not None and guild.system else DEFAULT_SYSTEM
-        system = channel.system if channel is not None and channel.system else guild_system
+        system = await channel_system(session, actor)  # a thread follows its parent channel
         stored = stored_rulings(guild, system)
         try:
             rulings = effective_rulings(self._rt.engine(system), stored)

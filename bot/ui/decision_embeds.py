@@ -88,6 +88,19 @@ def _pending_lines(pending: Sequence[PendingDecisionView]) -> str:
     return "\n".join(pending_line(decision) for decision in pending)
 
 
+def copied_embed(message: discord.Message) -> discord.Embed:
+    """The first embed of a sent message, to edit it: its picture pointed back at the message's own file
+    (attachment://name). The embed as fetched holds the file's CDN address instead, and an edit saying that
+    makes Discord show the file a second time, below the embed (discord-api-docs#5675)."""
+    embed = message.embeds[0].copy()
+    own = {a.url.split("?")[0]: a.filename for a in message.attachments}
+    for media, put in ((embed.thumbnail, embed.set_thumbnail), (embed.image, embed.set_image)):
+        name = own.get((media.url or "").split("?")[0])
+        if name is not None:
+            put(url=f"attachment://{name}")
+    return embed
+
+
 def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
                  moot: Sequence[PendingDecisionView] = ()) -> discord.Embed:
     """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line (and those of

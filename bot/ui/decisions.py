@@ -13,7 +13,9 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.views import ActionReport, PendingDecisionView
 from bot.tree import report_error, send_line
+from bot.ui import channel_access as access
 from bot.ui import embeds, pictures
+from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import refresh_tracker, reply, to_gm_channel
 from bot.ui.stored_id import StoredId
 from content.guard import bounded_id
@@ -118,11 +120,15 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
         gone = {decision_id, *(d.id for d in report.moot)}
         edits: dict[str, Any] = {"view": remaining_view(message, gone)}
         if message.embeds and report.decided is not None:
-            edits["embed"] = embeds.mark_decided(message.embeds[0].copy(), report.decided, report.moot)
+            edits["embed"] = embeds.mark_decided(copied_embed(message), report.decided, report.moot)
         if interaction.message is not None and interaction.message.id == message.id:
             await interaction.edit_original_response(**edits)
-        else:
-            await message.edit(**edits)
+        elif await access.allowed(interaction, message.channel.id, access.EDITING):
+            try:
+                await message.edit(**edits)
+            except discord.HTTPException as exc:
+                await access.refused(interaction, message.channel.id, access.EDITING, exc,
+                                     "take the GM's buttons off a message")
     await publish_report(interaction, report, edited=message.id if message is not None else None)
 
 
@@ -242,12 +248,14 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
             on.setdefault((decision.channel_id, decision.message_id), []).append(decision)
     bot = bot_of(interaction)
     for (channel_id, message_id), here in on.items():
+        if not await access.allowed(interaction, channel_id, (*access.FETCHING, *access.EDITING[1:])):
+            continue
         channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
         try:
             message = await channel.get_partial_message(message_id).fetch()
             edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
             if message.embeds:
-                embed = message.embeds[0].copy()
+                embed = copied_embed(message)
                 gone_moot = [d for d in moot if d in here]
                 if decided is not None and decided in here:
                     embed = embeds.mark_decided(embed, decided, gone_moot)
@@ -261,4 +269,4 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
         except discord.NotFound:
             log.info("message %s with GM buttons is gone; nothing to take off", message_id)
         except discord.HTTPException as exc:
-            log.warning("cannot take settled GM buttons off message %s: %s", message_id, exc)
+            await access.refused(interaction, channel_id, access.FETCHING, exc, "take settled GM buttons off a message")

@@ -13,6 +13,7 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.ops import flights
 from bot.services.views import EncounterView
+from bot.ui import channel_access as access
 from bot.ui import embeds
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,13 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
+    message_id = await _answer(interaction, kwargs, ephemeral, file)
+    await access.flush(interaction)  # a missing permission found before this answer
+    return message_id
+
+
+async def _answer(interaction: discord.Interaction[Any], kwargs: dict[str, Any], ephemeral: bool,
+                  file: discord.File | None) -> int | None:
     if still_thinking(interaction):
         # Discord's Create Followup only edits "thinking" for backwards compatibility (deprecated): edit it.
         if file is not None:
@@ -94,12 +102,15 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
 
 
 async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed) -> None:
-    """Post ``embed`` in the server's GM channel (secret rolls); a channel the bot cannot post in is logged."""
+    """Post ``embed`` in the server's GM channel (secret rolls); what the bot may not do there is told once."""
+    needed = access.posting(interaction, channel_id)
+    if not await access.allowed(interaction, channel_id, needed):
+        return
     channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
     try:
         await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as exc:
-        log.warning("cannot post a secret roll in the GM channel %s: %s", channel_id, exc)
+        await access.refused(interaction, channel_id, needed, exc, "post a secret roll in the GM channel")
 
 
 async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
@@ -168,35 +179,43 @@ class _ChannelTracker:
         self.waiting = keep
 
     async def _edit(self, interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
-        """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted)."""
+        """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted).
+        What the bot may not do in the channel is not tried, and is told to the user once."""
         bot = bot_of(interaction)
-        channel = bot.get_partial_messageable(encounter.channel_id, guild_id=encounter.guild_id)
+        channel_id = encounter.channel_id
+        channel = bot.get_partial_messageable(channel_id, guild_id=encounter.guild_id)
         embed = embeds.tracker(encounter)
         tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
         if tracker_id is not None:
+            if not await access.allowed(interaction, channel_id, access.EDITING):
+                return
             message = channel.get_partial_message(tracker_id)
             try:
                 await message.edit(embed=embed)
                 if not encounter.active:
-                    await _unpin(message)
+                    await _unpin(interaction, message)
                 return
             except discord.NotFound:
                 log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
             except discord.HTTPException as exc:
-                log.warning("cannot edit tracker %s: %s", message.id, exc)
+                await access.refused(interaction, channel_id, access.EDITING, exc, "edit the tracker")
                 return
         if not encounter.active:
+            return
+        needed = access.posting(interaction, channel_id)
+        if not await access.allowed(interaction, channel_id, needed):
             return
         try:
             posted = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
-            log.warning("cannot post the tracker in channel %s: %s", encounter.channel_id, exc)
+            await access.refused(interaction, channel_id, needed, exc, "post the tracker")
             return
         self.posted[encounter.id] = posted.id
-        try:
-            await posted.pin(reason="Grievous encounter tracker")
-        except discord.HTTPException as exc:
-            log.info("cannot pin the tracker in channel %s: %s", encounter.channel_id, exc)
+        if await access.allowed(interaction, channel_id, access.PINNING):
+            try:
+                await posted.pin(reason="Grievous encounter tracker")
+            except discord.HTTPException as exc:
+                await access.refused(interaction, channel_id, access.PINNING, exc, "pin the tracker")
         await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id)
 
 
@@ -205,11 +224,13 @@ class _ChannelTracker:
 _trackers: weakref.WeakKeyDictionary[discord.Client, dict[int, _ChannelTracker]] = weakref.WeakKeyDictionary()
 
 
-async def _unpin(message: discord.PartialMessage) -> None:
+async def _unpin(interaction: discord.Interaction[Any], message: discord.PartialMessage) -> None:
+    if not await access.allowed(interaction, message.channel.id, access.PINNING):
+        return
     try:
         await message.unpin(reason="Grievous encounter ended")
     except discord.HTTPException as exc:
-        log.info("cannot unpin tracker %s: %s", message.id, exc)
+        await access.refused(interaction, message.channel.id, access.PINNING, exc, "unpin the tracker")
 
 
 def tracker_updates(bot: discord.Client) -> dict[int, _ChannelTracker]:

@@ -1,0 +1,151 @@
+"""Discord's own rules, as strict in the emulator as on Discord (issue 21, docs/emulator.md), met by the bot:
+pinning needs Pin Messages, embed-only posts need Embed Links, a refusal is told once and not asked again,
+a GM decision does not show the hit picture twice, and threads and forum posts play like channels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator import permissions as perms
+from emulator.permissions import Overwrite
+
+NPCS = {"template": "bandit", "count": 1}
+
+
+def lines_to(table: Any, handle: Any) -> list[str]:
+    return [m.content for m in handle.followup_messages if m.ephemeral]
+
+
+async def fighters(table: Any, channel: Any = None) -> None:
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword"}, user=table.alice, channel=channel)
+    await table.run("encounter start", channel=channel)
+    await table.run("encounter npcs", NPCS, channel=channel)
+
+
+async def test_with_only_the_documented_permissions_the_tracker_is_posted_and_pinned(table: Any) -> None:
+    """The bot's role is what the README asks for (emulator DEFAULT_BOT), and @everyone gives nothing: the
+    tracker is posted and pinned (Pin Messages, not Manage Messages, pins since 2026-02-23)."""
+    table.world.guild.everyone.permissions = 0
+    await table.setup("ars-harn")
+    await fighters(table)
+    tracker = await table.tracker()
+    assert "Bandit 1" in table.text(tracker)
+    table.check_clean()
+
+
+async def test_without_pin_messages_the_gm_is_told_once_and_the_pin_is_not_retried(table: Any) -> None:
+    """Manage Messages alone (the README's old advice) no longer pins: the GM is told in one line naming Pin
+    Messages, once, and the bot does not ask Discord again."""
+    bot_role = next(r for r in table.world.guild.roles.values() if r.managed)
+    bot_role.permissions = (bot_role.permissions & ~perms.PIN_MESSAGES) | perms.MANAGE_MESSAGES
+    await table.setup("ars-harn")
+    start = await table.send("encounter start")
+    await start.message()
+    await table.emu.wait_until(lambda: start.followup_messages or None, what="the GM to be told")
+    [told] = lines_to(table, start)
+    assert "**Pin Messages**" in told and "\n" not in told
+    assert not table.emu.pins(table.combat) and table.public()  # posted, not pinned
+    await table.run("encounter end")
+    again = await table.send("encounter start")
+    await again.message()
+    assert not lines_to(table, again)  # told once
+    assert table.emu.refusals == []  # never asked: app_permissions said no
+    table.check_clean()
+
+
+async def test_without_embed_links_the_tracker_is_not_sent_and_the_gm_is_told(table: Any) -> None:
+    """An embed-only channel message without Embed Links is refused by Discord; the bot does not try it, and
+    says which permission is missing. Embed Links denied in the channel only."""
+    bot_role = next(r for r in table.world.guild.roles.values() if r.managed)
+    table.combat.overwrites.append(Overwrite(bot_role.id, 0, deny=perms.EMBED_LINKS))
+    table.combat.overwrites.append(Overwrite(table.world.guild.id, 0, deny=perms.EMBED_LINKS))
+    await table.setup("ars-harn")
+    start = await table.send("encounter start")
+    await start.message()
+    await table.emu.wait_until(lambda: start.followup_messages or None, what="the GM to be told")
+    [told] = lines_to(table, start)
+    assert "**Embed Links**" in told
+    assert not table.emu.bot_messages(table.combat) or all(m.ephemeral or m.interaction_id
+                                                          for m in table.emu.bot_messages(table.combat))
+    await table.run("encounter npcs", NPCS)  # a later change: no new refusal, nothing told again
+    table.check_clean()
+
+
+async def test_the_emulator_refuses_what_discord_refuses(table: Any) -> None:
+    """Implicit denies (no Send Messages: no Embed Links either), and embeds dropped beside content."""
+    import aiohttp
+
+    bot_role = next(r for r in table.world.guild.roles.values() if r.managed)
+    bot_role.permissions &= ~perms.SEND_MESSAGES
+    table.world.guild.everyone.permissions &= ~perms.SEND_MESSAGES
+    assert not table.emu.state.permissions_in(table.combat, table.emu.bot.id) & perms.EMBED_LINKS
+    bot_role.permissions |= perms.SEND_MESSAGES
+    table.combat.overwrites.append(Overwrite(table.world.guild.id, 0, deny=perms.EMBED_LINKS))
+    table.combat.overwrites.append(Overwrite(bot_role.id, 0, deny=perms.EMBED_LINKS))
+    url = f"{table.emu.api_base}/channels/{table.combat.id}/messages"
+    headers = {"Authorization": f"Bot {table.emu.token}"}
+    async with aiohttp.ClientSession(headers=headers) as session:
+        async with session.post(url, json={"embeds": [{"title": "x"}]}) as reply:
+            assert reply.status == 403 and (await reply.json())["code"] == 50013
+        async with session.post(url, json={"content": "hi", "embeds": [{"title": "x"}]}) as reply:
+            assert reply.status == 200 and (await reply.json())["embeds"] == []
+    table.emu.clear_refusals()
+
+
+async def test_after_the_gm_decides_the_hit_picture_is_shown_once(table: Any) -> None:
+    """The attack's thumbnail is its own hit.png (attachment://). The decided message's edit keeps it so;
+    an edit carrying the CDN address would make Discord show the file again below the embed."""
+    await table.setup("ars-harn")
+    await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
+    await fighters(table)
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
+                                     "dice": "attack=9 defense=3 location=12"}, user=table.alice)
+    assert hit.attachments and hit.embeds[0].get("thumbnail"), "the hit comes with its picture"
+    assert hit.files_outside_embeds() == []
+    pressed = await table.emu.click(hit, next(b for b in table.buttons(hit) if b.endswith(":roll")), user=table.gm)
+    await pressed.followups()
+    await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the buttons to go")
+    assert "The GM decided" in table.text(hit)
+    assert hit.files_shown_twice() == [] and hit.files_outside_embeds() == []
+    table.check_clean()
+
+
+async def test_a_thread_follows_its_channels_system_and_runs_an_encounter(table: Any) -> None:
+    """/setup system channel_only in #combat: a thread of #combat plays that system too, and its encounter's
+    tracker is posted and pinned in the thread (interactions from it carry the thread's id)."""
+    await table.setup("ars-harn")
+    await table.run("setup system", {"system": "pendragon", "channel_only": True}, user=table.manager)
+    scene = table.emu.add_thread(table.combat, "The ambush", owner=table.gm)
+    shown = await table.run("setup show", user=table.manager, channel=scene)
+    assert "Pendragon" in table.text(shown)
+    await table.run("encounter start", channel=scene)
+    await table.run("encounter npcs", {"template": "bandit", "count": 1}, channel=scene)
+    tracker = await table.tracker(scene)
+    assert "Bandit 1" in table.text(tracker) and tracker.channel_id == scene.id
+    assert not table.emu.pins(table.combat)
+    table.check_clean()
+
+
+async def test_an_encounter_runs_in_a_forum_post(table: Any) -> None:
+    forum = table.emu.add_channel(table.world.guild, "scenes", type=15)
+    post = table.emu.add_thread(forum, "Session 3", owner=table.gm)
+    await table.setup("ars-harn")
+    await fighters(table, post)
+    tracker = await table.tracker(post)
+    assert "Bandit 1" in table.text(tracker)
+    table.check_clean()
+
+
+async def test_a_private_thread_the_bot_is_not_in_is_told_not_tried(table: Any) -> None:
+    secret = table.emu.add_thread(table.combat, "GM only", owner=table.gm, private=True)
+    await table.setup("ars-harn")
+    start = await table.send("encounter start", channel=secret)
+    answer = await start.message()
+    assert not answer.content.startswith("\u26a0"), answer.content
+    await table.emu.wait_until(lambda: start.followup_messages or None, what="the GM to be told")
+    [told] = lines_to(table, start)
+    assert "private thread" in told and "add me" in told
+    assert not table.emu.bot_messages(secret) or all(m.interaction_id for m in table.emu.bot_messages(secret))
+    table.check_clean()
