@@ -29,8 +29,7 @@ async def test_with_only_the_documented_permissions_the_tracker_is_posted_and_pi
     table.world.guild.everyone.permissions = 0
     await table.setup("ars-harn")
     await fighters(table)
-    tracker = await table.tracker()
-    assert "Bandit 1" in table.text(tracker)
+    await table.wait_tracker(lambda text: "Bandit 1" in text)
     table.check_clean()
 
 
@@ -122,8 +121,8 @@ async def test_a_thread_follows_its_channels_system_and_runs_an_encounter(table:
     assert "Pendragon" in table.text(shown)
     await table.run("encounter start", channel=scene)
     await table.run("encounter npcs", {"template": "bandit", "count": 1}, channel=scene)
-    tracker = await table.tracker(scene)
-    assert "Bandit 1" in table.text(tracker) and tracker.channel_id == scene.id
+    tracker = await table.wait_tracker(lambda text: "Bandit 1" in text, scene)
+    assert tracker.channel_id == scene.id
     assert not table.emu.pins(table.combat)
     table.check_clean()
 
@@ -133,8 +132,7 @@ async def test_an_encounter_runs_in_a_forum_post(table: Any) -> None:
     post = table.emu.add_thread(forum, "Session 3", owner=table.gm)
     await table.setup("ars-harn")
     await fighters(table, post)
-    tracker = await table.tracker(post)
-    assert "Bandit 1" in table.text(tracker)
+    await table.wait_tracker(lambda text: "Bandit 1" in text, post)
     table.check_clean()
 
 
