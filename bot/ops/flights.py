@@ -137,7 +137,8 @@ def install_task_factory(loop: asyncio.AbstractEventLoop) -> None:
     def factory(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kwargs: Any,
                 ) -> asyncio.Future[Any]:
         task = previous(loop, coro, **kwargs) if previous is not None else asyncio.Task(coro, loop=loop, **kwargs)
-        flight = CURRENT.get()
+        context = kwargs.get("context")  # a task given its own context (a fresh one: no command's work)
+        flight = context.get(CURRENT) if context is not None else CURRENT.get()
         if flight is not None and flight.owner is not None:
             flight.owner.track(task, flight)
         return task

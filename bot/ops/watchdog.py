@@ -35,6 +35,8 @@ class Stall:
     culprit: str | None  # the command whose task held the loop (None: no command's, or not seen)
     seen: bool  # whether the thread saw what held the loop (else the commands in flight are named)
     in_flight: tuple[str, ...]  # every command in flight when the loop woke
+    task: str | None = None  # the name of the task seen holding the loop, when no command in flight owns it
+
 
     @property
     def held(self) -> float:
@@ -50,6 +52,8 @@ class Stall:
     def commands(self) -> str:
         if self.culprit:
             return self.culprit
+        if self.task:  # e.g. the database writer, or a channel's tracker updates, outliving the command
+            return f"the bot's own work (task {self.task})"
         if self.in_flight and not self.seen:
             return "one of " + ", ".join(self.in_flight)
         if self.in_flight:  # the loop was between tasks: blocked, e.g. on the GIL a worker thread held
@@ -66,7 +70,8 @@ class Watchdog:
         self._on_stall = on_stall
         self.recent: deque[Stall] = deque(maxlen=100)
         self._beat = time.monotonic()
-        self._seen: tuple[float, Flight | None] | None = None  # (the beat it was overdue from, its flight)
+        # (the beat it was overdue from, the flight of the task seen running then, that task's name)
+        self._seen: tuple[float, Flight | None, str | None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -101,9 +106,11 @@ class Watchdog:
             late = now - beat - self.interval
             if late > self.threshold:
                 seen = self._seen if self._seen is not None and self._seen[0] == beat else None
-                culprit = seen[1] if seen is not None else None
+                flight, task = (seen[1], seen[2]) if seen is not None else (None, None)
+                culprit = flight.name if flight is not None else None
                 self._report(Stall(late, min(cpu - cpu_before, late), min(waiting - waiting_before, late),
-                                   culprit.name if culprit else None, seen is not None, tuple(self._in_flight())))
+                                   culprit, seen is not None, tuple(self._in_flight()),
+                                   None if culprit else task))
 
     def _look_in(self, loop: asyncio.AbstractEventLoop) -> None:
         """(The thread.) While the loop is overdue, note once which flight's task is running on it."""
@@ -118,7 +125,11 @@ class Watchdog:
                 task = asyncio.current_task(loop)
             except RuntimeError:
                 task = None
-            self._seen = (beat, flight_of(task))
+            flight = flight_of(task)
+            # A task keeps the flight of the command it was started in after that command has landed (a
+            # long-lived writer started by the first command): only a command still in flight is named.
+            self._seen = (beat, flight if flight is not None and _in_flight(flight) else None,
+                          task.get_name() if task is not None else None)
 
     def _report(self, stall: Stall) -> None:
         self.recent.append(stall)
@@ -127,6 +138,10 @@ class Watchdog:
                     round(stall.waiting_seconds * 1000), round(stall.blocked * 1000), extra={"stall": stall})
         if self._on_stall is not None:
             self._on_stall(stall)
+
+
+def _in_flight(flight: Flight) -> bool:
+    return flight.owner is None or flight in flight.owner.active
 
 
 _SCHEDSTAT = Path("/proc/thread-self/schedstat")

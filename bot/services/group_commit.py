@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -64,7 +65,9 @@ class GroupCommitter:
         loop = asyncio.get_running_loop()
         if self._queue is None or self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:
             self._queue = asyncio.Queue()
-            self._writer = loop.create_task(self._run(self._queue), name="grievous-group-commit")
+            # A fresh context: the writer serves every command, not the one whose write started it.
+            self._writer = loop.create_task(self._run(self._queue), name="grievous-group-commit",
+                                            context=contextvars.Context())
         job = _Job(work, loop.create_future(), retryable, retries)
         self._queue.put_nowait(job)
         return await job.future

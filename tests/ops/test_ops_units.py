@@ -4,6 +4,7 @@ health checks and `grievous health` (the running bot's side is in tests/e2e/test
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import io
 import json
 import logging
@@ -16,7 +17,7 @@ import pytest
 from bot.cli import main
 from bot.db.engine import Database
 from bot.db.migrate import head_revision, upgrade
-from bot.ops.flights import Flight, Flights, install_task_factory, interaction_name
+from bot.ops.flights import Flight, Flights, flight_of, install_task_factory, interaction_name
 from bot.ops.health import check
 from bot.ops.logs import configure_logging
 from bot.ops.metrics import Metrics
@@ -97,6 +98,42 @@ async def test_a_flight_lands_when_its_tasks_end_and_names_the_task_that_stalled
     assert [(f.name, f.kind, f.result) for f in landed] == [("/roll", "command", "ok")] and flights.names() == []
     assert len(stalls) == 1 and stalls[0].culprit == "/roll" and 0.35 < stalls[0].seconds < 2, stalls
     assert stalls[0].commands == "/roll"
+
+
+async def test_a_stall_in_a_task_that_outlived_its_command_names_the_task_not_the_command() -> None:
+    """Issue 24: on SQLite, every stall of the database writer (started by the first command, /encounter
+    start) was blamed on /encounter start, which had long finished."""
+    install_task_factory(asyncio.get_running_loop())
+    done = asyncio.Event()
+    flights = Flights(lambda flight: done.set())
+    stalls: list[Stall] = []
+    watchdog = Watchdog(0.1, in_flight=flights.names, on_stall=stalls.append, interval=0.02)
+    watchdog.start()
+    release = asyncio.Event()
+    started: list[asyncio.Task[None]] = []
+
+    async def writer() -> None:  # a long-lived worker, started by the first command that needs it
+        await release.wait()
+        time.sleep(0.4)  # noqa: ASYNC251 (holding the loop is what is being measured)
+
+    async def handler() -> None:  # the command's own work starts the writer, then answers and ends
+        started.append(asyncio.get_running_loop().create_task(writer(), name="database-writer"))
+        unlabelled = asyncio.get_running_loop().create_task(asyncio.sleep(0), context=contextvars.Context())
+        assert flight_of(unlabelled) is None  # a task given a fresh context is nobody's command
+
+    def parse(data: dict[str, Any]) -> None:
+        asyncio.get_running_loop().create_task(handler())
+
+    flights.wrap_parser(parse, lambda name: name == "encounter")({"type": 2, "data": {"name": "encounter"}})
+    await asyncio.wait_for(done.wait(), 5)  # /encounter landed; its writer goes on
+    assert flight_of(started[0]) is not None and flights.names() == []
+    await asyncio.sleep(0.1)
+    release.set()
+    await started[0]
+    await asyncio.sleep(0.05)
+    await watchdog.stop()
+    assert len(stalls) == 1, stalls
+    assert stalls[0].culprit is None and stalls[0].commands == "the bot's own work (task database-writer)"
 
 
 def test_a_stall_nobody_was_seen_causing_names_the_commands_in_flight() -> None:
