@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.views import GuildSettingsView, PackView
+from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, done, system_title
 from bot.ui.outcomes import text
@@ -31,7 +32,7 @@ def settings(view: GuildSettingsView, rulings: Sequence[Setting] = ()) -> discor
     for name, value in view.rulings.items():
         mark = " *(changed)*" if name in view.overridden else ""
         about = described.get(name)
-        lines.append(f"`{name}` = **{text(value) if not isinstance(value, str) else value}**{mark}"
+        lines.append(f"`{name}` = **{text(value) if not isinstance(value, str) else plain(value)}**{mark}"
                      + (f" \u2014 {about.description}" if about else ""))
     chunks = _chunks(lines, limits.FIELD_VALUE) or ["none"]
     for number, chunk in enumerate(chunks, start=1):
@@ -94,7 +95,7 @@ def secret_rolls_set(on: bool, channel_id: int | None) -> discord.Embed:
 
 
 def ruling_set(name: str, value: str) -> discord.Embed:
-    return done(f"Ruling `{name}` is now **{value}**.")
+    return done(f"Ruling `{label_text(name)}` is now **{plain(value)}**.")
 
 
 def _holds(view: PackView) -> str:
