@@ -24,6 +24,10 @@ from bot.services.views import (
     CombatantView,
     EncounterView,
     EventView,
+    GuildSettingsView,
+    NpcsCleared,
+    PackFileView,
+    PackView,
     PartyView,
     PendingDecisionView,
     RollView,
@@ -116,7 +120,7 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         embeds.character_list([CharacterBrief(id=1, name=name, system="ars-harn", owner_id=1, npc=False)]),
         embeds.tracker(encounter), embeds.initiative(encounter), embeds.encounter_ended(encounter),
         embeds.joined([name]), embeds.left(name), embeds.declared(name, "edge", "high", name),
-        embeds.next_turn(encounter), embeds.npcs_joined(name, 2), embeds.npcs_cleared([name]),
+        embeds.next_turn(encounter), embeds.npcs_joined(name, 2), embeds.npcs_cleared(NpcsCleared((name,), (name,))),
         embeds.log([attack, edit, joined, rolled]), embeds.undone(undone), embeds.event_details(attack),
         embeds.confirm_delete(name), embeds.deleted(name), embeds.treatment_offer(offer),
         embeds.offer_answered(offer, True, 5), embeds.roll(roll, name), embeds.decision_line(decision),
@@ -124,6 +128,12 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         embeds.closed_line(decision), export_reply(name),
         embeds.mark_decided(embeds.action(report), PendingDecisionView(3, "kill", name, ("death",), "death", 5)),
     ]
+    settings_view = GuildSettingsView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system=None,
+                                      system="ars-harn", gm_role_id=None, rolls="auto", rulings={"style": name})
+    pack_view = PackView(system="ars-harn", files=(PackFileView(name, 1, datetime(2026, 1, 1, tzinfo=UTC), 10),),
+                         weapons=1, armour=1, npcs=1, changed=name)
+    echoed += [embeds.settings(settings_view), embeds.ruling_set("style", name), embeds.pack(pack_view),
+               embeds.pack_uploaded(pack_view), embeds.pack_reset(pack_view)]
     for item in echoed:
         check_echoed(_everything(item))
     for text in (embeds.decision_button_label(shock, "roll"), *(c.name for c in choices([name]))):
