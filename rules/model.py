@@ -87,6 +87,24 @@ class SheetSummary:
     condition: str
 
 
+@dataclass(frozen=True)
+class WayOut:
+    """A state a character is in and the engine action that ends it, at the price the system sets.
+
+    ``condition`` is what a player names (``prone``, ``unhorsed``, ``shock``...); ``cost`` says what it takes:
+    ``action`` (the character's action this round), ``advantage`` (free: a Tactical Advantage is spent),
+    ``roll`` (a roll that may fail), ``free`` (between fights), ``gm`` (the GM's call: only the GM may)."""
+
+    condition: str
+    action: Mapping[str, Any]
+    cost: str = "action"
+    weapon: str | None = None  # a weapon's state (on the ground, broken, not in hand): /ready names it
+
+    @property
+    def gm_only(self) -> bool:
+        return self.cost == "gm"
+
+
 @runtime_checkable
 class Catalog(Protocol):
     """A loaded content pack: the names a player can pick from, and NPC templates."""
@@ -112,3 +130,7 @@ class Engine(Protocol):
     def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]: ...
 
     def summarize(self, sheet: Sheet, catalog: Any) -> SheetSummary: ...
+
+    def ways_out(self, sheet: Sheet, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+        """Each lasting state the character is in, with the action that ends it (docs/rules/<system>.md)."""
+        ...

@@ -142,6 +142,9 @@ class FakeEngine:
             outcome["shock"] = "steady"
         return Resolution("fake", tuple(dice.rolls), outcome, attacker, defender)
 
+    def ways_out(self, sheet: Mapping[str, Any], catalog: Any, in_fight: bool) -> tuple[Any, ...]:
+        return ()
+
     def summarize(self, sheet: Mapping[str, Any], catalog: Any) -> SheetSummary:
         wounds = tuple(Wound(index=w["index"], location=str(w["location"]), code=w["code"], severity="wound",
                              penalty=1) for w in sheet.get("wounds", []))

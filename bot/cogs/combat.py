@@ -1,4 +1,5 @@
-"""Combat acts: /attack, /cast, /shock, /pending-roll, /advantage, /rearm. Each calls one combat service method."""
+"""Combat acts: /attack, /cast, /shock, /pending-roll, /advantage, /rearm, /recover, /ready. Each calls one combat
+service method."""
 
 from __future__ import annotations
 
@@ -123,6 +124,30 @@ class CombatCog(commands.Cog):
                     weapon: Name | None = None) -> None:
         report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "rearm", character,
                                                                       given(weapon=weapon)))
+        await publish_report(interaction, report)
+
+
+    @app_commands.guild_only()
+    @app_commands.command(name="recover", description="Get up, remount, come round...: end a condition")
+    @app_commands.describe(character="Who recovers",
+                           condition="What they recover from (autocompletes what they have)",
+                           dice="Faces you rolled at the table, e.g. shock=7 (a roll it needs)")
+    @app_commands.autocomplete(character=autocomplete.combatant, condition=autocomplete.ways_out(weapons=False))
+    async def recover(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                      condition: app_commands.Range[str, 1, 40], dice: Dice | None = None) -> None:
+        report = await slow(interaction, self.bot.services.combat.recover(actor_of(interaction), character,
+                                                                          condition=condition, dice_text=dice))
+        await publish_report(interaction, report)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="ready", description="Take up a weapon: pick it up, draw it, or replace a broken one")
+    @app_commands.describe(character="Who readies it",
+                           weapon="The weapon (autocompletes those not in hand; default: the only one)")
+    @app_commands.autocomplete(character=autocomplete.combatant, weapon=autocomplete.ways_out(weapons=True))
+    async def ready(self, interaction: discord.Interaction[GrievousBot], character: Name,
+                    weapon: Name | None = None) -> None:
+        report = await slow(interaction, self.bot.services.combat.recover(actor_of(interaction), character,
+                                                                          weapon=weapon))
         await publish_report(interaction, report)
 
 

@@ -12,15 +12,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, PendingDecision
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
-from bot.services import access
+from bot.services import access, ways_out
 from bot.services.actions import (
     ActionCall,
     clean_options,
+    combatant_named,
     require_action,
     require_combatant,
     run_action,
 )
 from bot.services.actor import Actor
+from bot.services.characters import load_character
 from bot.services.encounters import active_encounter
 from bot.services.pending_rolls import (
     DICE,
@@ -34,11 +36,12 @@ from bot.services.pending_rolls import (
 )
 from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
-from bot.services.sheet_file import item_label
+from bot.services.sheet_file import item_label, matching
 from bot.services.snapshots import decision_view, ordered_combatants
-from bot.services.views import ActionReport
+from bot.services.views import ActionReport, WayOutView
 from bot.system_commands import require_in_system
 from content.guard import check_text
+from rules.errors import RulesError
 
 # How each engine's "gm_decide" action names the GM's choice (docs/rules/*.md, "Actions"); an engine not
 # listed here takes {"kind", "choice"}. The engines refuse options they do not know.
@@ -185,6 +188,63 @@ class CombatService:
             return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=out_of_turn)
 
         return await self._rt.transact(actor.channel_id, work)
+
+    async def recover(self, actor: Actor, character: str, condition: str | None = None, weapon: str | None = None,
+                      dice_text: str | None = None) -> ActionReport:
+        """/recover (``condition``) and /ready (``weapon``): end one of the character's lasting states the way
+        its system says (``Engine.ways_out``). In this channel's fight when the character is in it (the turn
+        order holds as for /attack); else between fights, where most ways out cost nothing. A way out that is
+        the GM's call (waking the unconscious ...) is the GM's only."""
+
+        async def work(session: AsyncSession) -> ActionReport:
+            try:
+                encounter: Encounter | None = await active_encounter(session, actor)
+            except NotInEncounter:
+                encounter = None
+            combatant = combatant_named(encounter, character) if encounter is not None else None
+            out_of_turn = None
+            if encounter is not None and combatant is not None:
+                combatant, out_of_turn = await self._acting(session, actor, encounter, character, "act for them")
+                row = combatant.character
+            else:
+                encounter = None
+                row = await load_character(session, actor, character, for_update=True)
+                await access.require_control(session, actor, row, "act for them")
+            engine = self._rt.engine(row.system)
+            catalog = await self._rt.catalog_for(session, actor.guild_id, row.system)
+            ways = engine.ways_out(row.sheet, catalog, encounter is not None)
+            way = (ways_out.pick_condition(row.name, ways, condition) if condition is not None
+                   else ways_out.pick_weapon(row.name, ways, weapon))
+            if way.gm_only:
+                await access.require_gm(session, actor, f"end {row.name}'s {way.condition.replace('_', ' ')}")
+            kind = "ready" if way.weapon is not None else "recover"
+            call = ActionCall(kind, dict(way.action), row, None, dice_text,
+                              extra_payload={"way_out": {"condition": way.condition, "cost": way.cost,
+                                                         "weapon": way.weapon}})
+            report = await run_action(self._rt, session, actor, call, encounter)
+            view = WayOutView(way.condition, way.cost, way.weapon, encounter is not None)
+            return replace(report, out_of_turn=out_of_turn, way_out=view)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def way_out_names(self, actor: Actor, character: str, weapons: bool, prefix: str = "") -> list[str]:
+        """What /recover (the states) or /ready (the weapons) can offer ``character`` now (autocomplete)."""
+
+        async def work(session: AsyncSession) -> list[str]:
+            row = await repo.character_by_name(session, actor.guild_id, character)
+            if row is None:
+                return []
+            encounter = await repo.active_encounter(session, actor.channel_id)
+            in_fight = encounter is not None and any(c.character_id == row.id for c in encounter.combatants)
+            try:
+                ways = self._rt.engine(row.system).ways_out(
+                    row.sheet, await self._rt.catalog_for(session, actor.guild_id, row.system), in_fight)
+            except RulesError:
+                return []
+            names = ways_out.weapons(ways) if weapons else [c.replace("_", " ") for c in ways_out.conditions(ways)]
+            return matching(names, prefix)
+
+        return await self._rt.read(work)
 
     async def decide(self, actor: Actor, decision_id: int, choice: str, value: str | None = None) -> ActionReport:
         """GM only: apply a pending decision (the engine's "gm_decide" action, or for a roll the GM makes, the

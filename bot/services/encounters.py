@@ -22,7 +22,7 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
 from bot.services.snapshots import encounter_view, ordered_combatants
 from bot.services.undo_record import ChangeRecorder
-from bot.services.views import EncounterView, NpcsCleared
+from bot.services.views import EncounterView, FightEnded, NpcsCleared
 from bot.system_commands import require_in_system
 from rules.dice import DiceSource
 from rules.errors import RulesError
@@ -281,6 +281,7 @@ class EncounterService:
             encounter = await active_encounter(session, actor)
             encounter.active = False
             touch(self._rt, encounter)
+            ended = await self._end_fight(session, encounter)
             made_here = [c.character for c in encounter.combatants if c.character.encounter_id == encounter.id]
             # kept NPCs still name the encounter that made them: /encounter clear-npcs may clear them later
             removed = [] if keep_npcs else [character.name for character in made_here]
@@ -292,7 +293,8 @@ class EncounterService:
                     await session.delete(character)
             await session.flush()
             return replace(view, npcs_removed=tuple(removed), npcs_kept=tuple(
-                c.name for c in made_here) if keep_npcs else ())
+                c.name for c in made_here) if keep_npcs else (),
+                fight_ended=tuple(e for e in ended if e.name not in removed))
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -368,6 +370,30 @@ class EncounterService:
         encounter.combatants.append(combatant)
         encounter.order = [*encounter.order, character.id]
         touch(self._rt, encounter)
+
+    async def _end_fight(self, session: AsyncSession, encounter: Encounter) -> list[FightEnded]:
+        """Each combatant's sheet after its system's "end_fight" action: what lasts only for a fight ends
+        (docs/rules/<system>.md, "Ways out"). Nothing is rolled."""
+        engine = self._rt.engine(encounter.system)
+        if "end_fight" not in engine.actions:
+            return []
+        catalog = await self._rt.catalog_for(session, encounter.guild_id, encounter.system)
+        settings = scenario_settings(engine, await repo.guild_settings(session, encounter.guild_id))
+        out = []
+        for combatant in ordered_combatants(encounter):
+            character = combatant.character
+            resolution = engine.resolve(Scenario(encounter.system, {"type": "end_fight"},
+                                                 copy.deepcopy(character.sheet), None, settings),
+                                        DiceSource({}, rng=self._rt.rng()), catalog)
+            outcome = resolution.outcome
+            if resolution.attacker is not None and resolution.attacker != character.sheet:
+                character.sheet = dict(resolution.attacker)
+                character.updated_at = self._rt.clock()
+            ended = tuple(str(x) for x in outcome.get("ended") or ())
+            gathered = tuple(str(x) for x in outcome.get("gathered") or ())
+            if ended or gathered:
+                out.append(FightEnded(character.name, ended, gathered))
+        return out
 
     @staticmethod
     def _current_id(encounter: Encounter) -> int | None:

@@ -127,6 +127,7 @@ class EncounterView:
     version: int
     npcs_removed: tuple[str, ...] = ()  # /encounter end: the NPCs made for it, now gone
     npcs_kept: tuple[str, ...] = ()  # /encounter end keep_npcs: the NPCs made for it that stay
+    fight_ended: tuple[FightEnded, ...] = ()  # /encounter end: the fight's states it ended, per sheet
 
     @property
     def current(self) -> CombatantView | None:
@@ -158,6 +159,25 @@ class PendingDecisionView:
 
 
 @dataclass(frozen=True)
+class WayOutView:
+    """A state a character can leave (/recover, /ready): the engine's ``rules.model.WayOut`` for the embeds."""
+
+    condition: str  # prone, unhorsed, shock, unconscious, dropped, broken, not_in_hand ...
+    cost: str  # action, advantage, roll, free, gm
+    weapon: str | None = None
+    in_fight: bool = True
+
+
+@dataclass(frozen=True)
+class FightEnded:
+    """What /encounter end ended on one sheet: states that last only for a fight, weapons picked up."""
+
+    name: str
+    ended: tuple[str, ...]
+    gathered: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ActionReport:
     """The result of one engine action (attack, cast, heal, rest, gm_decide, shock ...)."""
 
@@ -177,6 +197,7 @@ class ActionReport:
     out_of_turn: str | None = None  # whose turn it was, when the actor acted out of it (turns: warn)
     secret: bool = False  # an NPC's action on a server with secret rolls: players see only the result
     gm_channel_id: int | None = None  # where its full rolls go (None: privately to the GM who made them)
+    way_out: WayOutView | None = None  # /recover and /ready: the state ended and what it cost
 
     @property
     def outcome(self) -> dict[str, Any]:

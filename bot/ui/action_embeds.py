@@ -13,6 +13,7 @@ from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
+from bot.ui.way_out_words import way_out_headline
 
 ACTION_TITLES = {
     "attack": "attacks",
@@ -50,7 +51,11 @@ def action(report: ActionReport) -> discord.Embed:
     brief = words.brief if words.brief is not None else _compact(words.fields)
     if words.numbers and not report.secret:  # a secret NPC roll: the players see what it did, not its dice
         brief = [words.numbers, *brief]
-    embed = _embed(_action_heading(report), "\n".join([words.headline, *brief]), severity.colour)
+    headline = words.headline
+    if report.way_out is not None and report.way_out.cost != "roll":  # a Shock roll says how it went itself
+        headline = way_out_headline(report.system, report.actor_name, report.way_out)
+        brief = []
+    embed = _embed(_action_heading(report), "\n".join([headline, *brief]), severity.colour)
     if report.decided is not None:
         decided = report.decided
         said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,

@@ -89,6 +89,22 @@ def sheet_items(kind: str, who: str) -> Callback:
     return callback
 
 
+def ways_out(weapons: bool) -> Callback:
+    """What the character in option ``character`` (or the one acting) can leave now: its states (/recover)
+    or the weapons it can take up (/ready), from its system's engine."""
+
+    async def callback(interaction: discord.Interaction[Any], current: str) -> Choices:
+        async def fetch(actor: Actor) -> Iterable[str]:
+            name = await _acting(interaction, actor, "character")
+            if not name:
+                return []
+            return await services_of(interaction).combat.way_out_names(actor, name, weapons, current)
+
+        return await _safe(interaction, current, fetch)
+
+    return callback
+
+
 def content_items(kind: str) -> Callback:
     async def callback(interaction: discord.Interaction[Any], current: str) -> Choices:
         return await _safe(interaction, current,

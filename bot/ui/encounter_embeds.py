@@ -10,6 +10,7 @@ from bot.ui import limits
 from bot.ui.character_embeds import condition_text
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.outcomes import Severity, signed, text
+from bot.ui.way_out_words import fight_ended_line
 
 
 def tracker(view: EncounterView) -> discord.Embed:
@@ -57,6 +58,8 @@ def encounter_ended(view: EncounterView) -> str:
         line += f" Its NPCs are gone: {', '.join(map(plain, view.npcs_removed))}."
     if view.npcs_kept:
         line += f" Its NPCs stay: {', '.join(map(plain, view.npcs_kept))}."
+    for ended in view.fight_ended[:10]:
+        line += f"\n{fight_ended_line(ended)}"
     return line
 
 

@@ -115,6 +115,8 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
             + "`/odds` \u2014 the same options as `/attack`: your exact chances before you strike, only for you; "
             "`compare` sets a second choice beside it\n"
             + (f"{extra}\n" if extra else "")
+            + "`/recover character condition` \u2014 get up, remount, come round (it lists what they have); "
+            "`/ready character weapon` \u2014 pick up, draw or replace a weapon\n"
             + (f"{_DICE_EXAMPLE[system]} uses the faces you rolled at the table; the rest are rolled."
                if system in _DICE_EXAMPLE else
                "`dice` takes the faces you rolled at the table, by label (`/help topic:dice`); the rest are rolled."))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.ars_harn import combat, magic, recovery, status
+from rules.ars_harn import combat, magic, recovery, status, ways_out
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import Character, parse_character
 from rules.ars_harn.injury import Ctx
@@ -14,7 +14,7 @@ from rules.ars_harn.settings import SETTINGS, parse_rulings
 from rules.ars_harn.summary import summarize
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Resolution, Scenario, Setting, Sheet, SheetSummary
+from rules.model import Resolution, Scenario, Setting, Sheet, SheetSummary, WayOut
 
 SYSTEM_ID = "ars-harn"
 
@@ -32,12 +32,13 @@ ACTION_OPTIONS: dict[str, tuple[str, ...]] = {
     "heal": recovery.HEAL_OPTIONS,
     "rest": recovery.REST_OPTIONS,
     "tactical_advantage": ("use", "weapon", "hand", "who"),
-    "recover": ("who",),
-    "ready": ("weapon", "hand", "who"),
+    "recover": ("condition", "free", "who"),
+    "ready": ("weapon", "hand", "free", "who"),
     "fatigue": ("change", "roll", "ease_factor", "modifier", "who"),
     "condition": ("add", "remove", "who"),
     "inflict": ("location", "side", "code", "effective_impact", "aspect", "bleeding", "who"),
     "unequip": ("kind", "item", "who"),
+    "end_fight": ("who",),
 }
 
 Single = Callable[[Ctx, Options, Character], tuple[dict[str, Any], Character]]
@@ -46,12 +47,13 @@ SINGLE: dict[str, Single] = {
     "shock": status.shock,
     "gm_decide": status.gm_decide,
     "tactical_advantage": status.use_advantage,
-    "recover": status.recover,
+    "recover": ways_out.recover,
     "ready": status.ready_weapon,
     "fatigue": status.fatigue,
     "condition": status.set_conditions,
     "rest": recovery.rest,
     "unequip": status.unequip_item,
+    "end_fight": ways_out.end_fight,
 }
 
 
@@ -75,6 +77,9 @@ class ArsHarnEngine:
     def summarize(self, sheet: Sheet, catalog: Any) -> SheetSummary:
         cat = _catalog(catalog)
         return summarize(parse_character(sheet, "sheet", cat), cat)
+
+    def ways_out(self, sheet: Sheet, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+        return ways_out.ways_out(parse_character(sheet, "sheet", _catalog(catalog)), in_fight)
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         cat = _catalog(catalog)

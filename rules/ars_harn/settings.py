@@ -34,6 +34,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)",
             low=0, high=30),
     Setting("treatment_bonus", True, "Add HarnMaster's treatment bonus / 10 to the Chirurgy roll"),
+    Setting("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),
 )
 
 
@@ -53,6 +54,7 @@ class Rulings:
     encumbrance_on: str
     targeting_ease_factor: int
     treatment_bonus: bool
+    weapons_gathered: bool
 
 
 def parse_rulings(overrides: Any) -> Rulings:

@@ -104,23 +104,13 @@ def take_weapon(action: Options, c: Character, picking_up: bool | None) -> tuple
 
 
 def ready_weapon(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
-    """A round's action: draw, switch to, or pick up a weapon (the Tactical Advantage does it for free)."""
+    """A round's action: draw, switch to, or pick up a weapon (the Tactical Advantage does it for free);
+    ``free``: between fights, when it costs nothing."""
     why = c.incapable()
-    if why is not None:
+    if why is not None and not (action.flag("free", False) and why == "in shock"):
         raise IllegalAction(f"{c.name} cannot act while {why}")
     c, name = take_weapon(action, c, picking_up=None)
     return {"action": "ready", "weapon": name, "held": {"right": c.held[0], "left": c.held[1]}}, c
-
-
-def recover(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
-    """A round's action: get up from prone."""
-    why = c.incapable()
-    if why is not None:
-        raise IllegalAction(f"{c.name} cannot act while {why}")
-    if not c.has("prone"):
-        raise IllegalAction(f"{c.name} is not prone")
-    c = c.with_condition("prone", False)
-    return {"action": "recover", "conditions": list(c.conditions)}, c
 
 
 def fatigue(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:

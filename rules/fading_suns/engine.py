@@ -8,13 +8,13 @@ from typing import Any, TypeVar
 
 from rules.dice import DiceSource
 from rules.errors import RulesError, SheetError
-from rules.fading_suns import combat, recovery
+from rules.fading_suns import combat, recovery, ways_out
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character, parse
 from rules.fading_suns.injury import Ctx
 from rules.fading_suns.settings import SETTINGS, parse_settings
 from rules.fading_suns.summary import summarize
-from rules.model import Resolution, Scenario, Setting, SheetSummary
+from rules.model import Resolution, Scenario, Setting, SheetSummary, WayOut
 
 SYSTEM_ID = "fading-suns"
 
@@ -29,6 +29,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "recover": ("condition", "weapon"),
     "injure": ("damage", "damage_type", "location", "column", "armour"),
     "unequip": ("kind", "item"),
+    "end_fight": (),
 }
 
 
@@ -142,6 +143,8 @@ class FadingSunsEngine:
                 outcome, char = recovery.recover(ctx, char, action)
             elif kind == "unequip":
                 outcome, char = recovery.unequip(ctx, char, action)
+            elif kind == "end_fight":
+                outcome, char = ways_out.end_fight(ctx, char, action)
             else:
                 outcome, char = combat.injure(ctx, char, action)
             attacker_out = char.to_dict()
@@ -168,6 +171,10 @@ class FadingSunsEngine:
                               attacker=None, defender=None)
 
         return once
+
+    def ways_out(self, sheet: Any, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+        with _one_line():
+            return ways_out.ways_out(parse(sheet, _catalog(catalog)), in_fight)
 
     def validate_sheet(self, sheet: Any, catalog: Any) -> dict[str, Any]:
         with _one_line():

@@ -27,6 +27,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("armour_penalties", "by_coverage",
             "FS armour Dex/Vigor penalties: scaled by the body covered, a full suit's worst, or none",
             ("by_coverage", "full", "none")),
+    Setting("weapons_gathered", True, "At the end of a fight, weapons dropped or thrown in it are picked up again"),
 )
 
 
@@ -44,6 +45,7 @@ class Rules:
     armour_scales_with_size: bool = False
     armour_share_basis: str = "percent"
     armour_penalties: str = "by_coverage"
+    weapons_gathered: bool = True
 
 
 def parse_settings(raw: Any) -> Rules:

@@ -7,8 +7,8 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Resolution, Scenario, SheetSummary
-from rules.pendragon import attack, healing, upkeep
+from rules.model import Resolution, Scenario, SheetSummary, WayOut
+from rules.pendragon import attack, healing, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
@@ -19,7 +19,7 @@ SYSTEM_ID = "pendragon"
 ROLL_LABELS = frozenset({"attacker", "defender", "damage", "knockdown", "fall", "fall_damage", "major_wound",
                          "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
 ACTIONS = frozenset({"attack", "rearm", "stand", "first_aid", "chirurgery", "rest", "fall", "knockdown",
-                     "major_wound", "gm_decide", "initiative", "unequip"})
+                     "major_wound", "gm_decide", "initiative", "unequip", "end_fight"})
 URGENCY = ("dying", "fall_damage", "experience_check")
 
 
@@ -80,7 +80,7 @@ def _resolve(pack: PendragonCatalog, rules: Rulings, dice: DiceSource, kind: str
         else:
             handler = {"rearm": upkeep.rearm, "stand": upkeep.stand, "gm_decide": upkeep.gm_decide,
                        "knockdown": upkeep.knockdown, "major_wound": upkeep.major_wound,
-                       "fall": upkeep.fall, "unequip": upkeep.unequip}[kind]
+                       "fall": upkeep.fall, "unequip": upkeep.unequip, "end_fight": ways_out.end_fight}[kind]
             outcome, a_after = handler(ctx, a_before, action)
     decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
         _new(d_before, d_after, "pending_decisions", "defender")
@@ -120,6 +120,9 @@ class PendragonEngine:
 
     def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
         return validate_sheet(sheet, _catalog(catalog))
+
+    def ways_out(self, sheet: Mapping[str, Any], catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+        return ways_out.ways_out(parse_character(sheet, _catalog(catalog)), in_fight)
 
     def summarize(self, sheet: Mapping[str, Any], catalog: Any) -> SheetSummary:
         return summarize(sheet, _catalog(catalog))

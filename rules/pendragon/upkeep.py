@@ -38,9 +38,12 @@ DECISIONS: dict[str, tuple[str, ...]] = {
 def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """Take up a weapon again: the dropped one by default, or any unbroken one on the sheet.
     ``replace: true`` gives the character a new one of a broken weapon."""
-    opts = Options(action, "rearm", ("weapon", "replace"))
+    opts = Options(action, "rearm", ("weapon", "replace", "in_fight"))
     name = opts.text("weapon")
     renew = bool(opts.flag("replace", False))
+    if renew and opts.flag("in_fight", False) and not ctx.rules.flag("replace_broken_in_fight"):
+        raise IllegalAction("a broken weapon is replaced between fights; in this one, re-arm with another "
+                            "(ruling replace_broken_in_fight)")
     if char.dead or char.unconscious or char.dying:
         raise IllegalAction("attacker cannot re-arm while dead, dying or unconscious")
     if name is None:

@@ -24,6 +24,7 @@ from bot.services.views import (
     CombatantView,
     EncounterView,
     EventView,
+    FightEnded,
     GuildSettingsView,
     NpcsCleared,
     PackFileView,
@@ -32,11 +33,13 @@ from bot.services.views import (
     PendingDecisionView,
     RollView,
     TreatmentOffer,
+    WayOutView,
 )
 from bot.text_safety import clean_name, label, plain, reads_like_numbered, skeleton
 from bot.ui import embeds
 from bot.ui.autocomplete import choices
 from bot.ui.sheet_files import export_reply
+from bot.ui.way_out_words import fight_ended_line, way_out_headline
 from rules.model import SheetSummary, Wound
 from tests.text_safety_checks import HOSTILE_PIECES, check_echoed, check_label, problems, spans, wrapped
 
@@ -121,6 +124,8 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         embeds.tracker(encounter), embeds.initiative(encounter), embeds.encounter_ended(encounter),
         embeds.joined([name]), embeds.left(name), embeds.declared(name, "edge", "high", name),
         embeds.next_turn(encounter), embeds.npcs_joined(name, 2), embeds.npcs_cleared(NpcsCleared((name,), (name,))),
+        way_out_headline("ars-harn", name, WayOutView("dropped", "action", name)),
+        fight_ended_line(FightEnded(name, ("prone",), (name,))),
         embeds.log([attack, edit, joined, rolled]), embeds.undone(undone), embeds.event_details(attack),
         embeds.confirm_delete(name), embeds.deleted(name), embeds.treatment_offer(offer),
         embeds.offer_answered(offer, True, 5), embeds.roll(roll, name), embeds.decision_line(decision),

@@ -1,0 +1,40 @@
+"""Every lasting state a Fading Suns character can be put in, and what ends it (docs/rules/fading-suns.md,
+"Ways out"). The seed is silent: standing up and picking up a dropped weapon take the turn's action (as in
+FS 2e), coming round and shaking off a stun early are the GM's word; between fights they cost nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from rules.fading_suns.character import Character
+from rules.fading_suns.injury import Ctx
+from rules.model import WayOut
+
+
+def ways_out(char: Character, in_fight: bool) -> tuple[WayOut, ...]:
+    if char.has("dead") or char.has("dying"):
+        return ()
+    cost = "action" if in_fight else "free"
+    out: list[WayOut] = []
+    if char.has("prone") and not char.has("unconscious"):
+        out.append(WayOut("prone", {"type": "recover", "condition": "prone"}, cost))
+    for condition in ("unconscious", "stunned"):
+        if char.has(condition):
+            out.append(WayOut(condition, {"type": "recover", "condition": condition}, "gm"))
+    for name in dict.fromkeys(char.dropped):
+        out.append(WayOut("dropped", {"type": "recover", "condition": "disarmed", "weapon": name}, cost, name))
+    return tuple(out)
+
+
+def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+    """What lasts only for a fight ends with it: the fallen get up, a stun wears off, and dropped or thrown
+    weapons are gathered (ruling ``weapons_gathered``). Wounds and unconsciousness stay."""
+    ended = [c for c in ("prone", "stunned") if char.has(c) and not (c == "prone" and char.has("unconscious"))]
+    gathered = list(char.dropped) if ctx.rules.weapons_gathered else []
+    char = char.with_conditions((), tuple(ended))
+    if gathered:
+        char = dataclasses.replace(char, dropped=())
+    return {"action": "end_fight", "character": char.name, "ended": ended, "gathered": gathered,
+            "conditions": list(char.conditions)}, char

@@ -1,0 +1,57 @@
+"""Every lasting state a Pendragon character can be put in, and what ends it (docs/rules/pendragon.md, "Ways out").
+
+Standing up or remounting takes the round; so does re-arming ("must re-arm himself before he can attack
+again"). A knight out cold wakes, or one who left the fight comes back, at the GM's word. Between fights each
+costs nothing, and a broken weapon is replaced (in a fight only under ``replace_broken_in_fight``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.model import WayOut
+from rules.pendragon.character import Character
+from rules.pendragon.context import Ctx
+from rules.pendragon.options import Options
+
+
+def ways_out(char: Character, in_fight: bool) -> tuple[WayOut, ...]:
+    if char.dead or char.dying:
+        return ()
+    cost = "action" if in_fight else "free"
+    out: list[WayOut] = []
+    if char.prone:
+        out.append(WayOut("prone", {"type": "stand"}, cost))
+    if char.horse is not None and not char.mounted:
+        out.append(WayOut("unhorsed", {"type": "stand", "mount": True}, cost))
+    if char.unconscious:
+        out.append(WayOut("unconscious", {"type": "gm_decide", "kind": "wake"}, "gm"))
+    if char.out_of_fight:
+        out.append(WayOut("out_of_fight", {"type": "gm_decide", "kind": "rejoin"}, "gm"))
+    for name in char.dropped_weapons:
+        out.append(WayOut("dropped", {"type": "rearm", "weapon": name}, cost, name))
+    for name in char.broken_weapons:
+        out.append(WayOut("broken", {"type": "rearm", "weapon": name, "replace": True, "in_fight": in_fight},
+                          cost, name))
+    if char.must_rearm:
+        taken = set(char.dropped_weapons) | set(char.broken_weapons)
+        for weapon in char.weapons:
+            if weapon.name not in taken:
+                out.append(WayOut("not_in_hand", {"type": "rearm", "weapon": weapon.name}, cost, weapon.name))
+    return tuple(out)
+
+
+def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """What lasts only for a fight ends with it: the fallen get up, a knight who left the fight is back, and
+    dropped weapons are gathered (ruling ``weapons_gathered``). Wounds, unconsciousness, a broken weapon and
+    being on foot stay (a horse is remounted, a weapon replaced, with /recover and /ready)."""
+    Options(action, "end_fight", ())
+    ended = [flag for flag in ("prone", "out_of_fight") if getattr(char, flag)]
+    gathered = list(char.dropped_weapons) if ctx.rules.flag("weapons_gathered") else []
+    wielding = char.wielding
+    if gathered and (wielding is None or wielding in char.broken_weapons):
+        wielding = gathered[0]
+    must_rearm = char.must_rearm and (wielding is None or wielding in char.broken_weapons)
+    char = char.with_(prone=False, out_of_fight=False, wielding=wielding, must_rearm=must_rearm,
+                      dropped_weapons=tuple(w for w in char.dropped_weapons if w not in gathered))
+    return {"action": "end_fight", "who": "attacker", "ended": ended, "gathered": gathered, "events": []}, char
