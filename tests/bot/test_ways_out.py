@@ -75,7 +75,7 @@ async def test_a_condition_the_character_does_not_have_gets_one_line_naming_what
     await services.characters.create(alice, "Wulf", WULF, ["Handaxe"], [])
     await services.characters.edit_stat(alice, "Wulf", "conditions", "prone, unconscious")
     before = (await services.characters.get(alice, "Wulf")).sheet
-    with pytest.raises(UserError, match="^Wulf is not stunned: Wulf can recover from prone, unconscious$"):
+    with pytest.raises(UserError, match=r"^Wulf is not stunned: Wulf can recover from prone, unconscious$"):
         await services.combat.recover(alice, "Wulf", condition="stunned")
     with pytest.raises(UserError, match="only the GM"):
         await services.combat.recover(alice, "Wulf", condition="unconscious")
