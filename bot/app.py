@@ -226,10 +226,13 @@ class GrievousBot(commands.AutoShardedBot):
         if self.guild_commands:  # a server that removed the bot lost its commands: always send them
             self.command_sync.queue(guild.id, force=True)
 
-    async def resync_guild(self, guild_id: int) -> None:
-        """After the systems a server uses changed (``/setup system``)."""
+    async def resync_guild(self, guild_id: int) -> discord.HTTPException | None:
+        """After the systems a server uses changed (``/setup system``): why its commands could not be
+        updated, or None."""
         if self.guild_commands:
             await self.command_sync.sync_guild(guild_id)
+            return self.command_sync.problems.get(guild_id)
+        return None
 
     async def drain(self, within: float = DRAIN_SECONDS) -> int:
         """Stop taking interactions (each new one is told to send it again), and wait up to ``within`` seconds

@@ -35,6 +35,7 @@ class CommandSync:
         self._worker: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()  # one command write at a time from this process
         self.checked = asyncio.Event()  # set once the start-up check has queued what it found
+        self.problems: dict[int, discord.HTTPException] = {}  # guild id -> why its last command write failed
 
     def _tree_payloads(self) -> list[dict[str, Any]]:
         return [command.to_dict(self.bot.tree) for command in self.bot.tree.get_commands()]
@@ -62,16 +63,25 @@ class CommandSync:
         payload = self.payload_for(guild_id, systems)
         wanted = signature(payload)
         if not force and (await services.synced([guild_id])).get(guild_id) == wanted:
+            self.problems.pop(guild_id, None)
             return False
         try:
             async with self._writing:
                 await self.bot.http.bulk_upsert_guild_commands(self._application_id(), guild_id, payload)
         except discord.HTTPException as exc:
             log.warning("could not sync the commands of guild %s (%s systems): %s", guild_id, "+".join(systems), exc)
+            self.problems[guild_id] = exc
             return False
+        self.problems.pop(guild_id, None)
         await services.mark_synced({guild_id: wanted})
         log.info("synced %d commands to guild %s for %s", len(payload), guild_id, "+".join(systems))
         return True
+
+    async def current(self, guild_id: int) -> bool:
+        """Whether the server has the commands it should have now (as last sent, by the database)."""
+        services = self.bot.services.guild_commands
+        systems = (await services.systems([guild_id]))[guild_id]
+        return (await services.synced([guild_id])).get(guild_id) == signature(self.payload_for(guild_id, systems))
 
     async def check(self, guild_ids: Iterable[int]) -> int:
         """Queue the servers whose commands are not what they should be now; how many were queued."""

@@ -261,6 +261,14 @@ class Emulator:
         return self.state.add_channel(guild, name, type=type, topic=topic, parent=parent, overwrites=overwrites,
                                       channel_id=channel_id)
 
+    def set_overwrites(self, channel: Channel, overwrites: Iterable[perms.Overwrite]) -> Channel:
+        """Change a channel's permission overwrites, as a server manager does (CHANNEL_UPDATE follows)."""
+        channel.overwrites = list(overwrites)
+        if channel.guild_id is not None:
+            self.state.emit("CHANNEL_UPDATE", channel.payload(), channel.guild_id, INTENT_GUILDS)
+        self.notifier.notify()
+        return channel
+
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
                    members: Iterable[User | Member] = (), archived: bool = False) -> Channel:
         """A thread in ``parent``, or a post when ``parent`` is a forum (see State.add_thread)."""

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import discord_permissions as perms
 from bot.errors import UserError
 from bot.interactions import actor_of
 from bot.ui import autocomplete, embeds
@@ -22,22 +23,29 @@ T = TypeVar("T")
 SYSTEM_CHOICES = [app_commands.Choice(name=embeds.system_title(s), value=s) for s in system_ids()]
 
 
-@app_commands.guild_only()
-@app_commands.default_permissions(manage_guild=True)
 def cannot_post(interaction: discord.Interaction[Any], channel: discord.abc.GuildChannel) -> str | None:
     """Why the bot cannot post the GM's rolls in ``channel`` (its permissions there, from the gateway's cache),
     or None if it can."""
     me = interaction.guild.me if interaction.guild is not None else None
     if me is None:
         return None  # no member cache to judge from: Discord will say so when the bot posts
-    allowed = channel.permissions_for(me)
     # Discord takes away the later ones with the earlier (no Send Messages: no Embed Links either): name the first
-    missing = next(([name] for name, has in (("View Channel", allowed.view_channel),
-                                             ("Send Messages", allowed.send_messages),
-                                             ("Embed Links", allowed.embed_links)) if not has), [])
-    return embeds.cannot_post(channel.mention, missing) if missing else None
+    missing = perms.missing(channel.permissions_for(me), perms.to_post(isinstance(channel, discord.Thread)))
+    return embeds.cannot_post(channel.mention, [missing[0].name]) if missing else None
 
 
+def _can(have: discord.Permissions, in_thread: bool) -> list[tuple[perms.Needed, bool]]:
+    """Each permission the bot uses and whether it has it in a channel (in a thread, posting is Send
+    Messages in Threads; in a channel both are shown, the second for its threads and forum posts)."""
+    send = perms.SEND_IN_THREADS if in_thread else perms.SEND
+    shown = [perms.VIEW, send, perms.EMBED, perms.ATTACH, perms.HISTORY, perms.PIN]
+    if not in_thread:
+        shown.insert(2, perms.SEND_IN_THREADS)
+    return [(needed, bool(getattr(have, needed.flag))) for needed in shown]
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
 class SetupCog(commands.GroupCog, group_name="setup", group_description="Server settings (Manage Server)"):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
@@ -56,23 +64,41 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     async def system(self, interaction: discord.Interaction[GrievousBot], system: str,
                      channel_only: bool = False) -> None:
         actor = actor_of(interaction)
-        await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.set_system(
+        _, problem = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.set_system(
             actor, system, channel_only)), ephemeral=True)
-        await reply(interaction, embed=embeds.system_set(system, channel_only), ephemeral=True)
+        await reply(interaction, embed=embeds.system_set(system, channel_only, problem), ephemeral=True)
 
     @app_commands.command(name="channel-reset", description="Let this channel follow the server's system again")
     async def channel_reset(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
-        view = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.clear_channel_system(
-            actor)), ephemeral=True)
-        await reply(interaction, embed=embeds.system_set(view.system, False), ephemeral=True)
+        view, problem = await slow(interaction, self._resynced(
+            actor.guild_id, self.bot.services.settings.clear_channel_system(actor)), ephemeral=True)
+        await reply(interaction, embed=embeds.system_set(view.system, False, problem), ephemeral=True)
 
-    async def _resynced(self, guild_id: int, change: Awaitable[T]) -> T:
+    async def _resynced(self, guild_id: int, change: Awaitable[T]) -> tuple[T, discord.HTTPException | None]:
         """The change of system, then the server's commands brought in step (before the answer, so that the
-        next /attack already shows the new system's options)."""
+        next /attack already shows the new system's options); and why they could not be, if so."""
         result = await change
-        await self.bot.resync_guild(guild_id)
-        return result
+        return result, await self.bot.resync_guild(guild_id)
+
+    @app_commands.command(name="check", description="What the bot can and cannot do here, and what to change")
+    async def check(self, interaction: discord.Interaction[GrievousBot]) -> None:
+        actor = actor_of(interaction)
+        view = await slow(interaction, self.bot.services.settings.show(actor), ephemeral=True)
+        here = _can(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
+        gm_mention = can_gm = None
+        if view.secret_rolls and view.gm_channel_id is not None:
+            gm_mention = f"<#{view.gm_channel_id}>"
+            guild = interaction.guild
+            gm = guild.get_channel_or_thread(view.gm_channel_id) if guild is not None else None
+            if gm is not None and guild is not None and guild.me is not None:
+                can_gm = _can(gm.permissions_for(guild.me), isinstance(gm, discord.Thread))
+        sync = self.bot.command_sync
+        current = not self.bot.guild_commands or await slow(interaction, sync.current(actor.guild_id),
+                                                            ephemeral=True)
+        await reply(interaction, embed=embeds.setup_check(
+            f"<#{interaction.channel_id}>", here, gm_mention,
+            can_gm, current, sync.problems.get(actor.guild_id)), ephemeral=True)
 
     @app_commands.command(name="gm-role", description="Choose the role whose members are GMs")
     @app_commands.describe(role="Members with this role adjudicate and run GM commands")

@@ -96,6 +96,7 @@ from bot.ui.replies import (
     name_the_character,
 )
 from bot.ui.settings_embeds import (
+    commands_not_updated,
     gm_role_set,
     pack,
     pack_reset,
@@ -104,6 +105,7 @@ from bot.ui.settings_embeds import (
     ruling_set,
     secret_rolls_set,
     settings,
+    setup_check,
     system_set,
     turns_set,
 )
@@ -143,6 +145,7 @@ __all__ = [
     "character",
     "character_list",
     "closed_line",
+    "commands_not_updated",
     "condition_text",
     "confirm_delete",
     "decision_button_label",
@@ -183,6 +186,7 @@ __all__ = [
     "ruling_set",
     "secret_rolls_set",
     "settings",
+    "setup_check",
     "system_set",
     "system_title",
     "tracker",

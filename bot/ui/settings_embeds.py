@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.discord_permissions import Needed
 from bot.services.views import GuildSettingsView, PackView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, done, system_title
-from bot.ui.outcomes import text
+from bot.ui.outcomes import Severity, text
 from bot.ui.outcomes.common import label_text
 from rules.model import Setting
 
@@ -58,9 +59,70 @@ def _chunks(lines: Sequence[str], limit: int) -> list[str]:
     return chunks
 
 
-def system_set(system: str, channel_only: bool) -> discord.Embed:
+def system_set(system: str, channel_only: bool, commands_problem: discord.HTTPException | None = None
+               ) -> discord.Embed:
     where = "this channel" if channel_only else "this server"
-    return done(f"{where.capitalize()} now plays **{system_title(system)}** (`{system}`).")
+    said = f"{where.capitalize()} now plays **{system_title(system)}** (`{system}`)."
+    if commands_problem is not None:
+        said += f"\n\n\u26a0 {commands_not_updated(commands_problem)}"
+    return done(said)
+
+
+def commands_not_updated(exc: discord.HTTPException) -> str:
+    """Why this server's command list could not be changed, and what happens now."""
+    if exc.code == 30034:
+        why = "Discord allows 200 new commands a day in a server, and today's are used up"
+    elif exc.status == 429:
+        why = "Discord is limiting how fast the bot may change commands just now"
+    elif exc.status in (401, 403):
+        why = ("the bot may not manage this server's commands: invite it again with the URL "
+               "`grievous invite` prints (it has the applications.commands scope)")
+    else:
+        why = f"Discord answered {exc.status} ({exc.code or 'no code'})"
+    return (f"This server's commands could not be updated: {why}. Until they are, commands such as /attack "
+            "keep their old options; run this again later (the bot also tries at its next start).")
+
+
+YES, NO = "\u2705", "\u274c"
+
+
+def setup_check(here: str, can_here: Sequence[tuple[Needed, bool]], gm: str | None,
+                can_gm: Sequence[tuple[Needed, bool]] | None, commands_current: bool,
+                commands_problem: discord.HTTPException | None) -> discord.Embed:
+    """/setup check: what the bot can and cannot do here and in the GM channel, whether the server's
+    commands are current, and what a manager should change."""
+    ok = all(has for _, has in can_here) and all(has for _, has in can_gm or ()) and commands_current
+    embed = _embed("\U0001f50e What Grievous can do here",
+                   "Everything is in order." if ok else "Some things need a change: see **What to change**.",
+                   (Severity.LIGHT if ok else Severity.SERIOUS).colour)
+
+    def lines(can: Sequence[tuple[Needed, bool]]) -> str:
+        return "\n".join(f"{YES if has else NO} {needed.why[0].upper()}{needed.why[1:]} (**{needed.name}**)"
+                         for needed, has in can)
+
+    embed.add_field(name=f"In {here}", value=lines(can_here), inline=False)
+    if gm is None:
+        embed.add_field(name="GM channel", value="None chosen: secret rolls go only to the GM who rolled "
+                        "(`/setup secret-rolls` chooses one).", inline=False)
+    elif can_gm is None:
+        embed.add_field(name=f"In the GM channel {gm}", value="I cannot see that channel any more.", inline=False)
+    else:
+        embed.add_field(name=f"In the GM channel {gm}", value=lines(can_gm), inline=False)
+    if commands_current:
+        commands = "\u2705 This server's commands are up to date."
+    elif commands_problem is not None:
+        commands = f"\u274c {commands_not_updated(commands_problem)}"
+    else:
+        commands = "\u23f3 This server's commands are being updated; they will be current in a moment."
+    embed.add_field(name="Commands", value=commands, inline=False)
+    changes = [f"Give my role **{needed.name}** in {where} (Server Settings \u2192 Roles, or the channel's "
+               "permissions)." for where, can in ((here, can_here), (gm, can_gm or ())) for needed, has in can
+               if not has]
+    if gm is not None and can_gm is None:
+        changes.append("Choose a GM channel I can see with `/setup secret-rolls`.")
+    if changes:
+        embed.add_field(name="What to change", value="\n".join(f"\u2022 {c}" for c in changes), inline=False)
+    return limits.fit(embed)
 
 
 def gm_role_set(role_id: int) -> discord.Embed:

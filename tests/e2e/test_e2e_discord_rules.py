@@ -147,3 +147,45 @@ async def test_a_private_thread_the_bot_is_not_in_is_told_not_tried(table: Any) 
     assert "private thread" in told and "add me" in told
     assert not table.emu.bot_messages(secret) or all(m.interaction_id for m in table.emu.bot_messages(secret))
     table.check_clean()
+
+
+async def test_setup_system_says_when_the_servers_commands_could_not_be_updated(table: Any) -> None:
+    """Discord's 200 command creates a day (30034): /setup system still sets the system, and says the commands
+    did not change, and why; /setup check says so too."""
+    from datetime import UTC, datetime
+
+    await table.run("setup system", {"system": "pendragon"}, user=table.manager)
+    table.emu.command_creates[(table.world.guild.id, datetime.now(UTC).date().isoformat())] = 200
+    before = table.emu.command_names(table.world.guild)
+    answer = await table.run("setup system", {"system": "ars-harn"}, user=table.manager)  # its own commands
+    said = table.text(answer)
+    assert "Done" in said and "commands could not be updated" in said and "200 new commands a day" in said
+    assert table.emu.command_names(table.world.guild) == before
+    check = await table.run("setup check", user=table.manager)
+    assert "200 new commands a day" in table.value(check, "Commands")
+    table.emu.clear_refusals()  # the 30034 was the point
+    table.check_clean()
+
+
+async def test_setup_check_names_what_the_bot_lacks_here_and_in_the_gm_channel(table: Any) -> None:
+    bot_role = next(r for r in table.world.guild.roles.values() if r.managed)
+    await table.setup("ars-harn")
+    await table.run("setup secret-rolls", {"on": True, "gm_channel": table.world.general}, user=table.manager)
+    check = await table.run("setup check", user=table.manager)
+    assert check.ephemeral and "Everything is in order" in table.text(check)
+    assert "up to date" in table.value(check, "Commands")
+    table.emu.set_overwrites(table.combat, [Overwrite(bot_role.id, 0, deny=perms.PIN_MESSAGES)])
+    table.emu.set_overwrites(table.world.general, [Overwrite(bot_role.id, 0, deny=perms.READ_MESSAGE_HISTORY)])
+    check = await table.run("setup check", user=table.manager)
+    here = table.value(check, "In <#")
+    assert "\u274c Pin the encounter tracker (**Pin Messages**)" in here and "\u2705" in here
+    assert "\u274c" in table.value(check, "In the GM channel") and "Read Message History" in table.value(
+        check, "In the GM channel")
+    changes = table.value(check, "What to change")
+    assert "**Pin Messages**" in changes and "**Read Message History**" in changes
+    table.check_clean()
+
+
+async def test_setup_is_for_server_managers(table: Any) -> None:
+    [setup] = [c for c in table.emu.commands() if c["name"] == "setup"]
+    assert str(setup["default_member_permissions"]) == "32" and setup.get("contexts") == [0]
