@@ -55,6 +55,19 @@ class _Hurt:
 
 
 @dataclass(frozen=True)
+class _Wielder:
+    """A flail's wielder when his own blow comes (after the winner's, read from the first run through it):
+    what that blow's future reads of him, and what the leaf says of everything before it."""
+
+    who: str
+    hit_points: int
+    char: Character  # his characteristics then (the winner's blow may have cost him one); no wounds
+    bonus: int  # added to the damage dice
+    armour: int
+    fixed: Leaf
+
+
+@dataclass(frozen=True)
 class _After:
     """The rest of a blow's state, the same for every total (of one parity under the odd-damage ruling)."""
 
@@ -90,11 +103,16 @@ class PendragonOdds:
             for who, sheet in (("attacker", scenario.attacker), ("defender", scenario.defender)) if sheet is not None}
         self.catalog = catalog
         self.can_fall = {who: _may_fall(scenario, who) for who in ("attacker", "defender")}
+        # the states past the d20s find the winner's blow as the first damage roll asked for: with damage
+        # faces forced and a flail that may hit its wielder, the first one asked may be the flail's own
+        self.damage_forced = "damage" in forced and _has_flail(catalog, scenario)
         self.blows: dict[History, _Blow] = {}  # by the d20s' history
         self.afters: dict[tuple[History, int | None], _After] = {}
         self.damage_states: dict[History, tuple[Hashable, Leaf]] = {}  # a blow calling a knockdown roll
         self.losers: dict[History, _Hurt] = {}  # by the history up to the winner's damage roll
+        self.wielders: dict[History, _Wielder] = {}  # by the history up to a flail's blow to its wielder
         self.table = table = catalog.combat.stat_loss
+        self.table_loss = int(catalog.combat.stat_loss_amount)
         # the most a fall adds to its dice (from a horse or a wall: a fall wound's size, at the most)
         self.fall_bonus = max(catalog.combat.knockdown_fall_damage.bonus, catalog.combat.unconscious_fall_damage.bonus)
         self.knockdown_fall_bonus = catalog.combat.knockdown_fall_damage.bonus
@@ -143,6 +161,8 @@ class PendragonOdds:
                 tuple(parity))
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
+        if self.damage_forced and history and history[-1][0] not in self.d20s:
+            return None
         if history and history[-1][0] == "stat_loss" and labels_before(history):
             return self._stat_lost(history)
         if history and history[-1][0] == "fall_damage" and labels_before(history):
@@ -165,6 +185,15 @@ class PendragonOdds:
                           tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))))
         if history and history[-1][0] == "damage" and labels_before(history):
             return self._blow(history, resolution)
+        if history and history[-1][0] == "damage" and labels(history).count("damage") == 2:
+            return self._own_blow(history, resolution)
+        if history and history[-1][0] == "stat_loss" and isinstance(history[-1][1], tuple):
+            damage = [i for i, (name, _) in enumerate(history) if name == "damage"]
+            if len(damage) == 2 and history[:damage[1]] in self.wielders:
+                # the last roll of a flail's blow to its own wielder (who cannot fall): only his hit points
+                # are read after it
+                stat = self.table.get(history[-1][1][0])
+                return State(("own stat lost", history[:-1], "hit points" if stat in ("siz", "con") else None))
         if history and history[-1][0] == "knockdown" and history[:-1] in self.damage_states:
             # a loser who cannot fall: passed or failed, the same future as a blow calling no roll
             key, fixed = self.damage_states[history[:-1]]
@@ -202,6 +231,67 @@ class PendragonOdds:
             self.blows.setdefault(prefix, blow)
             self.afters.setdefault((prefix, dice_total % 2 if self.odd_damage else None), after)
         return self._state(history, loser, out.get("damage_taken"), kind, after)
+
+    def _own_blow(self, history: History, resolution: Resolution | None) -> State | None:
+        """A flail's blow to its own wielder (a natural 1), after the winner's blow to him. What follows reads
+        only his hit points less the wound, whether it is major or mortal (the engine's own tests), his
+        characteristics, whether he was already unconscious or dying, and the rolls of the winner's blow
+        (a failed Valorous roll, a lost characteristic). Every blow before it that leaves him the same shares
+        it; the leaf keeps what the exchange and the first blow made of him. Only for a wielder who cannot
+        fall (a fall would read how he came down) and was the loser (the leaf reads the loser)."""
+        prefix, total = history[:-1], history[-1][1]
+        found = self.wielders.get(prefix)
+        if found is None and resolution is not None:
+            found = self._learn_wielder(prefix, total, resolution)
+        if found is None or not isinstance(total, int):
+            return None
+        first = next(i for i, (name, _) in enumerate(prefix) if name == "damage")
+        # the winner's blow as it reads now: its rolls (a failed Valorous or conscious roll, a lost
+        # characteristic), whether it was a major wound, and whether it left him under his Unconscious value or
+        # at 0 hit points
+        ctx, char = self.ctx, found.char
+        derived = ctx.derived(char)
+        rolls = prefix[first + 1:]
+        left = found.hit_points
+        unconscious = left < derived.unconscious or ("major_wound", "failed") in rolls
+        before = (tuple(sorted(char.stats.items())), ("valorous", "failed") in rolls, dict(found.fixed)["major_wound"],
+                  unconscious, left <= 0)
+        taken = max(0, total + found.bonus - found.armour)
+        if taken == 0:  # nothing more happens to him
+            return State(("own blow", found.who, before, None), found.fixed)
+        left -= taken
+        if not is_major(ctx, char, taken):
+            # no roll follows: only where his hit points now stand against the two thresholds
+            after: tuple[Hashable, ...] = (False, left < derived.unconscious, left <= 0)
+        elif unconscious or left < derived.unconscious:
+            # collapsed: no conscious or Valorous roll, and a lost SIZ or CON (1 hit point) can only make him dying
+            after = (True, "collapsed", min(max(left, 0), 1 + self.table_loss))
+        else:  # the conscious roll is made against his hit points, and Statistics Lost may lower them
+            after = (True, "standing", left)
+        return State(("own blow", found.who, before, after), found.fixed)
+
+    def _learn_wielder(self, prefix: History, total: Hashable, resolution: Resolution) -> _Wielder | None:
+        out = resolution.outcome
+        own = out.get("self_hit")
+        events = out.get("events") or {}
+        if not isinstance(own, Mapping) or not isinstance(total, int) or own.get("major_wound"):
+            return None  # a major wound of his own may cost a characteristic: his hit points before are unknown
+        who = own.get("who")
+        hits = [w for w in ("attacker", "defender") if "natural_1_hits_self" in events.get(w, [])]
+        if hits != [who] or out.get("loser") != who or self.can_fall.get(str(who), True):
+            return None
+        char = self.chars[str(who)]
+        for name, value in prefix:  # the characteristics the winner's blow cost him, by the engine's own roll
+            if name == "stat_loss" and isinstance(value, tuple):
+                lost = DiceSource({"stat_loss": [value[0]]}, rng=self.unused)
+                char, _ = lose_stat(Ctx(self.catalog, self.rules, lost), char, None)
+        leaf = dict(self.leaf(resolution))
+        fixed = tuple((name, leaf[name]) for name in
+                      (*EXCHANGE_FIELDS, "damage_taken", "knocked_down", "major_wound", "fall", "self_hit"))
+        found = _Wielder(str(who), int(own["hit_points"]) + int(own["damage_taken"]), char,
+                         int(own["damage_rolled"]) - total, int(own["armor"]), fixed)
+        self.wielders[prefix] = found
+        return found
 
     def _knocked_off(self, history: History) -> State | None:
         """A rider knocked off his horse by the blow, before its wound: when the fall is no major wound, what

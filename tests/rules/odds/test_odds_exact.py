@@ -10,9 +10,10 @@ import pytest
 from content import load_catalog
 from rules.dice import DiceSource
 from rules.errors import RulesError
+from rules.model import Scenario
 from rules.odds.api import compute_odds
 from rules.odds.dice import CUTOFF, stress_branches, stress_request
-from rules.odds.tree import State
+from rules.odds.tree import Distribution, State
 from rules.registry import get_engine
 from tests.rules.odds.odds_support import exact, example, odds_examples, scenario_named
 
@@ -90,16 +91,40 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     ("pendragon-unconscious-rider", {"attacker": [9]}),  # a critical: his fall after a major wound's toll
     ("pendragon-sword-against-axe", {"defender": [1]}),  # the defender's d20 forced: no exchange node to key
     ("ars-harn-sword-vs-mail+save_excess", {"attack": [1, 1, 4]}),  # the excess kept for next round, not damage
+    # a flail's natural 1: the winner's blow, then the wielder's own, shared by how it leaves him
+    ("pendragon-flail-natural-1", {"attacker": [1], "defender": [11]}),
+    ("pendragon-flail-natural-1", {"attacker": [1], "defender": [12]}),  # a critical: doubled, major wounds
     ("ars-harn-defenceless", {"defense": [2]}),  # DT -1: a botched attack hits, keeping its botch through a wound
 ])
 def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
     """The same action with every state key switched off (one branch per outcome, no sharing)."""
-    from rules.odds import api
-
     name, _, extra = name.partition("+")
     scenario = scenario_named(name)
     if extra:  # an option of the action switched on
         scenario = dataclasses.replace(scenario, action={**scenario.action, extra: True})
+    plain, merged = unshared_and_shared(scenario, forced)
+    assert plain.runs > merged.runs
+    assert set(plain.leaves) == set(merged.leaves)
+    for leaf, p in merged.leaves.items():
+        assert plain.leaves[leaf] == pytest.approx(p, abs=1e-12)
+
+
+def test_a_forced_damage_roll_is_the_winners_blow_not_the_flails_own() -> None:
+    """The winner's damage forced (22 against the flail's wielder): the first damage roll the odds are asked
+    for is then the flail's blow to its wielder, not the winner's. It was taken for the winner's: its totals
+    shared states by the winner's armour and dice, and some leaves read 40 damage taken (there are none)."""
+    scenario, _ = example("pendragon-flail-natural-1")
+    plain, merged = unshared_and_shared(scenario, {"attacker": [1], "defender": [3], "damage": [6, 6, 6, 4]})
+    assert {dict(leaf)["damage_taken"] for leaf in merged.leaves} == {12}  # 22 less his chainmail's 10
+    assert set(plain.leaves) == set(merged.leaves)
+    for leaf, p in merged.leaves.items():
+        assert plain.leaves[leaf] == pytest.approx(p, abs=1e-12)
+
+
+def unshared_and_shared(scenario: Scenario, forced: dict[str, list[int]]) -> tuple[Distribution, Distribution]:
+    """The action's distribution with every state key switched off (one branch per outcome), then on."""
+    from rules.odds import api
+
     engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
     original = api.adapter_for
 
@@ -121,11 +146,7 @@ def test_merging_states_changes_no_probability(name: str, forced: dict[str, list
         plain = compute_odds(engine, scenario, catalog, forced)
     finally:
         api.adapter_for = original
-    merged = compute_odds(engine, scenario, catalog, forced).distribution
-    assert plain.distribution.runs > merged.runs
-    assert set(plain.distribution.leaves) == set(merged.leaves)
-    for leaf, p in merged.leaves.items():
-        assert plain.distribution.leaves[leaf] == pytest.approx(p, abs=1e-12)
+    return plain.distribution, compute_odds(engine, scenario, catalog, forced).distribution
 
 
 def test_a_budget_too_small_reports_missing_mass_instead_of_guessing() -> None:
@@ -146,7 +167,7 @@ def test_odds_are_only_for_attacks_and_spells() -> None:
 def test_every_example_attack_is_covered() -> None:
     names = odds_examples()
     assert {n.split("-")[0] for n in names} == {"ars", "pendragon", "fading"}
-    assert len(names) == 11
+    assert len(names) == 12
 
 
 def test_a_fading_suns_wound_is_shared_at_the_location_only_when_damage_is_fixed() -> None:
