@@ -99,6 +99,16 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                                                                               value))
         await reply(interaction, embed=embeds.character(view))
 
+    @app_commands.command(name="condition", description="GM: set or clear a condition on a sheet (/undo takes it back)")
+    @app_commands.describe(name="The character", condition="The system's name for it: prone, unconscious, stunned...",
+                           on="True: set it; false: clear it")
+    @app_commands.autocomplete(name=autocomplete.character)
+    async def condition(self, interaction: discord.Interaction[GrievousBot], name: Name,
+                        condition: app_commands.Range[str, 1, 40], on: bool) -> None:
+        view = await slow(interaction, self.bot.services.characters.set_condition(actor_of(interaction), name,
+                                                                                  condition, on))
+        await reply(interaction, embed=embeds.character(view))
+
     @app_commands.command(name="add-item", description="Give a character a weapon or armour piece")
     @app_commands.describe(name="The character", kind="Weapon or armour", item="The item (autocompletes)")
     @app_commands.autocomplete(name=autocomplete.character, item=autocomplete.content_item)

@@ -152,6 +152,27 @@ class CharacterService:
 
         return await self._rt.transact(None, work)
 
+    async def set_condition(self, actor: Actor, name: str, condition: str, on: bool) -> CharacterView:
+        """GM: set or clear one of the sheet's conditions by the system's name for it (its engine's "condition"
+        action). Logged as an edit, so the encounter's /undo takes it back; a name the system does not have
+        is one line listing those it has."""
+        wanted = "_".join(check_text(condition, "condition", 40).strip().casefold().replace("-", " ").split())
+
+        async def work(session: AsyncSession) -> CharacterView:
+            await access.require_gm(session, actor, "set or clear a condition")
+            row = await load_character(session, actor, name, for_update=True)
+            engine = self._rt.engine(row.system)
+            if "condition" not in engine.actions:
+                raise UserError(f"{row.system} keeps no conditions to set")
+            catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+            action = {"type": "condition", "add" if on else "remove": [wanted]}
+            after = engine.resolve(Scenario(row.system, action, copy.deepcopy(row.sheet)), DiceSource({}),
+                                   catalog).attacker
+            sheet = dict(after) if after is not None else copy.deepcopy(row.sheet)
+            return await self._save(session, actor, row, sheet, {"condition": wanted, "set": on})
+
+        return await self._rt.transact(None, work)
+
     async def add_item(self, actor: Actor, name: str, kind: ItemKind, item: str) -> CharacterView:
         """Add a weapon or armour piece from the content pack. Owner or GM."""
         key = _list_key(kind)

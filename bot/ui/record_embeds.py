@@ -81,6 +81,8 @@ def edit_change(summary: Mapping[str, Any]) -> str:
         return f"+ {plain(summary.get('kind', 'item'))} {plain(summary['added'])}"
     if "removed" in summary:
         return f"\u2212 {plain(summary.get('kind', 'item'))} {plain(summary['removed'])}"
+    if "condition" in summary:
+        return f"{'now' if summary.get('set') else 'no longer'} {plain(summary['condition']).replace('_', ' ')}"
     return f"sheet from {plain(summary.get('imported', 'a file'))}"
 
 

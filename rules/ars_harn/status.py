@@ -147,7 +147,7 @@ def set_conditions(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, A
             raise RulesError(f"action 'condition': option '{key}' must be a condition or a list of them")
         for item in items:
             if item not in CONDITIONS:
-                raise RulesError(f"action 'condition': '{item}' is not one of {', '.join(CONDITIONS)}")
+                raise IllegalAction(f"'{item}' is not an ars-harn condition (conditions: {', '.join(CONDITIONS)})")
             c = c.with_condition(item, key == "add")
     if not c.has("incapacitated") and not c.has("dead"):
         c = replace(c, pending_decision=None)

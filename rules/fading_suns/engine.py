@@ -30,6 +30,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "injure": ("damage", "damage_type", "location", "column", "armour"),
     "unequip": ("kind", "item"),
     "end_fight": (),
+    "condition": ("add", "remove"),
 }
 
 
@@ -145,6 +146,8 @@ class FadingSunsEngine:
                 outcome, char = recovery.unequip(ctx, char, action)
             elif kind == "end_fight":
                 outcome, char = ways_out.end_fight(ctx, char, action)
+            elif kind == "condition":
+                outcome, char = ways_out.set_conditions(ctx, char, action)
             else:
                 outcome, char = combat.injure(ctx, char, action)
             attacker_out = char.to_dict()

@@ -8,7 +8,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from rules.fading_suns.character import Character
+from rules.errors import IllegalAction, RulesError
+from rules.fading_suns.character import CONDITIONS, Character
 from rules.fading_suns.injury import Ctx
 from rules.model import WayOut
 
@@ -38,3 +39,19 @@ def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dic
         char = dataclasses.replace(char, dropped=())
     return {"action": "end_fight", "character": char.name, "ended": ended, "gathered": gathered,
             "conditions": list(char.conditions)}, char
+
+
+def set_conditions(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+    """The GM's word: set (``add``) or clear (``remove``) conditions by name."""
+    changes: dict[str, list[str]] = {"add": [], "remove": []}
+    for option in changes:
+        value = action.get(option)
+        names = [] if value is None else [value] if isinstance(value, str) else value
+        if not isinstance(names, list):
+            raise RulesError(f"action: {option} must be a condition or a list of them")
+        for name in names:
+            if name not in CONDITIONS:
+                raise IllegalAction(f"{name!r} is not a Fading Suns condition (conditions: {', '.join(CONDITIONS)})")
+            changes[option].append(str(name))
+    char = char.with_conditions(tuple(changes["add"]), tuple(changes["remove"]))
+    return {"action": "condition", "character": char.name, "conditions": list(char.conditions)}, char

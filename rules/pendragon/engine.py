@@ -19,7 +19,7 @@ SYSTEM_ID = "pendragon"
 ROLL_LABELS = frozenset({"attacker", "defender", "damage", "knockdown", "fall", "fall_damage", "major_wound",
                          "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
 ACTIONS = frozenset({"attack", "rearm", "stand", "first_aid", "chirurgery", "rest", "fall", "knockdown",
-                     "major_wound", "gm_decide", "initiative", "unequip", "end_fight"})
+                     "major_wound", "gm_decide", "initiative", "unequip", "end_fight", "condition"})
 URGENCY = ("dying", "fall_damage", "experience_check")
 
 
@@ -80,7 +80,8 @@ def _resolve(pack: PendragonCatalog, rules: Rulings, dice: DiceSource, kind: str
         else:
             handler = {"rearm": upkeep.rearm, "stand": upkeep.stand, "gm_decide": upkeep.gm_decide,
                        "knockdown": upkeep.knockdown, "major_wound": upkeep.major_wound,
-                       "fall": upkeep.fall, "unequip": upkeep.unequip, "end_fight": ways_out.end_fight}[kind]
+                       "fall": upkeep.fall, "unequip": upkeep.unequip, "end_fight": ways_out.end_fight,
+                       "condition": ways_out.set_conditions}[kind]
             outcome, a_after = handler(ctx, a_before, action)
     decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
         _new(d_before, d_after, "pending_decisions", "defender")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.errors import IllegalAction
 from rules.model import WayOut
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
@@ -55,3 +56,24 @@ def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     char = char.with_(prone=False, out_of_fight=False, wielding=wielding, must_rearm=must_rearm,
                       dropped_weapons=tuple(w for w in char.dropped_weapons if w not in gathered))
     return {"action": "end_fight", "who": "attacker", "ended": ended, "gathered": gathered, "events": []}, char
+
+
+# The states the GM may set or clear by hand (``condition``), as the sheet's flags name them.
+GM_CONDITIONS = ("prone", "mounted", "unconscious", "dying", "dead", "out_of_fight", "must_rearm",
+                 "chirurgery_needed")
+
+
+def set_conditions(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+    """The GM's word: set (``add``) or clear (``remove``) sheet states by name."""
+    opts = Options(action, "condition", ("add", "remove"))
+    changes: dict[str, bool] = {}
+    for option, on in (("add", True), ("remove", False)):
+        for name in opts.names(option):
+            if name not in GM_CONDITIONS:
+                raise IllegalAction(f"'{name}' is not a Pendragon condition (conditions: {', '.join(GM_CONDITIONS)})")
+            changes[name] = on
+    if changes.get("dead"):
+        changes.setdefault("dying", False)
+    char = char.with_(**changes)
+    now = [name for name in GM_CONDITIONS if getattr(char, name)]
+    return {"action": "condition", "who": "attacker", "conditions": now, "events": []}, char

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
+from rules.errors import RulesError
 from tests.conftest import GM_ROLE
 
 KNIGHT = {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword": 16, "skills.lance": 15}
@@ -78,3 +79,43 @@ async def test_clear_npcs_never_deletes_an_npc_made_by_hand(services: Any, manag
     assert cleared.deleted == ("Bandit 1", "Bandit 2")
     assert cleared.hand_made == ("Mordred",)
     assert [c.name for c in await services.characters.list(gm)] == ["Mordred"]
+
+
+@pytest.mark.parametrize(("system", "sheet", "weapons", "condition", "read"), [
+    ("ars-harn", WULF, ["Handaxe"], "prone", lambda s: "prone" in s["conditions"]),
+    ("pendragon", KNIGHT, ["sword"], "out of fight", lambda s: s["out_of_fight"]),
+    ("fading-suns", {"dex": 6, "skills.melee": 5}, ["broadsword"], "stunned", lambda s: "stunned" in s["conditions"]),
+])
+async def test_a_gm_sets_and_clears_a_condition_and_undo_takes_it_back(
+        services: Any, manager: Any, alice: Any, gm: Any, system: str, sheet: dict[str, Any], weapons: list[str],
+        condition: str, read: Any) -> None:
+    await _server(services, manager, system)
+    await services.characters.create(alice, "Hero", sheet, weapons, [])
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Hero")
+    view = await services.characters.set_condition(gm, "Hero", condition, True)
+    assert read(view.sheet)
+    undone = await services.records.undo(gm)
+    assert undone.kind == "edit"
+    assert not read((await services.characters.get(alice, "Hero")).sheet)
+    await services.characters.set_condition(gm, "Hero", condition, True)
+    view = await services.characters.set_condition(gm, "Hero", condition, False)
+    assert not read(view.sheet)
+    with pytest.raises(UserError, match="only the GM|GM"):
+        await services.characters.set_condition(alice, "Hero", condition, True)
+
+
+@pytest.mark.parametrize(("system", "sheet", "weapons", "allowed"), [
+    ("ars-harn", WULF, ["Handaxe"], "conditions: shock, prone, unconscious, incapacitated, dead"),
+    ("pendragon", KNIGHT, ["sword"], "conditions: prone, mounted, unconscious"),
+    ("fading-suns", {"dex": 6}, ["broadsword"], "conditions: prone, stunned, unconscious, dying, dead"),
+])
+async def test_a_condition_the_system_does_not_have_is_one_line_naming_those_it_has(
+        services: Any, manager: Any, gm: Any, system: str, sheet: dict[str, Any], weapons: list[str],
+        allowed: str) -> None:
+    await _server(services, manager, system)
+    await services.characters.create(gm, "Hero", sheet, weapons, [])
+    before = (await services.characters.get(gm, "Hero")).sheet
+    with pytest.raises(RulesError, match=f"'bewitched' is not an? .* condition \\({allowed}"):
+        await services.characters.set_condition(gm, "Hero", "bewitched", True)
+    assert (await services.characters.get(gm, "Hero")).sheet == before
