@@ -92,6 +92,7 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
     if topic == "setup":
         return (
             "`/setup show` \u2014 the settings here\n"
+            "`/setup check` \u2014 what the bot may do here and in the GM channel, and what to change\n"
             "`/setup system` \u2014 ars-harn, pendragon or fading-suns; `channel_only:true` for one channel\n"
             "`/setup gm-role` \u2014 the role whose members are GMs\n"
             f"`/setup rolls` \u2014 `auto`: the bot rolls {_GM_ROLLS.get(example, 'shock and kill rolls')}; "
