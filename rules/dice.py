@@ -113,6 +113,11 @@ class DiceSource:
     forced: Mapping[str, Sequence[int]] | None = None
     rng: Random | None = None
     rolls: list[Roll] = field(default_factory=list)
+    # label -> the label whose forced faces it reads: faces typed in the order the table rolled them
+    # (``initiative.botch`` reading ``initiative``: a stress die's botch dice follow its 0)
+    aliases: Mapping[str, str] | None = None
+    # a label given forced faces is an error once they run out, never a silent random roll
+    strict: bool = False
 
     def __post_init__(self) -> None:
         self._rng: Random = self.rng if self.rng is not None else Random()
@@ -139,8 +144,11 @@ class DiceSource:
         if sides < 2:
             raise DiceError(f"a die needs at least 2 sides, not {sides}")
         low, high = face_range(sides)
+        label = (self.aliases or {}).get(label, label)
         self._rolled.add(label)
         queue = self._queues.get(label)
+        if self.strict and queue is not None and not queue:
+            raise ForcedFaceError(f"dice: '{label}' needs another face (the faces given ran out)")
         if queue:
             value = queue.popleft()
             if not low <= value <= high:

@@ -105,6 +105,37 @@ class WayOut:
         return self.cost == "gm"
 
 
+@dataclass(frozen=True)
+class TurnReadiness:
+    """Whether a character can take its turn now, and if not why, in the game's own words.
+
+    ``reason`` is a code ("ready", "dead", "unconscious", "stunned", ...), ``words`` what the tracker and
+    /encounter next say after the name ("is dead"). ``skipped``: the turn passes them by. ``ends_when_skipped``:
+    losing the turn pays the condition off (a Fading Suns stun), so the engine's ``lose_turn`` clears it.
+    A character who cannot act but is not skipped (ars-harn shock) gets its turn for what it still may do.
+    """
+
+    reason: str = "ready"
+    words: str = ""
+    skipped: bool = False
+    ends_when_skipped: bool = False
+
+    @property
+    def can_act(self) -> bool:
+        return self.reason == "ready"
+
+
+READY = TurnReadiness()
+
+
+@dataclass(frozen=True)
+class InitiativeScore:
+    """One character's place in the turn order: higher ``total`` first, then higher ``tiebreak``."""
+
+    total: int
+    tiebreak: tuple[int, ...] = ()
+
+
 @runtime_checkable
 class Catalog(Protocol):
     """A loaded content pack: the names a player can pick from, and NPC templates."""
@@ -133,4 +164,17 @@ class Engine(Protocol):
 
     def ways_out(self, sheet: Sheet, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
         """Each lasting state the character is in, with the action that ends it (docs/rules/<system>.md)."""
+        ...
+
+    def turn_readiness(self, sheet: Sheet, catalog: Any, settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+        """Whether the character can act on its turn (dead, unconscious, stunned... cannot), under the
+        rulings ``settings`` (None: the defaults)."""
+        ...
+
+    def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+        """The sheet after a turn it could not take went by (a Fading Suns stun ends; else unchanged)."""
+        ...
+
+    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+        """The turn-order score in this engine's ``initiative`` outcome (None: the system orders no one)."""
         ...

@@ -20,7 +20,7 @@ from bot.db.scratch_postgres import start_scratch_postgres
 from rules import registry
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, SheetError, UnknownEntry
-from rules.model import Resolution, Scenario, Setting, SheetSummary, Wound
+from rules.model import READY, InitiativeScore, Resolution, Scenario, Setting, SheetSummary, TurnReadiness, Wound
 from rules.sheet_spec import SheetField, SheetSpec
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
@@ -151,6 +151,22 @@ class FakeEngine:
         return SheetSummary(name=sheet["name"], stats=(("Str", str(sheet.get("str"))),),
                             equipment=tuple(("Weapon", w) for w in sheet.get("weapons", [])), wounds=wounds,
                             condition=str(sheet.get("kill", "dead" if len(wounds) > 5 else "fine")))
+
+    def turn_readiness(self, sheet: Mapping[str, Any], catalog: Any,
+                       settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+        """Dead (a kill of "death", or six wounds): skipped. ``stunned: true``: loses one turn, then recovers."""
+        if sheet.get("kill") == "death" or len(sheet.get("wounds", [])) > 5:
+            return TurnReadiness("dead", "is dead", skipped=True)
+        if sheet.get("stunned"):
+            return TurnReadiness("stunned", "is stunned: loses this turn", skipped=True, ends_when_skipped=True)
+        return READY
+
+    def lose_turn(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
+        return {k: v for k, v in sheet.items() if k != "stunned"}
+
+    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+        value = outcome.get("initiative")
+        return InitiativeScore(value, (0,)) if isinstance(value, int) else None
 
 
 @pytest.fixture

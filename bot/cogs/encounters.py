@@ -62,7 +62,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
         await self._show(interaction, encounter, embeds.left(character))
 
     @app_commands.command(name="initiative", description="Roll initiative and set the turn order")
-    @app_commands.describe(dice="Faces rolled at the table, e.g. initiative=7,3 (in turn-order of the list)")
+    @app_commands.describe(dice="Faces rolled at the table, by name: Wulf=9; Archer 1=1,4 (others are rolled)")
     async def initiative(self, interaction: discord.Interaction[GrievousBot],
                          dice: app_commands.Range[str, 1, 200] | None = None) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.roll_initiative(actor_of(interaction),

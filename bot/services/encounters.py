@@ -11,22 +11,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter
 from bot.errors import NotInEncounter, UserError
-from bot.services import access
+from bot.services import access, initiative_faces
 from bot.services.actions import record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
-from bot.services.dice_option import parse_dice
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
 from bot.services.rulings import channel_system, scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
-from bot.services.snapshots import encounter_view, ordered_combatants
+from bot.services.snapshots import encounter_view, ordered_combatants, readiness
 from bot.services.undo_record import ChangeRecorder
-from bot.services.views import EncounterView, FightEnded, NpcsCleared
+from bot.services.views import EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
 from bot.system_commands import require_in_system
+from bot.systems import system_title
 from rules.dice import DiceSource
-from rules.errors import RulesError
-from rules.model import Scenario
+from rules.errors import ForcedFaceError, RulesError
+from rules.model import InitiativeScore, Scenario
 
 MAX_NPCS = 25
 MAX_COMBATANTS = 50
@@ -53,26 +53,6 @@ async def active_encounter(session: AsyncSession, actor: Actor, *, for_update: b
         lent.append(entry)
         session.info[OWNER] = entry
     return encounter
-
-
-def initiative_of(outcome: dict[str, Any], rolls: list[dict[str, Any]]) -> int | None:
-    """An engine's initiative total: its outcome field if it names one, else the initiative roll's total."""
-    for key in ("initiative", "initiative_total", "total"):
-        value = outcome.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, dict) and isinstance(value.get("total"), int):
-            return int(value["total"])
-        # Fading Suns: {"attacker": {"score": 11, ...}, "defender": null} (a score, no roll)
-        side = value.get("attacker") if isinstance(value, dict) else None
-        if isinstance(side, dict):
-            score = side.get("score", side.get("total"))
-            if isinstance(score, int) and not isinstance(score, bool):
-                return score
-    for roll in rolls:
-        if roll.get("label") == "initiative" and isinstance(roll.get("total"), int):
-            return int(roll["total"])
-    return None
 
 
 class EncounterService:
@@ -172,43 +152,73 @@ class EncounterService:
         return await self._rt.transact(actor.channel_id, work)
 
     async def roll_initiative(self, actor: Actor, dice_text: str | None = None) -> EncounterView:
-        """GM: the engine's "initiative" action for every combatant, then turn order by initiative.
+        """GM: the engine's "initiative" action for every combatant, then turn order by its score (ties: the
+        engine's tie-break, then the order so far). Systems that roll no initiative keep the order they have.
 
-        Systems without an initiative action keep the order characters joined in. Faces given as
-        ``initiative=7,3`` are used in turn order.
+        Typed faces say whose they are (``Wulf=9; Archer 1=1,4``), or run in the listed order
+        (``initiative=9,1,4``); either way the reply says which went to whom, and faces that do not fit
+        (too few, too many, a name not in the fight) are one line that changes nothing (bot/services/initiative.py).
         """
 
         async def work(session: AsyncSession) -> EncounterView:
             await access.require_gm(session, actor, "roll initiative")
             encounter = await active_encounter(session, actor)
             engine = self._rt.engine(encounter.system)
-            if "initiative" not in engine.actions or not encounter.combatants:
+            combatants = ordered_combatants(encounter)
+            typed = initiative_faces.parse([c.character.name for c in combatants], dice_text)
+            if "initiative" not in engine.actions or not combatants:
+                if typed.given:
+                    raise UserError(f"{system_title(encounter.system)} rolls no initiative: no faces to type. "
+                                    "Set the order with /encounter order")
                 encounter.turn = 0
                 touch(self._rt, encounter)
                 return await self._saved(session, encounter)
             catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
             settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
-            combatants = ordered_combatants(encounter)
             changes = ChangeRecorder.of([c.character for c in combatants], encounter)
-            remaining: dict[str, list[int]] = parse_dice(dice_text, engine.roll_labels)
-            results = []
+            shared = typed.positional_source(self._rt.rng())
+            scores: dict[int, InitiativeScore | None] = {}
+            results: list[InitiativeRoll] = []
             for combatant in combatants:
-                dice = DiceSource(remaining, rng=self._rt.rng())
-                resolution = engine.resolve(Scenario(encounter.system, {"type": "initiative"},
-                                                     copy.deepcopy(combatant.character.sheet), None, settings),
-                                            dice, catalog).to_dict()
-                remaining = dice.unused()
-                combatant.initiative = initiative_of(resolution.get("outcome") or {}, resolution.get("rolls") or [])
-                if resolution.get("attacker") is not None:
-                    combatant.character.sheet = resolution["attacker"]
-                results.append({"name": combatant.character.name, "initiative": combatant.initiative,
-                                "rolls": resolution.get("rolls", [])})
-            ranked = sorted(combatants, key=lambda c: -(c.initiative if c.initiative is not None else -10**6))
-            encounter.order = [c.character_id for c in ranked]
+                name = combatant.character.name
+                dice = shared or typed.source_for(name, self._rt.rng())
+                first = len(dice.rolls)
+                try:
+                    resolution = engine.resolve(Scenario(encounter.system, {"type": "initiative"},
+                                                         copy.deepcopy(combatant.character.sheet), None, settings),
+                                                dice, catalog)
+                except ForcedFaceError as exc:
+                    raise UserError(typed.ran_out(name, str(exc))) from exc
+                if shared is None:
+                    typed.check_used(name, dice)
+                score = engine.initiative_score(resolution.outcome)
+                scores[combatant.character_id] = score
+                combatant.initiative = score.total if score is not None else None
+                if resolution.attacker is not None:
+                    combatant.character.sheet = dict(resolution.attacker)
+                faces = tuple(f for roll in dice.rolls[first:] for f in roll.faces)
+                results.append(InitiativeRoll(name, combatant.initiative, faces,
+                                              typed.given and (shared is not None or typed.names(name))))
+            if shared is not None:
+                typed.check_positional_used(shared)
+            if any(score is not None for score in scores.values()):
+                place = {c.character_id: i for i, c in enumerate(combatants)}
+
+                def rank(c: Combatant) -> tuple[int, tuple[int, ...], int]:
+                    score = scores.get(c.character_id)
+                    if score is None:
+                        return (1, (), place[c.character_id])
+                    return (0, tuple([-score.total, *(-t for t in score.tiebreak)]), place[c.character_id])
+
+                encounter.order = [c.character_id for c in sorted(combatants, key=rank)]
             encounter.turn = 0
-            record_event(self._rt, session, actor, "initiative", {"results": results, "unused_dice": remaining},
+            skipped, stalled = await self._pass_over(session, encounter)
+            record_event(self._rt, session, actor, "initiative",
+                         {"results": [{"name": r.name, "initiative": r.total, "faces": list(r.faces),
+                                       "typed": r.typed} for r in results]},
                          changes.record().to_json(), encounter)
-            return await self._saved(session, encounter)
+            return replace(await self._saved(session, encounter), initiative_rolls=tuple(results),
+                           skipped=skipped, stalled=stalled)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -240,7 +250,9 @@ class EncounterService:
         return await self._rt.transact(actor.channel_id, work)
 
     async def next_turn(self, actor: Actor) -> EncounterView:
-        """Move to the next combatant (a new round after the last): the GM, or whoever's turn it was."""
+        """Move to the next combatant who can act (a new round after the last): the GM, or whoever's turn it
+        was. Those the engine says cannot act are passed over, one line each; a turn lost to a condition
+        that the loss pays off (a Fading Suns stun) ends that condition."""
 
         async def work(session: AsyncSession) -> EncounterView:
             encounter = await active_encounter(session, actor)
@@ -248,19 +260,50 @@ class EncounterService:
                 raise UserError("nobody is in the encounter yet: /encounter add someone first")
             current = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
             await access.require_control(session, actor, current.character, "end their turn")
-            changes = ChangeRecorder.of([], encounter)
-            encounter.turn += 1
-            if encounter.turn >= len(encounter.combatants):
-                encounter.turn = 0
-                encounter.round += 1
-                for combatant in encounter.combatants:
-                    combatant.declaration = {}
+            changes = ChangeRecorder.of([c.character for c in encounter.combatants], encounter)
+            self._advance(encounter)
+            skipped, stalled = await self._pass_over(session, encounter)
             touch(self._rt, encounter)
-            record_event(self._rt, session, actor, "next_turn", {"round": encounter.round, "turn": encounter.turn},
+            record_event(self._rt, session, actor, "next_turn",
+                         {"round": encounter.round, "turn": encounter.turn,
+                          "skipped": [{"name": s.name, "why": s.words} for s in skipped]},
                          changes.record().to_json(), encounter)
-            return await self._saved(session, encounter)
+            return replace(await self._saved(session, encounter), skipped=skipped, stalled=stalled)
 
         return await self._rt.transact(actor.channel_id, work)
+
+    @staticmethod
+    def _advance(encounter: Encounter) -> None:
+        """One turn on; past the last, a new round (the round's declarations end)."""
+        encounter.turn = encounter.turn % max(1, len(encounter.combatants)) + 1
+        if encounter.turn >= len(encounter.combatants):
+            encounter.turn = 0
+            encounter.round += 1
+            for combatant in encounter.combatants:
+                combatant.declaration = {}
+
+    async def _pass_over(self, session: AsyncSession, encounter: Encounter) -> tuple[tuple[SkippedTurn, ...], bool]:
+        """From the current turn on, pass over everyone the engine says cannot take a turn. Returns the turns
+        passed over, and whether nobody could act (then the turn rests where it started)."""
+        if not encounter.combatants:
+            return (), False
+        engine = self._rt.engine(encounter.system)
+        catalog = await self._rt.catalog_for(session, encounter.guild_id, encounter.system)
+        settings = scenario_settings(engine, await repo.guild_settings(session, encounter.guild_id))
+        skipped: list[SkippedTurn] = []
+        for _ in range(len(encounter.combatants)):
+            combatant = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
+            character = combatant.character
+            ready = readiness(self._rt, character.system, character.sheet, catalog, settings)
+            if not ready.skipped:
+                return tuple(skipped), False
+            recovered = False
+            if ready.ends_when_skipped:
+                character.sheet = engine.lose_turn(copy.deepcopy(character.sheet), catalog)
+                recovered = True
+            skipped.append(SkippedTurn(character.name, ready.words, recovered))
+            self._advance(encounter)
+        return tuple(skipped), True
 
     async def status(self, actor: Actor) -> EncounterView:
         """Round, turn order, whose turn, each combatant's condition and wounds."""

@@ -18,7 +18,7 @@ from bot.services.views import (
 )
 from bot.services.wound_state import wound_picture
 from rules.errors import RulesError
-from rules.model import SheetSummary
+from rules.model import READY, SheetSummary, TurnReadiness
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,19 @@ def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> 
     except Exception:  # a broken engine must not take /status down with it
         log.exception("summarize failed for %s", system)
         return None
+
+
+def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
+              settings: dict[str, Any] | None = None) -> TurnReadiness:
+    """The engine's word on whether the character can take its turn (ready when it cannot read the sheet);
+    ``settings``: the server's rulings for the system (None: the engine's defaults)."""
+    try:
+        return rt.engine(system).turn_readiness(sheet, catalog, settings)
+    except RulesError:
+        return READY
+    except Exception:  # a broken engine must not take the tracker down with it
+        log.exception("turn_readiness failed for %s", system)
+        return READY
 
 
 def character_view(rt: Runtime, row: Character, catalog: Any) -> CharacterView:
@@ -65,6 +78,7 @@ def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any) -> Encounter
             character_id=character.id, name=character.name, owner_id=character.owner_id, npc=character.npc,
             initiative=combatant.initiative, condition=summary.condition if summary else "",
             wounds=wounds, penalty=sum(w.penalty for w in wounds), declaration=dict(combatant.declaration),
+            readiness=readiness(rt, character.system, character.sheet, own),
         ))
     turn = encounter.turn % len(combatants) if combatants else 0
     return EncounterView(id=encounter.id, guild_id=encounter.guild_id, channel_id=encounter.channel_id,

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.services.wound_state import WoundPicture
-from rules.model import SheetSummary, Wound
+from rules.model import READY, SheetSummary, TurnReadiness, Wound
 
 RollsMode = Literal["auto", "gm"]
 TurnsMode = Literal["enforce", "warn", "off"]
@@ -103,6 +103,27 @@ class CombatantView:
     wounds: tuple[Wound, ...]
     penalty: int  # total wound penalty (sum of the wounds' penalties)
     declaration: dict[str, Any]  # ars-harn movement-phase declaration: aspect, aim, target
+    readiness: TurnReadiness = READY  # whether they can act on their turn, and why not (the engine's word)
+
+
+@dataclass(frozen=True)
+class SkippedTurn:
+    """A turn /encounter next passed over: who, why (the engine's words), and whether losing it ended that."""
+
+    name: str
+    words: str
+    recovered: bool = False
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One combatant's initiative as /encounter initiative made it: its score, the faces its roll used,
+    and whether they were typed (else rolled by the bot)."""
+
+    name: str
+    total: int | None
+    faces: tuple[int, ...]
+    typed: bool
 
 
 @dataclass(frozen=True)
@@ -128,6 +149,9 @@ class EncounterView:
     npcs_removed: tuple[str, ...] = ()  # /encounter end: the NPCs made for it, now gone
     npcs_kept: tuple[str, ...] = ()  # /encounter end keep_npcs: the NPCs made for it that stay
     fight_ended: tuple[FightEnded, ...] = ()  # /encounter end: the fight's states it ended, per sheet
+    skipped: tuple[SkippedTurn, ...] = ()  # the turns this command passed over (nobody who can act: all)
+    stalled: bool = False  # every combatant was passed over: nobody in the fight can act
+    initiative_rolls: tuple[InitiativeRoll, ...] = ()  # /encounter initiative: who got which faces
 
     @property
     def current(self) -> CombatantView | None:

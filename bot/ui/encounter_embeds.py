@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.services.views import EncounterView, NpcsCleared
+from bot.services.views import CombatantView, EncounterView, NpcsCleared, SkippedTurn
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.character_embeds import condition_text
@@ -24,7 +24,7 @@ def tracker(view: EncounterView) -> discord.Embed:
     else:
         lines = []
         for number, combatant in enumerate(view.combatants, 1):
-            marker = "\u25b6\ufe0f" if view.active and combatant is current else "\u2003"
+            marker = "\u25b6\ufe0f" if view.active and combatant is current else turn_mark(combatant)
             line = f"{marker} **{number}. {plain(combatant.name)}**"
             if combatant.initiative is not None:
                 line += f" (initiative {combatant.initiative})"
@@ -40,6 +40,10 @@ def tracker(view: EncounterView) -> discord.Embed:
             if extra:
                 line += " \u2014 " + "; ".join(extra)
             lines.append(line)
+        if view.active and any(c.readiness.skipped for c in view.combatants):
+            lines.append("\u23ed\ufe0f cannot act: `/encounter next` skips their turn")
+        if view.active and any(not c.readiness.can_act and not c.readiness.skipped for c in view.combatants):
+            lines.append("\u26a0\ufe0f the turn is only for what they still may do")
         embed.description = "\n".join(lines)
         if view.active and current is not None:
             embed.add_field(name="Turn", value=f"{plain(current.name)} (<@{current.owner_id}>)" if not current.npc
@@ -101,12 +105,36 @@ def declared(character: str, aspect: str, aim: str, target: str) -> str:
     return f"**{plain(character)}** declares a {plain(aim)} {plain(aspect)} attack on **{plain(target)}**."
 
 
+def turn_mark(combatant: CombatantView) -> str:
+    """The tracker's mark before a name: passed over (its condition follows the name), or given the turn only
+    for what it still may do; a space for those who can act."""
+    ready = combatant.readiness
+    if ready.can_act:
+        return "\u2003"
+    return "\u23ed\ufe0f" if ready.skipped else "\u26a0\ufe0f"
+
+
+def skipped_line(turn: SkippedTurn) -> str:
+    line = f"**{plain(turn.name)}** {turn.words}: skipped."
+    return line + " The lost turn ends it." if turn.recovered and "ends" not in turn.words else line
+
+
 def next_turn(view: EncounterView) -> str:
     current = view.current
     if current is None:
         return "Nobody is in the encounter."
+    lines = [skipped_line(turn) for turn in view.skipped[:10]]
+    if len(view.skipped) > 10:
+        lines.append(f"\u2026 and {len(view.skipped) - 10} more skipped.")
+    if view.stalled:
+        lines.append(f"Round {view.round}: nobody in the encounter can act. `/encounter end` it, or mend someone.")
+        return "\n".join(lines)
     who = "" if current.npc else f" (<@{current.owner_id}>)"
-    return f"Round {view.round}: **{plain(current.name)}**'s turn{who}."
+    line = f"Round {view.round}: **{plain(current.name)}**'s turn{who}."
+    if not current.readiness.can_act:
+        line += f" {plain(current.name)} {current.readiness.words}."
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def initiative(view: EncounterView) -> discord.Embed:
@@ -114,5 +142,16 @@ def initiative(view: EncounterView) -> discord.Embed:
     embed.title = f"\U0001f3b2 Initiative \u2014 round {view.round}"
     if view.combatants and all(c.initiative is None for c in view.combatants):
         embed.description = f"{system_title(view.system)} rolls no initiative: both sides of each exchange roll at " \
-                            f"once, so the order stays as listed.\n{embed.description}"
+                            f"once, so the order stays as listed (`/encounter order` changes it).\n{embed.description}"
+    if view.initiative_rolls:
+        faces = []
+        for roll in view.initiative_rolls:
+            if roll.faces:
+                shown = ",".join(str(f) for f in roll.faces)
+                faces.append(f"{plain(roll.name)}: {'typed' if roll.typed else 'rolled'} {shown}")
+        if faces:
+            embed.add_field(name="Faces", value=limits.clip("\n".join(faces), limits.FIELD_VALUE), inline=False)
+    skipped = [skipped_line(turn) for turn in view.skipped[:10]]
+    if skipped:
+        embed.add_field(name="Skipped", value=limits.clip("\n".join(skipped), limits.FIELD_VALUE), inline=False)
     return limits.fit(embed)

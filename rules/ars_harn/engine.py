@@ -14,7 +14,17 @@ from rules.ars_harn.settings import SETTINGS, parse_rulings
 from rules.ars_harn.summary import summarize
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Resolution, Scenario, Setting, Sheet, SheetSummary, WayOut
+from rules.model import (
+    READY,
+    InitiativeScore,
+    Resolution,
+    Scenario,
+    Setting,
+    Sheet,
+    SheetSummary,
+    TurnReadiness,
+    WayOut,
+)
 
 SYSTEM_ID = "ars-harn"
 
@@ -80,6 +90,29 @@ class ArsHarnEngine:
 
     def ways_out(self, sheet: Sheet, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
         return ways_out.ways_out(parse_character(sheet, "sheet", _catalog(catalog)), in_fight)
+
+    def turn_readiness(self, sheet: Sheet, catalog: Any,
+                       settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+        """Dead, incapacitated or unconscious: no turn. In shock: the turn comes, for the Shock re-roll the
+        seed allows each round (and being led off), but no attack or Defense (docs/rules/ars-harn.md)."""
+        c = parse_character(sheet, "sheet", _catalog(catalog))
+        for condition in ("dead", "incapacitated", "unconscious"):
+            if c.has(condition):
+                return TurnReadiness(condition, f"is {condition}", skipped=True)
+        if c.has("shock"):
+            return TurnReadiness("shock", "is in shock: re-roll Shock (/shock) or be led off", skipped=False)
+        return READY
+
+    def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+        return dict(sheet)
+
+    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+        """The Initiative total (stress die + Qik + weapon - Encumbrance ...); a tie goes to the higher Quickness."""
+        side = outcome.get("attacker") or outcome.get("defender")
+        if not isinstance(side, Mapping) or not isinstance(side.get("total"), int):
+            return None
+        modifiers = side.get("modifiers") or {}
+        return InitiativeScore(int(side["total"]), (int(modifiers.get("qik", 0)),))
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         cat = _catalog(catalog)

@@ -14,7 +14,17 @@ from rules.fading_suns.character import Character, parse
 from rules.fading_suns.injury import Ctx
 from rules.fading_suns.settings import SETTINGS, parse_settings
 from rules.fading_suns.summary import summarize
-from rules.model import Resolution, Scenario, Setting, SheetSummary, WayOut
+from rules.model import (
+    READY,
+    InitiativeScore,
+    Resolution,
+    Scenario,
+    Setting,
+    Sheet,
+    SheetSummary,
+    TurnReadiness,
+    WayOut,
+)
 
 SYSTEM_ID = "fading-suns"
 
@@ -95,6 +105,34 @@ class FadingSunsEngine:
                              "damage", "armor"})
     actions = frozenset(OPTIONS)
     settings: tuple[Setting, ...] = SETTINGS
+
+    def turn_readiness(self, sheet: Sheet, catalog: Any, settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+        """Dead, dying or unconscious: no turn. Stunned: the next turn is lost, and that pays the stun off
+        (``lose_turn``) unless the ruling ``stun_lasts`` is ``until_recovered``, docs/rules/fading-suns.md."""
+        char = parse(sheet, _catalog(catalog), "sheet")
+        if char.has("stunned") and parse_settings(settings or {}).stun_lasts == "until_recovered":
+            return TurnReadiness("stunned", "is stunned until recovered (/recover)", skipped=True)
+        for condition in ("dead", "dying", "unconscious"):
+            if char.has(condition):
+                return TurnReadiness(condition, f"is {condition}", skipped=True)
+        if char.has("stunned"):
+            return TurnReadiness("stunned", "is stunned: loses this turn, then the stun ends", skipped=True,
+                                 ends_when_skipped=True)
+        return READY
+
+    def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+        char = parse(sheet, _catalog(catalog), "sheet")
+        if not char.has("stunned"):
+            return dict(sheet)
+        return char.with_conditions((), ("stunned",)).to_dict()
+
+    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+        """Characteristic + skill + weapon initiative less wound penalties; a tie goes to the higher Wits."""
+        sides = outcome.get("initiative")
+        side = sides.get("attacker") if isinstance(sides, Mapping) else None
+        if not isinstance(side, Mapping) or not isinstance(side.get("score"), int):
+            return None
+        return InitiativeScore(int(side["score"]), (int(side.get("wits", 0)),))
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         return _guarded(self._resolve, scenario, dice, catalog)

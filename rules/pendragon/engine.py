@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Resolution, Scenario, SheetSummary, WayOut
+from rules.model import READY, InitiativeScore, Resolution, Scenario, SheetSummary, TurnReadiness, WayOut
 from rules.pendragon import attack, healing, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import Character, parse_character
@@ -124,6 +124,23 @@ class PendragonEngine:
 
     def ways_out(self, sheet: Mapping[str, Any], catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
         return ways_out.ways_out(parse_character(sheet, _catalog(catalog)), in_fight)
+
+    def turn_readiness(self, sheet: Mapping[str, Any], catalog: Any,
+                       settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+        """Dead, dying, unconscious, or gone from the fight after a failed Valorous: no turn."""
+        char = parse_character(sheet, _catalog(catalog))
+        for flag, words in (("dead", "is dead"), ("dying", "is dying"), ("unconscious", "is unconscious"),
+                            ("out_of_fight", "has left the fight (failed Valorous)")):
+            if getattr(char, flag):
+                return TurnReadiness(flag, words, skipped=True)
+        return READY
+
+    def lose_turn(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
+        return dict(sheet)
+
+    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+        """Pendragon rolls no initiative: both sides of an exchange roll at once; the GM sets the order."""
+        return None
 
     def summarize(self, sheet: Mapping[str, Any], catalog: Any) -> SheetSummary:
         return summarize(sheet, _catalog(catalog))

@@ -218,3 +218,17 @@ def test_each_die_kind_is_uniform(sides: int) -> None:
     expected = samples / sides
     chi2 = sum((count - expected) ** 2 / expected for count in counts.values())
     assert chi2 < CHI2_CRITICAL[sides]
+
+
+def test_a_strict_source_never_rolls_in_place_of_a_typed_face() -> None:
+    dice = DiceSource({"initiative": [1]}, strict=True)
+    with pytest.raises(ForcedFaceError, match="'initiative' needs another face"):
+        dice.stress("initiative")  # the 1 rolls again: no face left for the re-roll
+    assert DiceSource(strict=True).stress("initiative").faces  # a label given no faces still rolls
+
+
+def test_aliased_labels_read_the_faces_in_the_order_the_table_rolled_them() -> None:
+    dice = DiceSource({"initiative": [0, 3]}, aliases={"initiative.botch": "initiative"}, strict=True)
+    roll = dice.stress("initiative")
+    assert roll.total == 0 and dice.rolls[-1].label == "initiative.botch" and dice.rolls[-1].faces == (3,)
+    assert dice.unused() == {}

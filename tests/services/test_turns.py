@@ -1,0 +1,131 @@
+"""Turns go to those who can act, in the rules' order (issue 18 section 2), on the real engines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.errors import UserError
+from bot.ui import encounter_embeds
+from tests.conftest import GM_ROLE
+
+WULF = {"str": 1, "sta": 1, "dex": 1, "qik": 3, "abilities.Sword": 5}
+
+
+async def _ars_harn(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await services.settings.set_system(manager, "ars-harn")
+    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.characters.create(alice, "Wulf", WULF, ["Broadsword"], [])
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Wulf")
+    await services.encounters.add_npcs(gm, "archer", 2)
+
+
+async def test_ars_harn_orders_by_the_initiative_total_not_the_raw_die(services: Any, manager: Any, alice: Any,
+                                                                        gm: Any) -> None:
+    await _ars_harn(services, manager, alice, gm)
+    view = await services.encounters.roll_initiative(gm, "Wulf=7; Archer 1=9; Archer 2=8")
+    by_name = {c.name: c.initiative for c in view.combatants}
+    shown = await services.characters.get(alice, "Wulf")
+    assert by_name["Wulf"] == shown.sheet["initiative"]  # the tracker shows what /character show says
+    assert by_name["Wulf"] != 7  # the total, not the die
+    assert [c.name for c in view.combatants] == sorted(by_name, key=lambda n: -by_name[n])
+    assert [(r.name, r.faces, r.typed) for r in view.initiative_rolls] == [
+        ("Wulf", (7,), True), ("Archer 1", (9,), True), ("Archer 2", (8,), True)]
+
+
+async def test_typed_faces_say_whose_they_are_and_a_stress_one_takes_its_reroll(services: Any, manager: Any,
+                                                                                 alice: Any, gm: Any) -> None:
+    await _ars_harn(services, manager, alice, gm)
+    view = await services.encounters.roll_initiative(gm, "wulf=1,4 Archer 2=5")
+    rolls = {r.name: r for r in view.initiative_rolls}
+    assert rolls["Wulf"].faces == (1, 4) and rolls["Wulf"].typed
+    assert rolls["Archer 2"].faces == (5,) and rolls["Archer 2"].typed
+    assert not rolls["Archer 1"].typed  # not named: rolled, and the reply says so
+    embed = encounter_embeds.initiative(view).to_dict()
+    faces = next(f["value"] for f in embed["fields"] if f["name"] == "Faces")
+    assert "Wulf: typed 1,4" in faces and "Archer 1: rolled" in faces
+
+
+@pytest.mark.parametrize(("dice", "message"), [
+    ("initiative=2,3,1", "ran out at Archer 2"),  # a stress 1 needs its re-roll: nothing rolled in its place
+    ("initiative=2,3,9,5", "left over"),
+    ("Wulf=1", "Wulf's faces \\[1\\] ran out"),
+    ("Wulf=5,5", "left over"),
+    ("Gandalf=5", "'Gandalf' is not in the fight \\(combatants: Wulf, Archer 1, Archer 2\\)"),
+    ("Wulf=5 initiative=3", "not both"),
+])
+async def test_typed_faces_that_do_not_fit_are_one_line_and_change_nothing(
+        services: Any, manager: Any, alice: Any, gm: Any, dice: str, message: str) -> None:
+    await _ars_harn(services, manager, alice, gm)
+    before = await services.encounters.status(gm)
+    with pytest.raises(UserError, match=message):
+        await services.encounters.roll_initiative(gm, dice)
+    after = await services.encounters.status(gm)
+    assert [(c.name, c.initiative) for c in after.combatants] == [(c.name, c.initiative) for c in before.combatants]
+    assert (await services.characters.get(alice, "Wulf")).sheet.get("initiative") is None
+
+
+async def test_the_dead_are_skipped_one_line_each(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await _ars_harn(services, manager, alice, gm)
+    await services.encounters.roll_initiative(gm, "Wulf=9; Archer 1=5; Archer 2=4")
+    await services.combat.act(gm, "condition", "Archer 1", {"add": "dead"})
+    view = await services.encounters.next_turn(alice)
+    assert [(s.name, s.words) for s in view.skipped] == [("Archer 1", "is dead")]
+    assert view.current.name == "Archer 2"
+    line = encounter_embeds.next_turn(view)
+    assert line.splitlines() == ["**Archer 1** is dead: skipped.", "Round 1: **Archer 2**'s turn."]
+    tracker = encounter_embeds.tracker(view).to_dict()["description"]
+    assert "\u23ed\ufe0f **2. Archer 1** (initiative 3) \u2014 dead" in tracker
+    assert "cannot act: `/encounter next` skips their turn" in tracker
+    view = await services.encounters.next_turn(gm)
+    assert (view.round, view.current.name, view.skipped) == (2, "Wulf", ())
+
+
+async def test_a_fight_where_nobody_can_act_says_so(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await _ars_harn(services, manager, alice, gm)
+    for name in ("Archer 1", "Archer 2"):
+        await services.combat.act(gm, "condition", name, {"add": "unconscious"})
+    await services.combat.act(gm, "condition", "Wulf", {"add": "incapacitated"})
+    view = await services.encounters.next_turn(gm)
+    assert view.stalled and len(view.skipped) == 3
+    assert "nobody in the encounter can act" in encounter_embeds.next_turn(view)
+
+
+async def test_fading_suns_stun_costs_the_next_turn_and_then_ends(services: Any, manager: Any, alice: Any,
+                                                                 gm: Any) -> None:
+    await services.settings.set_system(manager, "fading-suns")
+    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.characters.create(alice, "Erian", {"dex": 6, "wits": 5, "skills.melee": 5}, ["broadsword"], [])
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Erian")
+    await services.encounters.add_npcs(gm, "soldier", 1)
+    stunned = await services.characters.get(gm, "Soldier 1")
+    await _stun(services, gm, "Soldier 1", stunned.sheet)
+    view = await services.encounters.next_turn(alice)  # Erian's turn ends; the soldier's is lost to the stun
+    assert [(s.name, s.recovered) for s in view.skipped] == [("Soldier 1", True)]
+    assert (view.round, view.current.name) == (2, "Erian")
+    assert "stunned" not in (await services.characters.get(gm, "Soldier 1")).sheet.get("conditions", [])
+    tracker = encounter_embeds.tracker(view).to_dict()["description"]
+    assert "turn skipped" not in tracker
+    assert "**Soldier 1** is stunned: loses this turn, then the stun ends: skipped." in encounter_embeds.next_turn(view)
+    view = await services.encounters.next_turn(alice)
+    assert (view.current.name, view.skipped) == ("Soldier 1", ())  # recovered: the soldier fights on
+    await services.records.undo(gm)
+    undone = await services.records.undo(gm)  # the skipped turn: the stun comes back with it
+    assert undone.kind == "next_turn"
+    assert "stunned" in (await services.characters.get(gm, "Soldier 1")).sheet["conditions"]
+    view = await services.encounters.status(gm)
+    assert view.current.name == "Erian" and view.combatants[1].readiness.ends_when_skipped
+
+
+async def _stun(services: Any, gm: Any, name: str, sheet: dict[str, Any]) -> None:
+    await services.characters.import_sheet(gm, f"{name}.json", _json({**sheet, "conditions": ["stunned"]}),
+                                           replace=True)
+
+
+def _json(sheet: dict[str, Any]) -> bytes:
+    import json
+
+    return json.dumps(sheet).encode()
