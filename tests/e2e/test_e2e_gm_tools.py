@@ -17,7 +17,7 @@ async def make_fight(table: Any) -> None:
     await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
     await table.run("encounter add", {"character": "Brun"}, user=table.bob)
     await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    order = await table.run("encounter initiative", {"dice": "initiative=3,5,9"})
+    order = await table.run("encounter initiative", {"dice": "Bjorn=2; Brun=8; Bandit 1=9"})
     shown = table.text(order)
     assert shown.index("Bandit 1") < shown.index("Brun") < shown.index("Bjorn")
 
