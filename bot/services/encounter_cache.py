@@ -149,10 +149,15 @@ class EncounterCache:
             return
         mine = session.info.get(OWNER)
         own = mine.row_ids if isinstance(mine, Entry) else frozenset()
+        # A row the command's own entry holds is no news to that entry, but it is to any other entry holding
+        # the same row (a character in two channels' encounters): those go.
         keys: set[Hashable] = set()
+        foreign: set[Hashable] = set()
         for row in rows:
+            row_keys = _keys_of(row)
+            keys.update(row_keys)
             if id(row) not in own:
-                keys.update(_keys_of(row))
+                foreign.update(row_keys)
         if not keys:
             return
         for channel_id, entry in list(self._entries.items()):
@@ -160,7 +165,7 @@ class EncounterCache:
                 del self._entries[channel_id]
                 self.dropped += 1
         for entry in self._out.values():  # the command's own entry too: a row of it it did not hold
-            if not keys.isdisjoint(entry.keys):
+            if not (foreign if entry is mine else keys).isdisjoint(entry.keys):
                 entry.stale = True
 
 

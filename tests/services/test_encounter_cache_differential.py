@@ -143,6 +143,7 @@ async def test_the_cache_changes_no_outcome(seed: int, sqlite_template: Path, tm
     (answers_on, rows_on, hits), (answers_off, rows_off, _) = results
     assert answers_on == answers_off
     assert rows_on == rows_off
-    assert hits is not None and hits >= 20  # the stream did run through the cache
+    # the stream did run through the cache (a character in both channels drops the other channel's entry)
+    assert hits is not None and hits >= 15
     assert sum(a.startswith("attack ") and "refused" not in a for a in answers_on) > 20
 
