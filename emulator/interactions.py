@@ -112,11 +112,15 @@ def base_payload(state: State, *, interaction_id: int, token: str, type: int, us
 
 
 def find_command(state: State, name: str, kind: int, guild: Guild | None) -> JSONDict:
+    """The command a user picks. A guild command and a global one of the same name are both shown in that
+    guild (application-commands.mdx "Registering a Command"): the user would see it twice, so a test that
+    types it is told, not given one of them."""
     pools = ([state.guild_commands.get(guild.id, [])] if guild else []) + [state.global_commands]
-    for pool in pools:
-        for command in pool:
-            if command["name"] == name and command.get("type", 1) == kind:
-                return command
+    found = [c for pool in pools for c in pool if c["name"] == name and c.get("type", 1) == kind]
+    if len(found) > 1:
+        raise InteractionError(f"{name!r} is registered both for this guild and globally: Discord shows it twice")
+    if found:
+        return found[0]
     registered = sorted({c["name"] for pool in pools for c in pool})
     raise InteractionError(f"no {'slash' if kind == 1 else 'context menu'} command {name!r} is registered "
                            f"(registered: {', '.join(registered) or 'none'}); did the bot sync its tree?")

@@ -86,3 +86,17 @@ async def test_200_command_creates_a_day_then_30034(emu: Emulator) -> None:
     status, body = await api(emu, "POST", path, json={"name": "new", "description": "d"})
     assert (status, body["code"]) == (400, 30034)
     emu.clear_refusals()
+
+
+async def test_a_name_both_global_and_in_the_guild_is_shown_twice(emu: Emulator) -> None:
+    from emulator.interactions import InteractionError
+
+    guild = emu.add_guild()
+    channel = emu.add_channel(guild, "general")
+    member = emu.add_member(guild, "alice")
+    app = emu.application_id
+    roll = [{"name": "roll", "description": "d"}]
+    assert (await api(emu, "PUT", f"/applications/{app}/commands", json=roll))[0] == 200
+    assert (await api(emu, "PUT", f"/applications/{app}/guilds/{guild.id}/commands", json=roll))[0] == 200
+    with pytest.raises(InteractionError, match="twice"):
+        await emu.slash("roll", user=member, channel=channel)
