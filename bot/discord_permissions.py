@@ -26,14 +26,12 @@ class Needed:
     why: str  # what the bot does with it, in a server manager's words
 
 
-VIEW = Needed("view_channel", "View Channels", "see the channels it plays in")
-SEND = Needed("send_messages", "Send Messages", "post the encounter tracker and the GM channel's secret rolls")
-SEND_IN_THREADS = Needed("send_messages_in_threads", "Send Messages in Threads",
-                         "post the tracker in threads and forum posts")
-EMBED = Needed("embed_links", "Embed Links", "show the tracker and the secret rolls, which are embeds")
-ATTACH = Needed("attach_files", "Attach Files", "show pictures of hits and wounds")
-HISTORY = Needed("read_message_history", "Read Message History",
-                 "take settled GM buttons off earlier messages")
+VIEW = Needed("view_channel", "View Channels", "see the channel")
+SEND = Needed("send_messages", "Send Messages", "post the tracker and secret rolls")
+SEND_IN_THREADS = Needed("send_messages_in_threads", "Send Messages in Threads", "post in threads and forum posts")
+EMBED = Needed("embed_links", "Embed Links", "show the tracker and secret rolls, which are embeds")
+ATTACH = Needed("attach_files", "Attach Files", "attach pictures of hits and wounds")
+HISTORY = Needed("read_message_history", "Read Message History", "take settled GM buttons off earlier messages")
 PIN = Needed("pin_messages", "Pin Messages", "pin the encounter tracker")  # Manage Messages no longer pins
 
 BOT_PERMISSIONS: tuple[Needed, ...] = (VIEW, SEND, SEND_IN_THREADS, EMBED, ATTACH, HISTORY, PIN)
@@ -60,7 +58,8 @@ def to_post(in_thread: bool, *, embed: bool = True) -> tuple[Needed, ...]:
 
 def missing_line(needed: Needed, where: str) -> str:
     """The one line the GM is told (``where`` is a channel mention)."""
-    return (f"\u26a0 I can't {needed.why} in {where}: give my role **{needed.name}** there "
+    what = f"see {where}" if needed is VIEW else f"{needed.why} in {where}"
+    return (f"\u26a0 I can't {what}: give my role **{needed.name}** there "
             f"(Server Settings \u2192 Roles, or the channel's permissions). `/setup check` lists what else I need.")
 
 

@@ -34,13 +34,17 @@ def cannot_post(interaction: discord.Interaction[Any], channel: discord.abc.Guil
     return embeds.cannot_post(channel.mention, [missing[0].name]) if missing else None
 
 
-def _can(have: discord.Permissions, in_thread: bool) -> list[tuple[perms.Needed, bool]]:
-    """Each permission the bot uses and whether it has it in a channel (in a thread, posting is Send
-    Messages in Threads; in a channel both are shown, the second for its threads and forum posts)."""
+def _can(have: discord.Permissions, in_thread: bool, *, gm_channel: bool = False) -> list[tuple[perms.Needed, bool]]:
+    """Each permission the bot uses in a channel and whether it has it there: in a thread, posting is Send
+    Messages in Threads; in a channel both are shown, the second for its threads and forum posts. The GM
+    channel only takes secret rolls (embeds)."""
     send = perms.SEND_IN_THREADS if in_thread else perms.SEND
-    shown = [perms.VIEW, send, perms.EMBED, perms.ATTACH, perms.HISTORY, perms.PIN]
-    if not in_thread:
-        shown.insert(2, perms.SEND_IN_THREADS)
+    if gm_channel:
+        shown = [perms.VIEW, send, perms.EMBED]
+    else:
+        shown = [perms.VIEW, send, perms.EMBED, perms.ATTACH, perms.HISTORY, perms.PIN]
+        if not in_thread:
+            shown.insert(2, perms.SEND_IN_THREADS)
     return [(needed, bool(getattr(have, needed.flag))) for needed in shown]
 
 
@@ -92,7 +96,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
             guild = interaction.guild
             gm = guild.get_channel_or_thread(view.gm_channel_id) if guild is not None else None
             if gm is not None and guild is not None and guild.me is not None:
-                can_gm = _can(gm.permissions_for(guild.me), isinstance(gm, discord.Thread))
+                can_gm = _can(gm.permissions_for(guild.me), isinstance(gm, discord.Thread), gm_channel=True)
         sync = self.bot.command_sync
         current = not self.bot.guild_commands or await slow(interaction, sync.current(actor.guild_id),
                                                             ephemeral=True)

@@ -175,14 +175,14 @@ async def test_setup_check_names_what_the_bot_lacks_here_and_in_the_gm_channel(t
     assert check.ephemeral and "Everything is in order" in table.text(check)
     assert "up to date" in table.value(check, "Commands")
     table.emu.set_overwrites(table.combat, [Overwrite(bot_role.id, 0, deny=perms.PIN_MESSAGES)])
-    table.emu.set_overwrites(table.world.general, [Overwrite(bot_role.id, 0, deny=perms.READ_MESSAGE_HISTORY)])
+    table.emu.set_overwrites(table.world.general, [Overwrite(bot_role.id, 0, deny=perms.EMBED_LINKS)])
     check = await table.run("setup check", user=table.manager)
     here = table.value(check, "In <#")
     assert "\u274c Pin the encounter tracker (**Pin Messages**)" in here and "\u2705" in here
-    assert "\u274c" in table.value(check, "In the GM channel") and "Read Message History" in table.value(
-        check, "In the GM channel")
+    gm = table.value(check, "In the GM channel")
+    assert "\u274c" in gm and "Embed Links" in gm and "Pin Messages" not in gm  # it only takes secret rolls
     changes = table.value(check, "What to change")
-    assert "**Pin Messages**" in changes and "**Read Message History**" in changes
+    assert "**Pin Messages**" in changes and "**Embed Links**" in changes
     table.check_clean()
 
 
