@@ -5,7 +5,8 @@ The invite URL (`grievous invite`), `/setup check` and the README's list are all
 
 A refusal (403) is remembered per channel and permission, so the bot does not ask again what it was
 already refused (Discord bans an IP past 10,000 invalid requests in 10 minutes, topics/rate-limits.mdx),
-and the GM is told of it once, in one line. The bot's permissions in the channel of an interaction
+and a GM is told of it once, in one line (a player whose action met it is not: they cannot change it).
+The bot's permissions in the channel of an interaction
 (``interaction.app_permissions``) are read first: what they lack is not asked for at all, and what they
 have again is forgotten as refused.
 """
@@ -82,15 +83,19 @@ class Refusals:
             return False
         return True
 
-    def remember(self, channel_id: int, needed: Needed) -> bool:
-        """Note a refusal; True the first time (the GM should then be told)."""
+    def remember(self, channel_id: int, needed: Needed) -> None:
+        """Note a refusal (or a permission the bot is known to lack there)."""
         key = (channel_id, needed.flag)
         self._seen[key] = time.monotonic()
         self._seen.move_to_end(key)
         while len(self._seen) > self.MAX:
             old, _ = self._seen.popitem(last=False)
             self._told.discard(old)
-        if key in self._told:
+
+    def tell_once(self, channel_id: int, needed: Needed) -> bool:
+        """True the first time a remembered refusal is to be told (to a GM); False after."""
+        key = (channel_id, needed.flag)
+        if key in self._told or key not in self._seen:
             return False
         self._told.add(key)
         return True

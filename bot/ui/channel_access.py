@@ -3,7 +3,7 @@
 What the bot may do is read without asking Discord: in the interaction's own channel from
 ``interaction.app_permissions``, elsewhere from the cached guild (its role and the channel's overwrites).
 A call that would be refused is not made, and a refusal Discord gives anyway is remembered
-(bot.discord_permissions.Refusals). Either way the user is told once, in one line naming the permission.
+(bot.discord_permissions.Refusals). Either way a GM is told once, in one line naming the permission.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.discord_permissions import (
     missing,
     missing_line,
 )
-from bot.interactions import bot_of
+from bot.interactions import actor_of, bot_of, services_of
 
 log = logging.getLogger(__name__)
 TOLD = "permission_lines"  # interaction.extras: lines waiting for the interaction's first answer
@@ -76,9 +76,8 @@ async def allowed(interaction: discord.Interaction[Any], channel_id: int, needed
         lacking = tuple(n for n in needed if refusals.refused(channel_id, n))
     if not lacking:
         return True
-    first = lacking[0]
-    if refusals.remember(channel_id, first):
-        await tell(interaction, line_for(interaction, channel_id, first))
+    refusals.remember(channel_id, lacking[0])
+    await _tell_gm_once(interaction, channel_id, lacking[0])
     return False
 
 
@@ -90,8 +89,27 @@ async def refused(interaction: discord.Interaction[Any], channel_id: int, needed
         return
     blamed = VIEW if exc.code == 50001 else needed[-1]
     log.info("Discord refused to %s in channel %s (%s): %s", what, channel_id, blamed.name, exc)
-    if bot_of(interaction).refusals.remember(channel_id, blamed):
-        await tell(interaction, line_for(interaction, channel_id, blamed))
+    bot_of(interaction).refusals.remember(channel_id, blamed)
+    await _tell_gm_once(interaction, channel_id, blamed)
+
+
+async def _tell_gm_once(interaction: discord.Interaction[Any], channel_id: int, needed: Needed) -> None:
+    """Tell the user what is missing if they are a GM (or a manager) and no GM was told yet."""
+    if await _is_gm(interaction) and bot_of(interaction).refusals.tell_once(channel_id, needed):
+        await tell(interaction, line_for(interaction, channel_id, needed))
+
+
+async def _is_gm(interaction: discord.Interaction[Any]) -> bool:
+    permissions = interaction.permissions
+    if permissions.manage_guild or permissions.administrator:
+        return True
+    try:
+        actor = actor_of(interaction)
+        view = await services_of(interaction).settings.show(actor)
+    except Exception:  # a DM, or the database: not worth failing the action over
+        log.info("could not tell whether the user is a GM", exc_info=True)
+        return False
+    return view.gm_role_id is not None and view.gm_role_id in actor.role_ids
 
 
 def line_for(interaction: discord.Interaction[Any], channel_id: int, needed: Needed) -> str:

@@ -50,7 +50,11 @@ def test_invite_without_an_id_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyP
 
 def test_a_refusal_is_told_once_and_forgotten_when_the_permission_is_back() -> None:
     refusals = Refusals()
-    assert refusals.remember(7, PIN) and not refusals.remember(7, PIN)
+    assert not refusals.tell_once(7, PIN)  # nothing refused yet
+    refusals.remember(7, PIN)
+    assert refusals.tell_once(7, PIN) and not refusals.tell_once(7, PIN)
     assert refusals.refused(7, PIN) and not refusals.refused(7, SEND) and not refusals.refused(8, PIN)
     refusals.update(7, discord.Permissions(pin_messages=True))
-    assert not refusals.refused(7, PIN) and refusals.remember(7, PIN)
+    assert not refusals.refused(7, PIN)
+    refusals.remember(7, PIN)
+    assert refusals.tell_once(7, PIN)  # refused again after it was given back: told again

@@ -189,3 +189,26 @@ async def test_setup_check_names_what_the_bot_lacks_here_and_in_the_gm_channel(t
 async def test_setup_is_for_server_managers(table: Any) -> None:
     [setup] = [c for c in table.emu.commands() if c["name"] == "setup"]
     assert str(setup["default_member_permissions"]) == "32" and setup.get("contexts") == [0]
+
+
+async def test_a_player_who_meets_a_missing_permission_is_not_told_the_next_gm_is(table: Any) -> None:
+    """Embed Links taken away mid-fight: Alice's attack (its answer is an interaction response, which needs no
+    Embed Links) leaves the tracker alone and tells her nothing she could change; the GM's next command says it."""
+    await table.setup("ars-harn")
+    await fighters(table)
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.wait_tracker(lambda text: "Bjorn" in text)
+    bot_role = next(r for r in table.world.guild.roles.values() if r.managed)
+    table.emu.set_overwrites(table.combat, [Overwrite(bot_role.id, 0, deny=perms.EMBED_LINKS),
+                                            Overwrite(table.world.guild.id, 0, deny=perms.EMBED_LINKS)])
+    attack = await table.send("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge",
+                                         "aim": "high", "dice": "attack=9 defense=3 location=12 shock=2"},
+                              user=table.alice)
+    assert (await attack.message()).embeds
+    npcs = await table.send("encounter npcs", NPCS)
+    await npcs.message()
+    await table.emu.wait_until(lambda: npcs.followup_messages or None, what="the GM to be told")
+    assert not lines_to(table, attack)
+    [told] = lines_to(table, npcs)
+    assert "**Embed Links**" in told
+    table.check_clean()
