@@ -70,6 +70,26 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
         await reply(interaction, embed=embeds.initiative(encounter))
         await refresh_tracker(interaction, encounter)
 
+    @app_commands.command(name="order", description="Change the turn order: move one combatant, or give the order (GM)")
+    @app_commands.describe(character="Who moves", position="Their place in the order (1 = first)",
+                           before="Put them just before this combatant", after="Put them just after this combatant",
+                           names="The order, e.g. Wulf, Archer 1 (the rest follow as they were)")
+    @app_commands.autocomplete(character=autocomplete.combatant, before=autocomplete.combatant,
+                               after=autocomplete.combatant)
+    async def order(self, interaction: discord.Interaction[GrievousBot], character: Name | None = None,
+                    position: app_commands.Range[int, 1, 50] | None = None, before: Name | None = None,
+                    after: Name | None = None, names: app_commands.Range[str, 1, 1000] | None = None) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.set_order(
+            actor_of(interaction), character, position=position, before=before, after=after, names=names))
+        await self._show(interaction, encounter, embeds.order_changed(encounter))
+
+    @app_commands.command(name="delay", description="Hold the current turn: act after someone later this round")
+    @app_commands.describe(after="Act just after this combatant (default: last this round)")
+    @app_commands.autocomplete(after=autocomplete.combatant)
+    async def delay(self, interaction: discord.Interaction[GrievousBot], after: Name | None = None) -> None:
+        encounter = await slow(interaction, self.bot.services.encounters.delay(actor_of(interaction), after))
+        await self._show(interaction, encounter, embeds.delayed(encounter))
+
     @app_commands.command(name="declare", description="Ars Magica movement phase: declare aspect, aim and target")
     @app_commands.describe(character="Who declares", aspect="Blunt, edge or point", aim="High, mid or low",
                            target="Whom they will attack")

@@ -55,6 +55,11 @@ async def active_encounter(session: AsyncSession, actor: Actor, *, for_update: b
     return encounter
 
 
+def _names(text: str) -> list[str]:
+    """The names of an order, as typed: separated by commas or semicolons."""
+    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()][:MAX_COMBATANTS + 1]
+
+
 class EncounterService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
@@ -304,6 +309,98 @@ class EncounterService:
             skipped.append(SkippedTurn(character.name, ready.words, recovered))
             self._advance(encounter)
         return tuple(skipped), True
+
+    async def set_order(self, actor: Actor, character: str | None = None, *, position: int | None = None,
+                        before: str | None = None, after: str | None = None,
+                        names: str | None = None) -> EncounterView:
+        """GM: change the turn order in any system. ``names`` ("Wulf, Archer 1"): those first, in that order,
+        the rest after them as they were; or move one ``character`` to ``position`` (1 = first), or just
+        ``before`` or ``after`` another. Whoever's turn it is keeps it; initiative scores stay as rolled."""
+        moves = sum(x is not None for x in (position, before, after))
+        if names is not None and (character is not None or moves):
+            raise UserError("order: give names (the whole order), or one character with position, before or after")
+        if names is None and (character is None or moves != 1):
+            raise UserError("order: name the character to move and one of position, before or after "
+                            "(or give names: the order, e.g. \"Wulf, Archer 1\")")
+
+        async def work(session: AsyncSession) -> EncounterView:
+            await access.require_gm(session, actor, "change the turn order")
+            encounter = await active_encounter(session, actor)
+            changes = ChangeRecorder.of([], encounter)
+            ordered = [c.character_id for c in ordered_combatants(encounter)]
+            current = self._current_id(encounter)
+            if names is not None:
+                listed = [require_combatant(encounter, n).character_id for n in _names(names)]
+                if not listed:
+                    raise UserError("order: names lists nobody: give combatants' names, separated by commas")
+                if len(set(listed)) != len(listed):
+                    raise UserError("order: a combatant is named twice")
+                new = listed + [cid for cid in ordered if cid not in listed]
+                moved = [require_combatant(encounter, n).character.name for n in _names(names)]
+            else:
+                assert character is not None
+                mover = require_combatant(encounter, character)
+                rest = [cid for cid in ordered if cid != mover.character_id]
+                if position is not None:
+                    if not 1 <= position <= len(ordered):
+                        raise UserError(f"order: position is 1 to {len(ordered)} (the number of combatants)")
+                    index = position - 1
+                else:
+                    other = require_combatant(encounter, before if before is not None else str(after))
+                    if other.character_id == mover.character_id:
+                        raise UserError(f"order: {mover.character.name} cannot move next to themself")
+                    index = rest.index(other.character_id) + (0 if before is not None else 1)
+                new = [*rest[:index], mover.character_id, *rest[index:]]
+                moved = [mover.character.name]
+            encounter.order = new
+            if current is not None:
+                encounter.turn = new.index(current)
+            touch(self._rt, encounter)
+            record_event(self._rt, session, actor, "order", {"moved": moved}, changes.record().to_json(), encounter)
+            return replace(await self._saved(session, encounter), moved=tuple(moved))
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def delay(self, actor: Actor, after: str | None = None) -> EncounterView:
+        """Whoever's turn it is holds it (that combatant's player, or the GM): they move to just after
+        ``after`` (someone still to act this round), or to the end of the round, and keep that place in
+        the order from then on. The turn passes to the next who can act."""
+
+        async def work(session: AsyncSession) -> EncounterView:
+            encounter = await active_encounter(session, actor)
+            if not encounter.combatants:
+                raise UserError("nobody is in the encounter yet: /encounter add someone first")
+            ordered = ordered_combatants(encounter)
+            turn = encounter.turn % len(ordered)
+            current = ordered[turn]
+            await access.require_control(session, actor, current.character, "delay their turn")
+            later = ordered[turn + 1:]
+            if not later:
+                raise UserError(f"{current.character.name} is the last to act this round: nothing to wait for. "
+                                "/encounter next ends the turn")
+            if after is None:
+                target = later[-1]
+            else:
+                target = require_combatant(encounter, after)
+                if target not in later:
+                    allowed = ", ".join(c.character.name for c in later)
+                    raise UserError(f"delay: {current.character.name} can wait only for someone still to act this "
+                                    f"round ({allowed})")
+            changes = ChangeRecorder.of([c.character for c in encounter.combatants], encounter)
+            ids = [c.character_id for c in ordered if c is not current]
+            index = ids.index(target.character_id) + 1
+            encounter.order = [*ids[:index], current.character_id, *ids[index:]]
+            encounter.turn = turn  # the next in line now stands where the delayer stood
+            skipped, stalled = await self._pass_over(session, encounter)
+            touch(self._rt, encounter)
+            record_event(self._rt, session, actor, "delay",
+                         {"name": current.character.name, "after": target.character.name,
+                          "skipped": [{"name": s.name, "why": s.words} for s in skipped]},
+                         changes.record().to_json(), encounter)
+            return replace(await self._saved(session, encounter), moved=(current.character.name,),
+                           delayed_after=target.character.name, skipped=skipped, stalled=stalled)
+
+        return await self._rt.transact(actor.channel_id, work)
 
     async def status(self, actor: Actor) -> EncounterView:
         """Round, turn order, whose turn, each combatant's condition and wounds."""

@@ -152,6 +152,8 @@ class EncounterView:
     skipped: tuple[SkippedTurn, ...] = ()  # the turns this command passed over (nobody who can act: all)
     stalled: bool = False  # every combatant was passed over: nobody in the fight can act
     initiative_rolls: tuple[InitiativeRoll, ...] = ()  # /encounter initiative: who got which faces
+    moved: tuple[str, ...] = ()  # /encounter order or delay: who was moved
+    delayed_after: str | None = None  # /encounter delay: whom the delayer now acts after
 
     @property
     def current(self) -> CombatantView | None:

@@ -59,6 +59,7 @@ from bot.ui.decision_embeds import (
 from bot.ui.embed_common import SYSTEM_TITLES, done, system_title
 from bot.ui.encounter_embeds import (
     declared,
+    delayed,
     encounter_ended,
     encounter_started,
     initiative,
@@ -67,6 +68,7 @@ from bot.ui.encounter_embeds import (
     next_turn,
     npcs_cleared,
     npcs_joined,
+    order_changed,
     tracker,
     tracker_moved,
 )
@@ -153,6 +155,7 @@ __all__ = [
     "decision_line",
     "decision_taken",
     "declared",
+    "delayed",
     "deleted",
     "done",
     "encounter_ended",
@@ -174,6 +177,7 @@ __all__ = [
     "npcs_cleared",
     "npcs_joined",
     "offer_answered",
+    "order_changed",
     "pack",
     "pack_reset",
     "pack_uploaded",

@@ -137,6 +137,24 @@ def next_turn(view: EncounterView) -> str:
     return "\n".join(lines)
 
 
+def order_changed(view: EncounterView) -> str:
+    """/encounter order: the new order, in one line (long fights are clipped to the first names)."""
+    order = ", ".join(f"{n}. {plain(c.name)}" for n, c in enumerate(view.combatants[:15], 1))
+    if len(view.combatants) > 15:
+        order += f", \u2026 {len(view.combatants) - 15} more"
+    moved = ", ".join(f"**{plain(name)}**" for name in view.moved)
+    current = view.current
+    turn = f" It is still **{plain(current.name)}**'s turn." if current is not None else ""
+    return f"Turn order changed ({moved} moved): {order}.{turn}"
+
+
+def delayed(view: EncounterView) -> str:
+    """/encounter delay: who holds the turn, whom they now act after, and whose turn it is."""
+    who = plain(view.moved[0]) if view.moved else "?"
+    line = f"**{who}** holds the turn and will act after **{plain(view.delayed_after or '?')}**."
+    return f"{line}\n{next_turn(view)}"
+
+
 def initiative(view: EncounterView) -> discord.Embed:
     embed = tracker(view)
     embed.title = f"\U0001f3b2 Initiative \u2014 round {view.round}"

@@ -61,7 +61,8 @@ _DECISIONS = {
 _INITIATIVE = {
     "ars-harn": "`/encounter initiative` rolls initiative; `/encounter declare` sets aspect, aim and target in "
                 "the movement phase",
-    "pendragon": "`/encounter initiative` keeps the order they joined: both sides of an exchange roll at once",
+    "pendragon": "`/encounter initiative` keeps the order they joined: both sides of an exchange roll at once; "
+                 "`/encounter order` changes it",
     "fading-suns": "`/encounter initiative` rolls initiative and sets the turn order",
 }
 
@@ -107,7 +108,8 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
             "One per channel, with a pinned tracker that is edited as things change.\n"
             "`/encounter start`, `/encounter add character`, `/encounter npcs template count`\n"
             f"{_per_system(_INITIATIVE, system)}\n"
-            "`/encounter next`, `/encounter remove`, `/encounter status`, `/encounter end`")
+            "`/encounter next` (skips those who cannot act), `/encounter order` and `/encounter delay` (the GM's "
+            "turn order, a held turn), `/encounter remove`, `/encounter status`, `/encounter end`")
     if topic == "combat":
         extra = _per_system(_COMBAT_EXTRA, system)
         return (

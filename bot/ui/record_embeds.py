@@ -22,6 +22,8 @@ EVENT_TITLES = {
     "end": "ends the encounter",
     "next_turn": "ends the turn",
     "initiative": "sets the turn order",
+    "order": "changes the turn order",
+    "delay": "delays a turn",
     "declare": "declares an attack",
     "undo": "takes back an action",
 }

@@ -26,12 +26,14 @@ from bot.services.views import (
     EventView,
     FightEnded,
     GuildSettingsView,
+    InitiativeRoll,
     NpcsCleared,
     PackFileView,
     PackView,
     PartyView,
     PendingDecisionView,
     RollView,
+    SkippedTurn,
     TreatmentOffer,
     WayOutView,
 )
@@ -101,7 +103,9 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
                               wounds=(), penalty=0, declaration={})
     encounter = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=1, turn=0, active=True,
                               combatants=(combatant,), tracker_message_id=None, version=1,
-                              npcs_removed=(name,), npcs_kept=(name,))
+                              npcs_removed=(name,), npcs_kept=(name,), skipped=(SkippedTurn(name, "is dead"),),
+                              initiative_rolls=(InitiativeRoll(name, 9, (9,), True),), moved=(name,),
+                              delayed_after=name)
     attack = EventView(id=1, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name=name,
                        summary={"system": "ars-harn", "action": {"type": "attack"}, "actor": name, "target": name,
                                 "outcome": ARS_HIT}, created_at=datetime(2026, 1, 1, tzinfo=UTC))
@@ -123,7 +127,8 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         embeds.character_list([CharacterBrief(id=1, name=name, system="ars-harn", owner_id=1, npc=False)]),
         embeds.tracker(encounter), embeds.initiative(encounter), embeds.encounter_ended(encounter),
         embeds.joined([name]), embeds.left(name), embeds.declared(name, "edge", "high", name),
-        embeds.next_turn(encounter), embeds.npcs_joined(name, 2), embeds.npcs_cleared(NpcsCleared((name,), (name,))),
+        embeds.next_turn(encounter), embeds.order_changed(encounter), embeds.delayed(encounter),
+        embeds.npcs_joined(name, 2), embeds.npcs_cleared(NpcsCleared((name,), (name,))),
         way_out_headline("ars-harn", name, WayOutView("dropped", "action", name)),
         fight_ended_line(FightEnded(name, ("prone",), (name,))),
         embeds.log([attack, edit, joined, rolled]), embeds.undone(undone), embeds.event_details(attack),

@@ -129,3 +129,89 @@ def _json(sheet: dict[str, Any]) -> bytes:
     import json
 
     return json.dumps(sheet).encode()
+
+
+async def _pendragon(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await services.settings.set_system(manager, "pendragon")
+    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.characters.create(alice, "Sir Cador", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
+                                                          "skills.sword": 16}, ["sword"], [])
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Sir Cador")
+    await services.encounters.add_npcs(gm, "bandit", 2)
+
+
+async def test_the_gm_sets_and_changes_the_order_in_pendragon_and_the_turn_stays_put(
+        services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await _pendragon(services, manager, alice, gm)
+    view = await services.encounters.set_order(gm, names="Bandit 2, bandit 1")
+    assert [c.name for c in view.combatants] == ["Bandit 2", "Bandit 1", "Sir Cador"]
+    assert view.current.name == "Sir Cador"  # whose turn it was keeps it
+    assert "Turn order changed (**Bandit 2**, **Bandit 1** moved): 1. Bandit 2, 2. Bandit 1, 3. Sir Cador." \
+        in encounter_embeds.order_changed(view)
+    view = await services.encounters.set_order(gm, "Sir Cador", position=1)
+    assert [c.name for c in view.combatants] == ["Sir Cador", "Bandit 2", "Bandit 1"]
+    view = await services.encounters.set_order(gm, "Bandit 1", before="Bandit 2")
+    assert [c.name for c in view.combatants] == ["Sir Cador", "Bandit 1", "Bandit 2"]
+    view = await services.encounters.set_order(gm, "Sir Cador", after="Bandit 2")
+    assert [c.name for c in view.combatants] == ["Bandit 1", "Bandit 2", "Sir Cador"]
+    assert view.current.name == "Sir Cador"
+    tracker = encounter_embeds.tracker(view).to_dict()["description"]
+    assert tracker.index("Bandit 1") < tracker.index("Bandit 2") < tracker.index("Sir Cador")
+    await services.records.undo(gm)
+    assert [c.name for c in (await services.encounters.status(gm)).combatants] == ["Sir Cador", "Bandit 1",
+                                                                                   "Bandit 2"]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"names": "Gawain, Bandit 1"}, "'Gawain' is not in this encounter \\(in it: Sir Cador, Bandit 1, Bandit 2\\)"),
+    ({"names": " , ;"}, "names lists nobody"),
+    ({"names": "Bandit 1, bandit 1"}, "named twice"),
+    ({"character": "Bandit 1", "position": 9}, "position is 1 to 3"),
+    ({"character": "Bandit 1"}, "one of position, before or after"),
+    ({"character": "Bandit 1", "after": "Bandit 1"}, "next to themself"),
+    ({"character": "Bandit 1", "after": "Morgan"}, "'Morgan' is not in this encounter"),
+    ({"character": "Bandit 1", "position": 1, "names": "Bandit 2"}, "not both|or one character"),
+])
+async def test_an_order_naming_nobody_is_one_line_and_changes_nothing(
+        services: Any, manager: Any, alice: Any, gm: Any, kwargs: dict[str, Any], message: str) -> None:
+    await _pendragon(services, manager, alice, gm)
+    character = kwargs.pop("character", None)
+    with pytest.raises(UserError, match=message):
+        await services.encounters.set_order(gm, character, **kwargs)
+    assert [c.name for c in (await services.encounters.status(gm)).combatants] == ["Sir Cador", "Bandit 1",
+                                                                                   "Bandit 2"]
+
+
+async def test_only_the_gm_changes_the_order(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await _pendragon(services, manager, alice, gm)
+    with pytest.raises(UserError, match="change the turn order"):
+        await services.encounters.set_order(alice, "Sir Cador", position=3)
+
+
+async def test_a_delayed_turn_comes_after_the_one_it_waits_for_and_keeps_that_place(
+        services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await _pendragon(services, manager, alice, gm)
+    view = await services.encounters.delay(alice, after="Bandit 1")
+    assert [c.name for c in view.combatants] == ["Bandit 1", "Sir Cador", "Bandit 2"]
+    assert (view.round, view.current.name) == (1, "Bandit 1")
+    assert encounter_embeds.delayed(view).splitlines() == [
+        "**Sir Cador** holds the turn and will act after **Bandit 1**.", "Round 1: **Bandit 1**'s turn."]
+    view = await services.encounters.next_turn(gm)
+    assert view.current.name == "Sir Cador"
+    with pytest.raises(UserError, match="can wait only for someone still to act this round \\(Bandit 2\\)"):
+        await services.encounters.delay(alice, after="Bandit 1")
+    view = await services.encounters.delay(alice)  # to the end of the round
+    assert [c.name for c in view.combatants] == ["Bandit 1", "Bandit 2", "Sir Cador"]
+    assert view.current.name == "Bandit 2"
+    with pytest.raises(UserError, match="delay their turn"):
+        await services.encounters.delay(alice)  # Bandit 2's turn: not Alice's to hold
+
+
+async def test_a_delay_passes_over_those_who_cannot_act(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    await _ars_harn(services, manager, alice, gm)
+    await services.combat.act(gm, "condition", "Archer 1", {"add": "dead"})
+    view = await services.encounters.delay(alice)
+    assert [(s.name, s.words) for s in view.skipped] == [("Archer 1", "is dead")]
+    assert view.current.name == "Archer 2"
+    assert [c.name for c in view.combatants] == ["Archer 1", "Archer 2", "Wulf"]
