@@ -55,4 +55,4 @@ def pick_weapon(name: str, ways: Sequence[WayOut], weapon: str | None) -> WayOut
 
 def _weapons_hint(ways: Sequence[WayOut]) -> str:
     names = weapons(ways)
-    return f" (to take up a weapon: /ready {names[0]})" if names else ""
+    return f" (to take up a weapon: /ready weapon:{names[0]})" if names else ""

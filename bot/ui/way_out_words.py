@@ -12,7 +12,7 @@ from bot.text_safety import plain
 # state -> what the character does to leave it ("{who} gets up")
 _DOES = {
     "prone": "gets up",
-    "unhorsed": "is back in the saddle",
+    "unhorsed": "mounts up",
     "shock": "tries to snap out of shock",
     "unconscious": "comes round",
     "incapacitated": "is no longer incapacitated",

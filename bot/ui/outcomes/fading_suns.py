@@ -173,6 +173,9 @@ def _fs_defends(defense: Mapping[str, Any]) -> str:
     return _FS_DEFENCE_VERBS.get(kind) or (f"{human(kind)}s" if kind else "defends")
 
 
+_CONSEQUENCES = {"prone": "falls prone", "drop_weapon": "drops the weapon"}
+
+
 def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str | None, list[str]]:
     """The public lines under an attack's headline: goal roll, defence and damage in one line, then the wound's
     effect, the checks' consequences, conditions and dropped weapons."""
@@ -200,7 +203,10 @@ def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str |
         if isinstance(check, Mapping) and check.get("consequences"):
             who = _fs_side(names, check.get("who"))
             name = _FS_COLUMNS.get(str(check.get("check")), human(check.get("check")))
-            lines.append(f"{name}: {who} {', '.join(human(c) for c in check['consequences'])}")
+            # a dropped weapon is named on its own line below: said once
+            said = [_CONSEQUENCES.get(str(c), human(c)) for c in check["consequences"]
+                    if not (c == "drop_weapon" and outcome.get("dropped"))]
+            lines.append(f"{name}: {who} {', '.join(said)}" if said else f"{name} failed")
     for who, items in _fs_per_side(outcome.get("dropped"), names, "defender"):
         lines.append(f"{who} drops the {text(items)}")
     return numbers, lines

@@ -230,7 +230,8 @@ def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str],
                 owner = {"attacker": attacker, "defender": defender}.get(side, text(side))
                 weapon = lost.get(side, {}).get("weapon")
                 lines.append(f"{owner}'s {text(weapon) if weapon else 'weapon'} {verb}")
-    if outcome.get("lance_broken"):
+    if outcome.get("lance_broken") and not any("lance breaks" in line for line in lines):
+        # said once: a charge's broken lance is also the winner's broken weapon, named above
         lines.append("lances break" if str(outcome["lance_broken"]) == "both" else "a lance breaks")
     return totals, lines
 
