@@ -9,18 +9,21 @@ through it). Every check after the wound reads only success, failure or botch.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from random import Random
 from typing import Any
 
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import HANDS
 from rules.ars_harn.combat import earns_advantage
 from rules.ars_harn.settings import parse_rulings
-from rules.dice import FAILURE, FUMBLE, SUCCESS
+from rules.dice import FAILURE, FUMBLE, SUCCESS, DiceSource
 from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, labels, last, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
 
+# what the Attack and Defense rolls made of the exchange: hit, excess, tactical advantage, the two botches
+Exchange = tuple[bool, int, bool, bool, bool]
 CHECKS = frozenset({"shock", "kill", "amputation", "fumble", "stumble", "chirurgy", "healing", "fatigue"})
 SEVERITY = {"M": "minor", "S": "serious", "G": "grievous", "K": "kill"}
 # The Attack roll's stress die is followed until the chance of one more doubling is under this. Its far tail
@@ -43,9 +46,10 @@ class ArsHarnOdds:
         # whole is its total as the probe saw it; one forced in part keeps the keys off (still exact)
         self.mods: dict[str, int] | None = None
         self.fixed: dict[str, tuple[int, bool]] = {}
+        self.partial: dict[str, tuple[list[int], list[int]]] = {}
+        self.botch_dice = parse_rulings(scenario.settings).combat_botch_dice
         self.defends = bool(out.get("defense_rolled"))
-        self.attack = out.get("action") == "attack"  # a spell has no excess
-        if self.attack:
+        if out.get("action") == "attack":
             self.mods = {"attack": sum((out.get("attack_modifiers") or {}).values()),
                          "defense": sum((out.get("defense_modifiers") or {}).values())}
             for label in ("attack", "defense"):
@@ -54,8 +58,10 @@ class ArsHarnOdds:
                 made = [r for r in probe.rolls if r.label in (label, f"{label}.botch")]
                 given = [f for name in (label, f"{label}.botch") for f in forced.get(name, [])]
                 if [f for r in made for f in r.faces] != given:
-                    self.mods = None  # forced in part: the rest of the chain is followed face by face
-                    break
+                    # forced in part (attack=1: the doubling's next face is followed face by face): its total is
+                    # read from the faces, by the dice source's own stress roll, once its chain is complete
+                    self.partial[label] = (list(forced.get(label, [])), list(forced.get(f"{label}.botch", [])))
+                    continue
                 botched = bool(out.get(f"{label}_botched"))
                 self.fixed[label] = (int(out.get(f"{label}_total") or 0), botched)
         self.rolled = tuple(label for label in ("attack", "defense")
@@ -63,7 +69,7 @@ class ArsHarnOdds:
         self.offsets: dict[tuple[str, int | None], int] = {}
         self.places = sorted({self._place(g) for g in self._groups("location", 100) or []}, key=str)
         self._bands: dict[int, tuple[int | None, ...]] = {}
-        self._last: tuple[History | None, tuple[bool, int, bool, bool, bool] | None] = (None, None)
+        self._last: tuple[History | None, tuple[Exchange, int] | None] = (None, None)
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups, cutoffs={"attack": ATTACK_CUTOFF})
 
     def _groups(self, label: str, sides: int) -> list[tuple[int, ...]] | None:
@@ -82,8 +88,9 @@ class ArsHarnOdds:
         loc = self.catalog.strike(self.aim, group[0])
         return loc.key, (group[0] % 2 if loc.paired else None)
 
-    def _exchange(self, history: History) -> tuple[bool, int, bool, bool, bool] | None:
-        """(hit, excess, tactical advantage, attack botched, defence botched) once both rolls are in."""
+    def _exchange(self, history: History) -> tuple[Exchange, int] | None:
+        """(hit, excess, tactical advantage, attack botched, defence botched) once both rolls are in, and how many
+        of the history's outcomes they took (one each, or a roll forced in part: the faces it was followed by)."""
         if self.mods is None or len(history) < len(self.rolled):
             return None
         if history is self._last[0]:  # the driver asks mark, then key, of the same path
@@ -92,19 +99,47 @@ class ArsHarnOdds:
         self._last = (history, found)
         return found
 
-    def _read_exchange(self, history: History) -> tuple[bool, int, bool, bool, bool] | None:
+    def _read_exchange(self, history: History) -> tuple[Exchange, int] | None:
         assert self.mods is not None
         totals: dict[str, tuple[int, bool]] = dict(self.fixed)
-        for (label, value), wanted in zip(history, self.rolled, strict=False):
-            if label != wanted or not isinstance(value, tuple):
-                return None
-            botched = value[1] > 0
-            totals[label] = (0 if botched else value[0] + self.mods[label], botched)
-        at, a_botched = totals["attack"]
-        dt, d_botched = totals.get("defense", (0, False))
-        hit = at > dt
-        advantage = not hit and earns_advantage(self.rule, at, dt)
-        return hit, at - dt if hit else 0, advantage, a_botched, d_botched
+        at = 0
+        for label in self.rolled:
+            if label in self.partial:
+                end = at
+                while end < len(history) and history[end][0] in (label, f"{label}.botch"):
+                    end += 1
+                read = self._partial_roll(label, history[at:end])
+                if read is None:
+                    return None
+                total, botched = read
+                at = end
+            else:
+                value = history[at][1] if at < len(history) and history[at][0] == label else None
+                if not isinstance(value, tuple):
+                    return None
+                total, botched = value[0], value[1] > 0
+                at += 1
+            totals[label] = (0 if botched else total + self.mods[label], botched)
+        a_total, a_botched = totals["attack"]
+        d_total, d_botched = totals.get("defense", (0, False))
+        hit = a_total > d_total
+        advantage = not hit and earns_advantage(self.rule, a_total, d_total)
+        return (hit, a_total - d_total if hit else 0, advantage, a_botched, d_botched), at
+
+    def _partial_roll(self, label: str, faces: History) -> tuple[int, bool] | None:
+        """A stress roll forced in part, followed by ``faces``: its total and botch by the dice source's own
+        roll, or None while its chain is still going (a 1 doubles again)."""
+        main, botch = self.partial[label]
+        given = {label: main + [int(str(f)) for name, f in faces if name == label],
+                 f"{label}.botch": botch + [int(str(f)) for name, f in faces if name != label]}
+        dice = DiceSource(given, rng=_NoDraw())
+        try:
+            roll = dice.stress(label, self.botch_dice)
+        except _Incomplete:
+            return None
+        if dice.unused():
+            return None
+        return roll.total, roll.botches > 0
 
     def key(self, history: History, resolution: Resolution | None) -> State | None:
         if history and history[-1][0] == "shock" and history[-1][1] in SHOCK_LEAF:
@@ -117,12 +152,13 @@ class ArsHarnOdds:
                 return None
             targeting = resolution.outcome["targeting"]
             return State(("targeting", targeting.get("passed"), targeting.get("botched")))
-        exchange = self._exchange(history)
+        read = self._exchange(history)
+        exchange = None if read is None else read[0]
         if history and history[-1][0] == "location" and labels(history).count("location") == 1:
             return self._wound(history[-1][1], exchange, resolution)
-        if exchange is None or len(history) != len(self.rolled):
+        if read is None or read[1] != len(history):
             return None
-        hit, excess, advantage, a_botched, d_botched = exchange
+        hit, excess, advantage, a_botched, d_botched = read[0]
         if hit and self.places and len(self.offsets) == len(self.places):
             # every location's constant is known: the excess matters only through the injury
             # band it gives at each location
@@ -138,7 +174,7 @@ class ArsHarnOdds:
             return State(("bands", bands), _botches(a_botched, d_botched))
         return State(("exchange", hit, excess if hit else 0, advantage, a_botched, d_botched))
 
-    def _wound(self, group: Hashable, exchange: tuple[bool, int, bool, bool, bool] | None,
+    def _wound(self, group: Hashable, exchange: Exchange | None,
                resolution: Resolution | None) -> State | None:
         """After the location roll: what the wound's rolls depend on (its code, the kind of limb, the side that
         may drop a weapon). Every location giving the same shares them; the leaf keeps its own location."""
@@ -165,33 +201,29 @@ class ArsHarnOdds:
 
     def same_next(self, history: History) -> bool:
         """The Defense roll follows the Attack roll whatever it showed (the defender's state decides it)."""
-        return (len(history) == 1 and history[0][0] == "attack" and self.rolled == ("attack", "defense")
-                and self.mods is not None)
+        if self.rolled != ("attack", "defense") or self.mods is None or "defense" in self.partial:
+            return False
+        if "attack" not in self.partial:
+            return len(history) == 1 and history[0][0] == "attack"
+        # an attack forced in part: once its chain is complete
+        return all(name in ("attack", "attack.botch") for name, _ in history) and \
+            self._partial_roll("attack", history) is not None
 
     def observe(self, history: History, resolution: Resolution) -> None:
-        exchange = self._exchange(history)
+        read = self._exchange(history)
         impact = resolution.outcome.get("effective_impact")
         group = last(history, "location")
-        if exchange is None or impact is None or group is None:
+        if read is None or impact is None or group is None:
             return
-        self.offsets.setdefault(self._place(group), int(impact) - exchange[1])
+        self.offsets.setdefault(self._place(group), int(impact) - read[0][1])
 
     def mark(self, history: History) -> tuple[str, Hashable] | None:
-        if self.mods is None or len(history) != len(self.rolled):
+        if self.mods is None or len(history) < len(self.rolled):
             return None
-        exchange = self._exchange(history)
-        if exchange is None or not exchange[0]:
+        read = self._exchange(history)
+        if read is None or read[1] != len(history) or not read[0][0]:
             return None
-        return "excess", exchange[1]
-
-    def mark_run(self, history: History, resolution: Resolution) -> tuple[str, Hashable] | None:
-        """An Attack or Defense roll forced in part is followed face by face, and no path merges before the
-        location roll: there, the run gives the excess of the one path it is on."""
-        if not self.attack or self.mods is not None or history[-1][0] != "location" or \
-                labels(history).count("location") != 1:
-            return None
-        excess = resolution.outcome.get("excess")
-        return ("excess", excess) if resolution.outcome.get("hit") and isinstance(excess, int) else None
+        return "excess", read[0][1]
 
     def leaf(self, resolution: Resolution) -> Leaf:
         out = resolution.outcome
@@ -218,6 +250,17 @@ class ArsHarnOdds:
             ("incapacitated", "incapacitated" in conditions),
             ("gm_decision", (out.get("gm_decision") or {}).get("kind")),
         ])
+
+
+class _Incomplete(Exception):
+    """A stress roll forced in part asked for a face its path has not shown yet."""
+
+
+class _NoDraw(Random):
+    """The generator of a dice source that must only use the faces given."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise _Incomplete
 
 
 def _botches(attack: bool, defense: bool) -> Leaf:

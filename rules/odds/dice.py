@@ -203,8 +203,10 @@ class EnumeratingDice(DiceSource):
     def face(self, label: str, sides: int) -> int:
         if self._queues.get(label) or sides < 2:
             return super().face(label, sides)
-        # an unforced face the engine asks for directly (effect dice, or past a forced chain)
-        if self._prob / sides < self.cutoff * 1e-6:
+        # an unforced face the engine asks for directly (effect dice, or past a stress roll forced in part):
+        # a path under 1e-17 is cut, so a chain of 1s forced in part is followed 16 doublings deep at most
+        # (the dice source refuses more than 20), and a deep Attack roll (to 1e-17) still meets the defence
+        if self._prob / sides < self.cutoff * 1e-8:
             raise Exhausted(label)
         low, high = face_range(sides)
         request = self.policy.grouped(label, sides) or Request(

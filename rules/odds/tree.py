@@ -54,10 +54,7 @@ class Adapter(Protocol):
         """What the summary reads from one finished action: plain, hashable name/value pairs."""
 
     # optional: ``same_next(history)`` True when the roll after ``history``'s last is the same request
-    # whatever that last one showed (ars-harn's Defense roll after the Attack roll); and
-    # ``mark_run(history, resolution)``: ``mark`` read from the run through a path, for a fact its history does
-    # not tell (an Attack roll forced in part: its total is the engine's); asked only where ``mark`` said None
-    # and ``key`` shared nothing before the run
+    # whatever that last one showed (ars-harn's Defense roll after the Attack roll)
 
 
 @dataclass
@@ -125,8 +122,6 @@ class _Driver:
         self.resolve, self.make, self.adapter, self.deadline = resolve, make, adapter, deadline
         self.memo: dict[Hashable, Sub] = {}
         self.same_next: Callable[[History], bool] = getattr(adapter, "same_next", lambda history: False)
-        self.mark_run: Callable[[History, Resolution], tuple[str, Hashable] | None] = getattr(
-            adapter, "mark_run", lambda history, resolution: None)
         self.marginals: dict[str, dict[Hashable, float]] = {}
         self.runs = 0
 
@@ -158,8 +153,7 @@ class _Driver:
         sub = Sub(cut=request.cut)
         for index, outcome in enumerate(request.outcomes):
             path = (*history, (request.label, outcome.key))
-            marked = self.adapter.mark(path)
-            self.tally(marked, weight * outcome.prob)
+            self.tally(self.adapter.mark(path), weight * outcome.prob)
             state = self.adapter.key(path, None)
             if state is not None and state.key in self.memo:
                 sub.refer(state, self.memo[state.key], outcome.prob)
@@ -175,8 +169,6 @@ class _Driver:
                 child_run = _Run((*run.choices[:depth], index, -1), run.requests[:depth + 2], None, borrowed=True)
             else:
                 child_run = self.run((*run.choices[:depth], index))
-            if marked is None and child_run.resolution is not None:
-                self.tally(self.mark_run(path, child_run.resolution), weight * outcome.prob)
             if state is None and child_run.resolution is not None:
                 state = self.adapter.key(path, child_run.resolution)
                 if state is not None and state.key in self.memo:

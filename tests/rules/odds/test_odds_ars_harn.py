@@ -4,6 +4,7 @@ excess on a hit with the Attack and Defense dice forced or free."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -44,14 +45,21 @@ def test_the_mean_excess_counts_an_excess_the_forced_dice_fix(forced: dict[str, 
     assert found.summary["detail"]["mean_excess_on_hit"] == pytest.approx(2.0, abs=1e-12)
 
 
-def test_the_mean_excess_counts_an_attack_forced_in_part() -> None:
-    """An attack forced as a 1 then a 1, its next face followed (the defence forced: 5 + 8 = 13): no state
-    merges before the location, and each path's excess is the run's. AT = 4 x the next face + 6, a 0 reading
-    10 and a 1 doubling again (worked out below from the die). It read 0.0 too."""
+@pytest.mark.parametrize(("forced", "attack", "defense"), [
+    # AT = 4 x the face after two 1s + 6 (a 0 reads 10, a 1 doubles again), against DT 5 + 8
+    ({"attack": [1, 1], "defense": [5]}, lambda: [(4 * v + 6, p) for v, _, p in chain(40)], lambda: [(13, ONE)]),
+    # AT = 2 x the face after a 1 + 6, against the free defence
+    ({"attack": [1]}, lambda: [(2 * v + 6, p) for v, _, p in chain(40)], lambda: stress(8)),
+    # the free attack against DT = 2 x the face after a 1 + 8
+    ({"defense": [1]}, lambda: stress(6), lambda: [(2 * v + 8, p) for v, _, p in chain(40)]),
+])
+def test_the_mean_excess_counts_a_roll_forced_in_part(forced: dict[str, list[int]], attack: Any, defense: Any) -> None:
+    """'I rolled a 1 on the attack': the rest of its chain is followed face by face, and its total read from
+    the faces by the dice source's own stress roll once the chain is complete. It read 0.0 (the excess was
+    not tallied; and with no state shared before the location, attack=1 took 84,000 engine runs)."""
     scenario, _ = example("ars-harn-sword-vs-mail")
-    found = odds(scenario, {"attack": [1, 1], "defense": [5]})
-    attack = [(4 * total + 6, p) for total, _, p in chain(levels=40)]  # the chain continues after two 1s
-    expected = exact_mean_excess(attack, [(13, Fraction(1))])
+    found = odds(scenario, forced)
+    expected = exact_mean_excess(attack(), defense())
     assert found.summary["detail"]["mean_excess_on_hit"] == pytest.approx(expected, abs=1e-9)
 
 
@@ -80,6 +88,9 @@ def test_the_mean_excess_with_every_die_free_is_exact(name: str) -> None:
 
 
 # -- an independent stress die, in exact fractions (the seed's rule, not the odds code's) ---------------------
+
+ONE = Fraction(1)
+
 
 def chain(levels: int) -> list[tuple[int, bool, Fraction]]:
     """After a 1: roll again and double; 0 reads 10, a further 1 doubles again. (value, False, probability)."""

@@ -94,6 +94,7 @@ def test_a_forced_attack_die_stays_fixed_and_the_rest_is_followed() -> None:
     # a flail's natural 1: the winner's blow, then the wielder's own, shared by how it leaves him
     ("pendragon-flail-natural-1", {"attacker": [1], "defender": [11]}),
     ("pendragon-flail-natural-1", {"attacker": [1], "defender": [12]}),  # a critical: doubled, major wounds
+    ("ars-harn-sword-vs-mail", {"attack": [7], "defense": [1]}),  # a defence forced in part: read from its faces
     ("ars-harn-defenceless", {"defense": [2]}),  # DT -1: a botched attack hits, keeping its botch through a wound
 ])
 def test_merging_states_changes_no_probability(name: str, forced: dict[str, list[int]]) -> None:
