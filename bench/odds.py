@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "content" / "examples"
 DOCS = ROOT / "docs" / "benchmarks.md"
 WAIT = 60.0
+ARENA_NAMES = [f"{a}{b}" for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for b in ("", "a", "e", "u")]
 
 
 def examples() -> list[tuple[str, Any, dict[str, Any]]]:
@@ -167,7 +168,8 @@ async def through_emulator(repeat: int, worker: bool = True) -> list[str]:
                 names = []
                 for side in ("attacker", "defender"):
                     sheet = dict(data[side])
-                    sheet["name"] = f"{sheet['name']} {len(arenas)}"
+                    # a name of its own per arena, ending in no number: "Bandit 0" would read like a pack NPC's
+                    sheet["name"] = f"{sheet['name']} of Arena {ARENA_NAMES[len(arenas)]}"
                     names.append(sheet["name"])
                     await services.characters.import_sheet(actor, f"{side}.json", json.dumps(sheet).encode())
                 await services.encounters.start(actor)
