@@ -40,8 +40,11 @@ SYSTEM_OPTIONS: dict[str, dict[str, dict[str, str]]] = {
         "save_excess": {ARS: "Keep the excess points for next round instead of adding them to damage"},
         "mounted": {PENDRAGON: "You fight from horseback"},
         "charge": {PENDRAGON: "A mounted lance charge"},
+        "unopposed": {PENDRAGON: "Only you roll (default for a bow or javelin at range; false: an exchange)"},
+        "range": {ARS: "A missile's range band: short, medium, long or extreme (default short)"},
         "location": {FADING_SUNS: "A called location"},
         "defense": {FADING_SUNS: "The target dodges or parries (rolled only if the attack succeeds)"},
+        "throw": {FADING_SUNS: "Throw the weapon (a knife or spear) instead of striking with it"},
     },
     "heal": {  # the treatments of bot/services/injuries.py: only ars-harn has a healing spell
         "body_levels": {ARS: "Body Levels a healing spell heals"},

@@ -41,6 +41,9 @@ class CombatCog(commands.Cog):
         defense="Fading Suns: the target dodges or parries (rolled only if the attack succeeds)",
         save_excess="Ars Magica: keep the excess points for next round instead of adding them to damage",
         mounted="Pendragon: you fight from horseback", charge="Pendragon: a mounted lance charge",
+        unopposed="Pendragon: only you roll (default for a bow or javelin at range; false: an exchange)",
+        range="Ars Magica: a missile's range band: short, medium, long or extreme (default short)",
+        throw="Fading Suns: throw the weapon (a knife or spear) instead of striking with it",
         dice=DICE_HELP, attacker="Who attacks (default: whose turn it is, or your character)")
     @app_commands.autocomplete(target=autocomplete.combatant, weapon=autocomplete.sheet_items("weapon", "attacker"),
                                attacker=autocomplete.combatant, location=autocomplete.hit_location)
@@ -50,9 +53,12 @@ class CombatCog(commands.Cog):
                      location: app_commands.Range[str, 1, 40] | None = None, modifier: Modifier | None = None,
                      save_excess: bool | None = None, mounted: bool | None = None, charge: bool | None = None,
                      dice: Dice | None = None, attacker: Name | None = None,
-                     defense: Literal["dodge", "parry"] | None = None) -> None:
+                     defense: Literal["dodge", "parry"] | None = None, unopposed: bool | None = None,
+                     range: Literal["short", "medium", "long", "extreme"] | None = None,
+                     throw: bool | None = None) -> None:
         options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, save_excess=save_excess,
-                        mounted=mounted, charge=charge, defense=defense)
+                        mounted=mounted, charge=charge, defense=defense, unopposed=unopposed, range=range,
+                        throw=throw)
         report = await slow(interaction, self.bot.services.combat.attack(actor_of(interaction), target, weapon, options,
                                                                          dice_text=dice, attacker=attacker))
         await publish_report(interaction, report)

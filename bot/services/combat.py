@@ -81,7 +81,10 @@ _ATTACK_OPTION_NAMES: dict[str, dict[str, str]] = {"fading-suns": {"location": "
 
 def engine_attack_options(system: str, options: Mapping[str, Any]) -> dict[str, Any]:
     renamed = _ATTACK_OPTION_NAMES.get(system, {})
-    return {renamed.get(key, key): value for key, value in options.items()}
+    out = {renamed.get(key, key): value for key, value in options.items() if key != "throw"}
+    if "throw" in options:  # Fading Suns: a thrown knife or spear is its missile mode
+        out["mode"] = "missile" if options["throw"] else "melee"
+    return out
 
 
 # Neutral action names the commands use, as each engine names them, with the options that go with them

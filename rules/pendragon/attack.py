@@ -197,12 +197,22 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
     can_act(attacker, "attacker")
     if defender.dead:
         raise IllegalAction("defender is already dead")
-    unopposed = bool(opts.flag("unopposed", False)) or defender.unconscious or defender.dying
     disarmed = defender.must_rearm and opts.text("defender_weapon") is None
     a_side = build_side(ctx, opts, "attacker", attacker, False)
     d_side = build_side(ctx, opts, "defender", defender, disarmed)
-    if disarmed and not unopposed:
-        unopposed = True  # re-arming, he cannot strike back: the attacker rolls alone
+    # A missile attack is unopposed at range (11b): the default for a missile weapon; unopposed: false
+    # makes it an exchange (the target closes, or shoots back), true makes any attack unopposed.
+    asked = opts.flag("unopposed")
+    why: str | None = None
+    if defender.unconscious or defender.dying:
+        why = "defender_down"
+    elif asked is None and a_side.weapon.missile:
+        why = "missile"
+    elif asked:
+        why = "asked"
+    elif disarmed:
+        why = "disarmed"  # re-arming, he cannot strike back: the attacker rolls alone
+    unopposed = why is not None
     sides = {"attacker": a_side, "defender": d_side}
     a_target, a_mods = target_for(ctx, a_side, d_side)
     a_roll = ctx.dice.pendragon("attacker", a_target)
@@ -247,6 +257,7 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
         "attacker_roll": _roll_out(a_roll, results.get("attacker"), a_mods, a_side),
         "defender_roll": None if d_roll is None else _roll_out(d_roll, results.get("defender"), d_mods, d_side),
         "unopposed": d_roll is None,
+        "unopposed_why": why,  # missile, asked, defender_down, disarmed (None: an exchange)
         "winner": winner, "loser": NOBODY, "tie": tie, "critical": False,
         "damage_dice": None, "damage_rolled": None, "armor": None, "shield_applied": False,
         "damage_taken": None, "wound_index": None, "knockdown": None, "major_wound": False,

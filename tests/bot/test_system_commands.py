@@ -35,9 +35,9 @@ def option_names(payload: dict[str, Any] | None) -> list[str]:
     return [o["name"] for o in payload["options"]]
 
 
-@pytest.mark.parametrize(("system", "own"), [("ars-harn", {"aspect", "aim", "save_excess"}),
-                                             ("pendragon", {"mounted", "charge"}),
-                                             ("fading-suns", {"location", "defense"})])
+@pytest.mark.parametrize(("system", "own"), [("ars-harn", {"aspect", "aim", "save_excess", "range"}),
+                                             ("pendragon", {"mounted", "charge", "unopposed"}),
+                                             ("fading-suns", {"location", "defense", "throw"})])
 def test_attack_shows_only_the_servers_system_options(tree_payloads: list[dict[str, Any]], system: str,
                                                       own: set[str]) -> None:
     attack = command(guild_payload(tree_payloads, [system]), "attack")
@@ -49,7 +49,8 @@ def test_attack_shows_only_the_servers_system_options(tree_payloads: list[dict[s
 
 def test_a_server_with_two_systems_gets_both_with_the_system_named(tree_payloads: list[dict[str, Any]]) -> None:
     attack = command(guild_payload(tree_payloads, ["pendragon", "ars-harn"]), "attack")
-    assert set(option_names(attack)) == set(COMMON) | {"aspect", "aim", "save_excess", "mounted", "charge"}
+    assert set(option_names(attack)) == set(COMMON) | {"aspect", "aim", "save_excess", "range", "mounted", "charge",
+                                                       "unopposed"}
     assert attack is not None
     described = {o["name"]: o["description"] for o in attack["options"]}
     assert described["mounted"].startswith("Pendragon") and described["aspect"].startswith("Ars Magica")
@@ -90,11 +91,11 @@ def test_every_system_option_is_an_option_of_the_wide_command(tree_payloads: lis
 
 @pytest.mark.parametrize(("path", "system", "given", "line"), [
     ("attack", "pendragon", ["aspect"],
-     "/attack has no aspect option in King Arthur Pendragon (this system's: mounted, charge)"),
+     "/attack has no aspect option in King Arthur Pendragon (this system's: mounted, charge, unopposed)"),
     ("attack", "ars-harn", ["mounted"], "/attack has no mounted option in Ars Magica \u00d7 HarnMaster "
-                                        "(this system's: aspect, aim, save_excess)"),
+                                        "(this system's: aspect, aim, save_excess, range)"),
     ("attack", "fading-suns", ["aim"],
-     "/attack has no aim option in Fading Suns (this system's: location, defense)"),
+     "/attack has no aim option in Fading Suns (this system's: location, defense, throw)"),
     ("cast", "fading-suns", [], "/cast is not used in Fading Suns"),
     ("encounter declare", "pendragon", [], "/encounter declare is not used in King Arthur Pendragon"),
     ("heal", "fading-suns", ["wound", "body_levels"], "/heal has no body_levels option in Fading Suns"),

@@ -68,4 +68,4 @@ async def test_a_stale_option_answers_one_line_in_slash_words(table: Any) -> Non
     await table.run("encounter start")
     line = await table.line("attack", {"target": "Nobody", "aspect": "edge"}, user=table.alice, held=held)
     assert line == ("\u26a0\ufe0f /attack has no aspect option in King Arthur Pendragon "
-                    "(this system's: mounted, charge)")
+                    "(this system's: mounted, charge, unopposed)")

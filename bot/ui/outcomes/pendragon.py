@@ -77,7 +77,8 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
     attacker, defender = names
     used = {"attacker_roll", "defender_roll", "winner", "tie", "damage_rolled", "armor", "shield_applied",
             "damage_taken", "knockdown", "major_wound", "unconscious", "hit_points", "weapon_broken",
-            "weapon_dropped", "dying", "critical", "damage_dice", "unopposed", "major_wound_effects", "fall",
+            "weapon_dropped", "dying", "critical", "damage_dice", "unopposed", "unopposed_why",
+            "major_wound_effects", "fall",
             "lance_broken", "self_hit", "experience_check", "damage_notes"}
     fields: list[Field] = []
     severity = Severity.NONE
@@ -99,7 +100,8 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
     else:
         headline = f"**{winner_name}** wins the exchange."
     if outcome.get("unopposed"):
-        headline += f" {defender} could not fight back."
+        headline += f" {defender} could not fight back" + (
+            " (a missile, unopposed at range)." if outcome.get("unopposed_why") == "missile" else ".")
     for name, key in ((attacker, "attacker_roll"), (defender, "defender_roll")):
         roll = outcome.get(key)
         if roll is not None:

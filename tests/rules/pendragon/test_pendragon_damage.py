@@ -47,8 +47,9 @@ def test_winner_rolls_damage_dice_adjusted_by_the_weapon(weapon: str, defender: 
     attacker = sheet(skills={weapon: 15, "brawling": 15, "crossbow": 15}, weapons=[weapon] if weapon != "brawl" else [],
                      armour=["chainmail"])
     count = int(expected.split("d")[0])
-    out = run(attacker, foe(**defender), {"type": "attack", "weapon": weapon, "defender_weapon": "sword"},
-              dice_for(count), QUIET).outcome
+    # an exchange even for a missile (unopposed at range is their default): both roll, the attacker wins
+    out = run(attacker, foe(**defender), {"type": "attack", "weapon": weapon, "defender_weapon": "sword",
+                                          "unopposed": False}, dice_for(count), QUIET).outcome
     assert out["damage_dice"] == expected
     bonus = int(expected.split("+")[1]) if "+" in expected else 0
     assert out["damage_rolled"] == count + bonus
@@ -184,3 +185,18 @@ def test_a_charge_without_a_horse_names_the_field_and_the_packs_horses() -> None
     with pytest.raises(IllegalAction, match=r"attacker has no horse on the sheet for a charge: set its field "
                                             r"'horse' \(the pack has charger, courser, rouncy\)"):
         run(rider, foe(), {"type": "attack", "weapon": "lance", "charge": True}, dice_for(6), QUIET)
+
+
+def test_a_missile_attack_is_unopposed_at_range_by_default() -> None:
+    bowman = sheet(weapons=["bow"], skills={"bow": 14})
+    result = run(bowman, foe(), {"type": "attack", "weapon": "bow"}, {"attacker": [10], "damage": [1] * 3}, QUIET)
+    assert [r.label for r in result.rolls] == ["attacker", "damage"]
+    assert result.outcome["winner"] == "attacker" and result.outcome["unopposed_why"] == "missile"
+
+
+def test_a_missile_attack_the_target_answers_is_an_exchange_when_asked() -> None:
+    bowman = sheet(weapons=["bow"], skills={"bow": 14})
+    result = run(bowman, foe(), {"type": "attack", "weapon": "bow", "unopposed": False},
+                 {"attacker": [10], "defender": [11], "damage": [1] * 5}, QUIET)
+    assert result.outcome["defender_roll"] is not None and result.outcome["unopposed_why"] is None
+    assert result.outcome["winner"] == "defender"  # the swordsman in reach cuts the bowman down
