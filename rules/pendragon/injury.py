@@ -49,9 +49,10 @@ def knockdown_triggered(ctx: Ctx, char: Character, damage: int) -> tuple[bool, b
 
 def knockdown_check(ctx: Ctx, char: Character, damage: int, mounted: bool, events: list[str]
                     ) -> tuple[Character, dict[str, Any] | None]:
-    """First in the loser's phase: Knockdown from the rolled damage. None when no roll is called for."""
+    """First in the loser's phase: Knockdown from the rolled damage. None when no roll is called for, nor for
+    one already lying on the ground (prone, not on a horse): he cannot be knocked down further."""
     triggered, automatic = knockdown_triggered(ctx, char, damage)
-    if not triggered:
+    if not triggered or (char.prone and not mounted):
         return char, None
     size = ctx.derived(char).knockdown
     view: dict[str, Any] = {"damage": damage, "size": size, "automatic": automatic,

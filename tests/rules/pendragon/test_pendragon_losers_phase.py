@@ -235,3 +235,11 @@ def test_fall_action_rolls_for_an_unconscious_rider() -> None:
     result = run(rider, None, {"type": "fall"}, {"fall": [15], "fall_damage": [1]})
     assert result.outcome["fall"]["passed"] is False and result.attacker["current_hp"] == 5
     assert result.defender is None
+
+
+def test_a_fighter_already_on_the_ground_makes_no_knockdown_roll() -> None:
+    """Issue 18: "knockdown rolls were still asked while he lay there"; one who is down cannot be knocked down."""
+    result = hit([4, 3, 3, 3, 3], foe(prone=True))
+    assert result.outcome["knockdown"] is None
+    assert result.defender["prone"] is True and result.defender["current_hp"] == 29 - 6
+    assert "knockdown" not in {roll.label for roll in result.rolls}
