@@ -122,14 +122,13 @@ class CombatCog(commands.Cog):
         await publish_report(interaction, report)
 
     @app_commands.guild_only()
-    @app_commands.command(name="rearm", description="Pick up or draw a weapon after a fumble")
-    @app_commands.describe(character="Who re-arms", weapon="The weapon (default: the one dropped)")
-    @app_commands.autocomplete(character=autocomplete.combatant,
-                               weapon=autocomplete.sheet_items("weapon", "character"))
+    @app_commands.command(name="rearm", description="Pick up or draw a weapon after a fumble (the same as /ready)")
+    @app_commands.describe(character="Who re-arms", weapon="The weapon (default: the only one to take up)")
+    @app_commands.autocomplete(character=autocomplete.combatant, weapon=autocomplete.ways_out(weapons=True))
     async def rearm(self, interaction: discord.Interaction[GrievousBot], character: Name,
                     weapon: Name | None = None) -> None:
-        report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "rearm", character,
-                                                                      given(weapon=weapon)))
+        report = await slow(interaction, self.bot.services.combat.recover(actor_of(interaction), character,
+                                                                          weapon=weapon))
         await publish_report(interaction, report)
 
 

@@ -27,7 +27,7 @@ _ATTACK_OPTIONS = {
 _COMBAT_EXTRA = {
     "ars-harn": "`/cast target spell damage kind body_levels aim` \u2014 damaging and Body Level spells\n"
                 "`/shock` \u2014 re-roll shock; `/advantage` \u2014 use a Tactical Advantage",
-    "pendragon": "`/rearm` \u2014 take up a weapon after a fumble",
+    "pendragon": "",
     "fading-suns": "",
 }
 _DICE_EXAMPLE = {

@@ -16,7 +16,7 @@ from rules.registry import system_ids
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
 # Words that belong to one system's help only.
 OWN_WORDS = {"ars-harn": ["`qik`", "`aspect`", "/cast", "stress+5"],
-             "pendragon": ["`siz`", "`charge`", "/rearm", "d20 vs 14"],
+             "pendragon": ["`siz`", "`charge`", "`mounted`", "d20 vs 14"],
              "fading-suns": ["`extrovert`", "dodges or parries", "fs vs 12"]}
 
 

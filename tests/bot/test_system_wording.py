@@ -57,7 +57,7 @@ def test_pendragon_major_wound_knockdown_and_effects_are_words() -> None:
 
 def test_pendragon_tie_names_the_broken_weapon_and_the_lance_charge_its_modifiers() -> None:
     text, _ = _scenario("pendragon-tie-sword-breaks-spear.yaml")
-    assert text.count("**Tie**") == 2 and "'s spear breaks: they must re-arm (/rearm)" in text
+    assert text.count("**Tie**") == 2 and "'s spear breaks: they must re-arm (/ready)" in text
     assert "Weapons lost" not in text
     text, report = _scenario("pendragon-lance-charge.yaml")
     assert "(mounted +5, charge +5)" in text and "horse damage" in text

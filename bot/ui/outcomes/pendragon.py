@@ -162,7 +162,7 @@ def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText
                 owner = {"attacker": attacker, "defender": defender}.get(side, text(side))
                 weapon = lost.get(side, {}).get("weapon")
                 fields.append((title(key), f"{owner}'s {text(weapon) if weapon else 'weapon'} {verb}: "
-                               "they must re-arm (/rearm)", True))
+                               "they must re-arm (/ready)", True))
             severity = worst(severity, Severity.LIGHT)
     if outcome.get("lance_broken"):
         broken = str(outcome["lance_broken"])
