@@ -232,7 +232,8 @@ def _check_scores(spec: SheetField, value: Any) -> str | None:
     if len(value) > MAX_ENTRIES:
         return f"field '{name}' holds more than {MAX_ENTRIES} entries"
     for entry, score in value.items():
-        if not isinstance(entry, str) or not entry.strip() or len(entry) > 100:
+        # A line break or control character in a name would break the one-line error it is quoted in.
+        if not isinstance(entry, str) or not entry.strip() or len(entry) > 100 or not entry.isprintable():
             return f"field '{name}' has a name that is not short text: {_shown(entry)}"
         if spec.closed and entry not in spec.names:
             close = difflib.get_close_matches(entry, spec.names, n=1)

@@ -141,7 +141,7 @@ def test_engine_declares_its_labels_actions_and_settings() -> None:
     assert ENGINE.system_id == "fading-suns"
     assert {"attack", "defense", "location", "effect", "stumble", "fumble"} <= ENGINE.roll_labels
     assert ENGINE.actions == {"attack", "initiative", "effect", "gm_decide", "heal", "rest", "recover", "injure",
-                              "unequip", "end_fight"}
+                              "unequip", "end_fight", "condition"}
     for setting in ENGINE.settings:
         assert 0 < len(setting.description) <= 100
         assert not setting.choices or setting.default in setting.choices
