@@ -18,6 +18,7 @@ from bot.ops.redact import redact
 from bot.ui import embeds
 from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
+from content.errors import PackProblems
 from content.guard import check_text
 from rules.errors import RulesError
 from rules.sheet_spec import SheetProblems
@@ -98,6 +99,9 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     cause = _unwrapped(error)
     if isinstance(cause, SheetProblems):  # a sheet's mistakes come all at once, one per line
         await send_line(interaction, sheet_problems(cause.who or "sheet", cause.problems))
+        return
+    if isinstance(cause, PackProblems):  # so do a homebrew file's
+        await send_line(interaction, embeds.pack_problems(cause))
         return
     if message is not None:
         await send_line(interaction, embeds.error_line(message))

@@ -17,3 +17,22 @@ class ContentError(RulesError):
         if field:
             where += f": field '{field}'"
         super().__init__(f"{where}: {message}" if message else where)
+
+
+class PackProblems(ContentError):
+    """Every mistake found in a homebrew pack, each a ContentError naming the file, the entry and the field;
+    ``more`` counts those past the ones listed."""
+
+    def __init__(self, problems: list[ContentError], more: int = 0) -> None:
+        first = problems[0]
+        super().__init__(first.file, first.entry, first.field, first.message)
+        self.problems = problems
+        self.more = more
+
+    def lines(self) -> list[str]:
+        """One line per mistake, the file named as the GM named it (``weapons.yaml``, in every system)."""
+        out = []
+        for problem in self.problems:
+            plain = ContentError(problem.file.rpartition("/")[2], problem.entry, problem.field, problem.message)
+            out.append(str(plain))
+        return out

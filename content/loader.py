@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from content.errors import ContentError
 from content.guard import PACK_FILE, parse_document
+from content.pack_merge import every_problem
 from rules.dice import VictoryBand, VictoryChart
 from rules.registry import SYSTEMS
 
@@ -77,7 +78,13 @@ def load_catalog_files(system_id: str, files: Mapping[str, bytes]) -> Any:
     e.g. a server's uploads). Any mistake is a ContentError naming the file, the entry and the field."""
     if not files:
         return _default_catalog(system_id)
-    return _build(system_id, load_pack_documents(system_id, files=files))
+    docs = load_pack_documents(system_id, files=files)
+    try:
+        return _build(system_id, docs)
+    except ContentError as first:
+        # A pack that does not build is a GM's upload being checked: list every mistake, not the first only.
+        defaults = load_pack_documents(system_id)
+        raise every_problem(first, docs, defaults, set(files), lambda d: _build(system_id, d)) from None
 
 
 @cache

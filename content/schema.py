@@ -48,10 +48,43 @@ def validate(model: type[M], data: Any, file: str, entry: str | None = None) -> 
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(part) for part in first.get("loc", ()))
-        message = str(first.get("msg", "is not valid")).removeprefix("Value error, ")
-        raise ContentError(file, entry, field or None, message) from None
+        every = [ContentError(file, entry, ".".join(str(part) for part in error.get("loc", ())) or None,
+                              _plain_words(error, model)) for error in exc.errors()]
+        first = every[0]
+        found = ContentError(file, entry, first.field, first.message)
+        found.every = every  # type: ignore[attr-defined]  # all of them, for an answer that lists every mistake
+        raise found from None
+
+
+def _plain_words(error: Mapping[str, Any], model: type[BaseModel]) -> str:
+    """Pydantic's message in the words a GM reads, the same in every system's pack."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        loc = error.get("loc", ())
+        known = ", ".join(model.model_fields) if len(loc) == 1 else ""
+        return "is not a field here" + (f" (fields: {known})" if known else "")
+    words = {
+        "int_parsing": "must be a whole number", "int_type": "must be a whole number",
+        "int_from_float": "must be a whole number", "float_parsing": "must be a number",
+        "float_type": "must be a number",
+        "bool_parsing": "must be true or false", "bool_type": "must be true or false", "string_type": "must be text",
+        "list_type": "must be a list", "dict_type": "must be a mapping", "model_type": "must be a mapping of fields",
+        "model_attributes_type": "must be a mapping of fields", "too_short": "must not be empty",
+        "string_too_short": "must not be empty",
+    }
+    if kind in words:
+        return words[kind]
+    bounds = {"greater_than_equal": ("ge", "at least"), "greater_than": ("gt", "more than"),
+              "less_than_equal": ("le", "at most"), "less_than": ("lt", "less than")}
+    if kind in bounds and bounds[kind][0] in ctx:
+        key, how = bounds[kind]
+        return f"must be {how} {ctx[key]}"
+    if kind == "literal_error" and "expected" in ctx:
+        return f"must be one of {ctx['expected']}"
+    return str(error.get("msg", "is not valid")).removeprefix("Value error, ")
 
 
 def entries(doc: Any, file: str, key: str) -> Iterator[tuple[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,17 +24,28 @@ class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="upload", description="(GM) Replace one file of the content pack with homebrew")
-    @app_commands.describe(file="A pack file named as the default one, e.g. weapons.yaml (512 KiB at most)")
-    async def upload(self, interaction: discord.Interaction[GrievousBot], file: discord.Attachment) -> None:
+    @app_commands.command(name="upload", description="(GM) Add or change entries of a content pack file")
+    @app_commands.describe(file="A pack file named as the default one, e.g. weapons.yaml (512 KiB at most)",
+                           replace="Make this the whole file, instead of adding its entries to the current one")
+    async def upload(self, interaction: discord.Interaction[GrievousBot], file: discord.Attachment,
+                     replace: bool = False) -> None:
         actor = actor_of(interaction)
 
         async def work() -> PackView:
             data = await read_upload(file, PACK_FILE.max_bytes)
-            return await self.bot.services.packs.upload(actor, file.filename, data)
+            return await self.bot.services.packs.upload(actor, file.filename, data, replace=replace)
 
         view = await slow(interaction, work(), ephemeral=True)
         await reply(interaction, embed=embeds.pack_uploaded(view), ephemeral=True)
+
+    @app_commands.command(name="file", description="Get a content pack file as it is now, to start homebrew from")
+    @app_commands.describe(name="The pack file, e.g. weapons.yaml")
+    @app_commands.autocomplete(name=autocomplete.pack_default_file)
+    async def file(self, interaction: discord.Interaction[GrievousBot], name: app_commands.Range[str, 1, 64]) -> None:
+        system, filename, data, homebrew = await slow(
+            interaction, self.bot.services.packs.current_file(actor_of(interaction), name), ephemeral=True)
+        await reply(interaction, embeds.pack_file_given(system, filename, homebrew),
+                    file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True)
 
     @app_commands.command(name="show", description="Show which content pack files this server replaces")
     async def show(self, interaction: discord.Interaction[GrievousBot]) -> None:

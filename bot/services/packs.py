@@ -9,20 +9,26 @@ on their next command.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from importlib import resources
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import ContentPack
-from bot.errors import NotFound, UserError
+from bot.errors import Conflict, NotFound, UserError
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.views import PackFileView, PackView
+from content.guard import PACK_FILE, parse_document
+from content.loader import pack_file_names, package_name
+from content.pack_merge import dump_document, merge_document, pack_file_name
 from rules.errors import RulesError
 
 
@@ -32,21 +38,55 @@ def pack_filename(filename: str) -> str:
     return name[: -len(".yml")] + ".yaml" if name.endswith(".yml") else name
 
 
+def merged_upload(system: str, name: str, base: bytes | None, data: bytes,
+                  header: str) -> tuple[bytes, list[str], list[str]]:
+    """The file to store: ``data``'s entries merged by key into ``base`` (the server's earlier homebrew of
+    that file, else the default one). CPU-bound (the guard parses both): run off the event loop."""
+    source = f"{system}/{name}"
+    default = (resources.files("content") / package_name(system) / name).read_bytes()
+    before = parse_document(base if base is not None else default, source, PACK_FILE)
+    merged, added, changed = merge_document(before, parse_document(data, name, PACK_FILE), name)
+    text = dump_document(merged, header).encode("utf-8")
+    if len(text) > PACK_FILE.max_bytes:
+        raise UserError(f"{name}: merged into the pack's file it would be over the "
+                        f"{PACK_FILE.max_bytes // 1024} KiB limit")
+    return text, added, changed
+
+
 class PackService:
     """A server's homebrew files for the channel's system; changes are for the GM or a server manager."""
 
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
 
-    async def upload(self, actor: Actor, filename: str, data: bytes) -> PackView:
-        """Store one pack file (replacing the server's earlier upload of that name) if the whole pack builds;
-        otherwise the ContentError names the file, the entry and the field, and nothing is stored."""
-        name = pack_filename(filename)
+    async def upload(self, actor: Actor, filename: str, data: bytes, replace: bool = False) -> PackView:
+        """Store one pack file if the whole pack builds; otherwise PackProblems names every mistake (file,
+        entry, field) and nothing is stored. The file's entries are merged by key into the server's current
+        file of that name (its earlier homebrew, or the default one); ``replace`` stores it as it is."""
+
+        async def where(session: AsyncSession) -> tuple[str, str, bytes | None]:
+            await access.require_gm(session, actor, "change the server's content pack")
+            system = await channel_system(session, actor)
+            name = pack_file_name(filename, pack_file_names(system), system)
+            rows = {row.filename: row for row in await repo.content_packs(session, actor.guild_id, system)}
+            return system, name, rows[name].text.encode("utf-8") if name in rows else None
+
+        system, name, base = await self._rt.read(where)
+        added: list[str] = []
+        changed: list[str] = []
+        if not replace:
+            header = (f"Homebrew {name} for {system}: the pack's file with this server's entries merged in "
+                      f"(/pack upload, {self._rt.clock():%Y-%m-%d}).")
+            data, added, changed = await asyncio.to_thread(merged_upload, system, name, base, data, header)
 
         async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")
-            system = await channel_system(session, actor)
+            if await channel_system(session, actor) != system:
+                raise Conflict("the channel's system changed meanwhile: upload the file again")
             rows = {row.filename: row for row in await repo.content_packs(session, actor.guild_id, system)}
+            now_base = rows[name].text.encode("utf-8") if name in rows else None
+            if not replace and now_base != base:
+                raise Conflict(f"{name} changed while this upload was merged into it: upload the file again")
             files = {key: row.text.encode("utf-8") for key, row in rows.items()} | {name: data}
             catalog = self._rt.candidate_catalog(system, files)  # raises before anything is stored
             text = data.decode("utf-8")  # the build parsed it, so it is UTF-8
@@ -64,7 +104,30 @@ class PackService:
 
         view, kept = await self._rt.transact(None, work)
         self._rt.remember_pack(actor.guild_id, *kept)  # stored: this process need not build it again
-        return view
+        return dataclasses.replace(view, added=tuple(added), updated=tuple(changed), merged=not replace)
+
+    async def current_file(self, actor: Actor, filename: str) -> tuple[str, str, bytes, bool]:
+        """(system, file name, the file's bytes, whether it is the server's homebrew) for /pack file: the file
+        a GM starts homebrew from."""
+
+        async def work(session: AsyncSession) -> tuple[str, str, bytes, bool]:
+            system = await channel_system(session, actor)
+            name = pack_file_name(filename if "." in filename else filename + ".yaml", pack_file_names(system), system)
+            rows = {row.filename: row for row in await repo.content_packs(session, actor.guild_id, system)}
+            if name in rows:
+                return system, name, rows[name].text.encode("utf-8"), True
+            return system, name, (resources.files("content") / package_name(system) / name).read_bytes(), False
+
+        return await self._rt.read(work)
+
+    async def default_file_names(self, actor: Actor, prefix: str = "") -> list[str]:
+        """The channel's system's pack files (autocomplete for /pack file)."""
+
+        async def work(session: AsyncSession) -> list[str]:
+            system = await channel_system(session, actor)
+            return [n for n in pack_file_names(system) if n.startswith(prefix.strip().lower())][:25]
+
+        return await self._rt.read(work)
 
     async def show(self, actor: Actor) -> PackView:
         """The files this server overrides for the channel's system, and what the pack holds."""

@@ -52,6 +52,9 @@ class PackView:
     armour: int
     npcs: int
     changed: str | None = None  # the file just uploaded or reset
+    merged: bool = False  # the upload's entries were merged into the file (not a whole file replacing it)
+    added: tuple[str, ...] = ()  # entries the upload added
+    updated: tuple[str, ...] = ()  # entries the upload changed
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,15 @@ async def pack_file(interaction: discord.Interaction[Any], current: str) -> Choi
     return await _safe(interaction, current, fetch)
 
 
+async def pack_default_file(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The channel's system's pack files (for /pack file)."""
+
+    async def fetch(actor: Actor) -> Iterable[str]:
+        return await services_of(interaction).packs.default_file_names(actor, current)
+
+    return await _safe(interaction, current, fetch)
+
+
 async def ruling_value(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The chosen ruling's choices (true/false for a yes-no ruling; its default otherwise)."""
 

@@ -13,6 +13,7 @@ from bot.ui import limits
 from bot.ui.embed_common import _embed, done, system_title
 from bot.ui.outcomes import Severity, text
 from bot.ui.outcomes.common import label_text
+from content.errors import PackProblems
 from rules.model import Setting
 
 
@@ -179,8 +180,39 @@ def pack(view: PackView) -> discord.Embed:
 
 
 def pack_uploaded(view: PackView) -> discord.Embed:
-    return done(f"`{label_text(view.changed)}` now replaces the default one for **{system_title(view.system)}**.\n"
-                f"The pack holds {_holds(view)}.")
+    if not view.merged:
+        return done(f"`{label_text(view.changed)}` now replaces the default one for **{system_title(view.system)}**.\n"
+                    f"The pack holds {_holds(view)}.")
+    lines = [f"`{label_text(view.changed)}` for **{system_title(view.system)}** takes your entries:"]
+    if view.added:
+        lines.append("Added: " + ", ".join(plain(name) for name in view.added))
+    if view.updated:
+        lines.append("Changed: " + ", ".join(plain(name) for name in view.updated))
+    if not view.added and not view.updated:
+        lines.append("no entries added or changed (its other fields are kept).")
+    lines.append(f"The pack holds {_holds(view)}. `/pack file` hands out the file as it is now.")
+    return done(limits.clip("\n".join(lines), limits.DESCRIPTION))
+
+
+def pack_file_given(system: str, filename: str, homebrew: bool) -> str:
+    """/pack file: what the attached file is and how to bring it back."""
+    whose = "this server's homebrew" if homebrew else "the default"
+    return (f"\U0001f4c4 `{filename}`: {whose} file of the {system_title(system)} pack. Keep only the entries you "
+            "add or change (same name: yours replaces it) and upload it with `/pack upload file:` ; "
+            "`replace:true` makes the file you upload the whole file.")
+
+
+def pack_problems(problems: PackProblems) -> str:
+    """Every mistake of a homebrew upload, one per line, in the same words for every system."""
+    lines = problems.lines()
+    count = len(lines) + problems.more
+    if count == 1:
+        return limits.clip(f"\u26a0\ufe0f The pack was not changed: {plain(lines[0])}", limits.CONTENT)
+    head = f"\u26a0\ufe0f The pack was not changed: {count} mistake{'s' if count != 1 else ''} to fix:"
+    body = [f"\u2022 {plain(line)}" for line in lines]
+    if problems.more:
+        body.append(f"\u2022 \u2026 and {problems.more} more")
+    return limits.clip("\n".join([head, *body]), limits.CONTENT)
 
 
 def pack_reset(view: PackView) -> discord.Embed:

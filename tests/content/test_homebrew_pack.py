@@ -8,7 +8,9 @@ from importlib import resources
 import pytest
 
 from content import ContentError, load_catalog, load_catalog_files, pack_file_names
+from content.errors import PackProblems
 from content.guard import PACK_FILE
+from content.pack_merge import merge_document, pack_file_name
 
 MAX_BYTES = PACK_FILE.max_bytes
 
@@ -50,3 +52,38 @@ def test_unsafe_or_oversized_files_are_refused_before_they_are_built(data: bytes
     with pytest.raises(ContentError, match=message) as caught:
         load_catalog_files("ars-harn", {"weapons.yaml": data})
     assert caught.value.file == "weapons.yaml"
+
+
+@pytest.mark.parametrize("uploaded", ["weapons.yaml", "Weapons.YML", "weapons (1).yaml", "weapons_1.yaml",
+                                      "weapons-2.yml", "weapons copy.yaml", "weapons.yaml.txt"])
+def test_the_names_a_browser_or_discord_gives_a_download_are_the_pack_file(uploaded: str) -> None:
+    assert pack_file_name(uploaded, pack_file_names("ars-harn"), "ars-harn") == "weapons.yaml"
+
+
+def test_a_name_that_is_no_pack_file_lists_the_files() -> None:
+    with pytest.raises(ContentError, match=r"is not a file of the pendragon pack \(its files: armour.yaml"):
+        pack_file_name("spells (1).yaml", pack_file_names("pendragon"), "pendragon")
+
+
+def test_an_upload_merges_by_entry_key_and_keeps_the_files_other_fields() -> None:
+    base = {"source": "HM3", "ars_mapping": {"attack_divisor": 5}, "weapons": {"Broadsword": {"edge": 5},
+                                                                              "Dagger": {"edge": 2}}}
+    merged, added, changed = merge_document(base, {"weapons": {"broadsword": {"edge": 7}, "Dagger": {"edge": 2},
+                                                               "Moon Blade": {"edge": 6}}}, "weapons.yaml")
+    assert merged["source"] == "HM3" and merged["ars_mapping"] == {"attack_divisor": 5}
+    assert merged["weapons"] == {"Broadsword": {"edge": 7}, "Dagger": {"edge": 2}, "Moon Blade": {"edge": 6}}
+    assert (added, changed) == (["Moon Blade"], ["Broadsword"])
+
+
+@pytest.mark.parametrize("system", ["ars-harn", "pendragon", "fading-suns"])
+def test_every_mistake_comes_at_once_in_the_same_words_in_every_system(system: str) -> None:
+    folder = system.replace("-", "_")
+    shipped = (resources.files("content") / folder / "weapons.yaml").read_bytes()
+    bad = shipped + b"  Moonblade: {skill: [a, b], colour: red}\n  Sunblade: {skill: sword, shiny: true}\n"
+    with pytest.raises(PackProblems) as caught:
+        load_catalog_files(system, {"weapons.yaml": bad})
+    lines = caught.value.lines()
+    assert "weapons.yaml: entry 'Moonblade': field 'skill': must be text" in lines
+    for entry, field in (("Moonblade", "colour"), ("Sunblade", "shiny")):
+        wrong = f"weapons.yaml: entry '{entry}': field '{field}': is not a field here"
+        assert any(line.startswith(wrong) for line in lines), lines

@@ -5,6 +5,9 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+import pytest
+import yaml
+
 DEFAULT_WEAPONS = (resources.files("content") / "ars_harn" / "weapons.yaml").read_bytes()
 NEW_WEAPON = b"  Moon Blade: {skill: Sword, weight: 3, hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7, point: 4}\n"
 
@@ -23,7 +26,8 @@ async def test_a_gm_uploads_a_homebrew_weapon_and_a_player_wields_it(table: Any)
     good = table.emu.make_attachment("weapons.yaml", DEFAULT_WEAPONS + NEW_WEAPON, "application/x-yaml")
     # A GM (the GM role, without Manage Server) manages the server's homebrew.
     done = await table.run("pack upload", {"file": good}, user=table.gm)
-    assert done.ephemeral and "`weapons.yaml` now replaces the default one" in table.text(done)
+    assert done.ephemeral and "`weapons.yaml` for **Ars Magica × HarnMaster** takes your entries" in table.text(done)
+    assert "Added: Moon Blade" in table.text(done) and "Changed" not in table.text(done)
     assert "weapons" in table.text(done) and "NPC templates" in table.text(done)
     shown = await table.run("pack show", user=table.gm)
     assert shown.ephemeral and "`weapons.yaml`" in table.value(shown, "Homebrew files (replace the default ones)")
@@ -38,4 +42,59 @@ async def test_a_gm_uploads_a_homebrew_weapon_and_a_player_wields_it(table: Any)
     reset = await table.run("pack reset", {"file": "weapons.yaml"}, user=table.manager)
     assert "`weapons.yaml` is the default one again" in table.text(reset)
     assert await table.count_rows("SELECT count(*) FROM content_packs") == 0
+    table.check_clean()
+
+
+# Each system's fight, as the GM-rolls tests set it up: (character options, NPC template, weapon, attack options).
+HOMEBREW_FLOWS = {
+    "ars-harn": ({"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5"}, "bandit", "Broadsword",
+                 {"target": "Bandit 1", "aspect": "edge", "aim": "high", "dice": "attack=9 defense=3 location=12"}),
+    "pendragon": ({"name": "Sir Owain", "stats": "siz=14 dex=12 str=13 con=14 app=11 skills.sword=16"}, "bandit",
+                  "sword", {"target": "Bandit 1", "dice": "attacker=14 defender=3 damage=4,4,3,3,2"}),
+    "fading-suns": ({"name": "Erian", "stats": "dex=6 end=5 skills.melee=5"}, "thug", "broadsword",
+                    {"target": "Thug 1", "dice": "attack=10 location=5"}),
+}
+
+
+CHANGE = {"ars-harn": {"weight": 2}, "pendragon": {"bonus": 1}, "fading-suns": {"weight": 2.0}}
+
+
+@pytest.mark.parametrize("system", list(HOMEBREW_FLOWS))
+async def test_homebrew_starts_from_the_file_the_bot_hands_out(table: Any, system: str) -> None:
+    """Hand out weapons.yaml, keep one weapon changed and one new, upload it as a browser names a second
+    download, and wield the new weapon in an attack; mistakes come all at once, in the same words everywhere."""
+    character, template, weapon, attack = HOMEBREW_FLOWS[system]
+    await table.setup(system)
+    given = await table.run("pack file", {"name": "weapons"}, user=table.gm)
+    [attachment] = given.attachments
+    assert given.ephemeral and attachment.filename == "weapons.yaml" and "default file" in given.content
+    shipped = yaml.safe_load(attachment.data)
+    entry = dict(shipped["weapons"][weapon])
+    changed = {**entry, **CHANGE[system]}
+    mine = yaml.safe_dump({"weapons": {"Moonblade": dict(entry), weapon: changed}}).encode()
+
+    wrong = yaml.safe_dump({"weapons": {"Moonblade": {**entry, "skill": ["Sword", "Axe"], "colour": "red"}}}).encode()
+    handle = await table.send("pack upload", {"file": table.emu.make_attachment("weapons (1).yaml", wrong)},
+                              user=table.gm)
+    refused = await handle.message()
+    assert refused.ephemeral and "2 mistakes to fix" in refused.content, refused.content
+    assert "weapons.yaml: entry 'Moonblade': field 'skill': must be text" in refused.content
+    assert "weapons.yaml: entry 'Moonblade': field 'colour': is not a field here" in refused.content
+    assert await table.count_rows("SELECT count(*) FROM content_packs") == 0
+
+    done = await table.run("pack upload", {"file": table.emu.make_attachment("weapons (1).yaml", mine)},
+                           user=table.gm)
+    assert "Added: Moonblade" in table.text(done) and f"Changed: {weapon}" in table.text(done), table.text(done)
+    again = await table.run("pack file", {"name": "weapons.yaml"}, user=table.gm)
+    kept = yaml.safe_load(again.attachments[0].data)
+    assert "this server's homebrew" in again.content and kept["weapons"][weapon] == changed
+    assert kept["source"] == shipped["source"] and len(kept["weapons"]) == len(shipped["weapons"]) + 1
+
+    await table.run("character create", {**character, "weapons": "moonblade"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter npcs", {"template": template, "count": 1})
+    await table.run("encounter add", {"character": character["name"]}, user=table.alice)
+    blow = await table.run("attack", {**attack, "weapon": "moonblade"}, user=table.alice)
+    said = table.text(blow) + table.text(await table.details(blow))
+    assert "moonblade" in said.lower(), said
     table.check_clean()
