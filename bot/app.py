@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -25,7 +26,9 @@ from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui import embeds
 from bot.ui.decisions import DetailsButton, GMDecisionButton
+from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
+from bot.ui.publish import SHOWN
 from bot.ui.views import ConfirmButton
 
 log = logging.getLogger("grievous")
@@ -137,6 +140,9 @@ class GrievousBot(commands.AutoShardedBot):
                 parse(data)
 
         parsers["INTERACTION_CREATE"] = interaction_create
+        self._late: set[asyncio.Task[None]] = set()  # results being posted late (bot/ui/late.py)
+        self._recovered = False
+        self.started_at = datetime.now(UTC)
         self._quiet = asyncio.Event()  # set whenever an interaction's handling ends (``drain`` waits on it)
         self.guild_commands = guild_commands
         self.command_sync = CommandSync(self, dev_guild_id=sync_guild_id)
@@ -150,7 +156,20 @@ class GrievousBot(commands.AutoShardedBot):
             flight = current()
             if flight is not None and isinstance(args[0], discord.Interaction):
                 flight.answered = args[0].response.is_done
+                flight.interaction = args[0]
         super().dispatch(event_name, *args, **kwargs)
+
+    async def _answer_late(self, interaction_id: int) -> None:
+        try:
+            posted = await answer_late(self, interaction_id)
+            if posted:
+                log.warning("an answer failed: %d stored actions posted late in their channel", posted)
+        except Exception:
+            log.exception("could not post the result of interaction %s late", interaction_id)
+
+    def _late_done(self, task: asyncio.Task[None]) -> None:
+        self._late.discard(task)
+        self._quiet.set()
 
     def _turned_away_done(self, task: asyncio.Task[None]) -> None:
         self._turned_away.discard(task)
@@ -158,6 +177,15 @@ class GrievousBot(commands.AutoShardedBot):
 
     def _landed(self, flight: Flight) -> None:
         self._quiet.set()
+        interaction = flight.interaction
+        if interaction is not None and hasattr(self, "services") \
+                and self.services.runtime.answers.take(interaction.id):
+            if interaction.extras.get(SHOWN):
+                self.services.runtime.answers.answered((interaction.id,))
+            else:  # stored, but its answer failed: shown in the channel instead
+                task = asyncio.get_running_loop().create_task(self._answer_late(interaction.id))
+                self._late.add(task)
+                task.add_done_callback(self._late_done)
         elapsed = time.monotonic() - flight.started
         if flight.kind != "autocomplete":
             self.metrics.observe_command(flight.name, flight.result, elapsed, deferred=flight.deferred,
@@ -217,6 +245,12 @@ class GrievousBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids or "all")
+        if not self._recovered:  # once per process: what a crash left stored but unanswered
+            self._recovered = True
+            try:
+                await recover(self, self.started_at)
+            except Exception:
+                log.exception("could not post the actions left unanswered before the restart")
         if self.guild_commands:
             queued = await self.command_sync.check(guild.id for guild in self.guilds)
             if queued:
@@ -240,12 +274,13 @@ class GrievousBot(commands.AutoShardedBot):
         self.draining = True
 
         async def settled() -> None:
-            while self.flights.active or self._turned_away:
+            while self.flights.active or self._turned_away or self._late:
                 self._quiet.clear()
                 await self._quiet.wait()
 
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(settled(), within)
+        await self.services.runtime.answers.flush()
         left = len(self.flights.active)
         if left:
             log.warning("stopping with %d interactions still running after %.0f s: %s", left, within,

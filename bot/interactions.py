@@ -31,6 +31,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         role_ids=roles,
         is_manager=permissions.manage_guild or permissions.administrator,
         parent_channel_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
+        interaction_id=interaction.id,
     )
 
 

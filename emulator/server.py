@@ -86,6 +86,10 @@ class Emulator:
         # Command creates per (guild id or None for global, UTC day), against Discord's 200 a day.
         self.command_creates: dict[tuple[int | None, str], int] = {}
         self.interaction_by_id: dict[int, InteractionHandle] = {}
+        # Faults a test puts on the next interaction callbacks, one each, in order: "429" (Discord's rate
+        # limit, with ``retry_after``) or "hold" (the request never gets an answer: a bot killed meanwhile).
+        self.callback_faults: list[str] = []
+        self.callback_retry_after = 3.5
         self.interaction_by_token: dict[str, InteractionHandle] = {}
         self.port = 0
         self._runner: web.AppRunner | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -73,12 +74,25 @@ class InteractionWebhooks:
 
     # -- POST /interactions/{id}/{token}/callback -----------------------------------------------------
 
+    async def _fault(self, fault: str) -> web.Response:
+        """A fault a test injected (``Emulator.callback_faults``): the answer to the callback instead."""
+        if fault == "hold":
+            await asyncio.Event().wait()  # no answer, until the bot's connection goes
+        # topics/rate-limits.mdx: a 429's JSON body (retry_after in seconds, global) and its headers
+        retry_after = self.emu.callback_retry_after
+        reply = json_reply({"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+                           status=429)
+        reply.headers.update({"Retry-After": str(retry_after), "X-RateLimit-Scope": "user", "Via": "1.1 google"})
+        return reply
+
     async def callback(self, request: web.Request) -> web.Response:
         handle = self.emu.interaction_by_id.get(int(request.match_info["interaction_id"]))
         if handle is None or handle.token != request.match_info["token"]:
             raise unknown_interaction("no interaction with this id and token")
         current_call().interaction = handle
         body = await read_body(request)
+        if self.emu.callback_faults:
+            return await self._fault(self.emu.callback_faults.pop(0))
         if handle.acknowledged:  # topics/opcodes-and-status-codes.mdx: 40060
             raise err.DiscordError(400, err.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.",
                                    note="already acknowledged")

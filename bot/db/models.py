@@ -119,7 +119,12 @@ class Combatant(Base):
 
 class Event(Base):
     __tablename__ = "events"
-    __table_args__ = (Index("ix_events_channel_id_id", "channel_id", "id"),)
+    __table_args__ = (
+        Index("ix_events_channel_id_id", "channel_id", "id"),
+        # Only the few not answered yet: found by their interaction once its answer is sent, or after a restart.
+        Index("ix_events_unanswered", "interaction_id", sqlite_where=text("NOT answered"),
+              postgresql_where=text("NOT answered")),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[int]
@@ -135,6 +140,10 @@ class Event(Base):
     before: Mapped[dict[str, Any] | None] = mapped_column(NullableJson, default=None)
     undone: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime]
+    # The interaction that made it, and whether the user has seen its result: false from the commit until its
+    # answer (or a late post in the channel, bot/ui/late.py) is sent. Events made without one are answered.
+    interaction_id: Mapped[int | None]
+    answered: Mapped[bool] = mapped_column(default=True, server_default=text("true"))
 
 
 class PendingDecision(Base):

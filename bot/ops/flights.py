@@ -40,6 +40,7 @@ class Flight:
     deferred: bool = False
     missed: bool = False
     answered: Callable[[], bool] | None = None  # set once the Interaction object exists
+    interaction: Any = field(default=None, repr=False)  # that discord.Interaction
     roots: int = 0
     owner: Flights | None = field(default=None, repr=False)
 

@@ -35,8 +35,11 @@ def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, pa
     event = Event(guild_id=actor.guild_id, channel_id=actor.channel_id, encounter_id=encounter_id,
                   user_id=actor.user_id,
                   user_name=actor.user_name[:100], kind=kind, payload=payload, before=before,
-                  created_at=rt.clock())
+                  created_at=rt.clock(), interaction_id=actor.interaction_id,
+                  answered=actor.interaction_id is None)
     session.add(event)
+    if actor.interaction_id is not None:
+        rt.answers.recorded(actor.interaction_id)
     return event
 
 

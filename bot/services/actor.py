@@ -16,3 +16,6 @@ class Actor:
     role_ids: tuple[int, ...] = ()
     is_manager: bool = False  # has Manage Server: may run /setup and is always a GM
     parent_channel_id: int | None = None  # in a thread or forum post: its channel, whose system it follows
+    # The Discord interaction this call answers (None: the playground, a test): what it records waits for
+    # that answer (bot/services/answers.py).
+    interaction_id: int | None = None

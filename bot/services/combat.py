@@ -394,4 +394,4 @@ class CombatService:
     def _in_channel(actor: Actor, channel_id: int) -> Actor:
         if actor.channel_id == channel_id:
             return actor
-        return Actor(actor.guild_id, channel_id, actor.user_id, actor.user_name, actor.role_ids, actor.is_manager)
+        return replace(actor, channel_id=channel_id)

@@ -34,6 +34,7 @@ from bot.db.engine import Database
 from bot.db.repositories import NO_GUILD_SETTINGS
 from bot.db.storage import is_storage_full
 from bot.errors import Conflict, StorageFull, UserError
+from bot.services.answers import AnswerLog
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
 from rules.model import Engine
@@ -137,6 +138,8 @@ class Runtime:
         self.committer = GroupCommitter(db, self._committed) if wanted else None
         # Active encounters between commands (bot/services/encounter_cache.py); None: every command loads them.
         self.encounters: EncounterCache | None = EncounterCache() if encounter_cache else None
+        # Which committed events still wait for their interaction's answer (bot/services/answers.py).
+        self.answers = AnswerLog(self)
         if self.encounters is not None:
             db.on_change.append(self.encounters.changed)
 

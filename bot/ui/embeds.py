@@ -73,6 +73,7 @@ from bot.ui.encounter_embeds import (
     tracker_moved,
 )
 from bot.ui.help_embeds import HELP, help_topic
+from bot.ui.late_embeds import LATE, late
 from bot.ui.record_embeds import EVENT_TITLES, event_line, log, undone
 from bot.ui.replies import (
     ACCEPT_LABEL,
@@ -130,6 +131,7 @@ __all__ = [
     "EVENT_TITLES",
     "EXPIRED",
     "HELP",
+    "LATE",
     "NOT_GM",
     "NOT_YOURS",
     "NO_GUILD",
@@ -170,6 +172,7 @@ __all__ = [
     "initiative",
     "injuries",
     "joined",
+    "late",
     "left",
     "log",
     "mark_closed",

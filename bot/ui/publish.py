@@ -18,6 +18,7 @@ from bot.ui import embeds
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+SHOWN = "shown"  # interaction.extras: its result reached the user (else it is posted late: bot/ui/late.py)
 
 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, *,
@@ -47,15 +48,16 @@ async def _answer(interaction: discord.Interaction[Any], kwargs: dict[str, Any],
         if file is not None:
             kwargs["attachments"] = [file]
         edited = await interaction.edit_original_response(**kwargs)
-        interaction.extras["answered"] = True
+        interaction.extras["answered"] = interaction.extras[SHOWN] = True
         return edited.id
     if file is not None:
         kwargs["file"] = file
     if interaction.response.is_done():
         sent = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
-        interaction.extras["answered"] = True
+        interaction.extras["answered"] = interaction.extras[SHOWN] = True
         return sent.id
     answered = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    interaction.extras[SHOWN] = True  # what the command stored has been seen (bot/services/answers.py)
     message_id = getattr(answered, "message_id", None)
     return message_id if isinstance(message_id, int) else None
 

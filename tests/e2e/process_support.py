@@ -68,6 +68,16 @@ async def attack_rows(db_url: str) -> tuple[Counter[tuple[int, str]], dict[tuple
     return by_target, wounds
 
 
+async def unanswered_events(db_url: str) -> int:
+    """Events committed whose result was neither answered nor posted late (bot/services/answers.py)."""
+    database = Database.from_url(db_url)
+    try:
+        async with database.engine.connect() as connection:
+            return int((await connection.execute(text("SELECT count(*) FROM events WHERE NOT answered"))).scalar_one())
+    finally:
+        await database.dispose()
+
+
 def _json(value: Any) -> Mapping[str, Any]:
     return dict(json.loads(value)) if isinstance(value, str | bytes) else dict(value)
 

@@ -4,6 +4,8 @@ several channels are in flight, then started again on the same database (SQLite 
 Every attack has a target of its own (one bandit each), so the database can be read attack by attack:
 - an attack the emulator saw answered is stored exactly once: one event, one wound;
 - any other attack is all there or not there at all (a wound never without its event, nor the reverse);
+- every attack stored but not answered (committed, then killed before its answer) is posted late in its
+  channel by the new process, so the channel shows each stored attack exactly once: answered or posted;
 - the GM's buttons posted before the kill are handled by the new process;
 - the attacks that got no answer, sent again as a player would, leave every bandit with exactly one.
 Dice are forced in every attack (the `dice` option); the counts are fixed; every wait is bounded.
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.ui import embeds
 from emulator import Channel, Emulator, InteractionHandle, Message
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
@@ -27,6 +30,7 @@ from tests.e2e.process_support import (
     grievous,
     message_text,
     problems_in_log,
+    unanswered_events,
 )
 
 CHANNELS = 4
@@ -114,6 +118,29 @@ async def test_sigkill_in_a_burst_keeps_every_answered_attack_once_and_nothing_h
                     stored.add((n, i))
             assert acknowledged <= stored, f"answered but not stored: {sorted(acknowledged - stored)}"
             assert events[(guild, "Keeper 1")] == wounds[(guild, "Keeper 1")] == 1
+
+            # Committed but never answered: the new process posts each in its channel, marked late; every
+            # stored attack is then shown exactly once (its answer, or the late post), and none is left.
+            unanswered = stored - acknowledged
+            print(f"{len(handles)} sent, {len(acknowledged)} answered, {len(unanswered)} committed but unanswered")
+
+            def shown(n: int, i: int) -> list[Message]:
+                heading = f"C{n} Raider 1 attacks C{n} Bandit {i}"
+                return [m for m in emu.messages(channels[n], include_ephemeral=False)
+                        if f"{heading}\n" in message_text(m) + "\n" or f"{heading}:" in message_text(m)]
+
+            def late_posted() -> bool:
+                return all(any(embeds.LATE in message_text(m) for m in shown(n, i)) for (n, i) in unanswered)
+
+            await emu.wait_until(late_posted, DEADLINE, f"{len(unanswered)} late posts")
+            await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
+            for (n, i) in sorted(stored):
+                assert len(shown(n, i)) == 1, (n, i, [message_text(m) for m in shown(n, i)])
+            for _ in range(int(DEADLINE / 0.25)):  # marked once posted (or found answered in the channel)
+                if await unanswered_events(empty_db_url) == 0:
+                    break
+                await asyncio.sleep(0.25)
+            assert await unanswered_events(empty_db_url) == 0, "stored, neither answered nor posted late"
 
             # The GM's buttons from before the kill work in the new process.
             [death] = [b for b in kill.custom_ids if b.endswith(":death")]

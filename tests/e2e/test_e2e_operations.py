@@ -19,7 +19,9 @@ import bot.ui.publish as publish
 from bot.cli import main as cli_main
 from bot.ops.logs import configure_logging
 from bot.ops.redact import REDACTED
+from bot.ui import embeds
 from emulator import Message
+from tests.e2e.conftest import embed_text
 
 
 async def get(table: Any, path: str) -> tuple[int, str]:
@@ -155,6 +157,12 @@ async def test_an_answer_after_discords_deadline_is_a_missed_deadline(
     await table.emu.wait_until(lambda: (any(r.name == "grievous.errors" for r in caplog.records)
                                         and not table.bot.flights.active) or None, 5.0, "the late answer")
 
+    # The roll was stored: its result is posted in the channel instead, marked late (bot/ui/late.py).
+    posted = await table.emu.wait_until(
+        lambda: [m for m in table.emu.messages(table.combat, include_ephemeral=False)
+                 if embeds.LATE in embed_text(m)] or None, 5.0, "the late post")
+    assert len(posted) == 1 and "rolled d20 = 7" in embed_text(posted[0])
+    await table.emu.wait_until(lambda: not table.bot._late or None, 5.0, "the late post's task")
     _, page = await get(table, "/metrics")
     assert metric(page, 'grievous_missed_deadlines_total{command="/roll"}') == 1
     assert metric(page, 'grievous_commands_total{command="/roll",result="error"}') == 1

@@ -1,0 +1,111 @@
+"""Which stored actions the user has seen: an event is committed unanswered, and marked answered once its
+interaction's answer (or a late post in the channel, bot/ui/late.py) was sent.
+
+An interaction whose answer failed (Discord's 3 s passed, a 429 on the callback, the gateway gone) or a
+process killed between the commit and the answer leaves events unanswered: the bot posts them late, at
+once or after its restart, so a user never repeats an action that already happened.
+
+The marks are one UPDATE for every interaction answered meanwhile: while one is written, the next ones
+gather (on SQLite the group committer merges it with the commands' own transactions too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Event
+from bot.services.views import EventView
+
+if TYPE_CHECKING:
+    from bot.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def _view(row: Event) -> EventView:
+    from bot.services.snapshots import event_view  # snapshots imports the runtime, which holds this log
+
+    return event_view(row)
+RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
+
+
+class AnswerLog:
+    def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
+        self._recorded: set[int] = set()  # interactions that recorded an event (committed or not)
+        self._marks: set[int] = set()  # answered interactions whose events are not marked yet
+        self._writer: asyncio.Task[None] | None = None
+
+    def recorded(self, interaction_id: int) -> None:
+        """Inside the command's transaction: this interaction stores an event to answer."""
+        self._recorded.add(interaction_id)
+
+    def take(self, interaction_id: int) -> bool:
+        """At the end of an interaction's handling: did it record an event? (asked once)"""
+        if interaction_id in self._recorded:
+            self._recorded.discard(interaction_id)
+            return True
+        return False
+
+    def answered(self, interaction_ids: Iterable[int]) -> None:
+        """Their answers were sent: mark their events answered (soon, together with the others)."""
+        self._marks.update(interaction_ids)
+        if self._marks and (self._writer is None or self._writer.done()):
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while self._marks:
+            ids, self._marks = sorted(self._marks), set()
+
+            async def work(session: AsyncSession, ids: Sequence[int] = ids) -> None:
+                await session.execute(update(Event).where(Event.interaction_id.in_(ids), Event.answered.is_(False))
+                                      .values(answered=True).execution_options(synchronize_session=False))
+
+            try:
+                await self._rt.transact(None, work)
+            except Exception:  # not marked: a restart posts them again, late; never fatal to the bot
+                log.exception("could not mark %d answered interactions", len(ids))
+
+    async def flush(self) -> None:
+        """Every mark asked for so far is written (the bot's shutdown)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+
+    async def unanswered(self, interaction_id: int) -> list[EventView]:
+        """The events of one interaction still waiting for their answer."""
+
+        async def work(session: AsyncSession) -> list[EventView]:
+            rows = await session.scalars(select(Event).where(Event.interaction_id == interaction_id,
+                                                             Event.answered.is_(False)).order_by(Event.id))
+            return [_view(row) for row in rows]
+
+        return await self._rt.read(work)
+
+    async def left_unanswered(self, before: datetime, mine: Callable[[int], bool]) -> list[EventView]:
+        """Events committed before ``before`` (this process's start) and never answered, in the servers
+        ``mine`` says this process serves (another process answers its own): what a crash left."""
+
+        async def work(session: AsyncSession) -> list[EventView]:
+            query = select(Event).where(Event.answered.is_(False), Event.created_at < before)
+            rows = await session.scalars(query.order_by(Event.id).limit(RECOVER_LIMIT * 4))
+            return [_view(row) for row in rows if mine(row.guild_id)][:RECOVER_LIMIT]
+
+        return await self._rt.read(work)
+
+    async def mark_events(self, event_ids: Sequence[int]) -> None:
+        """These events were shown (posted late): answered."""
+        if not event_ids:
+            return
+
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Event).where(Event.id.in_(list(event_ids)))
+                                  .values(answered=True).execution_options(synchronize_session=False))
+
+        await self._rt.transact(None, work)

@@ -1,0 +1,97 @@
+"""Posting what was stored but never answered (bot/services/answers.py) in its channel, marked late: at once
+when an interaction's answer failed, and after a restart for what a crash left between commit and answer."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.services.views import EventView
+from bot.ui import embeds
+from bot.ui.decisions import DETAILS_PREFIX, DetailsButton
+
+if TYPE_CHECKING:
+    from bot.app import GrievousBot
+
+log = logging.getLogger(__name__)
+HISTORY = 100  # messages read per channel after a restart, to find an answer sent just before the crash
+_DETAILS = re.compile(re.escape(DETAILS_PREFIX) + r"([0-9]{1,20})")
+
+
+async def answer_late(bot: GrievousBot, interaction_id: int) -> int:
+    """The interaction's answer failed: post its unanswered events in their channels; how many."""
+    answers = bot.services.runtime.answers
+    events = await answers.unanswered(interaction_id)
+    await answers.mark_events(await post_late(bot, events))
+    return len(events)
+
+
+async def recover(bot: GrievousBot, before: datetime) -> int:
+    """After a restart: post what was committed before ``before`` and never answered, in the servers this
+    process serves, unless the channel already shows it (an answer sent just before the crash); how many."""
+    answers = bot.services.runtime.answers
+    events = await answers.left_unanswered(before, lambda guild_id: bot.get_guild(guild_id) is not None)
+    if not events:
+        return 0
+    shown: list[int] = []
+    for channel_id in {event.channel_id for event in events}:
+        here = [event for event in events if event.channel_id == channel_id]
+        shown += sorted(await _already_shown(bot, channel_id, here))
+    waiting = [event for event in events if event.id not in shown]
+    await answers.mark_events([*shown, *await post_late(bot, waiting)])
+    log.info("after the restart: %d actions were stored but not answered; %d posted late, %d had been answered",
+             len(events), len(waiting), len(shown))
+    return len(waiting)
+
+
+async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[EventView]) -> set[int]:
+    """Which of ``events`` a message of the bot in the channel already carries (its Details button)."""
+    first = min((event.created_at for event in events if event.created_at is not None), default=None)
+    after = discord.Object(discord.utils.time_snowflake(first - timedelta(seconds=5))) if first else None
+    channel = bot.get_partial_messageable(channel_id)
+    found: set[int] = set()
+    try:
+        async for message in channel.history(limit=HISTORY, after=after, oldest_first=True):
+            if bot.user is not None and message.author.id == bot.user.id:
+                found.update(_event_ids(message.components))
+    except discord.HTTPException as exc:  # cannot read the channel: post (a repeat beats nothing shown)
+        log.info("cannot read channel %s to find answers sent before the restart: %s", channel_id, exc)
+    return found & {event.id for event in events}
+
+
+def _event_ids(components: Iterable[object]) -> set[int]:
+    ids: set[int] = set()
+    for row in components:
+        for item in getattr(row, "children", [row]):
+            match = _DETAILS.fullmatch(getattr(item, "custom_id", None) or "")
+            if match:
+                ids.add(int(match[1]))
+    return ids
+
+
+async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> list[int]:
+    """Post each event, marked late, in its channel; the ids that are settled (posted, or the channel is gone
+    or closed to the bot: posting again would never work)."""
+    settled: list[int] = []
+    for event in events:
+        channel = bot.get_partial_messageable(event.channel_id)
+        view = None
+        if "outcome" in (event.summary or {}):
+            view = discord.ui.View(timeout=None)
+            view.add_item(DetailsButton(event.id))
+        try:
+            await channel.send(embed=embeds.late(event), view=view or discord.utils.MISSING,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.warning("cannot post event %s late in channel %s: %s", event.id, event.channel_id, exc)
+        except discord.HTTPException as exc:
+            log.warning("could not post event %s late in channel %s (tried again after a restart): %s",
+                        event.id, event.channel_id, exc)
+            continue
+        settled.append(event.id)
+    return settled

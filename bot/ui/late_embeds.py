@@ -1,0 +1,43 @@
+"""A result posted late: an action that was stored but whose answer never reached its user (Discord's 3 s
+passed, the answer was refused, or the bot restarted in between), shown in its channel as a normal message
+so that nobody sends it again."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.services.views import EventView
+from bot.text_safety import plain
+from bot.ui import limits
+from bot.ui.action_embeds import event_details
+from bot.ui.embed_common import _embed
+from bot.ui.record_embeds import event_line
+
+LATE = "late: "
+
+
+def _moment(moment: datetime | None) -> str:
+    return f" at <t:{int(moment.timestamp())}:T>" if moment is not None else ""
+
+
+def late_note(event: EventView) -> str:
+    who = plain(event.user_name) or "its user"
+    return (f"Done{_moment(event.created_at)}, but the answer to {who} never arrived. It happened once: "
+            "do not send it again.")
+
+
+def late(event: EventView) -> discord.Embed:
+    """The event's result, marked late: an action's full roll (not an NPC's secret one), else its log line."""
+    summary = event.summary or {}
+    if "outcome" in summary and summary.get("system") and not summary.get("secret"):
+        embed = event_details(event)
+        title = (embed.title or "").removeprefix("\U0001f50e ")
+        embed.title = limits.clip(f"\u23f0 {LATE}{title}", limits.TITLE)
+        embed.description = limits.clip(f"{late_note(event)}\n{embed.description or ''}".strip(),
+                                        limits.DESCRIPTION)
+        return limits.fit(embed)
+    line = event_line(event)
+    return limits.fit(_embed(limits.clip(f"\u23f0 {LATE}the result of event #{event.id}", limits.TITLE),
+                             f"{late_note(event)}\n{line}"))

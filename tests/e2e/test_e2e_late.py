@@ -1,0 +1,148 @@
+"""An action that was stored is never invisible: when its answer cannot reach the user, the bot posts the
+result in the channel as a normal message, marked late, exactly once; so nobody sends it again.
+
+- Killed between commit and answer (the emulator holds the interaction callback, then SIGKILL): the
+  restarted `grievous run` posts each stored attack and /undo late, once, and nothing is left unanswered.
+- A 429 on the callback whose retry_after outlasts Discord's 3 s: the answer fails with 10062, and the
+  running bot posts the attack late in the channel at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.ui import embeds
+from emulator import Channel, Emulator, Message
+from emulator.harness import running_emulator
+from emulator.testing import World, build_world
+from tests.e2e.process_support import (
+    DEADLINE,
+    answered,
+    attack_rows,
+    grievous,
+    message_text,
+    problems_in_log,
+    unanswered_events,
+)
+
+HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+
+
+async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:
+    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
+    message = await handle.message(DEADLINE)
+    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
+    return message
+
+
+async def prepare(emu: Emulator, world: World) -> None:
+    manager = world.guild.members[emu.state.owner.id]
+    await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
+    await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
+    await run(emu, "encounter start", {}, user=world.gm, channel=world.combat)
+    await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": "Raider"},
+              user=world.gm, channel=world.combat)
+    await run(emu, "encounter npcs", {"template": "bandit", "count": 3, "name_prefix": "Bandit"},
+              user=world.gm, channel=world.combat)
+
+
+def attack(i: int) -> dict[str, object]:
+    return {"target": f"Bandit {i}", "attacker": "Raider 1", "aspect": "edge", "dice": HIT}
+
+
+def late_posts(emu: Emulator, channel: Channel, text: str) -> list[Message]:
+    return [m for m in emu.messages(channel, include_ephemeral=False)
+            if embeds.LATE in message_text(m) and text in message_text(m)]
+
+
+def shown(emu: Emulator, channel: Channel, text: str) -> list[Message]:
+    return [m for m in emu.messages(channel, include_ephemeral=False) if text in message_text(m)]
+
+
+async def events_stored(db_url: str, guild: int, target: str) -> int:
+    events, _wounds = await attack_rows(db_url)
+    return events[(guild, target)]
+
+
+async def settled(db_url: str) -> int:
+    """Waits (bounded) until every stored event is answered or posted; how many are not."""
+    for _ in range(int(DEADLINE / 0.25)):
+        if await unanswered_events(db_url) == 0:
+            return 0
+        await asyncio.sleep(0.25)
+    return await unanswered_events(db_url)
+
+
+async def test_killed_between_commit_and_answer_the_restarted_bot_posts_the_attack_and_the_undo_late_once(
+        empty_db_url: str, tmp_path: Path) -> None:
+    async with running_emulator(interaction_deadline=DEADLINE) as emu:
+        world = build_world(emu)
+        guild = world.guild.id
+        bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)
+        restarted = grievous(emu, empty_db_url, tmp_path, "grievous-restarted")
+        try:
+            await bot.start()
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
+            await prepare(emu, world)
+            await run(emu, "attack", attack(1), user=world.gm, channel=world.combat)  # answered: what /undo takes
+
+            # The next two answers never reach Discord: the attack on Bandit 2, then the /undo.
+            emu.callback_faults = ["hold", "hold"]
+            held = await emu.slash("attack", attack(2), user=world.gm, channel=world.combat)
+            for _ in range(int(DEADLINE / 0.1)):
+                if await events_stored(empty_db_url, guild, "Bandit 2"):
+                    break
+                await asyncio.sleep(0.1)
+            undo = await emu.slash("undo", {}, user=world.gm, channel=world.combat)
+            await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the /undo's answer held")
+            await asyncio.sleep(0.5)  # its transaction commits before the answer is sent
+            bot.kill()
+            assert await bot.wait() == -9
+            assert not answered(held) and not answered(undo)
+            assert await events_stored(empty_db_url, guild, "Bandit 2") == 1
+            assert await unanswered_events(empty_db_url) == 2, "the attack and the undo: stored, not answered"
+            assert late_posts(emu, world.combat, "Raider 1 attacks Bandit 2") == []
+
+            await restarted.start()
+            await emu.wait_until(lambda: late_posts(emu, world.combat, "Raider 1 attacks Bandit 2")
+                                 and late_posts(emu, world.combat, "takes back an action"), DEADLINE, "late posts")
+            assert await settled(empty_db_url) == 0
+            await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
+            assert len(shown(emu, world.combat, "Raider 1 attacks Bandit 2")) == 1
+            assert len(late_posts(emu, world.combat, "takes back an action")) == 1
+            assert len(shown(emu, world.combat, "Raider 1 attacks Bandit 1")) == 1  # answered: not again
+            [post] = late_posts(emu, world.combat, "Raider 1 attacks Bandit 2")
+            assert "do not send it again" in message_text(post)
+            assert any(c.startswith("grv:details:") for c in post.custom_ids)
+            await restarted.stop()
+            assert problems_in_log(restarted.log()) == []
+            assert emu.internal_errors == []
+        finally:
+            bot.kill()
+            restarted.kill()
+
+
+async def test_a_429_on_the_answer_past_the_deadline_posts_the_attack_late_at_once(
+        empty_db_url: str, tmp_path: Path) -> None:
+    async with running_emulator(interaction_deadline=3.0) as emu:
+        world = build_world(emu)
+        bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)
+        try:
+            await bot.start()
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
+            await prepare(emu, world)
+            emu.callback_retry_after = 3.5  # discord.py waits this long and tries again: Discord's 3 s are gone
+            emu.callback_faults = ["429"]
+            refused = await emu.slash("attack", attack(3), user=world.gm, channel=world.combat)
+            await emu.wait_until(lambda: late_posts(emu, world.combat, "Raider 1 attacks Bandit 3"), DEADLINE,
+                                 "the late post")
+            assert not answered(refused)
+            assert await settled(empty_db_url) == 0
+            assert len(shown(emu, world.combat, "Raider 1 attacks Bandit 3")) == 1
+            assert await events_stored(empty_db_url, world.guild.id, "Bandit 3") == 1
+            await bot.stop()
+            assert "posted late" in bot.log()
+            assert problems_in_log(bot.log()) == []
+        finally:
+            bot.kill()
