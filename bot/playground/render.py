@@ -24,6 +24,8 @@ def plain(markdown: str, names: Mapping[int, str] | None = None) -> str:
     markdown = re.sub(r"\\([^\w\s])", hold, markdown).replace("\u200b", "")
     if names:
         markdown = re.sub(r"<@[!&]?(\d+)>", lambda m: "@" + names.get(int(m.group(1)), m.group(1)), markdown)
+        # a channel mention reads as Discord shows it: #name (the names hold channels' ids too)
+        markdown = re.sub(r"<#(\d+)>", lambda m: "#" + names.get(int(m.group(1)), m.group(1)), markdown)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", markdown)
     text = re.sub(r"__(.+?)__", r"\1", text)
     text = re.sub(r"(?<!\w)[*_](.+?)[*_](?!\w)", r"\1", text)

@@ -182,6 +182,20 @@ class Playground:
         """The slash commands a member here can use: the server's own, then the shared ones."""
         return self.emu.commands(self._guild) + self.emu.commands()
 
+    def _fixed_choices(self, path: tuple[str, ...], option: str) -> list[str] | None:
+        """The names of ``option``'s fixed choices (a choice list the command registered), else None."""
+        level: list[dict[str, Any]] = [c for c in self.registered_commands() if c.get("type", 1) == 1]
+        options: list[dict[str, Any]] = []
+        for name in path:
+            found = next((c for c in level if c.get("name") == name), None)
+            if found is None:
+                return None
+            options = list(found.get("options") or [])
+            level = [o for o in options if o.get("type") in (1, 2)]
+        spec = next((o for o in options if o.get("name") == option and o.get("type") not in (1, 2)), None)
+        choices = (spec or {}).get("choices")
+        return [str(c.get("name")) for c in choices] if choices else None
+
     def _option_types(self, path: tuple[str, ...]) -> dict[str, int]:
         """Option name -> Discord option type, from the command tree the bot registered."""
         specs = self.registered_commands()
@@ -357,6 +371,7 @@ class Playground:
     def _names(self) -> dict[int, str]:
         names = {member.user.id: name for name, member in self._members.items()}
         names.update({role.id: role.name for role in self._guild.roles.values()})
+        names.update({channel.id: name for name, channel in self._channels.items()})
         return names
 
     def _member(self, name: str) -> Member:
@@ -400,6 +415,12 @@ class Playground:
         if not line.options:
             raise LineError("try :choices /attack target:Br")
         focused = list(line.options)[-1]
+        fixed = self._fixed_choices(line.path, focused)
+        if fixed is not None:  # Discord lists an option's fixed choices itself: no autocomplete is asked
+            typed = str(line.options[focused]).casefold()
+            names = [name for name in fixed if typed in name.casefold()] or fixed
+            self.out.write("  " + "\n  ".join(names) + "\n")
+            return
         handle = await self.emu.autocomplete(" ".join(line.path), dict(line.options), focused=focused,
                                              user=self.member, channel=self.channel)
         choices = await handle.choices(RESPONSE_TIMEOUT)

@@ -231,3 +231,20 @@ async def test_a_slow_command_is_over_before_the_next_line(monkeypatch: pytest.M
         attack = next(c for c in playground.registered_commands() if c["name"] == "attack")
         assert "mounted" in {o["name"] for o in attack["options"]}
     assert "King Arthur Pendragon" in out.getvalue() and playground.errors == 0, out.getvalue()
+
+
+async def test_choices_of_a_fixed_choice_option_are_listed_and_channels_read_by_name() -> None:
+    out = io.StringIO()
+    playground = Playground(out)
+    async with playground.running():
+        await playground.run_line(":choices /setup rolls mode:")
+        listed = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        await playground.run_line(":channel gm-screen")
+        await playground.run_line(":channel combat")
+        await playground.run_line("/setup secret-rolls on:true gm_channel:#gm-screen")
+        await playground.run_line("/setup show")
+    assert playground.errors == 0, out.getvalue()
+    assert "did not answer" not in listed and listed.startswith("  "), listed
+    assert "#gm-screen" in out.getvalue() and "#1" not in out.getvalue(), out.getvalue()
