@@ -207,6 +207,13 @@ def _declared_types(command: Any, options: Iterable[Mapping[str, Any]]) -> str |
 
 
 class GrievousTree(app_commands.CommandTree[Any]):
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        # Guild install only, said explicitly: Discord otherwise takes the app's configured contexts, and with
+        # User Install ticked commands would run where the bot cannot post (interactions/application-commands.mdx
+        # "Contexts"). DMs stay as each command says (/help works there).
+        options.setdefault("allowed_installs", app_commands.AppInstallationType(guild=True, user=False))
+        super().__init__(client, **options)
+
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Every option value passes the input guard before any command sees it."""
         data: Mapping[str, Any] = interaction.data or {}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import time
 import zlib
 from collections import deque
 from collections.abc import Callable
@@ -86,6 +88,9 @@ class Connection:
         self.dropped_by_server = False
         self._lock = asyncio.Lock()
         self._zlib = zlib.compressobj() if compress else None
+        self.latency: Callable[[], float] = lambda: 0.0  # the one-way delay to the bot (Emulator.gateway_latency)
+        self._in_transit: deque[tuple[float, str | bytes]] = deque()
+        self._carrier: asyncio.Task[None] | None = None
 
     @property
     def compressed(self) -> bool:
@@ -100,11 +105,34 @@ class Connection:
         if self.ws.closed:
             return
         text = json.dumps(payload, separators=(",", ":"))
-        if self._zlib is None:
-            await self.ws.send_str(text)
+        frame: str | bytes = text
+        if self._zlib is not None:
+            frame = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+        delay = self.latency()
+        if delay <= 0 and not self._in_transit:
+            await self._write(frame)
+            return
+        # On the wire for `delay`: frames arrive in order, each `delay` after it was sent (not one after another).
+        self._in_transit.append((time.monotonic() + delay, frame))
+        if self._carrier is None or self._carrier.done():
+            self._carrier = asyncio.get_running_loop().create_task(self._carry())
+
+    async def _carry(self) -> None:
+        while self._in_transit:
+            due, frame = self._in_transit[0]
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._in_transit.popleft()
+            if not self.ws.closed:
+                with contextlib.suppress(ConnectionError):  # the bot hung up while this was on its way
+                    await self._write(frame)
+
+    async def _write(self, frame: str | bytes) -> None:
+        if isinstance(frame, str):
+            await self.ws.send_str(frame)
         else:
-            data = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-            await self.ws.send_bytes(data)
+            await self.ws.send_bytes(frame)
 
     async def flush(self) -> None:
         """Send every buffered dispatch of the session this socket has not sent yet, in order."""
@@ -236,6 +264,7 @@ class Gateway:
         await ws.prepare(request)
         compress = request.query.get("compress") == "zlib-stream"
         conn = Connection(ws, request, compress=compress, path=request.path)
+        conn.latency = lambda: self.emu.gateway_latency
         self.connections.append(conn)
         self.connection_count += 1
         self.connect_paths.append(request.path)

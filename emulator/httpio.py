@@ -57,9 +57,10 @@ class Body:
         return self.json
 
 
-def json_reply(data: Any, status: int = 200) -> web.Response:
+def json_reply(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py only decodes JSON when the content type is exactly this (no charset suffix).
-    return web.Response(status=status, body=json.dumps(data).encode(), headers={hdrs.CONTENT_TYPE: "application/json"})
+    return web.Response(status=status, body=json.dumps(data).encode(),
+                        headers={**(headers or {}), hdrs.CONTENT_TYPE: "application/json"})
 
 
 def no_content() -> web.Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -13,6 +14,7 @@ from aiohttp import web
 from . import errors as err
 from . import interactions as build
 from . import permissions as perms
+from . import ratelimits
 from .gateway import Gateway, Session
 from .httpio import CallInfo, begin_call, json_reply
 from .models import GUILD_TEXT, Attachment, Channel, Guild, Member, Message, Role, User
@@ -64,8 +66,17 @@ class Emulator:
         allowed_intents: int = -1,
         host: str = "127.0.0.1",
         legacy_followup_edit: bool = False,
+        rate_limits: bool | ratelimits.RateLimits = True,
+        rest_latency: float = 0.0,
+        gateway_latency: float = 0.0,
     ) -> None:
         self.host = host
+        # Discord's REST rate limits (emulator/ratelimits.py): on unless told; a RateLimits gives its own rules.
+        self.rate_limits = (rate_limits if isinstance(rate_limits, ratelimits.RateLimits)
+                            else ratelimits.RateLimits(enabled=rate_limits))
+        # One-way network delays in seconds: each REST request and response, each gateway event to the bot.
+        self.rest_latency = rest_latency
+        self.gateway_latency = gateway_latency
         # Discord's deprecated rule that the first follow-up after a defer edits "thinking" (off: strict).
         self.legacy_followup_edit = legacy_followup_edit
         self.interaction_deadline = interaction_deadline
@@ -157,8 +168,43 @@ class Emulator:
 
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        if self.rest_latency > 0:
+            await asyncio.sleep(self.rest_latency)  # the request on its way to Discord
+        response = await self._answer(request, handler)
+        if self.rest_latency > 0:
+            await asyncio.sleep(self.rest_latency)  # and the response on its way back
+        return response
+
+    async def _answer(self, request: web.Request,
+                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         path = request.path
         call = begin_call()
+        verdict = self._rate_limit(request)
+        if verdict.text is not None:  # banned for too many invalid requests: Cloudflare's page, not JSON
+            self.refusals.append(Refusal(request.method, path, 429, 0, "temporarily banned (invalid requests)",
+                                         None, None))
+            self.notifier.notify()
+            return web.Response(status=429, text=verdict.text, headers=verdict.headers)
+        if verdict.body is not None:
+            self.rate_limits.answered(429, verdict.headers)
+            return json_reply(verdict.body, 429, headers=verdict.headers)
+        response = await self._handle(request, handler, call)
+        if verdict.headers:
+            response.headers.update(verdict.headers)
+        self.rate_limits.answered(response.status, verdict.headers)
+        return response
+
+    def _rate_limit(self, request: web.Request) -> ratelimits.Verdict:
+        route = request.match_info.route
+        if not request.path.startswith("/api/") or request.match_info.http_exception is not None:
+            return ratelimits.Verdict()
+        template = route.resource.canonical if route.resource is not None else request.path
+        template = template.removeprefix("/api/{version}")
+        return self.rate_limits.check(request.method, template, request.match_info)
+
+    async def _handle(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                      call: CallInfo) -> web.StreamResponse:
+        path = request.path
         try:
             needs_auth = path.startswith("/api/") and "/webhooks/" not in path and "/interactions/" not in path
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":

@@ -128,56 +128,55 @@ async def refresh_tracker(interaction: discord.Interaction[Any], encounter: Enco
     await updates.show(interaction, encounter)
 
 
-_Key = tuple[int, int]  # (encounter id, version): a later encounter, or a later state of one, is newer
-
-
 class _ChannelTracker:
-    """One channel's tracker updates: the newest state asked for, and the one task that shows it."""
+    """One channel's tracker updates: the newest state asked for of each encounter, and the one task that
+    shows them (an older encounter first: its end, and its unpin, is shown before the next one starts)."""
 
     def __init__(self, channel_id: int) -> None:
         self.channel_id = channel_id
-        self.wanted: tuple[discord.Interaction[Any], EncounterView] | None = None
-        self.shown: _Key = (0, -1)
+        self.wanted: dict[int, tuple[discord.Interaction[Any], EncounterView]] = {}  # by encounter id
+        self.shown: dict[int, int] = {}  # encounter id -> the newest version shown (the last few encounters)
         self.posted: dict[int, int] = {}  # encounter id -> the tracker posted here (before the DB has it)
-        self.waiting: list[tuple[_Key, asyncio.Future[None]]] = []
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
 
     async def show(self, interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
-        key = (encounter.id, encounter.version)
-        if key <= self.shown:
+        if encounter.version <= self.shown.get(encounter.id, -1):
             return
-        if self.wanted is None or key > (self.wanted[1].id, self.wanted[1].version):
-            self.wanted = (interaction, encounter)
+        wanted = self.wanted.get(encounter.id)
+        if wanted is None or encounter.version > wanted[1].version:
+            self.wanted[encounter.id] = (interaction, encounter)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.append((key, done))
+        self.waiting.append((encounter.id, encounter.version, done))
         if self.task is None:
             self.task = asyncio.create_task(self._run(), name=f"tracker {self.channel_id}")
         await done
 
     async def _run(self) -> None:
         try:
-            while self.wanted is not None:
-                interaction, encounter = self.wanted
-                self.wanted = None
+            while self.wanted:
+                interaction, encounter = self.wanted.pop(min(self.wanted))
                 try:
                     await self._edit(interaction, encounter)
                 except Exception:
                     log.exception("tracker update of encounter %s failed", encounter.id)
-                self.shown = max(self.shown, (encounter.id, encounter.version))
-                self._release(self.shown)
+                self.shown[encounter.id] = max(self.shown.get(encounter.id, -1), encounter.version)
+                for old in sorted(self.shown)[:-4]:
+                    del self.shown[old]
+                self._release()
         finally:
-            self._release(None)
+            self._release(everyone=True)
             self.task = None
             self.posted.clear()  # idle: the database holds the tracker's id now
 
-    def _release(self, upto: _Key | None) -> None:
+    def _release(self, *, everyone: bool = False) -> None:
         keep = []
-        for key, done in self.waiting:
-            if upto is None or key <= upto:
+        for encounter_id, version, done in self.waiting:
+            if everyone or version <= self.shown.get(encounter_id, -1):
                 if not done.done():
                     done.set_result(None)
             else:
-                keep.append((key, done))
+                keep.append((encounter_id, version, done))
         self.waiting = keep
 
     async def _edit(self, interaction: discord.Interaction[Any], encounter: EncounterView) -> None:

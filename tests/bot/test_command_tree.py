@@ -100,3 +100,10 @@ def test_docs_cover_every_command() -> None:
 
     for path in asyncio.run(names()):
         assert f"/{path}" in docs, f"docs/commands.md does not show /{path}"
+
+
+async def test_every_command_says_guild_install_only(tree: app_commands.CommandTree[Any]) -> None:
+    """Issue 21 (finding 11): without integration_types Discord takes the app's configured installs, and with
+    User Install ticked a command would run where the bot is not a member and cannot post."""
+    for top in payloads(tree):
+        assert top.get("integration_types") == [0], top["name"]

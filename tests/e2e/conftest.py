@@ -41,6 +41,8 @@ TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters
           "guild_settings", "content_packs", "guild_command_syncs")
 # Interaction types the bot must answer (slash commands, autocomplete, buttons, modals).
 ANSWERED_TYPES = {2, 3, 4, 5}
+# The tracker follows a command's answer, behind the channel's message bucket (5 per 5 s in the emulator).
+TRACKER_WAIT = 15.0
 STALL_LIMIT_MS = int(os.environ.get("GRIEVOUS_E2E_STALL_MS") or 500)
 
 
@@ -202,7 +204,7 @@ class Table:
     async def tracker(self, channel: Channel | None = None) -> Message:
         """The one pinned tracker message of the channel (the bot pins it after answering: waited for)."""
         where = channel or self.combat
-        await self.emu.wait_until(lambda: self.emu.pins(where) or None, 5.0, "the tracker to be pinned")
+        await self.emu.wait_until(lambda: self.emu.pins(where) or None, TRACKER_WAIT, "the tracker to be pinned")
         pins = self.emu.pins(where)
         assert len(pins) == 1, f"expected one pinned tracker, found {len(pins)}"
         return pins[0]
@@ -215,7 +217,7 @@ class Table:
             pins = self.emu.pins(where)
             return pins[0] if len(pins) == 1 and predicate(embed_text(pins[0])) else None
 
-        return await self.emu.wait_until(ready, 5.0, what)
+        return await self.emu.wait_until(ready, TRACKER_WAIT, what)
 
     async def count_rows(self, sql: str, **params: Any) -> int:
         database = Database.from_url(self.db_url)
