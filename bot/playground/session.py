@@ -12,12 +12,14 @@ import contextlib
 import difflib
 import tempfile
 import zlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from random import Random
 from typing import Any, TextIO
+
+from sqlalchemy import text as sql_text
 
 from bot.app import GrievousBot
 from bot.db.engine import Database
@@ -98,6 +100,7 @@ class Playground:
         self.emu: Emulator
         self.member: Member
         self.channel: Channel
+        self._db: Database
         self._members: dict[str, Member] = {}
         self._channels: dict[str, Channel] = {}
         self._player_role: Role
@@ -111,6 +114,8 @@ class Playground:
             db = Database.from_url(url)
             try:
                 await upgrade(db)
+                self._db = db
+                kept = await self._kept_channels()
                 rng: Callable[[], Random] = Random
                 if self.seed is not None:  # one generator for the session: each action rolls on from the last
                     dice = Random(self.seed)
@@ -125,13 +130,26 @@ class Playground:
                         await emu.wait_for_commands("help")
                         # The bot joins the server now, as on Discord, and sends it its own commands (this
                         # loopback Discord starts empty, whatever a kept database remembers sending).
-                        self._build_world()
+                        self._build_world(kept)
                         await emu.wait_for_commands("attack", guild=self._guild)
                         yield self
             finally:
                 await db.dispose()
 
-    def _build_world(self) -> None:
+    async def _kept_channels(self) -> list[str]:
+        """The channels ``:channel`` made in earlier sessions on this database (the playground's own table:
+        the bot keeps only channel ids, and Discord, here the loopback one, keeps the names)."""
+        async with self._db.engine.begin() as conn:
+            await conn.execute(sql_text("CREATE TABLE IF NOT EXISTS playground_channels "
+                                        "(name VARCHAR(100) PRIMARY KEY)"))
+            rows = await conn.execute(sql_text("SELECT name FROM playground_channels ORDER BY name"))
+            return [str(row[0]) for row in rows]
+
+    async def _keep_channel(self, name: str) -> None:
+        async with self._db.engine.begin() as conn:
+            await conn.execute(sql_text("INSERT INTO playground_channels (name) VALUES (:name)"), {"name": name})
+
+    def _build_world(self, kept: Sequence[str] = ()) -> None:
         emu = self.emu
         gm_user = emu.add_user("gm", global_name="Game Master", user_id=fixed_id("user", "gm"))
         guild = emu.add_guild("Playground", owner=gm_user, guild_id=fixed_id("guild", "Playground"))
@@ -139,7 +157,7 @@ class Playground:
                                role_id=fixed_id("role", "GM"))
         self._player_role = emu.add_role(guild, "Player", color=0x3366AA, role_id=fixed_id("role", "Player"))
         self._guild = guild
-        for name in ("combat", "general"):
+        for name in ("combat", "general", *[k for k in kept if k not in ("combat", "general")]):
             self._channels[name] = emu.add_channel(guild, name, channel_id=fixed_id("channel", name))
         self._members["gm"] = emu.add_member(guild, gm_user, roles=[gm_role])
         for name in ("alice", "bob"):
@@ -348,6 +366,7 @@ class Playground:
             name = args[0].lstrip("#").lower()
             if name not in self._channels:
                 self._channels[name] = self.emu.add_channel(self._guild, name, channel_id=fixed_id("channel", name))
+                await self._keep_channel(name)  # the same channel, with its settings, in the next session
             self.channel = self._channels[name]
             self.out.write(f"(you are now in #{name})\n")
         elif verb == "click" and args and args[0].isdigit():

@@ -248,3 +248,20 @@ async def test_choices_of_a_fixed_choice_option_are_listed_and_channels_read_by_
     assert playground.errors == 0, out.getvalue()
     assert "did not answer" not in listed and listed.startswith("  "), listed
     assert "#gm-screen" in out.getvalue() and "#1" not in out.getvalue(), out.getvalue()
+
+
+async def test_a_channel_made_with_colon_channel_is_there_in_the_next_session(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'campaign.db'}"
+    first = io.StringIO()
+    playground = Playground(first, database_url=url, echo=True)
+    async with playground.running():
+        for line in (":channel gm-screen", ":channel combat", "/setup secret-rolls on:true gm_channel:#gm-screen"):
+            assert await playground.run_line(line)
+    assert playground.errors == 0, first.getvalue()
+    second = io.StringIO()
+    playground = Playground(second, database_url=url, echo=True)
+    async with playground.running():
+        await playground.run_line("/setup show")
+        shown = second.getvalue()
+        await playground.run_line(":channel gm-screen")
+    assert playground.errors == 0 and "#gm-screen" in shown and "#1" not in shown, shown
