@@ -147,6 +147,12 @@ class CombatService:
         defending = require_combatant(encounter, target)
         if defending.character_id == attacking.character_id:
             raise UserError(f"{attacking.character.name} cannot attack themselves")
+        if turns and (options or {}).get("defense") is not None and \
+                not await access.controls(session, actor, defending.character):
+            # the defender's side chooses its defence (docs/rules/fading-suns.md), not the one attacking it
+            who = "the GM" if defending.character.npc else "its player or the GM"
+            raise UserError(f"{defending.character.name}'s defence is {who}'s to choose; left out, it is the "
+                            "sheet's `defense` (a dodge if the sheet names none)")
         action: dict[str, Any] = {"type": "attack"}
         for key in ("aspect", "aim"):
             if key in attacking.declaration:

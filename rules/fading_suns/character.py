@@ -21,7 +21,7 @@ from rules.sheet import as_mapping, get_bool, get_int, get_list, get_str
 CONDITIONS = ("prone", "stunned", "unconscious", "dying", "dead")
 DECISION_KINDS = ("death",)
 CAUSES = ("wound", "attack", "defense")
-STATE_FIELDS = ("size", "build", "skills", "weapons", "armour", "shield", "gear_kg", "shield_hits_used",
+STATE_FIELDS = ("size", "build", "skills", "weapons", "armour", "shield", "defense", "gear_kg", "shield_hits_used",
                 "wounds", "conditions", "dropped", "pending", "pending_decision", "notes")
 MAX_LIST = 200
 
@@ -85,6 +85,7 @@ class Character:
     shield_entry: Any
     gear_kg: Fraction
     shield_hits_used: int = 0
+    defense: str | None = None  # the defense the sheet makes when the attack names none (None: dodge, ruling)
     wounds: tuple[WoundState, ...] = ()
     conditions: tuple[str, ...] = ()
     dropped: tuple[str, ...] = ()
@@ -139,6 +140,7 @@ class Character:
                 "shield": self.shield_entry,
                 "gear_kg": round(float(self.gear_kg), 4),
                 "shield_hits_used": self.shield_hits_used,
+                **({} if self.defense is None else {"defense": self.defense}),
                 "wounds": [w.to_dict() for w in self.wounds],
                 "conditions": list(self.conditions),
                 "dropped": list(self.dropped),
@@ -235,6 +237,8 @@ def parse(sheet: Any, catalog: FadingSunsCatalog, who: str = "sheet") -> Charact
                                                   else shield.to_dict()),
         gear_kg=gear,
         shield_hits_used=hits_used,
+        defense=None if data.get("defense") is None else get_str(
+            data, "defense", who, choices=(*catalog.defense_names(), "none")),
         wounds=wounds,
         conditions=tuple(c for c in CONDITIONS if c in conditions),
         dropped=tuple(dropped),

@@ -22,6 +22,32 @@ def require_able(char: Character, who: str, doing: str) -> None:
             raise IllegalAction(f"{who} ({char.name}) is {condition} and cannot {doing}")
 
 
+def own_defense(ctx: Ctx, char: Character, mode: str, action: Mapping[str, Any]
+                ) -> tuple[str | None, str | None, str | None]:
+    """The defense the defender's side makes when the attack names none: the sheet's ``defense``, else the
+    ruling ``unnamed_defense`` (dodge). Returns (defense, where it came from, why there is none)."""
+    chosen, source = (char.defense, "sheet") if char.defense is not None else (ctx.rules.unnamed_defense, "ruling")
+    if chosen == "none":
+        return None, source, "none_chosen"
+    for condition in CANNOT_ACT:
+        if char.has(condition):
+            return None, source, condition
+    defense = ctx.catalog.defense(chosen)
+    if defense is not None and defense.skill == "weapon":
+        try:
+            parry_with = pick_weapon(ctx, char, action.get("defense_weapon"), "defender", "melee")
+        except (IllegalAction, RulesError):
+            parry_with = None
+        if parry_with is None or "melee" not in parry_with.modes:
+            defense = None  # nothing in hand to parry with: dodge instead
+    if defense is None or mode not in defense.against:
+        dodge = ctx.catalog.defense("dodge")
+        if dodge is None or mode not in dodge.against:
+            return None, source, f"cannot_{chosen}"
+        return "dodge", f"{source}_fallback", None
+    return chosen, source, None
+
+
 def pick_weapon(ctx: Ctx, char: Character, spec: Any, who: str, mode: str | None = None) -> Weapon:
     """The weapon an action names: a sheet weapon by name or 1-based number, or an unarmed attack.
     With no name, the first weapon still in hand (that has ``mode``), else the first unarmed attack."""
@@ -194,6 +220,8 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         "damage_type": weapon.type,
         **report(roll, goal),
         "defense": None,
+        "defense_from": None,  # attack (named by the one who attacked: the GM or the defender's side), sheet,
+        "no_defense": None,  # ruling (unnamed_defense), *_fallback (dodge instead); why none was made
         "defended": False,
         "hit": False,
         "net_victory_points": None,
@@ -210,6 +238,10 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         return merge(outcome, [att, dfd], dfd, defender, ctx), attacker, defender
 
     points, dice_bonus = roll.victory_points or 0, roll.victory_dice or 0
+    if defense_name is not None:
+        outcome["defense_from"] = "attack"
+    else:
+        defense_name, outcome["defense_from"], outcome["no_defense"] = own_defense(ctx, defender, mode, action)
     if defense_name is not None:
         defense = cat.defense(defense_name)
         assert defense is not None

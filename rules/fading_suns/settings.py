@@ -28,6 +28,8 @@ SETTINGS: tuple[Setting, ...] = (
             "FS armour Dex/Vigor penalties: scaled by the body covered, a full suit's worst, or none",
             ("by_coverage", "full", "none")),
     Setting("weapons_gathered", True, "At the end of a fight, weapons dropped or thrown in it are picked up again"),
+    Setting("unnamed_defense", "dodge",
+            "The defense a target makes when neither the attack nor its sheet names one", ("dodge", "none")),
     Setting("stun_lasts", "next_turn",
             "A stun costs the next turn and then ends, or lasts until the GM or a recover action ends it",
             ("next_turn", "until_recovered")),
@@ -49,6 +51,7 @@ class Rules:
     armour_share_basis: str = "percent"
     armour_penalties: str = "by_coverage"
     weapons_gathered: bool = True
+    unnamed_defense: str = "dodge"
     stun_lasts: str = "next_turn"
 
 

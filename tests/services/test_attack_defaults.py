@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.errors import UserError
 from bot.ui import embeds
 from rules.errors import RulesError
 from tests.conftest import GM_ROLE
@@ -64,3 +65,25 @@ async def test_a_fading_suns_knife_can_be_thrown(services: Any, manager: Any, al
     assert report.outcome["mode"] == "missile"
     hero = await services.characters.get(alice, "Hero")
     assert hero.sheet["dropped"] == ["knife"]  # thrown: it left the hand
+
+
+async def test_the_fading_suns_defender_side_chooses_the_defence(services: Any, manager: Any, alice: Any,
+                                                                 gm: Any) -> None:
+    await _fight(services, manager, alice, gm, "fading-suns", {"dex": 6, "skills.melee": 5}, ["broadsword"], "thug")
+    await services.encounters.add_npcs(gm, "thug", 2)  # a fresh thug for each case
+    # the attacker does not choose the target's defence
+    with pytest.raises(UserError, match="Thug 1's defence is the GM's to choose"):
+        await services.combat.attack(alice, "Thug 1", "broadsword", {"defense": "parry"},
+                                     dice_text="attack=7 defense=19 location=12")
+    # left out, the target still defends: a dodge, and the answer says where it came from
+    report = await services.combat.attack(alice, "Thug 1", "broadsword", dice_text="attack=7 defense=2 location=12")
+    assert report.outcome["defense"]["kind"] == "dodge" and report.outcome["defense_from"] == "ruling"
+    assert "no defence named: a dodge" in str(embeds.report_details(report).to_dict())
+    # the GM's word for an NPC
+    report = await services.combat.attack(gm, "Thug 2", "broadsword", {"defense": "dodge"}, attacker="Hero",
+                                          dice_text="attack=7 defense=2 location=12")
+    assert report.outcome["defense_from"] == "attack" and report.outcome["defense"]["kind"] == "dodge"
+    # the sheet's own choice
+    await services.characters.edit_stat(gm, "Thug 3", "defense", "none")
+    report = await services.combat.attack(alice, "Thug 3", "broadsword", dice_text="attack=7 location=12")
+    assert report.outcome["defense"] is None and report.outcome["no_defense"] == "none_chosen"

@@ -104,7 +104,8 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
         return _FS_OTHER[str(outcome["action"])](outcome, names)
     attacker, defender = names
     used = {"goal", "roll", "result", "success", "critical", "victory_points", "victory_dice", "modifiers", "defense",
-            "defended", "hit", "net_victory_points", "location", "aimed", "base", "bonus", "damage_before_armor",
+            "defense_from", "no_defense", "defended", "hit", "net_victory_points", "location", "aimed", "base",
+            "bonus", "damage_before_armor",
             "shield", "armor", "armor_rating", "armor_pieces", "damage", "damage_type", "severity", "wound",
             "wound_roll", "effect_roll", "effect", "stumble_roll", "fumble_roll", "checks", "conditions", "dropped",
             "penalties", "weapon", "mode", "column", "attacker", "defender"}
@@ -134,7 +135,13 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
         line = f"{defender} {_fs_defends(defense)}: {_fs_goal(defense)}"
         if outcome.get("net_victory_points") is not None and not outcome.get("defended"):
             line += f"\n{outcome['net_victory_points']} VP get through"
+        where = _DEFENCE_FROM.get(str(outcome.get("defense_from")))
+        if where:
+            line += f"\n{where}"
         fields.append(("Defence", line, False))
+    elif outcome.get("no_defense") and outcome.get("hit"):
+        fields.append(("Defence", f"{defender} makes none: "
+                       f"{_NO_DEFENCE.get(str(outcome['no_defense']), human(outcome['no_defense']))}", False))
     if outcome.get("damage") is not None and outcome.get("hit"):
         base, bonus = outcome.get("base"), outcome.get("bonus")
         line = f"{_num(base)} + {_num(bonus)} VP = {_num(outcome.get('damage_before_armor'))}"
@@ -163,6 +170,14 @@ def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTe
     numbers, brief = _fs_brief(outcome, names)
     return OutcomeText(headline, fields, severity, brief, numbers)
 
+
+# Who chose the defence (the defender's side does: the attack named it only if its caller controls the target).
+_DEFENCE_FROM = {"attack": "chosen for the defender's side", "sheet": "the defence on the target's sheet",
+                 "ruling": "no defence named: a dodge (ruling unnamed_defense)",
+                 "sheet_fallback": "the sheet's defence cannot meet this attack: a dodge instead",
+                 "ruling_fallback": "a dodge"}
+_NO_DEFENCE = {"none_chosen": "its side chose none", "stunned": "stunned", "unconscious": "unconscious",
+               "dying": "dying", "dead": "dead"}
 
 _FS_DEFENCE_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
 

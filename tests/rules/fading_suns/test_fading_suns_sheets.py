@@ -169,7 +169,8 @@ def test_resolve_leaves_the_input_sheets_alone_and_returns_json() -> None:
     before = copy.deepcopy((attacker, defender))
     source = DiceSource(forced={"attack": [9], "location": [19], "effect": [20]})
     source.dice("location", 1, 20)  # a roll from before this action
-    res = ENGINE.resolve(Scenario("fading-suns", {"type": "attack"}, attacker, defender), source, CAT)
+    res = ENGINE.resolve(Scenario("fading-suns", {"type": "attack"}, attacker, defender,
+                                  {"unnamed_defense": "none"}), source, CAT)
     assert (attacker, defender) == before
     assert [r.label for r in res.rolls] == ["attack", "location", "effect"]
     json.dumps(res.to_dict())
