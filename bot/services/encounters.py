@@ -266,11 +266,12 @@ class EncounterService:
             current = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
             await access.require_control(session, actor, current.character, "end their turn")
             changes = ChangeRecorder.of([c.character for c in encounter.combatants], encounter)
+            ended = {"ended": current.character.name, "ended_round": encounter.round}  # the turn that ends, for /log
             self._advance(encounter)
             skipped, stalled = await self._pass_over(session, encounter)
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "next_turn",
-                         {"round": encounter.round, "turn": encounter.turn,
+                         {"round": encounter.round, "turn": encounter.turn, **ended,
                           "skipped": [{"name": s.name, "why": s.words} for s in skipped]},
                          changes.record().to_json(), encounter)
             return replace(await self._saved(session, encounter), skipped=skipped, stalled=stalled)

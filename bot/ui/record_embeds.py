@@ -56,7 +56,10 @@ def event_line(event: EventView) -> str:
             what = f"{actor} edits {plain(summary.get('character', '?'))}: {edit_change(summary)}"
         elif event.kind in EVENT_TITLES:
             what = f"{actor} {EVENT_TITLES[event.kind]}"
-            if event.kind == "next_turn" and summary.get("round") is not None:
+            if event.kind == "next_turn" and summary.get("ended"):
+                # whose turn it was, in the round it was in (the round the turn moved to can be the next one)
+                what = f"{actor} ends {plain(summary['ended'])}'s turn (round {summary.get('ended_round', '?')})"
+            elif event.kind == "next_turn" and summary.get("round") is not None:
                 what += f" (round {summary['round']})"
         else:
             what = action_heading(event.kind if event.kind in ACTION_TITLES else str(kind), actor,

@@ -265,3 +265,21 @@ async def test_a_channel_made_with_colon_channel_is_there_in_the_next_session(tm
         shown = second.getvalue()
         await playground.run_line(":channel gm-screen")
     assert playground.errors == 0 and "#gm-screen" in shown and "#1" not in shown, shown
+
+
+async def test_the_log_says_whose_turn_ended_and_in_which_round() -> None:
+    out = io.StringIO()
+    playground = Playground(out, base_dir=_examples())
+    async with playground.running():
+        for line in ("/setup system system:ars-harn", ":as alice", "/character import sheet:@sheets/bjorn.yaml",
+                     ":as gm", "/encounter start", "/encounter npcs template:bandit count:1", ":as alice",
+                     "/encounter add character:Bjorn", ":as gm", '/encounter initiative dice:"initiative=5,8"',
+                     ":as alice", "/encounter next", ":as gm", "/encounter next"):
+            await playground.run_line(line)
+        out.seek(0)
+        out.truncate()
+        await playground.run_line("/log limit:2")
+    text = out.getvalue()
+    assert playground.errors == 0, text
+    # Bjorn (8) then Bandit 1 (5): the second end of a turn is the last of round 1, not "(round 2)"
+    assert "Game Master ends Bandit 1's turn (round 1)" in text and "Alice ends Bjorn's turn (round 1)" in text, text
