@@ -717,10 +717,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile", type=Path, help="cProfile the measured phases into PROFILE-<backend>.prof")
     parser.add_argument("--workdir", type=Path, help="where the SQLite file goes (default: a new temporary directory)")
     parser.add_argument("--progress", action="store_true", help="report progress of the latency phase")
+    parser.add_argument("--discord", choices=("ideal", "realistic"), default="ideal",
+                        help="realistic: a busy channel over REST/gateway latency with Discord's rate limits "
+                             "(bench/busy_channel.py); prints its table")
+    parser.add_argument("--busy-rounds", type=int, default=2, help="encounters played with --discord realistic")
     return parser.parse_args(argv)
 
 
 async def main_async(args: argparse.Namespace) -> int:
+    if args.discord == "realistic":
+        from bench import busy_channel  # it imports this module
+
+        print("\n".join(await busy_channel.main(args.busy_rounds)))
+        return 0
     available = registry.available_ids()
     wanted = [s.strip() for s in args.systems.split(",")] if args.systems else [s.system for s in SPECS]
     systems = [s for s in wanted if s in available and any(spec.system == s for spec in SPECS)]
