@@ -45,7 +45,9 @@ def event_line(event: EventView) -> str:
         if isinstance(kind, Mapping):
             kind = kind.get("type") or event.kind
         names = summary.get("names")
-        if summary.get("secret") and "expression" not in summary:
+        if summary.get("secret") and not ({"expression", "outcome", "action"} & summary.keys()):
+            # a secret /roll as the players' log holds it (records.log kept only that it happened); an action under
+            # secret rolls reads as its public message did: what happened, never the hidden dice (no totals here)
             what = f"{actor} rolled in secret"
         elif summary.get("expression") is not None:
             what = f"{actor} rolled {plain(summary['expression'])} = {plain(summary.get('total', '?'))}"

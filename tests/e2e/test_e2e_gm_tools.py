@@ -198,3 +198,15 @@ async def test_the_healers_owner_treats_and_the_patients_owner_accepts(table: An
     direct = await table.run("heal", {"character": "Bjorn", "method": "spell", "healer": "Erik", "body_levels": 1})
     assert "Erik treats Bjorn" in table.text(direct)
     table.check_clean()
+
+
+async def test_under_secret_rolls_undo_and_the_log_tell_an_attack_as_the_players_saw_it(table: Any) -> None:
+    await make_fight(table)
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    await table.run("attack", {"target": "Bjorn", "dice": HIT_BJORN})
+    log = table.text(await table.run("log", user=table.alice))
+    assert "Bandit 1 attacks Bjorn" in log and "rolled in secret" not in log, log
+    assert " vs " not in log  # the bandit's totals stay behind the screen
+    undone = table.text(await table.run("undo"))
+    assert "Bandit 1 attacks Bjorn" in undone and "rolled in secret" not in undone, undone
+    table.check_clean()
