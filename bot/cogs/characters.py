@@ -68,7 +68,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.describe(name="The character")
     @app_commands.autocomplete(name=autocomplete.character)
     async def export(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
-        view = await slow(interaction, self.bot.services.characters.get(actor_of(interaction), name), ephemeral=True)
+        view = await slow(interaction, self.bot.services.characters.export(actor_of(interaction), name),
+                          ephemeral=True)
         await reply(interaction, sheet_files.export_reply(view.name), ephemeral=True,
                     file=_file(sheet_files.export_text(view.name, view.system, view.sheet),
                                sheet_files.export_filename(view.name)))

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import Character
-from bot.errors import NotFound, UserError
+from bot.errors import NotFound, PermissionDenied, UserError
 from bot.services import access
 from bot.services.actions import record_event
 from bot.services.actor import Actor
@@ -122,6 +122,21 @@ class CharacterService:
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name)
+            return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
+
+        return await self._rt.read(work)
+
+    async def export(self, actor: Actor, name: str) -> CharacterView:
+        """The whole sheet, for /character export. Where the GM keeps NPC rolls secret an NPC's sheet is the
+        GM's: a player is told where to read what their character would see (its wounds)."""
+
+        async def work(session: AsyncSession) -> CharacterView:
+            row = await load_character(session, actor, name)
+            if row.npc:
+                guild = await repo.guild_settings(session, actor.guild_id)
+                if guild is not None and guild.secret_rolls and not await access.is_gm(session, actor):
+                    raise PermissionDenied(f"the GM keeps {row.name}'s sheet behind the screen (secret rolls); "
+                                           f"/injuries character:{row.name} shows the wounds you can see")
             return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
 
         return await self._rt.read(work)

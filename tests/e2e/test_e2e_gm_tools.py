@@ -210,3 +210,19 @@ async def test_under_secret_rolls_undo_and_the_log_tell_an_attack_as_the_players
     undone = table.text(await table.run("undo"))
     assert "Bandit 1 attacks Bjorn" in undone and "rolled in secret" not in undone, undone
     table.check_clean()
+
+
+async def test_under_secret_rolls_an_npcs_sheet_is_the_gms_to_export(table: Any) -> None:
+    await make_fight(table)
+    open_sheet = await table.run("character export", {"name": "Bandit 1"}, user=table.alice)
+    assert open_sheet.attachments  # without secret rolls, anyone may read it
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    line = await table.line("character export", {"name": "Bandit 1"}, user=table.alice)
+    assert "the GM keeps Bandit 1's sheet behind the screen" in line and "/injuries" in line, line
+    wounds = await table.run("injuries", {"character": "Bandit 1"}, user=table.alice)
+    assert "Bandit 1" in table.text(wounds)
+    gm_copy = await table.run("character export", {"name": "Bandit 1"})
+    assert gm_copy.attachments and b"weapons" in gm_copy.attachments[0].data
+    mine = await table.run("character export", {"name": "Bjorn"}, user=table.alice)
+    assert mine.attachments
+    table.check_clean()
