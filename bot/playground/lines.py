@@ -52,18 +52,23 @@ def parse_line(text: str) -> Line:
         raise LineError("type a slash command such as /help, or :help for the playground's own commands")
     path: list[str] = [words[0][1:]]
     options: dict[str, str] = {}
+    last: str | None = None
     for word in words[1:]:
         name, colon, value = word.partition(":")
         if not colon:
-            if options:
-                raise LineError(f"'{word}' needs the form name:value")
-            path.append(word)
+            if last is not None:
+                # Discord's client keeps what follows in the option being typed, until the next option:
+                # /roll expression:stress+5 vs 9 dice:1,1,4 reads "stress+5 vs 9", as the docs write it
+                options[last] += " " + word
+            else:
+                path.append(word)
             continue
         if not name:
             raise LineError(f"'{word}' has no option name before the colon")
         if name in options:
             raise LineError(f"option '{name}' is given twice")
         options[name] = value
+        last = name
     if not path[0]:
         raise LineError("a slash command needs a name after the /")
     return SlashLine(tuple(path), options)

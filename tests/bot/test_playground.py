@@ -283,3 +283,13 @@ async def test_the_log_says_whose_turn_ended_and_in_which_round() -> None:
     assert playground.errors == 0, text
     # Bjorn (8) then Bandit 1 (5): the second end of a turn is the last of round 1, not "(round 2)"
     assert "Game Master ends Bandit 1's turn (round 1)" in text and "Alice ends Bjorn's turn (round 1)" in text, text
+
+
+async def test_the_docs_roll_is_taken_as_written() -> None:
+    assert parse_line("/roll expression:stress+5 vs 9 dice:1,1,4") == SlashLine(
+        ("roll",), {"expression": "stress+5 vs 9", "dice": "1,1,4"})
+    out = io.StringIO()
+    playground = Playground(out)
+    async with playground.running():
+        await playground.run_line("/roll expression:stress+5 vs 9 dice:1,1,4")
+    assert playground.errors == 0 and "vs 9" in out.getvalue(), out.getvalue()
