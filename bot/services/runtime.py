@@ -15,6 +15,7 @@ waiting for it), cached, and the command runs again.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import hashlib
 import random
@@ -42,8 +43,14 @@ from rules.registry import available_ids, get_engine
 
 T = TypeVar("T")
 RETRIES = 8
-PACK_CACHE_SIZE = 256  # homebrew catalogs kept in-process, least recently used dropped first
+# Homebrew catalogs kept in-process, bounded by the bytes they hold (catalog_size.deep_size), least recently
+# used dropped first: a max-size weapons pack's catalog holds ~3 MB, a small pack's a few KB (docs/scaling.md).
+PACK_CACHE_BYTES = 64 * 1024 * 1024
 CANDIDATE_CACHE_SIZE = 8  # catalogs built for an upload, kept until its transaction commits
+# Catalog builds run one at a time on one worker thread, so however many servers upload at once, the event
+# loop competes with one build for the GIL; past this many waiting, an upload is refused with one line.
+MAX_QUEUED_BUILDS = 32
+BUSY = "the bot is reading many servers' packs right now, so nothing was changed; try again in a minute"
 # The input guard bounds what a parse or a catalog build is given, so each finishes in well under a
 # second (a 511 KiB pack: ~0.3 s on an idle core). This is the backstop on a machine under load: past
 # it the command answers with one line and changes nothing. A thread cannot be stopped, so the work
@@ -70,6 +77,16 @@ def _load_pack(system: str, files: Mapping[str, bytes]) -> Any:
     return load_catalog_files(system, files)
 
 
+def _build_pack(system: str, files: Mapping[str, bytes]) -> tuple[Any, int]:
+    """In the build process: a homebrew catalog and the bytes it holds. libyaml holds the GIL for the whole
+    parse of a file (~0.6 s for a 511 KiB one), so a thread would still stall the event loop; a process
+    does not, and its catalog comes back pickled (~30 ms to read)."""
+    from bot.services.catalog_size import deep_size
+
+    catalog = _load_pack(system, files)
+    return catalog, deep_size(catalog)
+
+
 class BuildNeeded(Exception):
     """A catalog this command needs is not built yet. Raised inside a transaction; the runner leaves the
     transaction, builds it off the event loop, ``keep``s it, and runs the command again.
@@ -82,6 +99,7 @@ class BuildNeeded(Exception):
         super().__init__(f"catalog {key} is being built")
         # ``kept()``: another command's build of it finished meanwhile, so there is nothing to build
         self.key, self.build, self.keep, self.kept = key, build, keep, kept
+        self.pack: tuple[str, Mapping[str, bytes]] | None = None  # (system, files): buildable in the process
 
 
 def _digest(files: Mapping[str, bytes]) -> str:
@@ -119,10 +137,16 @@ class Runtime:
         self.clock = clock
         self.catalogs = catalogs
         self.packs = packs
-        # (guild id, system) -> (the guild's pack_version when built, catalog)
-        self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
-        # (system, digest of the files) -> catalog, for an upload or reset about to be stored
-        self._candidates: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        # (guild id, system) -> (the guild's pack_version when built, catalog, its bytes)
+        self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any, int]] = OrderedDict()
+        self.pack_cache_bytes = 0  # what the catalogs above hold
+        self.pack_cache_limit = PACK_CACHE_BYTES
+        # (system, digest of the files) -> (catalog, its bytes), for an upload or reset about to be stored
+        self._candidates: OrderedDict[tuple[str, str], tuple[Any, int]] = OrderedDict()
+        # The one worker thread that builds catalogs (a queue in front of it), and how many builds wait there.
+        self._builder = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pack-build")
+        self._queued_builds = 0
+        self._process: concurrent.futures.ProcessPoolExecutor | None = None  # the real builds (_build_pack)
         # builds under way: a second command needing the same catalog waits for the first one's build
         self._builds: dict[Hashable, asyncio.Future[Any]] = {}
         # A lock lives while some command holds or awaits it, so idle channels cost nothing.
@@ -179,9 +203,11 @@ class Runtime:
             return cached[1]
         rows = await repo.content_packs(session, guild_id, system)
         files = {row.filename: row.text.encode("utf-8") for row in rows}
-        raise BuildNeeded((guild_id, system, version), functools.partial(self.pack_catalog, system, files),
-                          functools.partial(self.remember_pack, guild_id, system, version),
-                          lambda: self._pack_cache.get(key, (None,))[0] == version)
+        needed = BuildNeeded((guild_id, system, version), functools.partial(self._measured, system, files),
+                             functools.partial(self.remember_pack, guild_id, system, version),
+                             lambda: self._pack_cache.get(key, (None,))[0] == version)
+        needed.pack = (system, files)
+        raise needed
 
     def candidate_catalog(self, system: str, files: Mapping[str, bytes]) -> Any:
         """The catalog ``files`` would make (an upload or a reset about to be stored), built off the loop:
@@ -190,24 +216,42 @@ class Runtime:
             return self.catalog(system)
         key = (system, _digest(files))
         if key in self._candidates:
-            return self._candidates[key]
-        raise BuildNeeded(key, functools.partial(self.pack_catalog, system, dict(files)),
-                          functools.partial(self._keep_candidate, key), lambda: key in self._candidates)
+            return self._candidates[key][0]
+        needed = BuildNeeded(key, functools.partial(self._measured, system, dict(files)),
+                             functools.partial(self._keep_candidate, key), lambda: key in self._candidates)
+        needed.pack = (system, dict(files))
+        raise needed
 
-    def _keep_candidate(self, key: tuple[str, str], catalog: Any) -> None:
-        self._candidates[key] = catalog
+    def _measured(self, system: str, files: Mapping[str, bytes]) -> tuple[Any, int]:
+        """In the build worker: the catalog and the bytes it holds."""
+        from bot.services.catalog_size import deep_size
+
+        catalog = self.pack_catalog(system, files)
+        return catalog, deep_size(catalog)
+
+    def _keep_candidate(self, key: tuple[str, str], built: tuple[Any, int]) -> None:
+        self._candidates[key] = built
         while len(self._candidates) > CANDIDATE_CACHE_SIZE:
             self._candidates.popitem(last=False)
 
-    def remember_pack(self, guild_id: int, system: str, version: int, catalog: Any) -> None:
-        """Keep ``catalog`` as the server's for ``system`` at pack ``version`` (a newer one already kept wins)."""
+    def remember_pack(self, guild_id: int, system: str, version: int, catalog: Any | tuple[Any, int]) -> None:
+        """Keep ``catalog`` as the server's for ``system`` at pack ``version`` (a newer one already kept wins);
+        the least recently used go while the cache holds more than ``pack_cache_limit`` bytes."""
+        if isinstance(catalog, tuple):
+            catalog, size = catalog
+        else:  # an upload's candidate, measured when it was built
+            size = next((s for c, s in self._candidates.values() if c is catalog), 0)
         key = (guild_id, system)
         cached = self._pack_cache.get(key)
         if cached is None or cached[0] <= version:
-            self._pack_cache[key] = (version, catalog)
+            if cached is not None:
+                self.pack_cache_bytes -= cached[2]
+            self._pack_cache[key] = (version, catalog, size)
+            self.pack_cache_bytes += size
         self._pack_cache.move_to_end(key)
-        while len(self._pack_cache) > PACK_CACHE_SIZE:
-            self._pack_cache.popitem(last=False)
+        while self.pack_cache_bytes > self.pack_cache_limit and len(self._pack_cache) > 1:
+            _key, (_version, _catalog, dropped) = self._pack_cache.popitem(last=False)
+            self.pack_cache_bytes -= dropped
 
     async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker thread, so the event loop keeps serving everyone else; past
@@ -223,15 +267,33 @@ class Runtime:
         if future is None and needed.kept():
             return
         if future is None:
-            future = asyncio.ensure_future(asyncio.to_thread(needed.build))
+            if self._queued_builds >= MAX_QUEUED_BUILDS:
+                raise UserError(BUSY)
+            self._queued_builds += 1
+            loop = asyncio.get_running_loop()
+            if needed.pack is not None and self.packs is _load_pack:
+                future = loop.run_in_executor(self._build_process(), _build_pack, *needed.pack)
+            else:  # a catalog loader a test swapped in: on the build thread
+                future = loop.run_in_executor(self._builder, needed.build)
             self._builds[needed.key] = future
             future.add_done_callback(functools.partial(self._built, needed))
         try:
-            await asyncio.wait_for(asyncio.shield(future), WORK_BUDGET)
+            # A build queued behind others' waits for theirs too (each bounded by the input guard).
+            await asyncio.wait_for(asyncio.shield(future), min(60.0, WORK_BUDGET * max(1, self._queued_builds)))
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
 
+    def _build_process(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The one build process, started (spawned: the bot's threads are not forked) at the first build."""
+        if self._process is None:
+            import multiprocessing
+
+            self._process = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._process
+
     def _built(self, needed: BuildNeeded, future: asyncio.Future[Any]) -> None:
+        self._queued_builds -= 1
         if self._builds.get(needed.key) is future:
             del self._builds[needed.key]
         if not future.cancelled() and future.exception() is None:  # a failed build is not kept: it is retried

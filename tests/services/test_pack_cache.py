@@ -1,0 +1,79 @@
+"""The homebrew catalog cache is bounded by the bytes its catalogs hold, not by their number; the size
+it counts is checked against tracemalloc's, and every build runs on the one build worker."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import tracemalloc
+from typing import Any
+
+from bot.services.catalog_size import deep_size
+from bot.services.runtime import Runtime
+from content import load_catalog_files
+from tests.e2e.test_e2e_hostile_input import large_weapons_pack
+
+
+def _tracemalloc_size(build: Any) -> tuple[Any, int]:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        catalog = build()
+        gc.collect()
+        return catalog, tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_catalogs_counted_size_is_within_a_factor_of_two_of_what_tracemalloc_sees() -> None:
+    pack = large_weapons_pack()
+    load_catalog_files("ars-harn", {"weapons.yaml": large_weapons_pack(8 * 1024)})  # the default pack, cached
+    catalog, traced = _tracemalloc_size(lambda: load_catalog_files("ars-harn", {"weapons.yaml": pack}))
+    counted = deep_size(catalog)
+    print(f"511 KiB weapons.yaml: counted {counted / 1e6:.2f} MB, tracemalloc {traced / 1e6:.2f} MB")
+    assert traced / 2 <= counted <= traced * 2, (counted, traced)
+
+
+async def test_the_cache_drops_the_least_recently_used_catalogs_past_its_byte_bound(db: Any) -> None:
+    rt = Runtime(db)
+    rt.pack_cache_limit = 1000
+    for guild in range(5):
+        rt.remember_pack(guild, "ars-harn", 1, (object(), 400))
+    assert rt.pack_cache_bytes == 800  # two of 400 fit under 1,000 bytes; the oldest three went
+    assert sorted(key[0] for key in rt._pack_cache) == [3, 4]
+    rt.remember_pack(3, "ars-harn", 2, (object(), 300))  # a newer version replaces its bytes
+    assert rt.pack_cache_bytes == 700
+    rt.remember_pack(9, "ars-harn", 1, (object(), 5000))  # one over the bound alone is still kept
+    assert rt.pack_cache_bytes == 5000 and list(rt._pack_cache) == [(9, "ars-harn")]
+
+
+async def test_builds_run_one_at_a_time_on_the_one_build_thread(db: Any) -> None:
+    rt = Runtime(db)
+    running, most, threads = 0, 0, set()
+    lock = threading.Lock()
+
+    def build(system: str, files: Any) -> Any:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+            threads.add(threading.current_thread().name)
+        threading.Event().wait(0.05)
+        with lock:
+            running -= 1
+        return object()
+
+    rt.packs = build
+    import asyncio
+
+    from bot.services.runtime import BuildNeeded
+
+    async def one(n: int) -> None:
+        try:
+            rt.candidate_catalog("ars-harn", {"weapons.yaml": f"w{n}".encode()})
+        except BuildNeeded as needed:
+            await rt._build(needed)
+
+    await asyncio.gather(*(one(n) for n in range(6)))
+    assert most == 1 and len(threads) == 1 and next(iter(threads)).startswith("pack-build")
