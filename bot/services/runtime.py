@@ -272,7 +272,7 @@ class Runtime:
             self._queued_builds += 1
             loop = asyncio.get_running_loop()
             if needed.pack is not None and self.packs is _load_pack:
-                future = loop.run_in_executor(self._build_process(), _build_pack, *needed.pack)
+                future = asyncio.ensure_future(self._in_process(needed))
             else:  # a catalog loader a test swapped in: on the build thread
                 future = loop.run_in_executor(self._builder, needed.build)
             self._builds[needed.key] = future
@@ -282,6 +282,14 @@ class Runtime:
             await asyncio.wait_for(asyncio.shield(future), min(60.0, WORK_BUDGET * max(1, self._queued_builds)))
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
+
+    async def _in_process(self, needed: BuildNeeded) -> Any:
+        assert needed.pack is not None
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._build_process(), _build_pack, *needed.pack)
+        except Exception:  # a pack's mistakes do not cross a pickle intact: built again here, for the real error
+            return await loop.run_in_executor(self._builder, needed.build)
 
     def _build_process(self) -> concurrent.futures.ProcessPoolExecutor:
         """The one build process, started (spawned: the bot's threads are not forked) at the first build."""
