@@ -29,7 +29,8 @@ _ACTION = {"ars-harn": "that is their action this round", "pendragon": "it takes
 _COST = {"advantage": "free: the Tactical Advantage is spent", "gm": "on the GM's word"}
 
 # what /encounter end ends, in the game's words
-_ENDED = {"prone": "gets up", "out_of_fight": "is back with the others", "stunned": "shakes off the stun"}
+_ENDED = {"prone": "gets up", "out_of_fight": "is back with the others", "stunned": "shakes off the stun",
+          "shield_spent": "recharges the energy shield"}
 
 
 def state_words(condition: str) -> str:

@@ -18,7 +18,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("wound_penalties", "all", "Wound goal penalties reach every roll, or only rolls the location affects",
             ("all", "by_location")),
     Setting("effect_roll_penalties", False, "Wound goal penalties also lower wound-effect rolls against 2xEND"),
-    Setting("energy_shields", False, "Energy shields on sheets stop damage before armour"),
+    Setting("energy_shields", True, "Energy shields on sheets stop damage before armour"),
     Setting("gm_confirms_death", False, "A death result waits for the GM to choose death or unconsciousness"),
     Setting("fumble_on_critical_failure", True, "An attack's critical failure (a 20) makes the attacker roll FUMBLE"),
     Setting("armour_scales_with_size", False, "Armour weight scales with the wearer's Size (x1.5 per step from 5)"),
@@ -44,7 +44,7 @@ class Rules:
     armour_layers: str = "best"
     wound_penalties: str = "all"
     effect_roll_penalties: bool = False
-    energy_shields: bool = False
+    energy_shields: bool = True
     gm_confirms_death: bool = False
     fumble_on_critical_failure: bool = True
     armour_scales_with_size: bool = False

@@ -30,11 +30,15 @@ def ways_out(char: Character, in_fight: bool) -> tuple[WayOut, ...]:
 
 
 def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
-    """What lasts only for a fight ends with it: the fallen get up, a stun wears off, and dropped or thrown
-    weapons are gathered (ruling ``weapons_gathered``). Wounds and unconsciousness stay."""
+    """What lasts only for a fight ends with it: the fallen get up, a stun wears off, dropped or thrown
+    weapons are gathered (ruling ``weapons_gathered``) and a spent energy shield recharges (``shield_spent``
+    in ``ended``; docs/rules/fading-suns.md). Wounds and unconsciousness stay."""
     ended = [c for c in ("prone", "stunned") if char.has(c) and not (c == "prone" and char.has("unconscious"))]
     gathered = list(char.dropped) if ctx.rules.weapons_gathered else []
     char = char.with_conditions((), tuple(ended))
+    if char.shield is not None and char.shield_hits_used:
+        ended.append("shield_spent")
+        char = dataclasses.replace(char, shield_hits_used=0)
     if gathered:
         char = dataclasses.replace(char, dropped=())
     return {"action": "end_fight", "character": char.name, "ended": ended, "gathered": gathered,

@@ -83,9 +83,17 @@ def test_rolled_damage_counts_effect_dice_showing_one_to_four_for_weapon_and_arm
 SHIELDED = {"name": "D", "size": 10, "shield": "standard"}  # activates at 5, stops up to 10, 10 hits
 
 
-def test_energy_shields_are_off_by_default() -> None:
+def test_energy_shields_are_on_by_default_and_a_ruling_turns_them_off() -> None:
     res = run({"type": "attack"}, swordsman(), SHIELDED, {"attack": [9], "location": [12]}, QUEUE)
+    assert res.outcome["shield"] is not None and res.outcome["shield"]["activated"]
+    res = run({"type": "attack"}, swordsman(), SHIELDED, {"attack": [9], "location": [12]},
+              {**QUEUE, "energy_shields": False})
     assert res.outcome["shield"] is None and res.outcome["damage"] == 9
+
+
+def test_a_spent_shield_recharges_when_the_fight_ends() -> None:
+    res = run({"type": "end_fight"}, {**SHIELDED, "shield_hits_used": 3})
+    assert "shield_spent" in res.outcome["ended"] and res.attacker["shield_hits_used"] == 0  # type: ignore[index]
 
 
 def test_a_shield_stops_a_blow_that_reaches_its_threshold_and_uses_a_hit() -> None:
