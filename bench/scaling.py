@@ -16,6 +16,13 @@ this process, so the bot's own CPU time and memory can be read from /proc apart 
    the pinned tracker's edit. Printed: commands per second, latency to the finished answer (p50, p99), the bot
    process's CPU seconds per command (what a core can carry, whatever else the machine was doing), and on
    PostgreSQL the most connections the bot held at once.
+
+``--mix`` measures a real evening instead (bench/evening.py: attacks that hit and miss, GM buttons, /roll,
+/log, /injuries, autocomplete, the no-op; each kind's bot CPU beside the no-op's, and how an attack that
+hits grows), on SQLite; ``--profile FILE`` also writes a cProfile of the bot process for attacks that hit
+(read it with ``python -m bench.profile_summary FILE``).
+
+    .venv/bin/python -m bench.scaling --mix --active 20 --per-player 40 --profile /tmp/evening.prof
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import math
 import os
 import platform
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -40,6 +48,7 @@ if __package__ in (None, ""):  # `python bench/scaling.py`: make `bench` importa
 
 from sqlalchemy import text
 
+from bench import evening
 from bench.doc_block import write_block
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
@@ -269,7 +278,66 @@ def render(figures: list[Figures], baseline: float, args: argparse.Namespace, lo
     return "\n".join(out) + "\n"
 
 
+async def run_mix(args: argparse.Namespace, workdir: Path) -> tuple[evening.Evening, str | None]:
+    """The evening (bench/evening.py) against the bot in its own process, on SQLite; and its profile."""
+    url = f"sqlite+aiosqlite:///{workdir / 'evening.db'}"
+    database = Database.from_url(url)
+    await upgrade(database)
+    services = Services(database)
+    async with running_emulator(interaction_deadline=WAIT) as emu:
+        tables = await evening.add_tables(emu, services, args.active, args.combatants)
+        await services.runtime.close()
+        await database.dispose()
+        env = {"DATABASE_URL": url, "SYNC_COMMANDS": "1", **QUIET}
+        if args.profile:
+            env["BENCH_PROFILE"] = args.profile
+        bot = BotProcess(emu, ["bench.evening_bot:main", "run"], env=env, log_path=workdir / "evening.log",
+                         name="grievous-evening")
+        try:
+            await bot.start(WAIT * 4)
+            await wait_ready(bot, emu)
+            pid = bot.pid
+            assert pid is not None
+            guilds = len(emu.state.guilds)
+            await emu.wait_until(
+                lambda: len({w.guild_id for w in emu.command_writes if w.guild_id is not None}) >= guilds or None,
+                max(WAIT, guilds / 20), "every server's own commands")
+            result = await evening.run_evening(emu, tables, args.per_player, args.per_kind, lambda: cpu_seconds(pid))
+            profiled = None
+            if args.profile:  # attacks that hit, on fresh Bandits, under cProfile (slower: read the shares)
+                players = [evening.Player(emu, t, evening.Tally()) for t in tables]
+                await asyncio.gather(*(p.fresh_encounter() for p in players))
+                os.kill(pid, signal.SIGUSR1)
+                await asyncio.gather(*(evening._repeat(p, "attack (hit)", args.per_kind) for p in players))
+                os.kill(pid, signal.SIGUSR2)
+                await asyncio.sleep(1.0)
+                profiled = f"{len(players) * args.per_kind} attacks that hit profiled into {args.profile}"
+        finally:
+            await bot.stop()
+    return result, profiled
+
+
+async def main_mix(args: argparse.Namespace) -> int:
+    load_avg, started = load_average(), datetime.now(UTC)
+    workdir = Path(tempfile.mkdtemp(prefix="grievous-evening-"))
+    try:
+        result, profiled = await run_mix(args, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    command = "python -m bench.scaling " + " ".join(sys.argv[1:])
+    print(f"Measured {started:%Y-%m-%d %H:%M} UTC with `{command.strip()}` on {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}; load average {load_avg} at the start, {load_average()} at the end. "
+          f"SQLite; {args.active} guilds, one closed-loop player each ({args.per_player} mixed commands, "
+          f"{args.per_kind} per kind alone).\n")
+    print("\n".join(evening.render(result)))
+    if profiled:
+        print(f"\n{profiled}")
+    return 1 if result.mix.errors else 0
+
+
 async def main_async(args: argparse.Namespace) -> int:
+    if args.mix:
+        return await main_mix(args)
     load_avg = load_average()
     started = datetime.now(UTC)
     workdir = Path(tempfile.mkdtemp(prefix="grievous-scaling-"))
@@ -311,8 +379,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--channels", type=int, default=10, help="channels per idle guild (default 10)")
     parser.add_argument("--active", type=int, default=50, help="guilds with a player attacking (default 50)")
     parser.add_argument("--per-player", type=int, default=10, help="attacks per player (default 10)")
+    parser.add_argument("--mix", action="store_true", help="a real evening's mix instead (bench/evening.py)")
+    parser.add_argument("--per-kind", type=int, default=5, help="with --mix: commands per guild for each kind alone")
+    parser.add_argument("--combatants", type=int, default=10, help="with --mix: the larger encounters' size")
+    parser.add_argument("--profile", help="with --mix: write a cProfile of the bot for attacks that hit here")
     parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
     args = parser.parse_args(argv)
+    if args.profile:
+        args.profile = str(Path(args.profile).resolve())  # the bot process runs in the repository's root
     if min(args.guilds, args.channels, args.active, args.per_player) < 0 or args.active < 1:
         parser.error("counts must be positive (and at least one active guild)")
     return args

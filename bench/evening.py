@@ -1,0 +1,317 @@
+"""``bench.scaling --mix``: a real evening's commands, the bot in its own process, and what each kind costs.
+
+Each active guild plays Ars Magica (ars-harn) in one channel: a GM, an encounter of a Raider, a Bandit and
+(every other guild) ``--combatants`` - 2 guards. Half the guilds have the GM make the rolls (``/setup rolls
+mode:gm``): there the GM presses the buttons an attack asks for (shock, kill, death or incapacitation).
+
+1. The mix, one closed-loop player per guild: /attack with rolled dice (half of the commands; they hit and
+   miss, the wounds pile up until the Bandit is out of the fight, then ``/encounter end`` and a fresh
+   encounter), the GM's buttons, /roll, /log, /injuries, autocomplete and /bench-noop. Latency per kind,
+   and the bot's CPU per command over the whole mix.
+2. Each kind alone (every guild at once, closed loop): the bot's CPU per command, beside the no-op's
+   measured the same way; an attack that hits has its dice forced (a wound, and shock to roll).
+3. How an attack that hits grows: by the wounds already on its target (CPU per attack, round by round, on
+   the same Bandit), by the events in the channel (after a burst of /roll) and by the encounter's size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.services import Actor, Services
+from emulator import permissions as perms
+from emulator.models import Channel, Member, Message, walk_components
+from emulator.records import InteractionHandle
+from emulator.server import Emulator
+
+WAIT = 30.0
+HIT = "attack=9 defense=3 location=12"  # an edge blow to the Bandit: a wound and a shock roll (tests/e2e gm rolls)
+MISS = "attack=2 defense=9"
+# An answer naming one of these means the Bandit is out of the fight: the table starts a fresh encounter.
+GONE = re.compile(r"\bis already (dead|out)", re.IGNORECASE)  # the answer to a blow at a dead Bandit
+OUT = re.compile(r"\b(dies|dead|killed|incapacitated|unconscious|out of the fight)\b", re.IGNORECASE)
+SCHEDULE = ("attack", "roll", "attack", "log", "attack", "injuries", "attack", "autocomplete", "attack", "noop")
+KINDS = ("noop", "roll", "log", "injuries", "autocomplete", "attack (miss)", "attack (hit)")
+
+
+@dataclass
+class Table:
+    channel: Channel
+    gm: Member
+    gm_rolls: bool
+    guards: int
+    attacks_on_target: int = 0
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    fresh_encounters: int = 0
+    refused: int = 0  # blows at a Bandit already dead (then a fresh encounter)
+
+    @property
+    def commands(self) -> int:
+        return sum(len(v) for v in self.latencies.values())
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered), max(1, math.ceil(q / 100 * len(ordered)))) - 1]
+
+
+def text_of(message: Message) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f.get('name')} {f.get('value')}" for f in embed.get("fields") or []]
+    return "\n".join(parts)
+
+
+def gm_buttons(message: Message) -> list[str]:
+    """The GM decisions a message waits for (``grv:gm:<id>:<choice>``; not its Details button)."""
+    return [c["custom_id"] for c in walk_components(message.components or []) if c.get("type") == 2
+            and str(c.get("custom_id", "")).startswith("grv:gm:") and not c.get("disabled")]
+
+
+async def add_tables(emu: Emulator, services: Services, count: int, combatants: int) -> list[Table]:
+    """Guilds with a GM and an encounter, set up straight in the database before the bot starts."""
+    tables = []
+    for g in range(count):
+        guild = emu.add_guild(f"Evening {g}")
+        role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES | perms.PIN_MESSAGES)
+        gm = emu.add_member(guild, emu.add_user(f"gm-{g}"), roles=[role])
+        channel = emu.add_channel(guild, "fight")
+        manager = Actor(guild.id, channel.id, emu.state.owner.id, "Owner", is_manager=True)
+        await services.settings.set_system(manager, "ars-harn")
+        await services.settings.set_gm_role(manager, role.id)
+        table = Table(channel, gm, gm_rolls=g % 2 == 1, guards=max(0, combatants - 2) if g % 4 >= 2 else 0)
+        if table.gm_rolls:
+            await services.settings.set_rolls(manager, "gm")
+        actor = Actor(guild.id, channel.id, gm.user.id, "GM", (role.id,))
+        await services.encounters.start(actor)
+        for template, number, prefix in fighters(table):
+            await services.encounters.add_npcs(actor, template, number, prefix)
+        tables.append(table)
+    return tables
+
+
+def fighters(table: Table) -> list[tuple[str, int, str]]:
+    return [("bandit", 1, "Raider"), ("bandit", 1, "Bandit")] + ([("bandit", table.guards, "Guard")]
+                                                                if table.guards else [])
+
+
+class Player:
+    """One guild's GM sending commands and reading the answers, timing each."""
+
+    def __init__(self, emu: Emulator, table: Table, tally: Tally) -> None:
+        self.emu, self.table, self.tally = emu, table, tally
+
+    async def answer(self, kind: str, handle: InteractionHandle) -> Message | None:
+        if kind == "autocomplete":
+            await handle.choices(WAIT)
+            self.tally.latencies[kind].append((time.monotonic() - handle.created_at) * 1000.0)
+            return None
+        message = await handle.message(WAIT)
+        self.tally.latencies[kind].append((time.monotonic() - handle.created_at) * 1000.0)
+        if message.ephemeral and kind not in ("log",):
+            self.tally.errors.append(f"{kind}: {text_of(message)[:200]}")
+        return message
+
+    async def slash(self, kind: str, command: str, options: dict[str, Any]) -> Message | None:
+        handle = await self.emu.slash(command, options, user=self.table.gm, channel=self.table.channel)
+        return await self.answer(kind, handle)
+
+    async def attack(self, dice: str | None, kind: str = "attack") -> Message | None:
+        options = {"target": "Bandit 1", "attacker": "Raider 1", "aspect": "edge"}
+        message = await self.slash(kind, "attack", options | ({"dice": dice} if dice else {}))
+        self.table.attacks_on_target += 1
+        if message is not None and message.ephemeral and GONE.search(text_of(message)):
+            # forced blows can kill where the bot rolls shock and kill itself: not an error, a fresh fight
+            self.tally.errors.pop()
+            self.tally.refused += 1
+            await self.fresh_encounter()
+        return message
+
+    async def press_decisions(self, message: Message) -> str:
+        """The GM presses what the answer asks of them (a roll first), and what that leads to; their texts."""
+        seen = []
+        for _ in range(4):
+            waiting = gm_buttons(message)
+            if not waiting:
+                break
+            choice = next((b for b in waiting if b.endswith(":roll")), waiting[0])
+            handle = await self.emu.click(message, choice, user=self.table.gm)
+            await handle.response(WAIT)
+            [result] = await handle.followups(1, WAIT)
+            self.tally.latencies["gm button"].append((time.monotonic() - handle.created_at) * 1000.0)
+            seen.append(text_of(result))
+            message = result
+        return "\n".join(seen)
+
+    async def fresh_encounter(self) -> None:
+        await self.slash("encounter", "encounter end", {})
+        await self.slash("encounter", "encounter start", {})
+        for template, number, prefix in fighters(self.table):
+            await self.slash("encounter", "encounter npcs", {"template": template, "count": number,
+                                                             "name_prefix": prefix})
+        self.table.attacks_on_target = 0
+        self.tally.fresh_encounters += 1
+
+    async def step(self, kind: str) -> None:
+        if kind == "attack":
+            message = await self.attack(None)
+            if message is None or message.ephemeral:
+                return
+            said = text_of(message)
+            if self.table.gm_rolls:
+                said += await self.press_decisions(message)
+            if OUT.search(said) or self.table.attacks_on_target >= 40:
+                await self.fresh_encounter()
+        elif kind == "roll":
+            await self.slash(kind, "roll", {"expression": "stress+5 vs 9"})
+        elif kind == "log":
+            await self.slash(kind, "log", {"limit": 10})
+        elif kind == "injuries":
+            await self.slash(kind, "injuries", {"character": "Bandit 1"})
+        elif kind == "autocomplete":
+            handle = await self.emu.autocomplete("attack", {"target": "Ban"}, focused="target", user=self.table.gm,
+                                                 channel=self.table.channel)
+            await self.answer(kind, handle)
+        elif kind == "noop":
+            await self.slash(kind, "bench-noop", {})
+        elif kind == "attack (miss)":
+            await self.attack(MISS, kind)
+        elif kind == "attack (hit)":
+            await self.attack(HIT, kind)
+        else:
+            raise ValueError(kind)
+
+
+@dataclass
+class KindCost:
+    kind: str
+    commands: int
+    cpu_ms: float  # the bot's CPU per command
+    p50_ms: float
+    p99_ms: float
+
+
+@dataclass
+class Evening:
+    mix: Tally
+    mix_seconds: float
+    mix_cpu_s: float
+    kinds: list[KindCost]
+    by_wounds: list[tuple[int, float]]  # (wounds already on the target, CPU ms per attack that hits)
+    by_events: list[tuple[str, float]]
+    by_combatants: list[tuple[int, float]]
+
+
+async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_kind: int,
+                      cpu: Callable[[], float], warm: Callable[[], Awaitable[None]] | None = None) -> Evening:
+    """The phases above, against a bot that is ready; ``cpu()`` reads the bot process's CPU seconds."""
+    mix = Tally()
+    players = [Player(emu, t, mix) for t in tables]
+
+    async def each(job: Callable[[Player], Awaitable[None]], among: list[Player] | None = None) -> None:
+        await asyncio.gather(*(job(p) for p in (players if among is None else among)))
+
+    async def mixed(player: Player, steps: int, offset: int) -> None:
+        for i in range(steps):
+            await player.step(SCHEDULE[(i + offset) % len(SCHEDULE)])
+
+    # warm up: imports, caches, each channel's tracker posted and pinned
+    await each(lambda p: mixed(p, len(SCHEDULE), 0))
+    emu.interactions.clear()
+    mix.latencies.clear()
+    mix.errors.clear()
+    before, began = cpu(), time.perf_counter()
+    await asyncio.gather(*(mixed(p, per_player, i) for i, p in enumerate(players)))
+    mix_seconds, mix_cpu = time.perf_counter() - began, cpu() - before
+
+    async def measured(kind: str, among: list[Player], times: int) -> tuple[float, Tally]:
+        alone = Tally()
+        for p in among:
+            p.tally = alone
+        before = cpu()
+        await each(lambda p: _repeat(p, kind, times), among)
+        spent = cpu() - before
+        return 1000.0 * spent / max(1, alone.commands), alone
+
+    async def fresh(among: list[Player]) -> None:
+        for p in among:
+            p.tally = Tally()
+        await each(lambda p: p.fresh_encounter(), among)
+        emu.interactions.clear()
+
+    kinds = []
+    await fresh(players)
+    for kind in KINDS:
+        cost, alone = await measured(kind, players, per_kind)
+        values = alone.latencies[kind]
+        kinds.append(KindCost(kind, len(values), cost, percentile(values, 50), percentile(values, 99)))
+        mix.errors += alone.errors
+
+    # growth with the wounds on the target: round r, every table hits its Bandit once more. Only where the GM
+    # rolls: there shock and kill wait for the GM (not pressed here), so the Bandit stays in the fight.
+    await fresh(players)
+    by_wounds = []
+    rounds = max(4, per_kind * 2)
+    waiting = [p for p in players if p.table.gm_rolls]
+    for r in range(rounds):
+        cost, alone = await measured("attack (hit)", waiting, 1)
+        mix.errors += alone.errors
+        by_wounds.append((r, cost))
+    # events in the channel: a fresh Bandit, before and after a burst of /roll
+    await fresh(players)
+    first, _ = await measured("attack (hit)", players, 2)
+    await each(lambda p: _repeat(p, "roll", per_kind * 10))
+    await fresh(players)
+    after, _ = await measured("attack (hit)", players, 2)
+    by_events = [("before the burst", first), (f"after {per_kind * 10} more /roll events", after)]
+    # encounter size: the small encounters, then the large ones, each on a fresh Bandit
+    await fresh(players)
+    by_combatants = []
+    for size in sorted({2 + p.table.guards for p in players}):
+        among = [p for p in players if 2 + p.table.guards == size]
+        cost, _ = await measured("attack (hit)", among, 2)
+        by_combatants.append((size, cost))
+    return Evening(mix, mix_seconds, mix_cpu, kinds, by_wounds, by_events, by_combatants)
+
+
+async def _repeat(player: Player, kind: str, times: int) -> None:
+    for _ in range(times):
+        await player.step(kind)
+
+
+def render(evening: Evening) -> list[str]:
+    mix = evening.mix
+    noop = next(k.cpu_ms for k in evening.kinds if k.kind == "noop")
+    out = [f"Mix: {mix.commands} commands in {evening.mix_seconds:.1f} s ({mix.commands / evening.mix_seconds:.0f}/s), "
+           f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.commands):.1f} ms per command; "
+           f"{mix.fresh_encounters} fresh encounters; errors {len(mix.errors)}.", "",
+           "| in the mix | commands | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
+    for kind, values in sorted(mix.latencies.items()):
+        out.append(f"| {kind} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} |")
+    out += ["", "| alone (every guild at once) | commands | bot CPU ms per command | × no-op | p50 ms | p99 ms |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for k in evening.kinds:
+        ratio = k.cpu_ms / noop if noop else math.nan  # a short run may see no CPU tick for the no-op
+        out.append(f"| {k.kind} | {k.commands} | {k.cpu_ms:.1f} | {ratio:.1f} | {k.p50_ms:.0f} | {k.p99_ms:.0f} |")
+    out += ["", "An attack that hits, bot CPU ms per attack:", "",
+            "- by the wounds already on the target: " + ", ".join(f"{w}: {c:.1f}" for w, c in evening.by_wounds),
+            "- by the events in the channel: " + ", ".join(f"{e}: {c:.1f}" for e, c in evening.by_events),
+            "- by the combatants in the encounter: " + ", ".join(f"{n}: {c:.1f}" for n, c in evening.by_combatants)]
+    if mix.errors:
+        out += ["", "First errors: " + "; ".join(mix.errors[:3])]
+    return out

@@ -1,0 +1,21 @@
+"""`bench.scaling --mix` keeps running as the bot changes (a small load; its figures are never asserted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench import evening, profile_summary, scaling
+
+
+async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_bot(tmp_path: Path) -> None:
+    profile = tmp_path / "evening.prof"
+    args = scaling.parse_args(["--mix", "--active", "4", "--per-player", "10", "--per-kind", "1",
+                               "--combatants", "4", "--profile", str(profile)])
+    result, profiled = await scaling.run_mix(args, tmp_path)
+    assert result.mix.errors == []
+    assert {k.kind for k in result.kinds if k.commands} == set(evening.KINDS)
+    assert {"attack", "roll", "log", "injuries", "autocomplete", "noop"} <= set(result.mix.latencies)
+    assert [w for w, _ in result.by_wounds] == list(range(len(result.by_wounds)))
+    assert [n for n, _ in result.by_combatants] == [2, 4]
+    assert profiled is not None and "bot" in " ".join(profile_summary.summarize(profile))
+    assert evening.render(result)
