@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -293,3 +295,17 @@ async def test_the_docs_roll_is_taken_as_written() -> None:
     async with playground.running():
         await playground.run_line("/roll expression:stress+5 vs 9 dice:1,1,4")
     assert playground.errors == 0 and "vs 9" in out.getvalue(), out.getvalue()
+
+
+def test_the_demo_with_no_terminal_answers_every_line_to_the_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`grievous playground --demo < /dev/null`: the last lines' answers are printed before it exits."""
+    monkeypatch.chdir(tmp_path)
+    with open(os.devnull, encoding="utf-8") as nothing:
+        monkeypatch.setattr(sys, "stdin", nothing)
+        assert main(["playground", "--demo"]) == 0
+    out = capsys.readouterr().out
+    last = [line for line in _demo() if line.strip() and not line.startswith("#")][-3:]
+    assert last == ['/injuries character:"Bandit 1"', "/log limit:6", "/encounter end"]
+    tail = out.rpartition(last[0])[2]
+    assert "Wounds" in tail and "Recent events" in tail and "The encounter ended" in tail, tail
