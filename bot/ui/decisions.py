@@ -61,6 +61,8 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if await self.refused_stale(interaction):
             return False
+        if self.choice not in VALUE_PROMPTS:  # (a modal must be the first response: it cannot wait behind this)
+            await interaction.response.defer()  # answered before the database is asked anything
         try:
             if await services_of(interaction).settings.is_gm(actor_of(interaction)):
                 return True
@@ -74,7 +76,8 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
             if self.choice in VALUE_PROMPTS:
                 await interaction.response.send_modal(GMValueModal(self.decision_id, self.choice, interaction.message))
                 return
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             await apply_choice(interaction, self.decision_id, self.choice, None, interaction.message)
         except Exception as exc:
             await report_error(interaction, exc)

@@ -46,9 +46,10 @@ class OfferButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         if await self.refused_stale(interaction):
             return
         try:
+            await interaction.response.defer()  # answered before the write: the offer's message is edited after
             offer, report = await services_of(interaction).injuries.answer_offer(
                 actor_of(interaction), self.event_id, self.accept)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=embeds.offer_answered(offer, self.accept, interaction.user.id), view=None,
                 allowed_mentions=discord.AllowedMentions.none())
             if report is not None:

@@ -175,7 +175,9 @@ async def test_the_healers_owner_treats_and_the_patients_owner_accepts(table: An
     accept, decline = offer.custom_ids
     # Bob cannot accept for Alice
     pressed = await table.emu.click(offer, accept, user=table.bob)
-    assert "Bjorn is not yours" in (await pressed.message()).content
+    # the press is answered first (a deferred update), so the refusal is a private follow-up
+    [refused] = await pressed.followups()
+    assert "Bjorn is not yours" in refused.content and refused.ephemeral
     pressed = await table.emu.click(offer, decline, user=table.alice)
     await pressed.response()
     await table.emu.wait_until(lambda: "declined by" in table.emu.state.messages[offer.id].content or None,
