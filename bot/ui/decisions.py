@@ -3,6 +3,7 @@ press does, and posting those buttons and taking them off again once a decision 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from bot.tree import report_error, send_line
 from bot.ui import channel_access as access
 from bot.ui import embeds, pictures
 from bot.ui.decision_embeds import copied_embed
-from bot.ui.publish import refresh_tracker, reply, to_gm_channel
+from bot.ui.publish import defer_budget, refresh_tracker, reply, to_gm_channel
 from bot.ui.stored_id import StoredId
 from content.guard import bounded_id
 
@@ -61,10 +62,14 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if await self.refused_stale(interaction):
             return False
-        if self.choice not in VALUE_PROMPTS:  # (a modal must be the first response: it cannot wait behind this)
-            await interaction.response.defer()  # answered before the database is asked anything
         try:
-            if await services_of(interaction).settings.is_gm(actor_of(interaction)):
+            # A read, so it may answer first; past the defer budget (from the press) the press is deferred
+            # (a deferred update), and the check goes on. A modal must be the first response: it cannot wait.
+            check = asyncio.ensure_future(services_of(interaction).settings.is_gm(actor_of(interaction)))
+            done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
+            if not done and self.choice not in VALUE_PROMPTS:
+                await interaction.response.defer()
+            if await check:
                 return True
             await send_line(interaction, embeds.error_line(embeds.NOT_GM))
         except Exception as exc:
