@@ -307,6 +307,8 @@ class GrievousBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
+            if hasattr(self, "services"):
+                self.services.runtime.stop_builds()
             if self.health is not None:
                 await self.health.stop()
             if self._owns_db and self.db is not None:

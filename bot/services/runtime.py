@@ -354,6 +354,13 @@ class Runtime:
         """Stop the writer task (the bot's shutdown; nothing is queued by then)."""
         if self.committer is not None:
             await self.committer.close()
+        self.stop_builds()
+
+    def stop_builds(self) -> None:
+        """End the build process (a build under way is dropped; a later build starts another)."""
+        if self._process is not None:
+            self._process.shutdown(wait=False, cancel_futures=True)
+            self._process = None
 
     async def _with_retries(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         if self.encounters is None:
