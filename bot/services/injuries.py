@@ -187,13 +187,11 @@ class InjuryService:
             row = await load_character(session, actor, character, for_update=True)
             await access.require_control(session, actor, row, "treat them")
             require_action(self._rt.engine(row.system), "rest")
-            if row.system == "pendragon":
-                if days < DAYS_PER_WEEK:
-                    raise UserError(f"Pendragon heals by the week: rest {DAYS_PER_WEEK} days or more "
-                                    f"(days:{2 * DAYS_PER_WEEK} is two weeks)")
-                action: dict[str, Any] = {"type": "rest", "weeks": days // DAYS_PER_WEEK}
-            else:
-                action = {"type": "rest", "days": days}
+            if row.system == "pendragon" and days < DAYS_PER_WEEK:
+                raise UserError(f"Pendragon heals by the week: rest {DAYS_PER_WEEK} days or more "
+                                f"(days:{2 * DAYS_PER_WEEK} is two weeks)")
+            # Pendragon counts the whole weeks in the days, and says what the days left over did
+            action: dict[str, Any] = {"type": "rest", "days": days}
             encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
             return await run_action(self._rt, session, actor, ActionCall("rest", action, row, None, dice_text),
                                     encounter)

@@ -114,17 +114,29 @@ def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: A
 
 def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """Natural healing: the Healing Rate each week. Untreated, a patient who needs chirurgery
-    deteriorates instead (use the chirurgery action for a week with a chirurgeon)."""
-    opts = Options(action, "rest", ("weeks",))
-    weeks = opts.whole("weeks", 1, 1, ctx.catalog.healing.max_weeks) or 1
+    deteriorates instead (use the chirurgery action for a week with a chirurgeon). ``days`` (instead of
+    ``weeks``) counts the whole weeks in them; the days left over heal nothing and are reported. The rest
+    stops early when nothing is left to heal, or the patient is dying or dead, and says why (``stopped``)."""
+    opts = Options(action, "rest", ("weeks", "days"))
+    days = opts.whole("days", None, 1, 7 * ctx.catalog.healing.max_weeks)
+    if days is not None and opts.whole("weeks") is not None:
+        raise RulesError("action 'rest': give weeks or days, not both")
+    if days is not None and days < 7:
+        raise IllegalAction("Pendragon heals by the week: rest 7 days or more")
+    weeks = days // 7 if days is not None else (opts.whole("weeks", 1, 1, ctx.catalog.healing.max_weeks) or 1)
     if patient.dead:
         raise IllegalAction("the patient is dead")
     events: list[str] = []
     char = patient.with_(prone=False, out_of_fight=False)
     healed = lost = 0
     rested = 0
+    stopped: str | None = None
     for _ in range(weeks):
-        if not char.wounds or char.dead:
+        if char.dead:
+            stopped = "dead"
+            break
+        if not char.wounds:
+            stopped = "healed"
             break
         rested += 1
         if char.chirurgery_needed:
@@ -133,10 +145,13 @@ def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[dict[str, Any], Cha
             events.append("deteriorated")
             char = _harm(ctx, char, amount, None, events)
             if char.dying:
+                stopped = "dying" if rested < weeks else None
                 break
         else:
             char, done = heal(char, ctx.derived(char).healing_rate)
             healed += done
         char = after_healing(ctx, char, events)
     return {"action": "rest", "who": "attacker", "weeks": weeks, "weeks_counted": rested, "healed": healed,
+            "days": days, "days_unused": None if days is None else days - 7 * weeks, "stopped": stopped,
+            "chirurgery_needed": char.chirurgery_needed,
             "lost": lost, "hit_points": ctx.hp(char), "wounds_left": len(char.wounds), "events": events}, char

@@ -258,6 +258,9 @@ def _pendragon_treatment(outcome: Mapping[str, Any], names: tuple[str, str]) -> 
     return OutcomeText(headline, fields, Severity.SERIOUS if harmed else Severity.LIGHT)
 
 
+_REST_STOPPED = {"healed": "every wound has healed", "dying": "the patient is dying", "dead": "the patient died"}
+
+
 def _pendragon_rest(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
     who = names[0]
     weeks = outcome.get("weeks_counted", outcome.get("weeks"))
@@ -265,12 +268,22 @@ def _pendragon_rest(outcome: Mapping[str, Any], names: tuple[str, str]) -> Outco
     headline = f"**{who}** rests {weeks} week{'s' if weeks != 1 else ''}: heals {healed} hit point" \
                f"{'s' if healed != 1 else ''}" + (f", **loses {lost}** to deterioration (a chirurgeon is needed: "
                                                    "/heal method:chirurgy)" if lost else "") + "."
+    asked, unused = outcome.get("weeks"), outcome.get("days_unused")
+    stopped = _REST_STOPPED.get(str(outcome.get("stopped")))
+    if stopped and isinstance(asked, int) and isinstance(weeks, int) and asked > weeks:
+        headline += f" The rest stopped after {weeks} of {asked} weeks: {stopped}."
+    if unused:
+        headline += f" Pendragon heals by the week: the {unused} day{'s' if unused != 1 else ''} left over " \
+                    "heal nothing."
+    if outcome.get("chirurgery_needed") and not lost and outcome.get("wounds_left"):
+        headline += " Chirurgery is still needed."
     fields: list[Field] = []
     if outcome.get("hit_points") is not None:
         fields.append(("Hit points", f"{who}: {text(outcome['hit_points'])}", True))
     if outcome.get("wounds_left") is not None:
         fields.append(("Wounds left", str(outcome["wounds_left"]), True))
-    used = {"weeks", "weeks_counted", "healed", "lost", "hit_points", "wounds_left", "events", "gm_decision"}
+    used = {"weeks", "weeks_counted", "healed", "lost", "hit_points", "wounds_left", "events", "gm_decision", "days",
+            "days_unused", "stopped", "chirurgery_needed"}
     fields.extend(_details(outcome, used))
     return OutcomeText(headline, fields, Severity.SERIOUS if lost else Severity.LIGHT)
 

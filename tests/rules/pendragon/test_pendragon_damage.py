@@ -6,8 +6,11 @@ from typing import Any
 
 import pytest
 
+from rules.dice import DiceSource
 from rules.errors import IllegalAction
-from tests.rules.pendragon.pendragon_support import QUIET, run, sheet
+from rules.model import Scenario
+from rules.pendragon.engine import ENGINE as PENDRAGON
+from tests.rules.pendragon.pendragon_support import CAT, QUIET, run, sheet
 
 WIN = {"attacker": [10], "defender": [16]}
 FOE = {"name": "Foe", "siz": 30, "dex": 10, "str": 10, "con": 30, "app": 10,
@@ -200,3 +203,11 @@ def test_a_missile_attack_the_target_answers_is_an_exchange_when_asked() -> None
                  {"attacker": [10], "defender": [11], "damage": [1] * 5}, QUIET)
     assert result.outcome["defender_roll"] is not None and result.outcome["unopposed_why"] is None
     assert result.outcome["winner"] == "defender"  # the swordsman in reach cuts the bowman down
+
+
+def test_rest_by_days_counts_whole_weeks_and_says_what_was_left_and_why_it_stopped() -> None:
+    wounded = sheet(wounds=[{"amount": 2}])
+    res = PENDRAGON.resolve(Scenario("pendragon", {"type": "rest", "days": 17}, wounded), DiceSource(), CAT)
+    out = res.outcome
+    assert (out["weeks"], out["days_unused"]) == (2, 3)
+    assert (out["weeks_counted"], out["stopped"]) == (1, "healed")  # whole after one week: the second not needed
