@@ -215,6 +215,7 @@ class Evening:
     by_wounds: list[tuple[int, float]]  # (wounds already on the target, CPU ms per attack that hits)
     by_events: list[tuple[str, float]]
     by_combatants: list[tuple[int, float]]
+    open_loop: list[tuple[float, Tally]] = field(default_factory=list)  # (rate sent, what it measured)
 
 
 async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_kind: int,
@@ -287,6 +288,38 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         cost, _ = await measured("attack (hit)", among, 2)
         by_combatants.append((size, cost))
     return Evening(mix, mix_seconds, mix_cpu, kinds, by_wounds, by_events, by_combatants)
+
+
+async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
+                    seconds: float) -> list[tuple[float, Tally]]:
+    """The mix sent at a set rate (commands a second over all the tables, each table's next step when its turn
+    comes, whether or not its last was answered), ``seconds`` at each rate; stops after the first rate whose
+    p99 passes 1 s. Latency over every kind."""
+    found = []
+    for rate in rates:
+        tally = Tally()
+        players = [Player(emu, t, tally) for t in tables]
+        jobs: list[asyncio.Task[None]] = []
+        began = time.monotonic()
+        for n in range(int(rate * seconds)):
+            await asyncio.sleep(max(0.0, began + n / rate - time.monotonic()))
+            player = players[n % len(players)]
+            jobs.append(asyncio.create_task(player.step(SCHEDULE[(n // len(players)) % len(SCHEDULE)])))
+        await asyncio.gather(*jobs, return_exceptions=True)
+        emu.interactions.clear()
+        found.append((rate, tally))
+        if percentile([v for values in tally.latencies.values() for v in values], 99) > 1000.0:
+            break
+    return found
+
+
+def render_open_loop(found: list[tuple[float, Tally]]) -> list[str]:
+    out = ["| commands/s sent | answered | p50 ms | p99 ms | max ms | errors |", "|---:|---:|---:|---:|---:|---:|"]
+    for rate, tally in found:
+        values = [v for group in tally.latencies.values() for v in group]
+        out.append(f"| {rate:g} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} "
+                   f"| {max(values, default=math.nan):.0f} | {len(tally.errors)} |")
+    return out
 
 
 async def _repeat(player: Player, kind: str, times: int) -> None:

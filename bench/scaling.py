@@ -23,6 +23,7 @@ hits grows), on SQLite; ``--profile FILE`` also writes a cProfile of the bot pro
 (read it with ``python -m bench.profile_summary FILE``).
 
     .venv/bin/python -m bench.scaling --mix --active 20 --per-player 40 --profile /tmp/evening.prof
+    .venv/bin/python -m bench.scaling --mix --active 20 --rates 20,40,80,160   # and p99 at set rates
 """
 
 from __future__ import annotations
@@ -303,6 +304,9 @@ async def run_mix(args: argparse.Namespace, workdir: Path) -> tuple[evening.Even
                 lambda: len({w.guild_id for w in emu.command_writes if w.guild_id is not None}) >= guilds or None,
                 max(WAIT, guilds / 20), "every server's own commands")
             result = await evening.run_evening(emu, tables, args.per_player, args.per_kind, lambda: cpu_seconds(pid))
+            if args.rates:
+                rates = [float(r) for r in args.rates.split(",") if r.strip()]
+                result.open_loop = await evening.open_loop(emu, tables, rates, args.seconds)
             profiled = None
             if args.profile:  # attacks that hit, on fresh Bandits, under cProfile (slower: read the shares)
                 players = [evening.Player(emu, t, evening.Tally()) for t in tables]
@@ -330,6 +334,9 @@ async def main_mix(args: argparse.Namespace) -> int:
           f"SQLite; {args.active} guilds, one closed-loop player each ({args.per_player} mixed commands, "
           f"{args.per_kind} per kind alone).\n")
     print("\n".join(evening.render(result)))
+    if result.open_loop:
+        print(f"\nOpen loop: the mix sent at a set rate, {args.seconds:g} s at each rate (p99 over every kind):\n")
+        print("\n".join(evening.render_open_loop(result.open_loop)))
     if profiled:
         print(f"\n{profiled}")
     return 1 if result.mix.errors else 0
@@ -382,6 +389,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--mix", action="store_true", help="a real evening's mix instead (bench/evening.py)")
     parser.add_argument("--per-kind", type=int, default=5, help="with --mix: commands per guild for each kind alone")
     parser.add_argument("--combatants", type=int, default=10, help="with --mix: the larger encounters' size")
+    parser.add_argument("--rates", default="", help="with --mix: open-loop rates (commands/s), e.g. 20,40,80")
+    parser.add_argument("--seconds", type=float, default=15.0, help="with --mix: seconds at each open-loop rate")
     parser.add_argument("--profile", help="with --mix: write a cProfile of the bot for attacks that hit here")
     parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
     args = parser.parse_args(argv)

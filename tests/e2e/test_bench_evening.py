@@ -10,7 +10,7 @@ from bench import evening, profile_summary, scaling
 async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_bot(tmp_path: Path) -> None:
     profile = tmp_path / "evening.prof"
     args = scaling.parse_args(["--mix", "--active", "4", "--per-player", "10", "--per-kind", "1",
-                               "--combatants", "4", "--profile", str(profile)])
+                               "--combatants", "4", "--profile", str(profile), "--rates", "5", "--seconds", "2"])
     result, profiled = await scaling.run_mix(args, tmp_path)
     assert result.mix.errors == []
     assert {k.kind for k in result.kinds if k.commands} == set(evening.KINDS)
@@ -18,4 +18,6 @@ async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_b
     assert [w for w, _ in result.by_wounds] == list(range(len(result.by_wounds)))
     assert [n for n, _ in result.by_combatants] == [2, 4]
     assert profiled is not None and "bot" in " ".join(profile_summary.summarize(profile))
-    assert evening.render(result)
+    [(rate, sent)] = result.open_loop
+    assert rate == 5 and sent.commands >= 8
+    assert evening.render(result) and evening.render_open_loop(result.open_loop)
