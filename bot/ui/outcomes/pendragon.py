@@ -248,12 +248,16 @@ def _pendragon_treatment(outcome: Mapping[str, Any], names: tuple[str, str]) -> 
     if harmed:
         change = f"**worsens the wound by {harmed}**"
     headline = f"{what} for **{patient}**" + (f" by {healer}" if healer else "") + f": {result}, {change}."
+    if outcome.get("action") == "chirurgery":
+        # a week of chirurgery ends the need only once the patient is out of danger: say which
+        headline += " More chirurgery is needed (another week: /heal method:chirurgy)." \
+            if outcome.get("chirurgery_needed") else " No more chirurgery is needed: rest heals the rest."
     fields: list[Field] = []
     if roll is not None:
         fields.append(("Roll", _opposed(roll), True))
     if outcome.get("hit_points") is not None:
         fields.append(("Hit points", f"{patient}: {text(outcome['hit_points'])}", True))
-    used = {"roll", "healed", "harmed", "hit_points", "wound_index", "events", "gm_decision"}
+    used = {"roll", "healed", "harmed", "hit_points", "wound_index", "events", "gm_decision", "chirurgery_needed"}
     fields.extend(_details(outcome, used))
     return OutcomeText(headline, fields, Severity.SERIOUS if harmed else Severity.LIGHT)
 
