@@ -103,7 +103,7 @@ async def scenario(rounds: int) -> tuple[Recorder, Emulator, int]:
 def report(rec: Recorder, limited: int, seconds: float) -> list[str]:
     lines = ["| command | n | p50 ms | p99 ms | missed 3 s |", "|---|---|---|---|---|"]
     noop = [first_answer(h) for h in rec.handles["/bench-noop"]]
-    noop_p99 = percentile([v for v in noop if v is not None], 0.99) if noop else 0.0
+    noop_p99 = percentile([v for v in noop if v is not None], 99) if noop else 0.0
     worst_over = 0.0
     total_missed = 0
     for kind, handles in rec.handles.items():
@@ -113,7 +113,7 @@ def report(rec: Recorder, limited: int, seconds: float) -> list[str]:
         ok = [t for t in times if t is not None]
         missed = sum(1 for t in times if t is None or t > DEADLINE)
         total_missed += missed
-        p50, p99 = percentile(ok, 0.5) if ok else 0.0, percentile(ok, 0.99) if ok else 0.0
+        p50, p99 = percentile(ok, 50) if ok else 0.0, percentile(ok, 99) if ok else 0.0
         if kind != "/bench-noop":
             worst_over = max(worst_over, p99 - noop_p99)
         lines.append(f"| {kind} | {len(handles)} | {p50 * 1000:.0f} | {p99 * 1000:.0f} | {missed} |")
