@@ -21,7 +21,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event
-from bot.services.views import EventView
+from bot.services.views import EventView, event_view
 
 if TYPE_CHECKING:
     from bot.services.runtime import Runtime
@@ -30,8 +30,6 @@ log = logging.getLogger(__name__)
 
 
 def _view(row: Event) -> EventView:
-    from bot.services.snapshots import event_view  # snapshots imports the runtime, which holds this log
-
     return event_view(row)
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
 

@@ -6,14 +6,13 @@ import copy
 import logging
 from typing import Any
 
-from bot.db.models import Character, Encounter, Event, PendingDecision
+from bot.db.models import Character, Encounter, PendingDecision
 from bot.services.runtime import Runtime
 from bot.services.views import (
     CharacterBrief,
     CharacterView,
     CombatantView,
     EncounterView,
-    EventView,
     PendingDecisionView,
 )
 from bot.services.wound_state import wound_picture
@@ -93,7 +92,3 @@ def decision_view(row: PendingDecision) -> PendingDecisionView:
                                message_id=row.message_id)
 
 
-def event_view(row: Event) -> EventView:
-    return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
-                     user_id=row.user_id, user_name=row.user_name, summary=copy.deepcopy(row.payload),
-                     created_at=row.created_at, undone=row.undone)

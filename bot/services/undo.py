@@ -22,10 +22,10 @@ from bot.services.actor import Actor
 from bot.services.changes import Blocked, take_back, touches
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
-from bot.services.snapshots import decision_view, event_view
+from bot.services.snapshots import decision_view
 from bot.services.undo_record import LegacySnapshot, UndoRecord, characters_in, encounter_state, read_record
 from bot.services.undo_wording import blocked_line
-from bot.services.views import EventView
+from bot.services.views import EventView, event_view
 from rules.errors import RulesError
 
 

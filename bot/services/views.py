@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from bot.services.wound_state import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
+
+if TYPE_CHECKING:
+    from bot.db.models import Event
 
 RollsMode = Literal["auto", "gm"]
 TurnsMode = Literal["enforce", "warn", "off"]
@@ -277,3 +281,10 @@ class EventView:
     # made moot (open again: their buttons go on the undo's message).
     closed: tuple[PendingDecisionView, ...] = ()
     reopened: tuple[PendingDecisionView, ...] = ()
+
+
+def event_view(row: Event) -> EventView:
+    """A stored event as the services hand it on (its payload copied, so a reader cannot change the row)."""
+    return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
+                     user_id=row.user_id, user_name=row.user_name, summary=copy.deepcopy(row.payload),
+                     created_at=row.created_at, undone=row.undone)
