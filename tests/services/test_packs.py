@@ -33,7 +33,7 @@ async def test_an_uploaded_weapon_can_be_wielded_and_attacked_with(services: Any
     with pytest.raises(NotFound, match="unknown weapon 'moon blade'"):
         await services.characters.create(alice, "Hero", HERO, ["moon blade"])
 
-    view = await services.packs.upload(gm, "weapons.yaml", WEAPONS)
+    view = await services.packs.upload(gm, "weapons.yaml", WEAPONS, replace=True)  # the whole file, as it is
     assert (view.changed, [f.filename for f in view.files]) == ("weapons.yaml", ["weapons.yaml"])
     assert view.weapons == default.weapons + 1 and (view.armour, view.npcs) == (default.armour, default.npcs)
     assert view.files[0].uploaded_by == gm.user_id and view.files[0].size == len(WEAPONS)
@@ -54,7 +54,7 @@ async def test_an_uploaded_weapon_can_be_wielded_and_attacked_with(services: Any
     ("weapons.yaml", WEAPONS.replace(b"hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7",
                                      b"hm_attack: 15, hm_defence: 5, blunt: 2, edge: keen"),
      "weapons.yaml: entry 'Moon Blade': field 'edge'"),
-    ("spells.yaml", b"spells: {}\n", "spells.yaml: is not a file of the ars-harn pack (allowed: armour.yaml,"),
+    ("spells.yaml", b"spells: {}\n", "spells.yaml: is not a file of the ars-harn pack (its files: armour.yaml,"),
     ("weapons.yaml", b"weapons: !!python/object/apply:os.system ['true']\n",
      "weapons.yaml: line 1, column 10: the tag !!python/object/apply:os.system is not allowed (plain data only)"),
     ("armour.yaml", b"#" * (MAX_BYTES + 1),
