@@ -308,6 +308,8 @@ class GrievousBot(commands.AutoShardedBot):
             await super().close()
         finally:
             if hasattr(self, "services"):
+                # The last answers' marks are written before whoever owns the database closes it.
+                await self.services.runtime.answers.flush()
                 self.services.runtime.stop_builds()
             if self.health is not None:
                 await self.health.stop()

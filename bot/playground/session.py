@@ -133,6 +133,10 @@ class Playground:
                         self._build_world(kept)
                         await emu.wait_for_commands("attack", guild=self._guild)
                         yield self
+                        # The last answers are marked in the background: written before the scratch file goes.
+                        await asyncio.sleep(0)
+                        await services.runtime.answers.flush()
+                    await services.runtime.answers.flush()
             finally:
                 await db.dispose()
 
