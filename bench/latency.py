@@ -129,6 +129,20 @@ class Table:
         return {"target": arena.defender, **self.spec.options, "dice": self.dice}
 
 
+# Letters no two of which read alike to the look-alike guard (I, L and O fold into 1 and 0; rn into m).
+_ARENA_LETTERS = "ABCDEFGHJKMPQSTUVWXYZ"
+
+
+def _letters(index: int) -> str:
+    """0 -> A, 1 -> B, ..., 21 -> AA: an arena's name without digits or look-alikes."""
+    text = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, len(_ARENA_LETTERS))
+        text = _ARENA_LETTERS[rest] + text
+    return text
+
+
 def _attack_options(table: Table, index: int) -> dict[str, Any]:
     return table.attack_options(table.arenas[index])
 
@@ -164,7 +178,8 @@ async def build_table(emu: Emulator, services: Services, spec: AttackSpec, chann
         sheets = []
         for side in ("attacker", "defender"):
             sheet = dict(example[side])
-            sheet["name"] = f"{sheet['name']} {index}"
+            # a name of its own per arena, ending in no number: "Thug 0" reads like a pack NPC's and is refused
+            sheet["name"] = f"{sheet['name']} of Arena {_letters(index)}"
             sheets.append(sheet)
         arenas.append(Arena(channel, sheets[0]["name"], sheets[1]["name"], json.dumps(sheets[0]).encode(),
                             json.dumps(sheets[1]).encode()))
