@@ -100,6 +100,25 @@ class Refusals:
         self._told.add(key)
         return True
 
+    def first_trouble(self, channel_id: int, what: str) -> bool:
+        """True the first time trouble ``what`` (not a permission: e.g. "the GM channel is down") is met in
+        the channel since it last went well (``mended``); False after."""
+        key = (channel_id, f"trouble:{what}")
+        if key in self._told:
+            return False
+        self._seen[key] = time.monotonic()
+        self._told.add(key)
+        while len(self._seen) > self.MAX:
+            old, _ = self._seen.popitem(last=False)
+            self._told.discard(old)
+        return True
+
+    def mended(self, channel_id: int, what: str) -> None:
+        """Trouble ``what`` is over in the channel: the next time it is met is told again."""
+        key = (channel_id, f"trouble:{what}")
+        self._seen.pop(key, None)
+        self._told.discard(key)
+
     def forget(self, channel_id: int, needed: Needed) -> None:
         self._seen.pop((channel_id, needed.flag), None)
         self._told.discard((channel_id, needed.flag))

@@ -319,6 +319,11 @@ class Emulator:
         self.notifier.notify()
         return channel
 
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a channel, as a server manager does (CHANNEL_DELETE follows; REST about it is 404 after)."""
+        self.state.delete_channel(channel)
+        self.notifier.notify()
+
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
                    members: Iterable[User | Member] = (), archived: bool = False) -> Channel:
         """A thread in ``parent``, or a post when ``parent`` is a forum (see State.add_thread)."""

@@ -242,6 +242,20 @@ class State:
         self.emit("CHANNEL_CREATE", channel.payload(), guild.id, INTENT_GUILDS)
         return channel
 
+    def delete_channel(self, channel: Channel) -> None:
+        """A server manager deletes a channel (or thread): CHANNEL_DELETE (THREAD_DELETE) follows, and every
+        request about it after is 404 Unknown Channel (resources/channel.mdx "Delete/Close Channel")."""
+        if channel.guild_id is None:
+            raise ValueError("only a server's channel is deleted this way")
+        self.guilds[channel.guild_id].channels.pop(channel.id, None)
+        self.channels.pop(channel.id, None)
+        if channel.is_thread:
+            self.emit("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(channel.guild_id),
+                                        "parent_id": str(channel.parent_id), "type": channel.type},
+                      channel.guild_id, INTENT_GUILDS)
+        else:
+            self.emit("CHANNEL_DELETE", channel.payload(), channel.guild_id, INTENT_GUILDS)
+
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
                    members: Iterable[User | Member] = (), archived: bool = False,
                    channel_id: int | None = None) -> Channel:

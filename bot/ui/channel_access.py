@@ -64,20 +64,28 @@ def _known(interaction: discord.Interaction[Any], channel_id: int) -> discord.Pe
     return have
 
 
-async def allowed(interaction: discord.Interaction[Any], channel_id: int, needed: Sequence[Needed]) -> bool:
-    """True if the bot may do what needs ``needed`` in the channel; else the user is told (once) what is
-    missing, and nothing is sent to Discord."""
+def lacking(interaction: discord.Interaction[Any], channel_id: int, needed: Sequence[Needed]) -> Needed | None:
+    """The first of ``needed`` the bot is known to lack in the channel (remembered as refused), or None."""
     refusals = bot_of(interaction).refusals
     have = _known(interaction, channel_id)
     if have is not None:
         refusals.update(channel_id, have)
-        lacking = missing(have, tuple(needed))
+        lacks = missing(have, tuple(needed))
     else:
-        lacking = tuple(n for n in needed if refusals.refused(channel_id, n))
-    if not lacking:
+        lacks = tuple(n for n in needed if refusals.refused(channel_id, n))
+    if not lacks:
+        return None
+    refusals.remember(channel_id, lacks[0])
+    return lacks[0]
+
+
+async def allowed(interaction: discord.Interaction[Any], channel_id: int, needed: Sequence[Needed]) -> bool:
+    """True if the bot may do what needs ``needed`` in the channel; else the user is told (once) what is
+    missing, and nothing is sent to Discord."""
+    lacks = lacking(interaction, channel_id, needed)
+    if lacks is None:
         return True
-    refusals.remember(channel_id, lacking[0])
-    await _tell_gm_once(interaction, channel_id, lacking[0])
+    await _tell_gm_once(interaction, channel_id, lacks)
     return False
 
 
@@ -95,11 +103,12 @@ async def refused(interaction: discord.Interaction[Any], channel_id: int, needed
 
 async def _tell_gm_once(interaction: discord.Interaction[Any], channel_id: int, needed: Needed) -> None:
     """Tell the user what is missing if they are a GM (or a manager) and no GM was told yet."""
-    if await _is_gm(interaction) and bot_of(interaction).refusals.tell_once(channel_id, needed):
+    if await is_gm(interaction) and bot_of(interaction).refusals.tell_once(channel_id, needed):
         await tell(interaction, line_for(interaction, channel_id, needed))
 
 
-async def _is_gm(interaction: discord.Interaction[Any]) -> bool:
+async def is_gm(interaction: discord.Interaction[Any]) -> bool:
+    """Whoever acted is a server manager or holds the server's GM role."""
     permissions = interaction.permissions
     if permissions.manage_guild or permissions.administrator:
         return True

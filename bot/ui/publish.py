@@ -10,11 +10,12 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.discord_permissions import VIEW
 from bot.interactions import actor_of, bot_of, services_of
 from bot.ops import flights
 from bot.services.views import EncounterView
 from bot.ui import channel_access as access
-from bot.ui import embeds
+from bot.ui import embeds, replies
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -104,15 +105,74 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
 
 
 async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed) -> None:
-    """Post ``embed`` in the server's GM channel (secret rolls); what the bot may not do there is told once."""
-    needed = access.posting(interaction, channel_id)
-    if not await access.allowed(interaction, channel_id, needed):
+    """Post ``embed`` in the server's GM channel (secret rolls). A GM channel that is gone or refuses the bot
+    loses no dice: they go to the GM privately instead, and the GM is told once that the channel is not working."""
+    trouble = await _post_in_gm_channel(interaction, channel_id, embed)
+    refusals = bot_of(interaction).refusals
+    if trouble is None:
+        refusals.mended(channel_id, GM_CHANNEL_DOWN)
         return
+    line = (replies.gm_channel_down(f"<#{channel_id}>", trouble)
+            if refusals.first_trouble(channel_id, GM_CHANNEL_DOWN) else None)
+    await _to_gm_privately(interaction, channel_id, embed, line)
+
+
+GM_CHANNEL_DOWN = "gm channel down"
+GONE = "it was deleted, or I cannot see it"
+
+
+async def _post_in_gm_channel(interaction: discord.Interaction[Any], channel_id: int,
+                              embed: discord.Embed) -> str | None:
+    """None once posted; else why it could not be (in a GM's words)."""
+    guild = interaction.guild or bot_of(interaction).get_guild(interaction.guild_id or 0)
+    if guild is not None and guild.get_channel_or_thread(channel_id) is None and not guild.unavailable:
+        # a text channel (what /setup secret-rolls takes) the guilds intent does not show: deleted, or hidden
+        return GONE
+    needed = access.posting(interaction, channel_id)
+    lacks = access.lacking(interaction, channel_id, needed)
+    if lacks is not None:
+        return f"I lack **{lacks.name}** there"
     channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
     try:
         await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        return None
+    except discord.NotFound:
+        log.info("GM channel %s is gone; the secret roll goes to the GM privately", channel_id)
+        bot_of(interaction).refusals.remember(channel_id, VIEW)  # not asked again for a while
+        return GONE
+    except discord.Forbidden as exc:
+        blamed = VIEW if exc.code == 50001 else needed[-1]
+        log.info("Discord refused a secret roll in the GM channel %s (%s): %s", channel_id, blamed.name, exc)
+        bot_of(interaction).refusals.remember(channel_id, blamed)
+        return f"Discord refuses my posts there: I need **{blamed.name}**"
     except discord.HTTPException as exc:
-        await access.refused(interaction, channel_id, needed, exc, "post a secret roll in the GM channel")
+        log.warning("cannot post a secret roll in the GM channel %s: %s", channel_id, exc)
+        return f"Discord answered {exc.status}"
+
+
+async def _to_gm_privately(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed,
+                           line: str | None) -> None:
+    """The secret roll to the GM: the GM who acted sees it here, privately (an ephemeral follow-up is the only
+    private answer a bot may give, and only to whoever acted); anyone else's goes by DM to the server's owner,
+    a manager and so a GM (Discord asks that DMs follow from a user's action: this one does)."""
+    mentions = discord.AllowedMentions.none()
+    if await access.is_gm(interaction):
+        try:
+            await interaction.followup.send(content=line, embed=embed, ephemeral=True, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            log.warning("cannot show the GM a secret roll privately: %s", exc)
+        return
+    guild = interaction.guild or bot_of(interaction).get_guild(interaction.guild_id or 0)
+    if guild is None or guild.owner_id is None:
+        log.warning("secret roll in guild %s: no GM channel and no owner known to send it to", interaction.guild_id)
+        return
+    heading = replies.secret_roll_by_dm(guild.name, f"<#{channel_id}>")
+    try:
+        dm = await bot_of(interaction).create_dm(discord.Object(guild.owner_id))
+        await dm.send(content=heading if line is None else f"{heading}\n{line}", embed=embed,
+                      allowed_mentions=mentions)
+    except discord.HTTPException as exc:  # 50007: the owner takes no DMs from the server's members
+        log.warning("cannot DM the owner of guild %s a secret roll: %s", guild.id, exc)
 
 
 async def refresh_tracker(interaction: discord.Interaction[Any], encounter: EncounterView) -> None:

@@ -45,6 +45,17 @@ def cannot_post(channel_mention: str, missing: list[str]) -> str:
             "nothing changed.")
 
 
+def gm_channel_down(channel_mention: str, why: str) -> str:
+    """Told once to the GM whose secret rolls could not go to the GM channel: why, and what happens instead."""
+    return (f"\u26a0 The GM channel {channel_mention} is not working ({why}): the NPCs' secret rolls come to the "
+            "GM privately until it is mended or `/setup secret-rolls` names another channel. `/log` keeps them too.")
+
+
+def secret_roll_by_dm(guild_name: str, channel_mention: str) -> str:
+    """A DM to the server's owner: a secret roll that the GM channel could not take."""
+    return f"A secret roll in **{plain(guild_name)}**, whose GM channel {channel_mention} is not working:"
+
+
 def cancelled() -> str:
     return "Cancelled; nothing changed."
 

@@ -228,3 +228,34 @@ async def test_under_secret_rolls_an_npcs_sheet_is_the_gms_to_export(table: Any)
     mine = await table.run("character export", {"name": "Bjorn"}, user=table.alice)
     assert mine.attachments
     table.check_clean()
+
+
+async def test_a_gm_channel_that_is_gone_loses_no_secret_dice_and_the_gm_is_told_once(table: Any) -> None:
+    """Issue 22 §1: the GM channel deleted under secret rolls: the dice reach the GM privately (here when
+    the GM acted, by DM to the server's owner when a player did), and the GM is told once why."""
+    await make_fight(table)
+    screen = table.emu.add_channel(table.world.guild, "gm-screen")
+    await table.run("setup secret-rolls", {"on": True, "gm_channel": screen}, user=table.manager)
+    table.emu.delete_channel(screen)
+    await table.emu.wait_until(lambda: table.bot.get_channel(screen.id) is None or None,
+                               what="the bot to see the GM channel go")
+
+    handle = await table.send("attack", {"target": "Bjorn", "dice": HIT_BJORN})
+    public = await handle.message()
+    assert " vs " not in public.embeds[0]["description"]
+    [private] = await handle.followups()
+    assert private.ephemeral and "`attack` stress [1, 9]" in table.text(private)
+    assert "The GM channel" in private.content and "is not working" in private.content, private.content
+
+    again = await table.send("attack", {"target": "Bjorn", "attacker": "Bandit 1", "dice": MISS})
+    await again.message()
+    [second] = await again.followups()
+    assert "Dice" in table.text(second) and not second.content  # told once
+
+    # a player's secret roll: the GM channel cannot take it, so the server's owner gets it by DM
+    rolled = await table.run("roll", {"expression": "3d6", "dice": "6,6,6", "secret": True}, user=table.alice)
+    assert rolled.ephemeral
+    dm = table.emu.state.dm_channel(table.emu.state.owner)
+    [sent] = await table.emu.wait_until(lambda: table.emu.state.history(dm) or None, what="the roll by DM")
+    assert "3d6" in table.text(sent) and "Test Guild" in sent.content, sent.content
+    table.check_clean()
