@@ -158,7 +158,10 @@ async def _to_gm_privately(interaction: discord.Interaction[Any], channel_id: in
     mentions = discord.AllowedMentions.none()
     if await access.is_gm(interaction):
         try:
-            await interaction.followup.send(content=line, embed=embed, ephemeral=True, allowed_mentions=mentions)
+            if line is None:
+                await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=mentions)
+            else:
+                await interaction.followup.send(line, embed=embed, ephemeral=True, allowed_mentions=mentions)
         except discord.HTTPException as exc:
             log.warning("cannot show the GM a secret roll privately: %s", exc)
         return
