@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import event
@@ -20,9 +21,17 @@ from bot.db.inline_sqlite import connector
 from bot.db.pg_url import asyncpg_options
 from bot.db.storage import StorageState
 
-# A listener gets the session and the ORM objects it is writing (new, changed or deleted), or None: rows
-# changed that no object names (a bulk UPDATE or DELETE), so whatever it holds may be stale.
-ChangeListener = Callable[[Session, Iterable[object] | None], None]
+
+@dataclass(frozen=True)
+class BulkWrite:
+    """A bulk UPDATE or DELETE: rows changed that no object names, in ``tables`` (None: which is not known,
+    so whatever a listener holds may be stale)."""
+
+    tables: frozenset[str] | None
+
+
+# A listener gets the session and the ORM objects it is writing (new, changed or deleted), or a BulkWrite.
+ChangeListener = Callable[[Session, Iterable[object] | BulkWrite], None]
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///grievous.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -54,8 +63,12 @@ class Database:
 
     def _executing(self, state: ORMExecuteState) -> None:
         if state.is_update or state.is_delete:
+            # The answer log marks events answered in bulk after nearly every command: naming the table lets
+            # the encounter cache keep what such a statement cannot have touched.
+            mapper = state.bind_mapper
+            change = BulkWrite(None if mapper is None else frozenset(t.name for t in mapper.tables))
             for listener in self.on_change:
-                listener(state.session, None)
+                listener(state.session, change)
 
     @classmethod
     def from_url(cls, url: str = DEFAULT_DATABASE_URL, **engine_options: Any) -> Database:

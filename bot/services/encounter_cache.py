@@ -14,6 +14,8 @@ It stays right because:
 - Every write in this process goes through a session of ``Database.sessions``, whose flushes tell the cache
   which rows they wrote (``Database.on_change``): an entry holding any of them is dropped at once, or, if a
   command has it out, is not put back. A command's own writes to its own entry do not count.
+  A bulk UPDATE or DELETE names only its table: one on a table an entry is made of drops every entry,
+  one on another table (the answer log marking events answered) none.
 - The server's settings row has no version: another process's change to it (a second ``grievous`` process
   on the same database) is seen when the entry is next loaded, at most ``TTL`` seconds later.
 """
@@ -29,6 +31,7 @@ from sqlalchemy import inspect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from bot.db.engine import BulkWrite
 from bot.db.models import ChannelSettings, Character, Combatant, ContentPack, Encounter, GuildSettings
 from bot.db.repositories import NO_GUILD_SETTINGS
 
@@ -38,6 +41,10 @@ OWNER = "grievous_cache_entry"  # session.info: the entry the session's command 
 LENT = "grievous_cache"  # session.info: (the cache, the entries this attempt took), set by the transaction runner
 
 Key = tuple[str, int]
+# The tables whose rows an entry is made of or depends on (what _keys_of reads): a bulk write to any other
+# (events marked answered) cannot make an entry stale.
+HELD_TABLES = frozenset(model.__tablename__ for model in (Character, Combatant, Encounter, GuildSettings,
+                                                          ContentPack, ChannelSettings))
 
 
 def _keys_of(row: object) -> tuple[Key, ...]:
@@ -142,10 +149,12 @@ class EncounterCache:
         for entry in self._out.values():
             entry.stale = True
 
-    def changed(self, session: Session, rows: Iterable[object] | None) -> None:
-        """``Database.on_change``: drop every entry holding a row ``session`` writes (all of them for None)."""
-        if rows is None:
-            self.clear()
+    def changed(self, session: Session, rows: Iterable[object] | BulkWrite) -> None:
+        """``Database.on_change``: drop every entry holding a row ``session`` writes (all of them for a bulk
+        write to a table they are made of, or to tables not known)."""
+        if isinstance(rows, BulkWrite):
+            if rows.tables is None or not rows.tables.isdisjoint(HELD_TABLES):
+                self.clear()
             return
         mine = session.info.get(OWNER)
         own = mine.row_ids if isinstance(mine, Entry) else frozenset()

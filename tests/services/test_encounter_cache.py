@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, update
 
 from bot.db.engine import Database
+from bot.db.models import Character
 from bot.errors import NotFound, UserError
 from bot.services import Services
 from tests.conftest import CHANNEL, catalogs
@@ -131,3 +133,34 @@ async def test_target_names_come_from_memory_once_the_encounter_is_held(table: A
     assert await table.encounters.combatant_names(gm, "") == ["Aldo"]
     await table.encounters.add(bob, "Brun")
     assert await table.encounters.combatant_names(gm, "") == ["Aldo", "Brun"]
+
+
+async def test_marking_answers_keeps_the_encounter_in_memory(table: Any, gm: Any) -> None:
+    # Nearly every command's answer is marked in the events table afterwards, in one bulk UPDATE: it cannot
+    # make a held encounter stale, so the next attack still reads nothing (it emptied the cache: issue 23).
+    cache = table.runtime.encounters
+    asked = replace(gm, interaction_id=777)
+    await table.combat.attack(asked, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    table.runtime.answers.answered([777])
+    await table.runtime.answers.flush()
+    assert await table.runtime.answers.unanswered(777) == []
+    with statements(table.db) as seen:
+        await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
+    assert [s for s in seen if s.startswith("SELECT")] == []
+    assert cache.hits == 1
+
+
+async def test_a_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: Any) -> None:
+    cache = table.runtime.encounters
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    assert len(cache) == 1
+
+    async def rename(session: Any) -> None:
+        await session.execute(update(Character).where(Character.name == "Brun")
+                              .values(name="Bruno", name_key="bruno", version=Character.version + 1)
+                              .execution_options(synchronize_session=False))
+
+    await table.runtime.transact(None, rename)
+    assert len(cache) == 0
+    report = await table.combat.attack(gm, "Bruno", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
+    assert report.target_name == "Bruno"
