@@ -25,7 +25,8 @@ from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui import embeds
-from bot.ui.decisions import DetailsButton, GMDecisionButton
+from bot.ui.decisions import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
+from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
 from bot.ui.publish import SHOWN
@@ -146,6 +147,9 @@ class GrievousBot(commands.AutoShardedBot):
         self._quiet = asyncio.Event()  # set whenever an interaction's handling ends (``drain`` waits on it)
         self.guild_commands = guild_commands
         self.command_sync = CommandSync(self, dev_guild_id=sync_guild_id)
+        # Forms (modals) are routed by their custom_id, like the buttons: a submit works after a restart.
+        self.forms = FormRoutes()
+        self.forms.add(GM_VALUE_TEMPLATE, value_submitted)
 
     async def login(self, token: str) -> None:
         add_secret(token)  # never in a log line or a reply
@@ -158,6 +162,9 @@ class GrievousBot(commands.AutoShardedBot):
                 flight.answered = args[0].response.is_done
                 flight.interaction = args[0]
         super().dispatch(event_name, *args, **kwargs)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await self.forms.dispatch(interaction)
 
     async def _answer_late(self, interaction_id: int) -> None:
         try:

@@ -140,7 +140,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
             gone = await self.bot.services.characters.delete(actor, found.name)
             return embeds.deleted(gone.name)
 
-        view = ConfirmView(interaction.user.id, confirmed)
+        view = ConfirmView(interaction.client, interaction.user.id, confirmed)
         await reply(interaction, embeds.confirm_delete(found.name), view=view, ephemeral=True)
         view.origin = interaction
 

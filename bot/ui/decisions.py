@@ -15,7 +15,7 @@ from bot.interactions import actor_of, bot_of, services_of
 from bot.services.views import ActionReport, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import channel_access as access
-from bot.ui import embeds, pictures
+from bot.ui import embeds, forms, pictures
 from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import defer_budget, refresh_tracker, reply, to_gm_channel
 from bot.ui.stored_id import StoredId
@@ -62,24 +62,13 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         if await self.refused_stale(interaction):
             return False
-        try:
-            # A read, so it may answer first; past the defer budget (from the press) the press is deferred
-            # (a deferred update), and the check goes on. A modal must be the first response: it cannot wait.
-            check = asyncio.ensure_future(services_of(interaction).settings.is_gm(actor_of(interaction)))
-            done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
-            if not done and self.choice not in VALUE_PROMPTS:
-                await interaction.response.defer()
-            if await check:
-                return True
-            await send_line(interaction, embeds.error_line(embeds.NOT_GM))
-        except Exception as exc:
-            await report_error(interaction, exc)
-        return False
+        # A modal must be the first response: a press that opens one cannot be deferred.
+        return await gm_checked(interaction, may_defer=self.choice not in VALUE_PROMPTS)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if self.choice in VALUE_PROMPTS:
-                await interaction.response.send_modal(GMValueModal(self.decision_id, self.choice, interaction.message))
+                await interaction.response.send_modal(value_form(self.decision_id, self.choice))
                 return
             if not interaction.response.is_done():
                 await interaction.response.defer()
@@ -88,34 +77,59 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await report_error(interaction, exc)
 
 
-# Choices the GM completes with a value typed in a modal: the choice -> (the field's label, its placeholder).
+async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) -> bool:
+    """Whether the presser (or submitter) is the GM; if not they are told, in one line. The check is a read,
+    so it may answer first; past the defer budget (from the press) the interaction is deferred (a deferred
+    update, when ``may_defer``) and the check goes on."""
+    try:
+        check = asyncio.ensure_future(services_of(interaction).settings.is_gm(actor_of(interaction)))
+        done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
+        if not done and may_defer:
+            await interaction.response.defer()
+        if await check:
+            return True
+        await send_line(interaction, embeds.error_line(embeds.NOT_GM))
+    except Exception as exc:
+        await report_error(interaction, exc)
+    return False
+
+
+# Choices the GM completes with a value typed in a form: the choice -> (the field's label, its placeholder).
 VALUE_PROMPTS = {
     "dice": ("Faces rolled at the table", "e.g. 7, or shock=7 (labels as in the dice option)"),
     "damage": ("Damage (a whole number)", "e.g. 3"),
 }
+GM_VALUE_PREFIX = "grv:gmv:"
+# The form of a choice that takes a value: the decision and the choice live in its custom_id (as in the
+# button's), so a submit reaching a bot that restarted since the form opened is still taken (bot.ui.forms).
+GM_VALUE_TEMPLATE = GM_VALUE_PREFIX + r"(?P<id>[0-9]{1,40}):(?P<choice>[A-Za-z0-9_.\-]{1,60})"
+VALUE_INPUT = "value"
 
 
-class GMValueModal(discord.ui.Modal):
+def value_form(decision_id: int, choice: str) -> discord.ui.Modal:
     """What the GM types with a choice: the faces of a roll made at the table, or an amount of damage."""
+    label, placeholder = VALUE_PROMPTS[choice]
+    form = discord.ui.Modal(title=embeds.decision_label(choice).rstrip("\u2026"), timeout=None,
+                            custom_id=f"{GM_VALUE_PREFIX}{decision_id}:{choice}")
+    form.add_item(discord.ui.TextInput(label=label, placeholder=placeholder, max_length=200,
+                                       custom_id=VALUE_INPUT))
+    return forms.unstored(form)
 
-    def __init__(self, decision_id: int, choice: str, origin: discord.Message | None) -> None:
-        label, placeholder = VALUE_PROMPTS[choice]
-        super().__init__(title=embeds.decision_label(choice).rstrip("\u2026"), timeout=600,
-                         custom_id=f"grv:gmv:{decision_id}:{choice}")
-        self.decision_id = decision_id
-        self.choice = choice
-        self.origin = origin
-        self.value: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=label, placeholder=placeholder, max_length=200, custom_id="value")
-        self.add_item(self.value)
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        try:
-            await interaction.response.defer()
-            await apply_choice(interaction, self.decision_id, self.choice, str(self.value.value),
-                               interaction.message or self.origin)
-        except Exception as exc:
-            await report_error(interaction, exc)
+async def value_submitted(interaction: discord.Interaction[Any], match: re.Match[str]) -> None:
+    """The GM's value form submitted (by this process's form or an earlier one's): checked again as a press
+    is (a submit can be forged, or the GM role taken away since), then the choice applied to the message
+    whose button opened the form."""
+    decision_id = bounded_id(match["id"])
+    if decision_id is None or match["choice"] not in VALUE_PROMPTS:
+        await send_line(interaction, embeds.error_line(embeds.STALE_FORM))
+        return
+    if not await gm_checked(interaction, may_defer=True):
+        return
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+    value = forms.text_values(interaction.data).get(VALUE_INPUT, "")
+    await apply_choice(interaction, decision_id, match["choice"], value, interaction.message)
 
 
 async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,

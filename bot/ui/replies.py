@@ -15,6 +15,7 @@ CHANGED_COMMAND = "That command has changed since Discord showed it to you; wait
 DISCORD_REFUSING = ("Discord is refusing the bot's requests for a while (too many at once); try again in a "
                     "minute or two.")
 STALE_BUTTON = "That button is not one Grievous made, or it has expired."
+STALE_FORM = "That form is not one Grievous made, or it has expired; press its button again."
 # An interaction that arrives while the bot is stopping (a restart): it is not run, so sending it again is safe.
 STOPPING = "Grievous is restarting; nothing was done. Send that again in a few seconds."
 

@@ -3,7 +3,8 @@
 The two buttons are dynamic items (``grv:confirm:<owner>:<token>:<yes|no>``): every press of an id of that
 shape reaches ``ConfirmButton``, whichever message it comes from, so a press by anyone but the owner is
 answered "not yours" and a press of a prompt that expired (or that a restart forgot) "expired", in one line,
-never dropped in silence. The prompt itself (what to do on yes) lives in this process's memory.
+never dropped in silence. The prompt itself (what to do on yes) lives in the bot's memory: a new bot (a
+restart) holds none, so a prompt it did not ask is never carried out.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import re
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,8 +37,12 @@ class _Prompt:
     expiry: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
-# The prompts waiting for an answer, by token.
-_PROMPTS: dict[str, _Prompt] = {}
+# The prompts waiting for an answer, by bot (a test process runs several in turn), by token.
+_PROMPTS: weakref.WeakKeyDictionary[discord.Client, dict[str, _Prompt]] = weakref.WeakKeyDictionary()
+
+
+def _prompts(client: discord.Client) -> dict[str, _Prompt]:
+    return _PROMPTS.setdefault(client, {})
 
 
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE):
@@ -61,7 +67,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CON
         if interaction.user.id != self.owner_id:
             await send_line(interaction, embeds.error_line(embeds.NOT_YOURS))
             return
-        prompt = _PROMPTS.pop(self.token, None)
+        prompt = _prompts(interaction.client).pop(self.token, None)
         if prompt is None or prompt.owner_id != self.owner_id:
             await send_line(interaction, embeds.error_line(embeds.EXPIRED))
             return
@@ -82,11 +88,13 @@ class ConfirmView(discord.ui.View):
     """Yes/no for a destructive command; only the invoker may answer, and it expires after ``timeout``
     seconds (the prompt then says so). Set ``origin`` to the interaction it was sent with."""
 
-    def __init__(self, owner_id: int, on_confirm: OnConfirm, *, timeout: float = 60.0) -> None:
+    def __init__(self, client: discord.Client, owner_id: int, on_confirm: OnConfirm, *,
+                 timeout: float = 60.0) -> None:
         super().__init__(timeout=None)
         token = secrets.token_hex(8)
-        self._prompt = _PROMPTS[token] = _Prompt(owner_id, on_confirm)
-        self._prompt.expiry = asyncio.get_running_loop().create_task(self._expire(token, timeout))
+        prompts = _prompts(client)
+        self._prompt = prompts[token] = _Prompt(owner_id, on_confirm)
+        self._prompt.expiry = asyncio.get_running_loop().create_task(self._expire(prompts, token, timeout))
         self.add_item(ConfirmButton(owner_id, token, "yes"))
         self.add_item(ConfirmButton(owner_id, token, "no"))
 
@@ -98,9 +106,10 @@ class ConfirmView(discord.ui.View):
     def origin(self, interaction: discord.Interaction[Any] | None) -> None:
         self._prompt.origin = interaction
 
-    async def _expire(self, token: str, after: float) -> None:
+    @staticmethod
+    async def _expire(prompts: dict[str, _Prompt], token: str, after: float) -> None:
         await asyncio.sleep(after)
-        prompt = _PROMPTS.pop(token, None)
+        prompt = prompts.pop(token, None)
         if prompt is not None and prompt.origin is not None:
             with contextlib.suppress(discord.HTTPException):
                 await prompt.origin.edit_original_response(content=embeds.EXPIRED, view=None)
