@@ -38,6 +38,7 @@ from bot.errors import Conflict, StorageFull, UserError
 from bot.services.answers import AnswerLog
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
+from bot.services.sheet_reads import SheetReads
 from rules.model import Engine
 from rules.registry import available_ids, get_engine
 
@@ -162,6 +163,8 @@ class Runtime:
         self.committer = GroupCommitter(db, self._committed) if wanted else None
         # Active encounters between commands (bot/services/encounter_cache.py); None: every command loads them.
         self.encounters: EncounterCache | None = EncounterCache() if encounter_cache else None
+        # The engine's summaries and turn readiness of the sheets lately seen (bot/services/sheet_reads.py).
+        self.sheet_reads = SheetReads()
         # Which committed events still wait for their interaction's answer (bot/services/answers.py).
         self.answers = AnswerLog(self)
         if self.encounters is not None:

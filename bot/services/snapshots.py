@@ -24,7 +24,11 @@ log = logging.getLogger(__name__)
 
 def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> SheetSummary | None:
     """The engine's summary (``catalog``: the server's, from ``rt.catalog_for``), or None when the engine
-    is missing or cannot read the stored sheet."""
+    is missing or cannot read the stored sheet; remembered by the sheet's content (bot/services/sheet_reads.py)."""
+    return rt.sheet_reads.get("summary", system, sheet, catalog, None, lambda: _summarize(rt, system, sheet, catalog))
+
+
+def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> SheetSummary | None:
     try:
         return rt.engine(system).summarize(sheet, catalog)
     except RulesError:
@@ -37,7 +41,13 @@ def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> 
 def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
               settings: dict[str, Any] | None = None) -> TurnReadiness:
     """The engine's word on whether the character can take its turn (ready when it cannot read the sheet);
-    ``settings``: the server's rulings for the system (None: the engine's defaults)."""
+    ``settings``: the server's rulings for the system (None: the engine's defaults). Remembered as summaries are."""
+    return rt.sheet_reads.get("readiness", system, sheet, catalog, settings,
+                              lambda: _readiness(rt, system, sheet, catalog, settings))
+
+
+def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
+               settings: dict[str, Any] | None) -> TurnReadiness:
     try:
         return rt.engine(system).turn_readiness(sheet, catalog, settings)
     except RulesError:
