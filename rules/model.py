@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from rules.dice import DiceSource, Roll
+from rules.outcome import LegacyOutcome, Outcome
 
 Sheet = Mapping[str, Any]
 
@@ -28,19 +29,23 @@ class Scenario:
 
 @dataclass(frozen=True)
 class Resolution:
-    """What an action did: every roll, the system's outcome fields, both sheets after."""
+    """What an action did: every roll, the system's outcome record (rules/outcome.py), both sheets after."""
 
     system: str
     rolls: tuple[Roll, ...]
-    outcome: Mapping[str, Any]
+    outcome: Outcome
     attacker: Sheet | None
     defender: Sheet | None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.outcome, Outcome):  # a plain mapping (a test's fake engine): read as one
+            object.__setattr__(self, "outcome", LegacyOutcome(self.outcome))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "system": self.system,
             "rolls": [roll.to_dict() for roll in self.rolls],
-            "outcome": dict(self.outcome),
+            "outcome": self.outcome.to_dict(),
             "attacker": None if self.attacker is None else dict(self.attacker),
             "defender": None if self.defender is None else dict(self.defender),
         }
@@ -175,6 +180,6 @@ class Engine(Protocol):
         """The sheet after a turn it could not take went by (a Fading Suns stun ends; else unchanged)."""
         ...
 
-    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+    def initiative_score(self, outcome: Outcome) -> InitiativeScore | None:
         """The turn-order score in this engine's ``initiative`` outcome (None: the system orders no one)."""
         ...

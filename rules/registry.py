@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
-from typing import cast
+from typing import Any, cast
 
 from rules.errors import UnknownEntry
 from rules.model import Engine
+from rules.outcome import LegacyOutcome, Outcome
 
 # system id -> module that exposes ``ENGINE``
 SYSTEMS: dict[str, str] = {
@@ -15,7 +17,12 @@ SYSTEMS: dict[str, str] = {
     "fading-suns": "rules.fading_suns.engine",
 }
 
+# system id -> module that exposes ``RECORDS`` (action -> outcome record type), for the systems whose outcomes
+# are typed; any other system's stored outcome is read as a LegacyOutcome (docs/decisions/typed-outcomes.md).
+OUTCOMES: dict[str, str] = {}
+
 _loaded: dict[str, Engine] = {}
+_records: dict[str, Mapping[str, type[Outcome]]] = {}
 
 
 def system_ids() -> list[str]:
@@ -51,3 +58,24 @@ def available_ids() -> list[str]:
             continue
         out.append(system_id)
     return out
+
+
+def outcome_records(system_id: str) -> Mapping[str, type[Outcome]]:
+    """The record type of each action of ``system_id`` (empty for a system not typed yet)."""
+    records = _records.get(system_id)
+    if records is None:
+        module_name = OUTCOMES.get(system_id)
+        records = {} if module_name is None else cast(Mapping[str, type[Outcome]], import_module(module_name).RECORDS)
+        _records[system_id] = records
+    return records
+
+
+def read_outcome(system_id: str, stored: Any) -> Outcome:
+    """An outcome as an event stored it (``Outcome.to_dict``), as its record again; tolerant, so what older code
+    stored still reads. A record is returned as it is; an untyped system's mapping as a LegacyOutcome."""
+    if isinstance(stored, Outcome):
+        return stored
+    if not isinstance(stored, Mapping):
+        return LegacyOutcome({})
+    record = outcome_records(system_id).get(str(stored.get("action")))
+    return record.from_dict(stored) if record is not None else LegacyOutcome(dict(stored))

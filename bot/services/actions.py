@@ -25,6 +25,7 @@ from bot.services.views import ActionReport, PendingDecisionView
 from bot.services.wound_state import WoundPicture, armour_held_at, with_attack, wound_picture
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
+from rules.outcome import Outcome
 
 
 def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
@@ -91,7 +92,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
                         defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
                         settings=settings)
-    resolution = engine.resolve(scenario, dice, catalog).to_dict()
+    resolved = engine.resolve(scenario, dice, catalog)
+    resolution = resolved.to_dict()
     if call.dice_label is not None and forced:
         # The GM typed the faces of the roll they owe: a face this roll does not use (shock=99 on a kill roll)
         # is refused, rather than rolled for and reported as the table's dice. Nothing is stored.
@@ -117,7 +119,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     record = changes.record()
     event = record_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
     await session.flush()
-    pending = await _pending_from(rt, session, actor, event, resolution.get("outcome") or {}, call)
+    pending = await _pending_from(rt, session, actor, event, resolved.outcome, call)
     rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id, changes.sheets_before())
     moot += await lapse_decisions(session, touched, changes.sheets_before())
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
@@ -157,21 +159,15 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
     return with_attack(picture, before, outcome) if picture is not None else None
 
 
-async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Mapping[str, Any],
+async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Outcome,
                         call: ActionCall) -> list[PendingDecisionView]:
-    """A PendingDecision for each decision the engine asked for: ``gm_decisions`` (a list, Pendragon) or
-    ``gm_decision`` (one mapping or a list)."""
-    asked = outcome.get("gm_decisions") or outcome.get("gm_decision")
-    requests = asked if isinstance(asked, list) else [asked] if isinstance(asked, Mapping) else []
+    """A PendingDecision for each decision the engine asked for (``Outcome.gm_decisions``)."""
     views = []
-    for request in requests:
-        if not isinstance(request, Mapping) or not request.get("kind") or not request.get("options"):
-            continue
-        character = call.target if request.get("who") == "defender" and call.target is not None \
-            else call.actor_character
+    for request in outcome.gm_decisions:
+        character = call.target if request.who == "defender" and call.target is not None else call.actor_character
         row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event.id,
-                              character_id=character.id, kind=str(request["kind"])[:32], who=character.name,
-                              options=[str(option) for option in request["options"]], created_at=rt.clock())
+                              character_id=character.id, kind=request.kind[:32], who=character.name,
+                              options=list(request.options), created_at=rt.clock())
         session.add(row)
         await session.flush()
         views.append(decision_view(row))

@@ -526,14 +526,12 @@ class EncounterService:
             resolution = engine.resolve(Scenario(encounter.system, {"type": "end_fight"},
                                                  copy.deepcopy(character.sheet), None, settings),
                                         DiceSource({}, rng=self._rt.rng()), catalog)
-            outcome = resolution.outcome
+            fight_end = resolution.outcome.fight_end
             if resolution.attacker is not None and resolution.attacker != character.sheet:
                 character.sheet = dict(resolution.attacker)
                 character.updated_at = self._rt.clock()
-            ended = tuple(str(x) for x in outcome.get("ended") or ())
-            gathered = tuple(str(x) for x in outcome.get("gathered") or ())
-            if ended or gathered:
-                out.append(FightEnded(character.name, ended, gathered))
+            if fight_end is not None and (fight_end.ended or fight_end.gathered):
+                out.append(FightEnded(character.name, fight_end.ended, fight_end.gathered))
         return out
 
     @staticmethod

@@ -25,6 +25,7 @@ from rules.model import (
     TurnReadiness,
     WayOut,
 )
+from rules.outcome import LegacyOutcome, Outcome, legacy
 
 SYSTEM_ID = "ars-harn"
 
@@ -106,8 +107,9 @@ class ArsHarnEngine:
     def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
         return dict(sheet)
 
-    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+    def initiative_score(self, record: Outcome) -> InitiativeScore | None:
         """The Initiative total (stress die + Qik + weapon - Encumbrance ...); a tie goes to the higher Quickness."""
+        outcome = legacy(record)
         side = outcome.get("attacker") or outcome.get("defender")
         if not isinstance(side, Mapping) or not isinstance(side.get("total"), int):
             return None
@@ -135,7 +137,7 @@ class ArsHarnEngine:
         return Resolution(
             system=SYSTEM_ID,
             rolls=tuple(dice.rolls[first:]),
-            outcome=outcome,
+            outcome=LegacyOutcome(outcome),
             attacker=None if attacker is None else attacker.to_dict(cat),
             defender=None if defender is None else defender.to_dict(cat),
         )
@@ -159,7 +161,7 @@ class ArsHarnEngine:
             first = len(dice.rolls)
             outcome, _, _ = run(Ctx(cat, rulings, dice), options, attacker, defender)
             outcome.setdefault("action", kind)
-            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[first:]), outcome=outcome,
+            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[first:]), outcome=LegacyOutcome(outcome),
                               attacker=None, defender=None)
 
         return once

@@ -25,6 +25,7 @@ from rules.model import (
     TurnReadiness,
     WayOut,
 )
+from rules.outcome import LegacyOutcome, Outcome, legacy
 
 SYSTEM_ID = "fading-suns"
 
@@ -126,8 +127,9 @@ class FadingSunsEngine:
             return dict(sheet)
         return char.with_conditions((), ("stunned",)).to_dict()
 
-    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+    def initiative_score(self, record: Outcome) -> InitiativeScore | None:
         """Characteristic + skill + weapon initiative less wound penalties; a tie goes to the higher Wits."""
+        outcome = legacy(record)
         sides = outcome.get("initiative")
         side = sides.get("attacker") if isinstance(sides, Mapping) else None
         if not isinstance(side, Mapping) or not isinstance(side.get("score"), int):
@@ -189,7 +191,7 @@ class FadingSunsEngine:
             else:
                 outcome, char = combat.injure(ctx, char, action)
             attacker_out = char.to_dict()
-        return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
+        return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=LegacyOutcome(outcome),
                           attacker=attacker_out, defender=defender_out)
 
     def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
@@ -208,7 +210,7 @@ class FadingSunsEngine:
             start = len(dice.rolls)
             with _one_line():
                 outcome, _, _ = combat.attack(Ctx(cat, rules, dice), attacker, defender, action)
-            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
+            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=LegacyOutcome(outcome),
                               attacker=None, defender=None)
 
         return once

@@ -83,7 +83,7 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
         prepare(scenario, catalog) if prepare is not None else lambda dice: engine.resolve(scenario, dice, catalog))
 
     dist = enumerate_action(resolve, make, adapter, budget)
-    return Odds(scenario.system, dist, summarize(dist), declared(probe.outcome))
+    return Odds(scenario.system, dist, summarize(dist), declared(probe.outcome.to_dict()))
 
 
 def compute_for(system: str, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None,

@@ -21,6 +21,7 @@ from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, labels, last, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
+from rules.outcome import legacy
 
 # what the Attack and Defense rolls made of the exchange: hit, excess, tactical advantage, the two botches
 Exchange = tuple[bool, int, bool, bool, bool]
@@ -39,7 +40,7 @@ class ArsHarnOdds:
     def __init__(self, catalog: ArsHarnCatalog, scenario: Scenario, probe: Resolution,
                  forced: Mapping[str, Sequence[int]]) -> None:
         self.catalog = catalog
-        out = probe.outcome
+        out = legacy(probe.outcome)
         self.aim = out.get("aim") if isinstance(out.get("aim"), str) else None
         self.rule = parse_rulings(scenario.settings).tactical_advantage
         # the Attack and Defense Totals are the die plus these (a botch counts 0); a roll the user forced
@@ -148,9 +149,9 @@ class ArsHarnOdds:
             return State(("shock", history[:-1]), (("shock", SHOCK_LEAF[history[-1][1]]),))
         if len(history) == 1 and history[0][0] == "targeting":
             # a damaging spell: only whether Targeting passed (or botched) shapes what follows
-            if resolution is None or not isinstance(resolution.outcome.get("targeting"), Mapping):
+            if resolution is None or not isinstance(legacy(resolution.outcome).get("targeting"), Mapping):
                 return None
-            targeting = resolution.outcome["targeting"]
+            targeting = legacy(resolution.outcome)["targeting"]
             return State(("targeting", targeting.get("passed"), targeting.get("botched")))
         read = self._exchange(history)
         exchange = None if read is None else read[0]
@@ -181,8 +182,8 @@ class ArsHarnOdds:
         place = self._place(group)
         if exchange is not None and place in self.offsets:
             band = self.catalog.band_index(exchange[1] + self.offsets[place])
-        elif resolution is not None and resolution.outcome.get("effective_impact") is not None:
-            band = self.catalog.band_index(int(resolution.outcome["effective_impact"]))
+        elif resolution is not None and legacy(resolution.outcome).get("effective_impact") is not None:
+            band = self.catalog.band_index(int(legacy(resolution.outcome)["effective_impact"]))
         else:
             return None
         loc = self.catalog.locations[place[0]]
@@ -192,8 +193,8 @@ class ArsHarnOdds:
         if exchange is not None:
             botches = _botches(exchange[3], exchange[4])
         elif resolution is not None:
-            botches = _botches(bool(resolution.outcome.get("attack_botched")),
-                               bool(resolution.outcome.get("defense_botched")))
+            botches = _botches(bool(legacy(resolution.outcome).get("attack_botched")),
+                               bool(legacy(resolution.outcome).get("defense_botched")))
         else:
             return None
         return State(("wound", code, loc.limb, side if loc.limb else None, loc.amputation, loc.severing_kills, top),
@@ -211,7 +212,7 @@ class ArsHarnOdds:
 
     def observe(self, history: History, resolution: Resolution) -> None:
         read = self._exchange(history)
-        impact = resolution.outcome.get("effective_impact")
+        impact = legacy(resolution.outcome).get("effective_impact")
         group = last(history, "location")
         if read is None or impact is None or group is None:
             return
@@ -226,7 +227,7 @@ class ArsHarnOdds:
         return "excess", read[0][1]
 
     def leaf(self, resolution: Resolution) -> Leaf:
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         injury = out.get("injury") if isinstance(out.get("injury"), Mapping) else None
         conditions = out.get("conditions") or []
         limb = check_result(out.get("fumble")) or check_result(out.get("stumble"))

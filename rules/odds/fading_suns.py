@@ -16,6 +16,7 @@ from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
+from rules.outcome import legacy
 
 CHECKS = frozenset({"effect", "stumble", "fumble", "heal"})
 
@@ -24,7 +25,7 @@ class FadingSunsOdds:
     def __init__(self, catalog: Any, scenario: Scenario, probe: Resolution,
                  forced: Mapping[str, Sequence[int]]) -> None:
         self.catalog = catalog
-        column = probe.outcome.get("column")
+        column = legacy(probe.outcome).get("column")
         self.column = column if isinstance(column, str) else None
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
         # the wound is known once the location is (fixed damage); rolled damage and armour come after it
@@ -50,9 +51,9 @@ class FadingSunsOdds:
             return None
         if history[-1][0] not in ("attack", "defense"):
             return None
-        if history[-1][0] == "attack" and resolution.outcome.get("defense") is not None:
+        if history[-1][0] == "attack" and legacy(resolution.outcome).get("defense") is not None:
             return None  # wait for the defence
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
         return State(("exchange", out.get("result"), out.get("hit"), out.get("defended"),
                       out.get("net_victory_points"), defense.get("result")))
@@ -78,7 +79,7 @@ class FadingSunsOdds:
             if worked_out not in self.severities:
                 return None
             return self._state(prefix, place, worked_out, self.severities[worked_out], hit[1], hit[2])
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         location, severity, damage = out.get("location"), out.get("severity"), out.get("damage")
         if not isinstance(location, str) or not isinstance(damage, int):
             return None
@@ -110,7 +111,7 @@ class FadingSunsOdds:
         return None
 
     def leaf(self, resolution: Resolution) -> Leaf:
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         conditions = (out.get("conditions") or {}).get("defender", [])
         attacker_conditions = (out.get("conditions") or {}).get("attacker", [])
         return make_leaf([

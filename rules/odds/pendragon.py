@@ -24,6 +24,7 @@ from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, labels, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
+from rules.outcome import legacy
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
 from rules.pendragon.injury import is_major, knockdown_triggered, lose_stat
@@ -80,7 +81,7 @@ class _After:
 class PendragonOdds:
     def __init__(self, catalog: Any, scenario: Scenario, probe: Resolution,
                  forced: Mapping[str, Sequence[int]]) -> None:
-        out = probe.outcome
+        out = legacy(probe.outcome)
         self.opposed = not out.get("unopposed")
         self.targets: dict[str, int] | None = None
         rolls = [out.get("attacker_roll"), out.get("defender_roll") if self.opposed else None]
@@ -177,7 +178,7 @@ class PendragonOdds:
                 return State(found)
             if resolution is None:
                 return None
-            out = resolution.outcome
+            out = legacy(resolution.outcome)
             rolls = tuple((r.get("result"), r.get("natural_1"), int(r.get("face") or 0) % 2)
                           for r in (out.get("attacker_roll"), out.get("defender_roll")) if isinstance(r, Mapping))
             events = out.get("events") or {}
@@ -215,7 +216,7 @@ class PendragonOdds:
                 return self._state(history, blow.loser, max(0, rolled - blow.armour), kind, after)
         if resolution is None:
             return None
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         events = out.get("events") or {}
         knock = out.get("knockdown")
         kind = None if not isinstance(knock, Mapping) else ("automatic" if knock.get("automatic") else "roll")
@@ -271,7 +272,7 @@ class PendragonOdds:
         return State(("own blow", found.who, before, after), found.fixed)
 
     def _learn_wielder(self, prefix: History, total: Hashable, resolution: Resolution) -> _Wielder | None:
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         own = out.get("self_hit")
         events = out.get("events") or {}
         if not isinstance(own, Mapping) or not isinstance(total, int) or own.get("major_wound"):
@@ -391,7 +392,7 @@ class PendragonOdds:
         return None
 
     def leaf(self, resolution: Resolution) -> Leaf:
-        out = resolution.outcome
+        out = legacy(resolution.outcome)
         knock = out.get("knockdown")
         fumbles = [who for who in ("attacker", "defender")
                    if isinstance(out.get(f"{who}_roll"), Mapping) and out[f"{who}_roll"].get("result") == "fumble"]

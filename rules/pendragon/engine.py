@@ -8,6 +8,7 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import READY, InitiativeScore, Resolution, Scenario, SheetSummary, TurnReadiness, WayOut
+from rules.outcome import LegacyOutcome, Outcome
 from rules.pendragon import attack, healing, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import Character, parse_character
@@ -91,7 +92,7 @@ def _resolve(pack: PendragonCatalog, rules: Rulings, dice: DiceSource, kind: str
     outcome["pending_rolls"] = _new(a_before, a_after, "pending_rolls", "attacker") + \
         _new(d_before, d_after, "pending_rolls", "defender")
     return Resolution(
-        system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
+        system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=LegacyOutcome(outcome),
         attacker=None if a_after is None or not sheets else to_sheet(a_after, pack),
         defender=None if d_after is None or not sheets else to_sheet(d_after, pack))
 
@@ -138,7 +139,7 @@ class PendragonEngine:
     def lose_turn(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
         return dict(sheet)
 
-    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
+    def initiative_score(self, outcome: Outcome) -> InitiativeScore | None:
         """Pendragon rolls no initiative: both sides of an exchange roll at once; the GM sets the order."""
         return None
 

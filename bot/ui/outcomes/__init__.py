@@ -1,8 +1,10 @@
-"""Engine outcome dicts as words: a headline, fields and a severity, per system.
+"""Engine outcomes as words: a headline, fields and a severity, per system.
 
 Part of the embed wording (the builders gathered in bot/ui/embeds.py make the embeds from these).
-``describe`` is the entry point: it picks the system's describer (ars_harn.py, pendragon.py,
-fading_suns.py, or decisions.py for a GM decision) and never raises; the shared readers and the
+``describe`` is the entry point. It reads the outcome as its record (``rules.registry.read_outcome``: the same
+path for an action just made and one stored long ago) and picks the describer by the record's type
+(``DESCRIBERS``, docs/decisions/typed-outcomes.md); a system not typed yet goes by its system id (ars_harn.py,
+pendragon.py, fading_suns.py, or decisions.py for a GM decision) and never raises. The shared readers and the
 severity scale are in common.py.
 """
 
@@ -32,8 +34,11 @@ from bot.ui.outcomes.common import (
 from bot.ui.outcomes.decisions import decision_words, gm_decided
 from bot.ui.outcomes.fading_suns import fading_suns
 from bot.ui.outcomes.pendragon import pendragon
+from rules.outcome import LegacyOutcome, Outcome
+from rules.registry import read_outcome
 
 __all__ = [
+    "DESCRIBERS",
     "SYSTEMS",
     "Field",
     "OutcomeText",
@@ -70,11 +75,24 @@ SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] 
 }
 
 
-def describe(system: str, outcome: Any, names: tuple[str, str]) -> OutcomeText:
-    """Words for ``outcome``; an unexpected shape falls back to listing its fields."""
+# record type -> the words for it (each typed system's describer module adds its own table here)
+DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {}
+
+
+def describe(system: str, outcome: Outcome | Mapping[str, Any] | Any, names: tuple[str, str]) -> OutcomeText:
+    """Words for ``outcome`` (a record, or the mapping an event stored); an untyped system's unexpected shape
+    falls back to listing its fields."""
     names = (plain(names[0]), plain(names[1]))  # every describer writes the names as they are given here
-    if not isinstance(outcome, Mapping):
+    if not isinstance(outcome, Mapping | Outcome):
         return OutcomeText(f"{names[0]} acts.", [], Severity.INFO)
+    record = read_outcome(system, outcome)
+    words = DESCRIBERS.get(type(record))
+    if words is not None:
+        return words(record, names)
+    if not isinstance(record, LegacyOutcome):  # a typed record without words: a programming error, shown plainly
+        log.error("no describer for %s", type(record).__name__)
+        return generic(record.to_dict(), names)
+    outcome = record.data
     try:
         if outcome.get("action") == "gm_decide":
             return gm_decided(outcome, names)

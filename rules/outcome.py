@@ -1,0 +1,235 @@
+"""The outcome contract between an engine and whatever reads what it did (services, describers, odds).
+
+Every engine action returns one record: a frozen dataclass deriving from ``Outcome``, defined beside the engine
+that writes it (``rules/<system>/outcomes.py``). A record travels as a JSON-like mapping: ``to_dict`` writes the
+shape events store, ``from_dict`` reads it back, tolerantly, so an event stored by older code still renders
+(docs/decisions/typed-outcomes.md says how to add one and what the tolerance is).
+
+``LegacyOutcome`` wraps the plain mapping of an engine not converted yet; it goes when the last one is.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Self, get_args, get_origin
+
+_BAD = object()  # a stored value that does not fit its field: the field keeps its default
+
+
+def stored_as(key: str, default: Any = None) -> Any:
+    """A field stored under another key than its name (``from``, which Python keeps for itself)."""
+    return field(default=default, metadata={"key": key})
+
+
+def flat(default_factory: Any) -> Any:
+    """A nested record stored flat: its keys sit beside the parent's (a goal roll inside an attack)."""
+    return field(default_factory=default_factory, metadata={"flat": True})
+
+
+@dataclass(frozen=True)
+class Record:
+    """A frozen dataclass that is stored as a mapping.
+
+    ``to_dict``: each field under its name (``stored_as``: another key), in declaration order; nested records,
+    tuples and dicts as mappings and lists. ``from_dict`` is tolerant: unknown keys are ignored, a missing key
+    or a value of the wrong type leaves the field at its default. So every field has a default."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = _dump(getattr(self, f.name))
+            if f.metadata.get("flat"):
+                out.update(value)
+            else:
+                out[f.metadata.get("key", f.name)] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        if not isinstance(data, Mapping):
+            return cls()
+        hints = _hints(cls)
+        kwargs: dict[str, Any] = {}
+        for f in fields(cls):
+            if not f.init:
+                continue
+            raw = data if f.metadata.get("flat") else data.get(f.metadata.get("key", f.name), MISSING)
+            if raw is MISSING:
+                continue
+            value = _load(hints[f.name], raw)
+            if value is not _BAD:
+                kwargs[f.name] = value
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class DecisionRequest(Record):
+    """A decision an action leaves for the GM: its kind (``death``, ``kill``...), whose (``attacker`` or
+    ``defender``) and the choices the GM's buttons offer."""
+
+    kind: str = ""
+    who: str = "attacker"
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FightEnd(Record):
+    """What the ``end_fight`` action ended on one sheet: states that last a fight, weapons gathered."""
+
+    ended: tuple[str, ...] = ()
+    gathered: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome(Record):
+    """What one engine action did. ``action`` names it (stored first, as the registry reads it back).
+
+    The facts every system's outcome shares are properties here, so the services read them the same way in
+    all three; a record overrides those that concern it."""
+
+    action: str = ""
+
+    @property
+    def gm_decisions(self) -> tuple[DecisionRequest, ...]:
+        """The decisions the action left for the GM, most urgent first (none by default)."""
+        return ()
+
+    @property
+    def fight_end(self) -> FightEnd | None:
+        """For ``end_fight``: what ended (None for every other action)."""
+        return None
+
+
+class LegacyOutcome(Outcome, Mapping[str, Any]):
+    """Transitional: the plain mapping of an engine whose records are not typed yet, read as a mapping.
+
+    The shared facts are worked out here from the mapping's keys, in one place for every such engine."""
+
+    data: Mapping[str, Any]
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "action", str(data.get("action") or ""))
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegacyOutcome):
+            return self.data == other.data
+        return isinstance(other, Mapping) and dict(self.data) == dict(other)
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping: not hashable
+
+    def __repr__(self) -> str:
+        return f"LegacyOutcome({dict(self.data)!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        return cls(dict(data) if isinstance(data, Mapping) else {})
+
+    @property
+    def gm_decisions(self) -> tuple[DecisionRequest, ...]:
+        # Pendragon writes a list (``gm_decisions``) and its first (``gm_decision``); ars-harn one mapping
+        asked = self.data.get("gm_decisions") or self.data.get("gm_decision")
+        requests = asked if isinstance(asked, list) else [asked] if isinstance(asked, Mapping) else []
+        found = (DecisionRequest.from_dict(r) for r in requests if isinstance(r, Mapping))
+        return tuple(r for r in found if r.kind and r.options)
+
+    @property
+    def fight_end(self) -> FightEnd | None:
+        return FightEnd.from_dict(self.data) if self.action == "end_fight" else None
+
+
+def legacy(outcome: Outcome) -> Mapping[str, Any]:
+    """Transitional: an untyped engine's outcome as its mapping (the readers of that engine's outcomes only)."""
+    if not isinstance(outcome, LegacyOutcome):
+        raise TypeError(f"a typed {type(outcome).__name__} read as a mapping: read its fields")
+    return outcome
+
+
+# -- the tolerant reader's type walk ------------------------------------------------------------------
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.to_dict()
+    if isinstance(value, tuple | list):
+        return [_dump(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _dump(v) for k, v in value.items()}
+    return value
+
+
+_SCALARS: dict[type, tuple[type, ...]] = {int: (int,), float: (int, float), str: (str,), bool: (bool,)}
+
+
+def _load(tp: Any, raw: Any) -> Any:
+    """``raw`` as a value of type ``tp``, or ``_BAD``."""
+    if tp is Any:
+        return raw
+    origin = get_origin(tp)
+    if origin is types.UnionType or origin is typing.Union:
+        if raw is None:
+            return None if type(None) in get_args(tp) else _BAD
+        for arm in get_args(tp):
+            if arm is not type(None) and (value := _load(arm, raw)) is not _BAD:
+                return value
+        return _BAD
+    if origin is tuple:
+        if not isinstance(raw, list | tuple):
+            return _BAD
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            items = (_load(args[0], item) for item in raw)
+            return tuple(item for item in items if item is not _BAD)
+        if len(args) != len(raw):
+            return _BAD
+        loaded = tuple(_load(arg, item) for arg, item in zip(args, raw, strict=True))
+        return _BAD if _BAD in loaded else loaded
+    if origin is dict:
+        if not isinstance(raw, Mapping):
+            return _BAD
+        key_type, value_type = get_args(tp)
+        out = {}
+        for key, item in raw.items():
+            value = _load(value_type, item)
+            if _load(key_type, key) is not _BAD and value is not _BAD:
+                out[key] = value
+        return out
+    if isinstance(tp, type) and issubclass(tp, Record):
+        return tp.from_dict(raw) if isinstance(raw, Mapping) else _BAD
+    if tp is type(None):
+        return None if raw is None else _BAD
+    if isinstance(tp, type) and tp in _SCALARS:
+        if isinstance(raw, bool) and tp is not bool:
+            return _BAD
+        return raw if isinstance(raw, _SCALARS[tp]) else _BAD
+    raise TypeError(f"a record field of type {tp!r}: the tolerant reader does not know it")
+
+
+def defaults_complete(cls: type[Record]) -> list[str]:
+    """The fields of ``cls`` without a default (a record must be buildable from an empty mapping)."""
+    return [f.name for f in fields(cls) if f.init and f.default is MISSING and f.default_factory is MISSING]
+
