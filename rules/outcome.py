@@ -13,20 +13,20 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Iterator, Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, Self, get_args, get_origin
 
 _BAD = object()  # a stored value that does not fit its field: the field keeps its default
 
 
-def stored_as(key: str, default: Any = None) -> Any:
-    """A field stored under another key than its name (``from``, which Python keeps for itself)."""
-    return field(default=default, metadata={"key": key})
+# Field metadata: ``field(default_factory=GoalRoll, metadata=FLAT)`` stores a nested record flat (its keys sit
+# beside the parent's: a goal roll inside an attack); ``field(default="", metadata=stored_as("from"))`` stores a
+# field under another key than its name (``from``, which Python keeps for itself).
+FLAT: Mapping[str, Any] = {"flat": True}
 
 
-def flat(default_factory: Any) -> Any:
-    """A nested record stored flat: its keys sit beside the parent's (a goal roll inside an attack)."""
-    return field(default_factory=default_factory, metadata={"flat": True})
+def stored_as(key: str) -> Mapping[str, Any]:
+    return {"key": key}
 
 
 @dataclass(frozen=True)

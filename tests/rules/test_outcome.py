@@ -3,13 +3,13 @@ mappings and read back tolerantly, so an event stored by older code still render
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
 from rules.dice import Roll
 from rules.model import Resolution
-from rules.outcome import DecisionRequest, LegacyOutcome, Outcome, Record, defaults_complete, flat, legacy, stored_as
+from rules.outcome import FLAT, DecisionRequest, LegacyOutcome, Outcome, Record, defaults_complete, legacy, stored_as
 from rules.registry import OUTCOMES, outcome_records, read_outcome
 
 
@@ -22,14 +22,14 @@ class Part(Record):
 @dataclass(frozen=True)
 class Step(Record):
     wound: int = 0
-    from_: str = stored_as("from", "")
+    from_: str = field(default="", metadata=stored_as("from"))
 
 
 @dataclass(frozen=True)
 class Thing(Outcome):
     action: str = "thing"
     who: str = ""
-    part: Part = flat(Part)
+    part: Part = field(default_factory=Part, metadata=FLAT)
     inner: Part | None = None
     steps: tuple[Step, ...] = ()
     marks: dict[str, int] | None = None
