@@ -24,7 +24,7 @@ from bot.ops.redact import add_secret
 from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
-from bot.ui import embeds
+from bot.ui import autocomplete, embeds
 from bot.ui.decisions import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
 from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover
@@ -311,6 +311,7 @@ class GrievousBot(commands.AutoShardedBot):
         self.draining = True
         await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
         await self.command_sync.close()
+        autocomplete.forget(self)  # the reads left running past their answer
         try:
             await super().close()
         finally:
