@@ -114,6 +114,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         "rolls": resolution.get("rolls", []), "outcome": resolution.get("outcome", {}),
         "unused_dice": unused, **(call.extra_payload or {}),
     }
+    if forced:
+        payload["typed_dice"] = forced
     if secret:
         payload["secret"] = True
     record = changes.record()
@@ -128,7 +130,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
-        pending=tuple(pending), unused_dice=unused,
+        pending=tuple(pending), unused_dice=unused, typed_dice=forced,
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
                    if encounter is not None else None), event_id=event.id,
         moot=tuple(decision_view(row) for row in moot), secret=secret,

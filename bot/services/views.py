@@ -231,6 +231,7 @@ class ActionReport:
     secret: bool = False  # an NPC's action on a server with secret rolls: players see only the result
     gm_channel_id: int | None = None  # where its full rolls go (None: privately to the GM who made them)
     way_out: WayOutView | None = None  # /recover and /ready: the state ended and what it cost
+    typed_dice: dict[str, list[int]] = field(default_factory=dict)  # the faces the dice option gave, by label
 
     @property
     def outcome(self) -> dict[str, Any]:

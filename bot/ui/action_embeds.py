@@ -13,6 +13,7 @@ from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
+from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
 from bot.ui.way_out_words import way_out_headline
 
 ACTION_TITLES = {
@@ -51,6 +52,10 @@ def action(report: ActionReport) -> discord.Embed:
     brief = words.brief if words.brief is not None else _compact(words.fields)
     if words.numbers and not report.secret:  # a secret NPC roll: the players see what it did, not its dice
         brief = [words.numbers, *brief]
+    typed = None if report.secret else typed_dice_line(report.resolution.get("rolls") or [], report.typed_dice,
+                                                       report.unused_dice)
+    if typed is not None:
+        brief = [*brief, typed]
     headline = words.headline
     if report.way_out is not None and report.way_out.cost != "roll":  # a Shock roll says how it went itself
         headline = way_out_headline(report.system, report.actor_name, report.way_out)
@@ -72,7 +77,7 @@ def action(report: ActionReport) -> discord.Embed:
 
 def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[Any],
                    outcome: Mapping[str, Any], unused_dice: Mapping[str, Any], event_id: int,
-                   round_number: int | None = None) -> discord.Embed:
+                   round_number: int | None = None, typed_dice: Mapping[str, Any] | None = None) -> discord.Embed:
     """Everything behind an action's public embed: every die, every modifier, every field (the Details
     button, shown only to the one who asks)."""
     words = describe(system, outcome, (actor, target or actor))
@@ -82,9 +87,12 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
         embed.add_field(name="Dice", value=rolls_value(rolls), inline=False)
     for name, value, inline in words.fields:
         embed.add_field(name=name, value=value, inline=inline)
+    rolled = rolled_by_bot(rolls, typed_dice or {}, unused_dice)
     if unused_dice:
         unused = ", ".join(f"{plain(label)}={' '.join(str(f) for f in faces)}" for label, faces in unused_dice.items())
         embed.add_field(name="Dice not used", value=f"These typed faces were not needed: {unused}", inline=False)
+    if rolled:
+        embed.add_field(name="Rolled by the bot", value=", ".join(rolled), inline=False)
     embed.set_footer(text=_footer(system, round_number, event_id))
     return limits.fit(embed)
 
@@ -93,7 +101,7 @@ def report_details(report: ActionReport) -> discord.Embed:
     """``action_details`` of an action just made."""
     return action_details(report.system, report.action, report.actor_name, report.target_name,
                           report.resolution.get("rolls") or [], report.outcome, report.unused_dice, report.event_id,
-                          report.encounter.round if report.encounter else None)
+                          report.encounter.round if report.encounter else None, report.typed_dice)
 
 
 def event_details(event: EventView) -> discord.Embed:
@@ -101,7 +109,7 @@ def event_details(event: EventView) -> discord.Embed:
     payload = event.summary
     return action_details(str(payload.get("system") or ""), event.kind, str(payload.get("actor") or "?"),
                           payload.get("target"), payload.get("rolls") or [], payload.get("outcome") or {},
-                          payload.get("unused_dice") or {}, event.id)
+                          payload.get("unused_dice") or {}, event.id, typed_dice=payload.get("typed_dice") or {})
 
 
 def _compact(fields: Sequence[tuple[str, str, bool]]) -> list[str]:

@@ -32,6 +32,9 @@ from rules.pendragon.opposed import SUCCESSES, compare
 from rules.pendragon.settings import parse_settings
 
 CHECKS = frozenset({"knockdown", "major_wound", "valorous", "fall"})
+# each side's damage dice have their own label (rules.pendragon.attack.damage_label): the winner's blow, then a
+# flail's blow to its own wielder, are the first and the second damage roll whichever side's they are
+DAMAGE = frozenset({"damage", "defender_damage"})
 # the leaf fields the two d20s (and the damage total) decide before the loser's part begins
 EXCHANGE_FIELDS = ("winner", "loser", "tie", "critical", "fumble", "weapon_broken", "lance_broken")
 
@@ -106,7 +109,7 @@ class PendragonOdds:
         self.can_fall = {who: _may_fall(scenario, who) for who in ("attacker", "defender")}
         # the states past the d20s find the winner's blow as the first damage roll asked for: with damage
         # faces forced and a flail that may hit its wielder, the first one asked may be the flail's own
-        self.damage_forced = "damage" in forced and _has_flail(catalog, scenario)
+        self.damage_forced = bool(DAMAGE & set(forced)) and _has_flail(catalog, scenario)
         self.blows: dict[History, _Blow] = {}  # by the d20s' history
         self.afters: dict[tuple[History, int | None], _After] = {}
         self.damage_states: dict[History, tuple[Hashable, Leaf]] = {}  # a blow calling a knockdown roll
@@ -184,12 +187,12 @@ class PendragonOdds:
             events = out.get("events") or {}
             return State(("exchange-run", rolls, out.get("winner"), out.get("tie"), out.get("critical"),
                           tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))))
-        if history and history[-1][0] == "damage" and labels_before(history):
+        if history and history[-1][0] in DAMAGE and labels_before(history):
             return self._blow(history, resolution)
-        if history and history[-1][0] == "damage" and labels(history).count("damage") == 2:
+        if history and history[-1][0] in DAMAGE and _damage_rolls(history) == 2:
             return self._own_blow(history, resolution)
         if history and history[-1][0] == "stat_loss" and isinstance(history[-1][1], tuple):
-            damage = [i for i, (name, _) in enumerate(history) if name == "damage"]
+            damage = [i for i, (name, _) in enumerate(history) if name in DAMAGE]
             if len(damage) == 2 and history[:damage[1]] in self.wielders:
                 # the last roll of a flail's blow to its own wielder (who cannot fall): only his hit points
                 # are read after it
@@ -246,7 +249,7 @@ class PendragonOdds:
             found = self._learn_wielder(prefix, total, resolution)
         if found is None or not isinstance(total, int):
             return None
-        first = next(i for i, (name, _) in enumerate(prefix) if name == "damage")
+        first = next(i for i, (name, _) in enumerate(prefix) if name in DAMAGE)
         # the winner's blow as it reads now: its rolls (a failed Valorous or conscious roll, a lost
         # characteristic), whether it was a major wound, and whether it left him under his Unconscious value or
         # at 0 hit points
@@ -298,7 +301,7 @@ class PendragonOdds:
         """A rider knocked off his horse by the blow, before its wound: when the fall is no major wound, what
         follows reads only the hit points both leave him (and whether the blow's is a major wound). Blows
         and falls that leave the same share it; the damage taken stays in the leaf."""
-        damage = next(i for i, (name, _) in enumerate(history) if name == "damage")
+        damage = next(i for i, (name, _) in enumerate(history) if name in DAMAGE)
         found = self.losers.get(history[:damage + 1])
         between = history[damage + 1:-1]
         amount = history[-1][1]
@@ -341,7 +344,7 @@ class PendragonOdds:
         """Statistics Lost in the loser's blow, when he will not hit himself: once he cannot fall (on foot and
         off any wall, or fallen already) DEX and STR are not read again, and when it is his last wound
         (he never could fall, or his fall did not make a major wound) only his hit points (SIZ + CON) are."""
-        damage = next(i for i, (name, _) in enumerate(history) if name == "damage")
+        damage = next(i for i, (name, _) in enumerate(history) if name in DAMAGE)
         found = self.losers.get(history[:damage + 1])
         faces = history[-1][1]
         if found is None or any(found.after.self_hits) or not isinstance(faces, tuple):
@@ -435,9 +438,13 @@ def _has_flail(catalog: Any, scenario: Scenario) -> bool:
     return False
 
 
+def _damage_rolls(history: History) -> int:
+    return sum(1 for name, _ in history if name in DAMAGE)
+
+
 def labels_before(history: History) -> bool:
     """The damage roll of the winner's blow (the first one), not a flail's blow to its own wielder."""
-    return sum(1 for name, _ in history if name == "damage") == 1
+    return _damage_rolls(history) == 1
 
 
 def summarize(dist: Distribution) -> dict[str, Any]:

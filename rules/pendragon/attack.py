@@ -191,6 +191,12 @@ def other(who: str) -> str:
     return "defender" if who == "attacker" else "attacker"
 
 
+def damage_label(who: str) -> str:
+    """The label of ``who``'s damage dice: faces typed for one side's blow are never the other side's
+    (``damage`` is the attacker's, ``defender_damage`` the defender's; docs/rules/pendragon.md)."""
+    return "damage" if who == "attacker" else "defender_damage"
+
+
 def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: Any
                    ) -> tuple[dict[str, Any], Character, Character]:
     opts = Options(action, "attack", OPTIONS)
@@ -328,7 +334,7 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str,
     doubled_dice = critical and ctx.rules.text("critical_damage") == "double_dice"
     if doubled_dice:
         count *= 2
-    roll = ctx.dice.dice("damage", count, 6, plan.bonus)
+    roll = ctx.dice.dice(damage_label(winner), count, 6, plan.bonus)
     rolled = roll.total * 2 if critical and not doubled_dice else roll.total
     outcome["damage_dice"] = f"{count}d6" + (f"{plan.bonus:+d}" if plan.bonus else "")
     outcome["damage_notes"] = list(plan.notes) + (["critical_double"] if critical else [])
@@ -371,7 +377,7 @@ def _self_hit(ctx: Ctx, ex: Exchange, who: str) -> dict[str, Any]:
     side = ex.sides[who]
     char = ex.chars[who]
     plan = plan_damage(side.weapon, ctx.derived(char).damage_dice, foe_mail=char.wears_mail)
-    roll = ctx.dice.dice("damage", plan.count, 6, plan.bonus)
+    roll = ctx.dice.dice(damage_label(who), plan.count, 6, plan.bonus)
     taken = max(0, roll.total - char.armour_points)
     was_unconscious = char.unconscious
     details: dict[str, Any] = {}

@@ -17,8 +17,9 @@ from rules.pendragon.settings import SETTINGS, Rulings, parse_settings
 from rules.pendragon.sheets import summarize, to_sheet, validate_sheet
 
 SYSTEM_ID = "pendragon"
-ROLL_LABELS = frozenset({"attacker", "defender", "damage", "knockdown", "fall", "fall_damage", "major_wound",
-                         "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
+# ``damage`` is the attacker's damage dice and ``defender_damage`` the defender's (attack.damage_label)
+ROLL_LABELS = frozenset({"attacker", "defender", "damage", "defender_damage", "knockdown", "fall", "fall_damage",
+                         "major_wound", "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
 ACTIONS = frozenset({"attack", "rearm", "stand", "first_aid", "chirurgery", "rest", "fall", "knockdown",
                      "major_wound", "gm_decide", "initiative", "unequip", "end_fight", "condition"})
 URGENCY = ("dying", "fall_damage", "experience_check")

@@ -110,13 +110,19 @@ def test_merging_states_changes_no_probability(name: str, forced: dict[str, list
         assert plain.leaves[leaf] == pytest.approx(p, abs=1e-12)
 
 
-def test_a_forced_damage_roll_is_the_winners_blow_not_the_flails_own() -> None:
-    """The winner's damage forced (22 against the flail's wielder): the first damage roll the odds are asked
-    for is then the flail's blow to its wielder, not the winner's. It was taken for the winner's: its totals
-    shared states by the winner's armour and dice, and some leaves read 40 damage taken (there are none)."""
+@pytest.mark.parametrize("forced", [
+    {"attacker": [1], "defender": [3], "defender_damage": [6, 6, 6, 4]},  # the winner's blow: 22
+    {"attacker": [1], "defender": [3], "damage": [6, 6, 6, 6, 6, 6]},  # the flail's own blow: 36
+])
+def test_a_forced_damage_roll_is_the_winners_blow_not_the_flails_own(forced: dict[str, list[int]]) -> None:
+    """One blow's damage forced, the winner's (the man-at-arms' spear, 22 against the flail's wielder) or the
+    flail's own (the wielder's label): the first damage roll the odds are asked for is then the other one. It
+    was taken for the winner's: its totals shared states by the winner's armour and dice, and some leaves read
+    40 damage taken (there are none)."""
     scenario, _ = example("pendragon-flail-natural-1")
-    plain, merged = unshared_and_shared(scenario, {"attacker": [1], "defender": [3], "damage": [6, 6, 6, 4]})
-    assert {dict(leaf)["damage_taken"] for leaf in merged.leaves} == {12}  # 22 less his chainmail's 10
+    plain, merged = unshared_and_shared(scenario, forced)
+    if "defender_damage" in forced:
+        assert {dict(leaf)["damage_taken"] for leaf in merged.leaves} == {12}  # 22 less his chainmail's 10
     assert set(plain.leaves) == set(merged.leaves)
     for leaf, p in merged.leaves.items():
         assert plain.leaves[leaf] == pytest.approx(p, abs=1e-12)

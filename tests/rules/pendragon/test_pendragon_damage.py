@@ -111,10 +111,11 @@ def test_great_spear_on_foot_cancels_the_horsemans_bonuses() -> None:
 
 
 def test_great_spear_bonus_reading_gives_the_footman_plus_five() -> None:
-    out = run(sheet(mounted=True), foe(), {"type": "attack", "defender_weapon": "great_spear"}, dice_for(5),
-              {**QUIET, "great_spear_vs_horse": "bonus"}).outcome
+    out = run(sheet(mounted=True), foe(), {"type": "attack", "defender_weapon": "great_spear"},
+              {**WIN, "defender_damage": [1] * 8}, {**QUIET, "great_spear_vs_horse": "bonus"}).outcome
     assert out["attacker_roll"]["modifiers"] == [["mounted", 5]]
     assert out["defender_roll"]["modifiers"] == [["great_spear", 5]]
+    assert out["winner"] == "defender"  # 16 under his 17 beats the knight's 10: his own great spear's 8d6
 
 
 def test_prone_fighter_minus_five_and_his_foe_plus_five() -> None:
@@ -200,7 +201,7 @@ def test_a_missile_attack_is_unopposed_at_range_by_default() -> None:
 def test_a_missile_attack_the_target_answers_is_an_exchange_when_asked() -> None:
     bowman = sheet(weapons=["bow"], skills={"bow": 14})
     result = run(bowman, foe(), {"type": "attack", "weapon": "bow", "unopposed": False},
-                 {"attacker": [10], "defender": [11], "damage": [1] * 5}, QUIET)
+                 {"attacker": [10], "defender": [11], "defender_damage": [1] * 7}, QUIET)
     assert result.outcome["defender_roll"] is not None and result.outcome["unopposed_why"] is None
     assert result.outcome["winner"] == "defender"  # the swordsman in reach cuts the bowman down
 

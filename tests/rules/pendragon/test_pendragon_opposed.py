@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from rules.dice import DiceSource
 from rules.errors import IllegalAction
-from tests.rules.pendragon.pendragon_support import QUIET, run, sheet
+from rules.model import Scenario
+from rules.pendragon.engine import ENGINE
+from tests.rules.pendragon.pendragon_support import CAT, QUIET, run, sheet
 
 # Attacker sword 15, defender sword 12: faces giving each result.
 A = {"critical": 15, "success": 10, "failure": 17, "fumble": 20}
@@ -26,8 +29,8 @@ MATRIX = [
 def test_opposed_result_matrix_every_cell(a: str, d: str, winner: str, tie: bool) -> None:
     defender = sheet("Foe", skills={"sword": 12})
     dice: dict[str, list[int]] = {"attacker": [A[a]], "defender": [D[d]]}
-    if winner != "none":
-        dice["damage"] = [1, 1, 1, 1, 1]
+    if winner != "none":  # each side's damage has its own label: the winner's is rolled
+        dice["damage" if winner == "attacker" else "defender_damage"] = [1, 1, 1, 1, 1]
     out = run(sheet(), defender, {"type": "attack", "weapon": "sword", "defender_weapon": "sword"}, dice,
               QUIET).outcome
     assert out["attacker_roll"]["result"] == a
@@ -43,7 +46,7 @@ def test_opposed_result_matrix_every_cell(a: str, d: str, winner: str, tie: bool
 
 def test_both_succeed_higher_roll_wins_for_the_defender_too() -> None:
     out = run(sheet(), sheet("Foe", skills={"sword": 12}), {"type": "attack"},
-              {"attacker": [5], "defender": [11], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+              {"attacker": [5], "defender": [11], "defender_damage": [1, 1, 1, 1, 1]}, QUIET).outcome
     assert out["winner"] == "defender" and out["loser"] == "attacker"
 
 
@@ -121,7 +124,7 @@ def test_skill_over_20_same_number_means_the_compared_total_and_a_critical_beats
     # Seed: "If both fighters roll the same number and both are successful, then a tie occurs"; "a critical
     # success" wins. Sword 25 rolls 13: compared 18, a success; sword 18 rolls 18: a critical -> it wins.
     out = run(sheet(skills={"sword": 25}), sheet("Foe", skills={"sword": 18}), None,
-              {"attacker": [13], "defender": [18], "damage": [1, 1, 1, 1, 1]}, QUIET).outcome
+              {"attacker": [13], "defender": [18], "defender_damage": [1, 1, 1, 1, 1]}, QUIET).outcome
     assert (out["attacker_roll"]["total"], out["attacker_roll"]["result"]) == (18, "success")
     assert (out["defender_roll"]["total"], out["defender_roll"]["result"]) == (18, "critical")
     assert out["winner"] == "defender" and out["tie"] is False and out["damage_rolled"] == 10
@@ -245,3 +248,32 @@ def test_sword_natural_1_is_nothing_special() -> None:
 def test_pendragon_has_no_initiative_roll() -> None:
     result = run(sheet(), sheet("Foe"), {"type": "initiative"}, {})
     assert result.rolls == () and result.outcome["initiative"] == "simultaneous"
+
+
+def test_typed_damage_belongs_to_the_side_that_typed_it() -> None:
+    """Issue 18: Alice typed attacker=7 defender=11 damage=5,5,4,2 for her own blow; the man-at-arms won and her
+    faces became his damage. Each side's damage has its own label (``damage`` the attacker's, ``defender_damage``
+    the defender's): her faces stay unused and his damage is rolled."""
+    source = DiceSource(forced={"attacker": [7], "defender": [11], "damage": [5, 5, 4, 2]})
+    defender = sheet("Foe", skills={"sword": 12})
+    out = ENGINE.resolve(Scenario("pendragon", {"type": "attack"}, sheet(), defender, QUIET), source, CAT).outcome
+    assert out["winner"] == "defender"
+    assert source.unused() == {"damage": [5, 5, 4, 2]}
+    assert [r.label for r in source.rolls] == ["attacker", "defender", "defender_damage"]
+    # the defender's own faces, typed under his label, are his blow
+    own = run(sheet(), defender, None, {"attacker": [7], "defender": [11], "defender_damage": [6, 6, 6, 6, 6]},
+              QUIET).outcome
+    assert own["winner"] == "defender" and own["damage_rolled"] == 30
+    # and the attacker's, when he wins, are his
+    won = run(sheet(), defender, None, {"attacker": [11], "defender": [7], "damage": [5, 5, 4, 2, 1]}, QUIET).outcome
+    assert won["winner"] == "attacker" and won["damage_rolled"] == 17
+
+
+def test_a_flails_blow_to_its_wielder_rolls_under_the_wielders_damage_label() -> None:
+    """The defender's flail hits its wielder on a natural 1 (he is the one who rolls it): defender_damage."""
+    flailer = sheet("Foe", skills={"flail": 12}, weapons=["flail"])
+    source = DiceSource(forced={"attacker": [17], "defender": [1], "defender_damage": [1] * 6})
+    out = ENGINE.resolve(Scenario("pendragon", {"type": "attack", "defender_weapon": "flail"}, sheet(), flailer,
+                                  QUIET), source, CAT).outcome
+    assert out["self_hit"]["who"] == "defender" and out["self_hit"]["damage_rolled"] == 6
+    assert source.unused() == {}

@@ -1,0 +1,54 @@
+"""Issue 18: typed Pendragon damage belongs to the side that typed it, and the answer says which dice the bot
+rolled beside the faces typed."""
+
+from __future__ import annotations
+
+import io
+
+from bot.playground.session import Playground
+from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
+from tests.bot.playground_replay import examples
+
+ATTACK = [{"label": "attacker", "faces": [7]}, {"label": "defender", "faces": [11]},
+          {"label": "defender_damage", "faces": [3, 6, 5, 6]}]
+
+
+def test_typed_faces_unused_and_the_dice_rolled_instead_are_said() -> None:
+    typed = {"attacker": [7], "defender": [11], "damage": [5, 5, 4, 2]}
+    line = typed_dice_line(ATTACK, typed, {"damage": [5, 5, 4, 2]})
+    assert line == "\U0001f3b2 Typed, not used: damage=5,5,4,2 \u00b7 rolled by the bot: defender\\_damage"
+
+
+def test_a_label_typed_short_says_how_many_dice_the_bot_rolled() -> None:
+    rolls = [{"label": "attacker", "faces": [7]}, {"label": "damage", "faces": [5, 5, 4, 2, 2]}]
+    assert rolled_by_bot(rolls, {"attacker": [7], "damage": [5, 5, 4, 2]}, {}) == ["damage (1 of 5 dice)"]
+
+
+def test_dice_typed_in_full_or_not_at_all_or_merely_left_over_get_no_line() -> None:
+    whole = {"attacker": [7], "defender": [11], "defender_damage": [3, 6, 5, 6]}
+    assert typed_dice_line(ATTACK, whole, {}) is None
+    assert typed_dice_line(ATTACK, {}, {}) is None
+    # a knockdown typed that no blow called for, and nothing rolled in its place: only the Details say it
+    assert typed_dice_line(ATTACK, {**whole, "knockdown": [3]}, {"knockdown": [3]}) is None
+
+
+async def test_alices_damage_is_not_the_man_at_arms_damage() -> None:
+    """The table's report: Alice typed her own damage, the man-at-arms won the exchange, and her faces became
+    his damage. Now his damage is rolled and the answer says her faces were not used."""
+    out = io.StringIO()
+    playground = Playground(out, echo=True, base_dir=examples())
+    script = [
+        "/setup system system:pendragon", "/setup gm-role role:GM", ":as alice",
+        '/character create name:"Dame Alys" stats:"siz=14 dex=12 str=13 con=14 app=11 skills.sword=16" '
+        'weapons:sword armour:"chainmail, shield"',
+        "/encounter start", '/encounter add character:"Dame Alys"', ":as gm",
+        "/encounter npcs template:man_at_arms count:1", ":as alice",
+        '/attack target:"Man At Arms 1" weapon:sword dice:"attacker=7 defender=11 damage=5,5,4,2"',
+    ]
+    async with playground.running():
+        for line in script:
+            assert await playground.run_line(line)
+    text = out.getvalue()
+    answer = text[text.index("dice:\"attacker=7"):]
+    assert "Man At Arms 1 wins the exchange" in answer
+    assert "\U0001f3b2 Typed, not used: damage=5,5,4,2 \u00b7 rolled by the bot: defender\\_damage" in answer
