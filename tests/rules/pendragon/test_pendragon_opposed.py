@@ -259,7 +259,7 @@ def test_typed_damage_belongs_to_the_side_that_typed_it() -> None:
     out = ENGINE.resolve(Scenario("pendragon", {"type": "attack"}, sheet(), defender, QUIET), source, CAT).outcome
     assert out["winner"] == "defender"
     assert source.unused() == {"damage": [5, 5, 4, 2]}
-    assert [r.label for r in source.rolls] == ["attacker", "defender", "defender_damage"]
+    assert [r.label for r in source.rolls][:3] == ["attacker", "defender", "defender_damage"]  # a knockdown may follow
     # the defender's own faces, typed under his label, are his blow
     own = run(sheet(), defender, None, {"attacker": [7], "defender": [11], "defender_damage": [6, 6, 6, 6, 6]},
               QUIET).outcome
