@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.ui import embeds
-from bot.ui.decisions import close_settled, post_decisions
+from bot.ui.decisions import close_settled, mark_taken_back, post_decisions
 from bot.ui.publish import refresh_tracker, reply, slow, to_gm_channel
 
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ class RecordsCog(commands.Cog):
         event = await slow(interaction, self.bot.services.records.undo(actor))
         # the decisions it had settled wait again, with their buttons here; those it asked for leave their message
         await post_decisions(interaction, event.reopened, embed=embeds.undone(event))
-        await close_settled(interaction, undone=event.closed)
+        await mark_taken_back(interaction, event)  # with the buttons it carried of the decisions now closed
+        await close_settled(interaction, undone=event.closed, skip=event.message_id)
         if event.encounter_id is not None:
             try:
                 encounter = await slow(interaction, self.bot.services.encounters.status(actor))

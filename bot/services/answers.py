@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bot.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
+EVENTS = cast(Table, Event.__table__)  # Core statements: one UPDATE for many rows (executemany)
 
 
 def _view(row: Event) -> EventView:
@@ -39,6 +40,8 @@ class AnswerLog:
         self._rt = rt
         self._recorded: set[int] = set()  # interactions that recorded an event (committed or not)
         self._marks: set[int] = set()  # answered interactions whose events are not marked yet
+        # interactions that recorded an event -> the public message showing it, until that is written
+        self._posted: dict[int, int] = {}
         self._writer: asyncio.Task[None] | None = None
 
     def recorded(self, interaction_id: int) -> None:
@@ -52,24 +55,49 @@ class AnswerLog:
             return True
         return False
 
+    def posted(self, interaction_id: int, message_id: int) -> None:
+        """The interaction's first public message was sent: if it stored events, they are shown there (written
+        soon, with the marks; /undo marks that message taken back)."""
+        if interaction_id in self._recorded and interaction_id not in self._posted:
+            self._posted[interaction_id] = message_id
+            self._start()
+
+    def posted_in(self, interaction_id: int | None) -> int | None:
+        """The message showing the interaction's events, while it is not written yet (else None)."""
+        return self._posted.get(interaction_id) if interaction_id is not None else None
+
     def answered(self, interaction_ids: Iterable[int]) -> None:
         """Their answers were sent: mark their events answered (soon, together with the others)."""
         self._marks.update(interaction_ids)
-        if self._marks and (self._writer is None or self._writer.done()):
+        self._start()
+
+    def _start(self) -> None:
+        if (self._marks or self._posted) and (self._writer is None or self._writer.done()):
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
-        while self._marks:
+        while self._marks or self._posted:
             ids, self._marks = sorted(self._marks), set()
+            posted = dict(self._posted)
 
-            async def work(session: AsyncSession, ids: Sequence[int] = ids) -> None:
-                await session.execute(update(Event).where(Event.interaction_id.in_(ids), Event.answered.is_(False))
-                                      .values(answered=True).execution_options(synchronize_session=False))
+            async def work(session: AsyncSession, ids: Sequence[int] = ids, posted: dict[int, int] = posted) -> None:
+                if posted:  # first: the events' answered mark may come in this same write
+                    events = EVENTS
+                    await session.execute(update(events).where(events.c.interaction_id == bindparam("interaction"),
+                                                               events.c.answered.is_(False))
+                                          .values(message_id=bindparam("message")),
+                                          [{"interaction": i, "message": m} for i, m in posted.items()])
+                if ids:
+                    await session.execute(update(Event).where(Event.interaction_id.in_(ids),
+                                                              Event.answered.is_(False))
+                                          .values(answered=True).execution_options(synchronize_session=False))
 
             try:
                 await self._rt.transact(None, work)
             except Exception:  # not marked: a restart posts them again, late; never fatal to the bot
                 log.exception("could not mark %d answered interactions", len(ids))
+            for interaction_id in posted:  # written (or given up on: the message is only not marked)
+                self._posted.pop(interaction_id, None)
 
     async def flush(self) -> None:
         """Every mark asked for so far is written (the bot's shutdown)."""
@@ -97,13 +125,18 @@ class AnswerLog:
 
         return await self._rt.read(work)
 
-    async def mark_events(self, event_ids: Sequence[int]) -> None:
-        """These events were shown (posted late): answered."""
-        if not event_ids:
+    async def mark_events(self, shown: Mapping[int, int | None]) -> None:
+        """These events were shown (posted late; event id -> the message that shows them, if any): answered."""
+        if not shown:
             return
 
         async def work(session: AsyncSession) -> None:
-            await session.execute(update(Event).where(Event.id.in_(list(event_ids)))
+            await session.execute(update(Event).where(Event.id.in_(list(shown)))
                                   .values(answered=True).execution_options(synchronize_session=False))
+            posted = [{"event": e, "message": m} for e, m in shown.items() if m is not None]
+            if posted:
+                events = EVENTS
+                await session.execute(update(events).where(events.c.id == bindparam("event"))
+                                      .values(message_id=bindparam("message")), posted)
 
         await self._rt.transact(None, work)

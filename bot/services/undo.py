@@ -47,7 +47,8 @@ async def undo_last(rt: Runtime, session: AsyncSession, actor: Actor, encounter:
     record_event(rt, session, actor, "undo", {"undone_event": event.id, "undone_kind": event.kind}, None, encounter)
     await session.flush()
     return replace(event_view(event), closed=tuple(decision_view(row) for row in closed),
-                   reopened=tuple(decision_view(row) for row in reopened))
+                   reopened=tuple(decision_view(row) for row in reopened),
+                   message_id=event.message_id or rt.answers.posted_in(event.interaction_id))
 
 
 async def _take_back(rt: Runtime, session: AsyncSession, encounter: Encounter, event: Event,

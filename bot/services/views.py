@@ -278,6 +278,7 @@ class EventView:
     summary: dict[str, Any] = field(default_factory=dict)  # what happened: action, names, outcome, rolls
     created_at: datetime | None = None
     undone: bool = False
+    message_id: int | None = None  # the public message that shows it in its channel, when known
     # For /undo: the open decisions the undone event had asked for (now closed), and those it had settled or
     # made moot (open again: their buttons go on the undo's message).
     closed: tuple[PendingDecisionView, ...] = ()
@@ -288,4 +289,4 @@ def event_view(row: Event) -> EventView:
     """A stored event as the services hand it on (its payload copied, so a reader cannot change the row)."""
     return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
                      user_id=row.user_id, user_name=row.user_name, summary=copy.deepcopy(row.payload),
-                     created_at=row.created_at, undone=row.undone)
+                     created_at=row.created_at, undone=row.undone, message_id=row.message_id)

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.interactions import actor_of, bot_of, services_of
-from bot.services.views import ActionReport, PendingDecisionView
+from bot.services.views import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import channel_access as access
 from bot.ui import embeds, forms, pictures
@@ -292,3 +292,31 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
             log.info("message %s with GM buttons is gone; nothing to take off", message_id)
         except discord.HTTPException as exc:
             await access.refused(interaction, channel_id, access.FETCHING, exc, "take settled GM buttons off a message")
+
+
+async def mark_taken_back(interaction: discord.Interaction[Any], event: EventView) -> None:
+    """The message that showed the event /undo took back, marked so (a phone scrolling up reads no blow that
+    never happened), without the buttons of the decisions it had asked for. A message not known (posted before
+    events kept it), gone, or that the bot may not edit is left as it is."""
+    if event.message_id is None:
+        return
+    channel_id = event.channel_id
+    if not await access.allowed(interaction, channel_id, (*access.FETCHING, *access.EDITING[1:])):
+        return
+    channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
+    here = [decision for decision in event.closed if decision.message_id == event.message_id]
+    try:
+        message = await channel.get_partial_message(event.message_id).fetch()
+        edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
+        if message.embeds:
+            embed = copied_embed(message)
+            if here:
+                embed = embeds.mark_closed(embed, here, undone=True)
+            edits["embed"] = embeds.mark_taken_back(embed)
+        elif message.content:
+            edits["content"] = embeds.taken_back_content(message.content)
+        await message.edit(**edits)
+    except discord.NotFound:
+        log.info("message %s of undone event %s is gone; nothing to mark", event.message_id, event.id)
+    except discord.HTTPException as exc:
+        await access.refused(interaction, channel_id, access.FETCHING, exc, "mark an undone action's message")

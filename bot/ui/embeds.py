@@ -74,7 +74,7 @@ from bot.ui.encounter_embeds import (
 )
 from bot.ui.help_embeds import HELP, help_topic
 from bot.ui.late_embeds import LATE, late
-from bot.ui.record_embeds import EVENT_TITLES, event_line, log, undone
+from bot.ui.record_embeds import EVENT_TITLES, event_line, log, mark_taken_back, taken_back_content, undone
 from bot.ui.replies import (
     ACCEPT_LABEL,
     APOLOGY,
@@ -179,6 +179,7 @@ __all__ = [
     "log",
     "mark_closed",
     "mark_decided",
+    "mark_taken_back",
     "name_the_character",
     "next_turn",
     "npcs_cleared",
@@ -202,6 +203,7 @@ __all__ = [
     "setup_check",
     "system_set",
     "system_title",
+    "taken_back_content",
     "tracker",
     "tracker_moved",
     "treatment_label",

@@ -38,30 +38,33 @@ async def recover(bot: GrievousBot, before: datetime) -> int:
     events = await answers.left_unanswered(before, lambda guild_id: bot.get_guild(guild_id) is not None)
     if not events:
         return 0
-    shown: list[int] = []
+    shown: dict[int, int | None] = {}
     for channel_id in {event.channel_id for event in events}:
         here = [event for event in events if event.channel_id == channel_id]
-        shown += sorted(await _already_shown(bot, channel_id, here))
+        shown.update(await _already_shown(bot, channel_id, here))
     waiting = [event for event in events if event.id not in shown]
-    await answers.mark_events([*shown, *await post_late(bot, waiting)])
+    await answers.mark_events({**shown, **await post_late(bot, waiting)})
     log.info("after the restart: %d actions were stored but not answered; %d posted late, %d had been answered",
              len(events), len(waiting), len(shown))
     return len(waiting)
 
 
-async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[EventView]) -> set[int]:
-    """Which of ``events`` a message of the bot in the channel already carries (its Details button)."""
+async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[EventView]) -> dict[int, int | None]:
+    """Which of ``events`` a message of the bot in the channel already carries (its Details button): event id ->
+    that message."""
     first = min((event.created_at for event in events if event.created_at is not None), default=None)
     after = discord.Object(discord.utils.time_snowflake(first - timedelta(seconds=5))) if first else None
     channel = bot.get_partial_messageable(channel_id)
-    found: set[int] = set()
+    found: dict[int, int | None] = {}
     try:
         async for message in channel.history(limit=HISTORY, after=after, oldest_first=True):
             if bot.user is not None and message.author.id == bot.user.id:
-                found.update(_event_ids(message.components))
+                for event_id in _event_ids(message.components):
+                    found.setdefault(event_id, message.id)
     except discord.HTTPException as exc:  # cannot read the channel: post (a repeat beats nothing shown)
         log.info("cannot read channel %s to find answers sent before the restart: %s", channel_id, exc)
-    return found & {event.id for event in events}
+    wanted = {event.id for event in events}
+    return {event_id: message_id for event_id, message_id in found.items() if event_id in wanted}
 
 
 def _event_ids(components: Iterable[object]) -> set[int]:
@@ -74,10 +77,10 @@ def _event_ids(components: Iterable[object]) -> set[int]:
     return ids
 
 
-async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> list[int]:
+async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, int | None]:
     """Post each event, marked late, in its channel; the ids that are settled (posted, or the channel is gone
-    or closed to the bot: posting again would never work)."""
-    settled: list[int] = []
+    or closed to the bot: posting again would never work) -> the message posted."""
+    settled: dict[int, int | None] = {}
     for event in events:
         channel = bot.get_partial_messageable(event.channel_id)
         view = None
@@ -85,13 +88,13 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> list[int]:
             view = discord.ui.View(timeout=None)
             view.add_item(DetailsButton(event.id))
         try:
-            await channel.send(embed=embeds.late(event), view=view or discord.utils.MISSING,
-                               allowed_mentions=discord.AllowedMentions.none())
+            posted = await channel.send(embed=embeds.late(event), view=view or discord.utils.MISSING,
+                                        allowed_mentions=discord.AllowedMentions.none())
+            settled[event.id] = posted.id
         except (discord.Forbidden, discord.NotFound) as exc:
             log.warning("cannot post event %s late in channel %s: %s", event.id, event.channel_id, exc)
+            settled[event.id] = None
         except discord.HTTPException as exc:
             log.warning("could not post event %s late in channel %s (tried again after a restart): %s",
                         event.id, event.channel_id, exc)
-            continue
-        settled.append(event.id)
     return settled

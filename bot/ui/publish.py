@@ -20,6 +20,7 @@ from bot.ui import embeds, replies
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 SHOWN = "shown"  # interaction.extras: its result reached the user (else it is posted late: bot/ui/late.py)
+POSTED = "posted"  # interaction.extras: its first public message, which shows what it stored (/undo marks it)
 
 
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, *,
@@ -37,30 +38,34 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
-    message_id = await _answer(interaction, kwargs, ephemeral, file)
+    message_id, public = await _answer(interaction, kwargs, ephemeral, file)
+    if message_id is not None and public and POSTED not in interaction.extras:
+        interaction.extras[POSTED] = message_id  # the first public message shows what the command stored
+        services_of(interaction).runtime.answers.posted(interaction.id, message_id)
     await access.flush(interaction)  # a missing permission found before this answer
     return message_id
 
 
 async def _answer(interaction: discord.Interaction[Any], kwargs: dict[str, Any], ephemeral: bool,
-                  file: discord.File | None) -> int | None:
+                  file: discord.File | None) -> tuple[int | None, bool]:
+    """The answer's message id, and whether everyone sees it."""
     if still_thinking(interaction):
         # Discord's Create Followup only edits "thinking" for backwards compatibility (deprecated): edit it.
         if file is not None:
             kwargs["attachments"] = [file]
         edited = await interaction.edit_original_response(**kwargs)
         interaction.extras["answered"] = interaction.extras[SHOWN] = True
-        return edited.id
+        return edited.id, not interaction.extras.get("ephemeral_defer")
     if file is not None:
         kwargs["file"] = file
     if interaction.response.is_done():
         sent = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
         interaction.extras["answered"] = interaction.extras[SHOWN] = True
-        return sent.id
+        return sent.id, not ephemeral
     answered = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     interaction.extras[SHOWN] = True  # what the command stored has been seen (bot/services/answers.py)
     message_id = getattr(answered, "message_id", None)
-    return message_id if isinstance(message_id, int) else None
+    return (message_id if isinstance(message_id, int) else None), not ephemeral
 
 
 def still_thinking(interaction: discord.Interaction[Any]) -> bool:

@@ -115,3 +115,38 @@ def undone(event: EventView) -> discord.Embed:
         embed.add_field(name=WAITING, value=_pending_lines(event.reopened), inline=False)
     embed.set_footer(text="Only its own changes are taken back; later ones stay.")
     return limits.fit(embed)
+
+
+TAKEN_BACK = "\u21a9\ufe0f Taken back"  # the start of an undone action's title: it did not happen
+
+
+def _struck(line: str) -> str:
+    """A line crossed out, its quote or list mark kept in front (``~~`` cannot cross them)."""
+    body = line.strip()
+    if not body or "~~" in body:
+        return line
+    lead = ""
+    for mark in ("> ", "- ", "* "):
+        if body.startswith(mark):
+            lead, body = mark, body[len(mark):]
+    return f"{lead}~~{body}~~"
+
+
+def mark_taken_back(embed: discord.Embed) -> discord.Embed:
+    """The embed of an action /undo took back: its title says so first (what a phone shows of it), its lines
+    are crossed out, and it is greyed. A mark already there is not added twice."""
+    if embed.title and embed.title.startswith(TAKEN_BACK):
+        return embed
+    embed.title = f"{TAKEN_BACK} by /undo: {embed.title}" if embed.title else f"{TAKEN_BACK} by /undo"
+    if embed.description:
+        embed.description = "\n".join(_struck(line) for line in embed.description.splitlines())
+    embed.colour = Severity.NONE.colour
+    return limits.fit(embed)
+
+
+def taken_back_content(content: str) -> str:
+    """A plain message's text, crossed out and marked taken back (a message without an embed)."""
+    if content.startswith(TAKEN_BACK):
+        return content
+    lines = "\n".join(_struck(line) for line in content.splitlines())
+    return limits.clip(f"{TAKEN_BACK} by /undo:\n{lines}", limits.CONTENT)

@@ -76,3 +76,36 @@ async def test_undo_in_one_fight_keeps_the_other_fights_wound_and_the_edit(table
     assert refused.endswith(f"Bjorn's abdomen wound was treated later (event #{heal_id[1]} in <#{fight_1.id}>): "
                             "undo that first"), refused
     assert await stored_sheet(table, "Bjorn") == sheet
+
+
+async def test_undo_marks_the_undone_message_taken_back(table: Any) -> None:
+    """Issue 22 §2: after /undo, the message of the action taken back says so (a phone scrolling up reads no
+    death that never happened): first the GM's death verdict, then the blow that asked for it."""
+    await table.setup("ars-harn")
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    blow = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
+                                      "modifier": 8, "dice": "attack=9 defense=2 location=50 kill=2"},
+                           user=table.alice)
+    pressed = await table.emu.click(blow, "grv:gm:1:death", user=table.gm)
+    [verdict] = await pressed.followups()
+    assert "dies" in table.text(verdict), table.text(verdict)
+
+    await table.run("undo")
+    marked = await table.emu.wait_until(
+        lambda: table.emu.state.messages[verdict.id].embeds[0]["title"].startswith("\u21a9\ufe0f Taken back") or None,
+        what="the death verdict marked taken back")
+    shown = table.emu.state.messages[verdict.id]
+    assert "~~" in shown.embeds[0]["description"], shown.embeds[0]
+    assert marked and not table.emu.state.messages[blow.id].embeds[0]["title"].startswith("\u21a9")
+
+    await table.run("undo")  # the blow itself: its message is marked, and its death buttons leave it
+    await table.emu.wait_until(
+        lambda: table.emu.state.messages[blow.id].embeds[0]["title"].startswith("\u21a9\ufe0f Taken back") or None,
+        what="the blow marked taken back")
+    assert "Bjorn attacks Bandit 1" in table.emu.state.messages[blow.id].embeds[0]["title"]
+    assert not table.buttons(table.emu.state.messages[blow.id])
+    table.check_clean()
