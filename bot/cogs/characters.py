@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of, read_upload
 from bot.services.views import CharacterView
-from bot.ui import autocomplete, embeds, pictures, sheet_files
+from bot.ui import autocomplete, diagram, embeds, pictures, sheet_files
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats
 from bot.ui.views import ConfirmView
@@ -78,9 +78,14 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     @app_commands.describe(name="The character")
     @app_commands.autocomplete(name=autocomplete.character)
     async def show(self, interaction: discord.Interaction[GrievousBot], name: Name) -> None:
-        view = await slow(interaction, self.bot.services.characters.get(actor_of(interaction), name))
+        actor = actor_of(interaction)
+
+        async def drawn() -> tuple[CharacterView, diagram.Png | None]:  # the drawing, too, before the deadline
+            view = await self.bot.services.characters.get(actor, name)
+            return view, await pictures.body_picture(view.picture)
+
+        view, png = await slow(interaction, drawn())
         embed = embeds.character(view)
-        png = await pictures.body_picture(view.picture)
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     @app_commands.command(name="list", description="List the characters of this server")

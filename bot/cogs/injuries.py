@@ -9,7 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.services.views import TreatmentOffer
+from bot.services.views import CharacterView, PartyView, TreatmentOffer
+from bot.services.wound_state import WoundPicture
 from bot.ui import autocomplete, diagram, embeds, pictures
 from bot.ui.decisions import publish_report
 from bot.ui.offers import post_offer
@@ -35,16 +36,26 @@ class InjuriesCog(commands.Cog):
         if party:
             await self._party(interaction)
             return
-        view = await slow(interaction, self.bot.services.injuries.list(actor_of(interaction), character))
+        actor = actor_of(interaction)
+
+        async def drawn() -> tuple[CharacterView, diagram.Png | None]:  # the drawing, too, before the deadline
+            view = await self.bot.services.injuries.list(actor, character)
+            return view, await pictures.body_picture(view.picture)
+
+        view, png = await slow(interaction, drawn())
         embed = embeds.injuries(view)
-        png = await pictures.body_picture(view.picture)
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     async def _party(self, interaction: discord.Interaction[GrievousBot]) -> None:
-        found = await slow(interaction, self.bot.services.injuries.party(actor_of(interaction)))
-        shown = [v.picture for v in found.characters if v.picture is not None][:diagram.PARTY_MAX]
+        actor = actor_of(interaction)
+
+        async def drawn() -> tuple[PartyView, list[WoundPicture], diagram.Png | None]:
+            found = await self.bot.services.injuries.party(actor)
+            shown = [v.picture for v in found.characters if v.picture is not None][:diagram.PARTY_MAX]
+            return found, shown, await pictures.party_picture(shown)
+
+        found, shown, png = await slow(interaction, drawn())
         embed = embeds.party_injuries(found, len(shown))
-        png = await pictures.party_picture(shown)
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     @app_commands.guild_only()

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.cogs.combat import DICE_HELP, Dice, Modifier, Name, given
 from bot.interactions import actor_of
+from bot.services.odds import OddsView
 from bot.ui import autocomplete
 from bot.ui.odds_embeds import odds_chart, odds_embed
 from bot.ui.publish import reply, slow
@@ -55,11 +56,15 @@ class OddsCog(commands.Cog):
         options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, defense=defense,
                         save_excess=save_excess, mounted=mounted, charge=charge, spell=spell, damage=damage, kind=kind,
                         body_levels=body_levels)
-        view = await slow(interaction, self.bot.services.odds.odds(actor_of(interaction), target, weapon, options,
-                                                                   dice_text=dice, attacker=attacker,
-                                                                   compare=compare), ephemeral=True)
-        # the chart's PNG takes ~8 ms to encode: off the event loop, as the body diagrams are
-        picture = await asyncio.to_thread(odds_chart, view, chart)
+        actor = actor_of(interaction)
+
+        async def charted() -> tuple[OddsView, discord.File]:  # the chart, too, before the deadline
+            view = await self.bot.services.odds.odds(actor, target, weapon, options, dice_text=dice,
+                                                     attacker=attacker, compare=compare)
+            # the chart's PNG takes ~8 ms to encode: off the event loop, as the body diagrams are
+            return view, await asyncio.to_thread(odds_chart, view, chart)
+
+        view, picture = await slow(interaction, charted(), ephemeral=True)
         await reply(interaction, embed=odds_embed(view), file=picture, ephemeral=True)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -13,7 +14,7 @@ from bot import discord_permissions as perms
 from bot.errors import UserError
 from bot.interactions import actor_of
 from bot.ui import autocomplete, embeds
-from bot.ui.publish import reply, slow
+from bot.ui.publish import defer, reply, slow
 from rules.registry import system_ids
 
 if TYPE_CHECKING:
@@ -58,8 +59,9 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     async def show(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
         settings = self.bot.services.settings
-        view = await slow(interaction, settings.show(actor), ephemeral=True)
-        rulings = await slow(interaction, settings.ruling_names(actor), ephemeral=True)
+        # Two reads that do not depend on each other: side by side, so the answer waits for the slower only.
+        view, rulings = await slow(interaction, asyncio.gather(settings.show(actor), settings.ruling_names(actor)),
+                                   ephemeral=True)
         await reply(interaction, embed=embeds.settings(view, rulings), ephemeral=True)
 
     @app_commands.command(name="system", description="Choose the rule system for this server or one channel")
@@ -68,6 +70,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     async def system(self, interaction: discord.Interaction[GrievousBot], system: str,
                      channel_only: bool = False) -> None:
         actor = actor_of(interaction)
+        await defer(interaction, ephemeral=True)  # the server's commands are sent (REST) before the answer
         _, problem = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.set_system(
             actor, system, channel_only)), ephemeral=True)
         await reply(interaction, embed=embeds.system_set(system, channel_only, problem), ephemeral=True)
@@ -75,20 +78,28 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.command(name="channel-reset", description="Let this channel follow the server's system again")
     async def channel_reset(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
+        await defer(interaction, ephemeral=True)  # as /setup system: a command sync (REST) precedes the answer
         view, problem = await slow(interaction, self._resynced(
             actor.guild_id, self.bot.services.settings.clear_channel_system(actor)), ephemeral=True)
         await reply(interaction, embed=embeds.system_set(view.system, False, problem), ephemeral=True)
 
     async def _resynced(self, guild_id: int, change: Awaitable[T]) -> tuple[T, discord.HTTPException | None]:
         """The change of system, then the server's commands brought in step (before the answer, so that the
-        next /attack already shows the new system's options); and why they could not be, if so."""
+        next /attack already shows the new system's options; the caller has deferred, since Discord wants the
+        interaction answered before any other REST call); and why they could not be, if so."""
         result = await change
         return result, await self.bot.resync_guild(guild_id)
 
     @app_commands.command(name="check", description="What the bot can and cannot do here, and what to change")
     async def check(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
-        view = await slow(interaction, self.bot.services.settings.show(actor), ephemeral=True)
+        sync = self.bot.command_sync
+
+        async def commands_current() -> bool:
+            return not self.bot.guild_commands or await sync.current(actor.guild_id)
+
+        view, current = await slow(interaction, asyncio.gather(self.bot.services.settings.show(actor),
+                                                               commands_current()), ephemeral=True)
         here = _can(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
         gm_mention = can_gm = None
         if view.secret_rolls and view.gm_channel_id is not None:
@@ -97,9 +108,6 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
             gm = guild.get_channel_or_thread(view.gm_channel_id) if guild is not None else None
             if gm is not None and guild is not None and guild.me is not None:
                 can_gm = _can(gm.permissions_for(guild.me), isinstance(gm, discord.Thread), gm_channel=True)
-        sync = self.bot.command_sync
-        current = not self.bot.guild_commands or await slow(interaction, sync.current(actor.guild_id),
-                                                            ephemeral=True)
         await reply(interaction, embed=embeds.setup_check(
             f"<#{interaction.channel_id}>", here, gm_mention,
             can_gm, current, sync.problems.get(actor.guild_id)), ephemeral=True)

@@ -17,7 +17,7 @@ from bot.tree import report_error, send_line
 from bot.ui import channel_access as access
 from bot.ui import embeds, forms, pictures
 from bot.ui.decision_embeds import copied_embed
-from bot.ui.publish import defer_budget, refresh_tracker, reply, to_gm_channel
+from bot.ui.publish import defer_budget, refresh_tracker, reply, slow, to_gm_channel
 from bot.ui.stored_id import StoredId
 from content.guard import bounded_id
 
@@ -80,11 +80,15 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
 async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) -> bool:
     """Whether the presser (or submitter) is the GM; if not they are told, in one line. The check is a read,
     so it may answer first; past the defer budget (from the press) the interaction is deferred (a deferred
-    update, when ``may_defer``) and the check goes on."""
+    update) and the check goes on. A press that opens a form cannot be deferred (a modal must be the first
+    response): past the budget (a slow database) the form opens unchecked, and its submit is checked."""
     try:
         check = asyncio.ensure_future(services_of(interaction).settings.is_gm(actor_of(interaction)))
         done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
-        if not done and may_defer:
+        if not done:
+            if not may_defer:
+                check.add_done_callback(_observed)
+                return True
             await interaction.response.defer()
         if await check:
             return True
@@ -92,6 +96,12 @@ async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) 
     except Exception as exc:
         await report_error(interaction, exc)
     return False
+
+
+def _observed(task: asyncio.Future[bool]) -> None:
+    """A check nobody waits for any more: its failure is logged, not left unretrieved."""
+    if not task.cancelled() and task.exception() is not None:
+        log.info("a GM check left behind failed: %r", task.exception())
 
 
 # Choices the GM completes with a value typed in a form: the choice -> (the field's label, its placeholder).
@@ -176,8 +186,9 @@ class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         if await self.refused_stale(interaction):
             return
         try:
-            event = await services_of(interaction).records.event(actor_of(interaction), self.event_id)
-            await interaction.response.send_message(embed=embeds.event_details(event), ephemeral=True)
+            event = await slow(interaction, services_of(interaction).records.event(actor_of(interaction),
+                                                                                   self.event_id), ephemeral=True)
+            await reply(interaction, embed=embeds.event_details(event), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)
 

@@ -5,27 +5,14 @@ is typed now, or nothing; once the database answers again, so does autocomplete.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 from bot.ui import autocomplete
 from emulator import InteractionHandle
+from tests.e2e.slow_support import slow_reads
 
 SLOW = 4.0  # seconds every database read takes while the database is slow: past Discord's 3
-
-
-def slow_reads(table: Any) -> Callable[[], None]:
-    """Every read-only query (what autocomplete asks) waits SLOW seconds first; returns the undo."""
-    runtime = table.bot.services.runtime
-    read = runtime.read
-
-    async def slowed(work: Callable[[Any], Awaitable[Any]]) -> Any:
-        await asyncio.sleep(SLOW)
-        return await read(work)
-
-    runtime.read = slowed
-    return lambda: setattr(runtime, "read", read)
 
 
 async def offered(handle: InteractionHandle) -> list[str]:
@@ -42,7 +29,7 @@ async def test_autocomplete_answers_in_time_when_the_database_is_slow(table: Any
                                       channel=table.combat)
 
     assert await offered(await typing("injuries", {"character": "B"}, "character")) == ["Bjorn", "Brunhild"]
-    restore = slow_reads(table)
+    restore = slow_reads(table, SLOW)
     try:
         # the same field, typed further: what it offered last, narrowed; in time
         assert await offered(await typing("injuries", {"character": "Bj"}, "character")) == ["Bjorn"]

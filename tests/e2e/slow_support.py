@@ -1,0 +1,21 @@
+"""A slow database for the e2e tests: every read-only query (what autocomplete, the GM check and the
+Details button ask) waits first, as a database under load or behind a slow network would."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+
+def slow_reads(table: Any, seconds: float) -> Callable[[], None]:
+    """Every ``runtime.read`` of the running bot waits ``seconds`` first; returns the undo."""
+    runtime = table.bot.services.runtime
+    read = runtime.read
+
+    async def slowed(work: Callable[[Any], Awaitable[Any]]) -> Any:
+        await asyncio.sleep(seconds)
+        return await read(work)
+
+    runtime.read = slowed
+    return lambda: setattr(runtime, "read", read)
