@@ -21,8 +21,10 @@ _BAD = object()  # a stored value that does not fit its field: the field keeps i
 
 # Field metadata: ``field(default_factory=GoalRoll, metadata=FLAT)`` stores a nested record flat (its keys sit
 # beside the parent's: a goal roll inside an attack); ``field(default="", metadata=stored_as("from"))`` stores a
-# field under another key than its name (``from``, which Python keeps for itself).
+# field under another key than its name (``from``, which Python keeps for itself); ``OMIT_NONE``: the key is
+# left out while the field is None (a key the old shape had only sometimes).
 FLAT: Mapping[str, Any] = {"flat": True}
+OMIT_NONE: Mapping[str, Any] = {"omit_none": True}
 
 
 def stored_as(key: str) -> Mapping[str, Any]:
@@ -41,6 +43,8 @@ class Record:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = _dump(getattr(self, f.name))
+            if value is None and f.metadata.get("omit_none"):
+                continue
             if f.metadata.get("flat"):
                 out.update(value)
             else:

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import CRITICAL, CRITICAL_FAILURE, SUCCESS, Roll
 from rules.errors import IllegalAction, RulesError
 from rules.fading_suns.catalog import DAMAGE_TYPES, Location, Weapon, unknown
 from rules.fading_suns.character import Character
-from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, penalties, report, situational
-from rules.fading_suns.injury import Aftermath, Ctx, apply_hit, wound_roll
+from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, report, situational
+from rules.fading_suns.injury import Ctx, SideLog, aftermath, apply_hit, wound_roll
+from rules.fading_suns.outcomes import (
+    AttackOutcome,
+    Defense,
+    InitiativeOutcome,
+    InitiativeSide,
+    InitiativeSides,
+    InjureOutcome,
+    Shield,
+)
 
 CANNOT_ACT = ("dead", "dying", "unconscious", "stunned")
 
@@ -126,15 +136,27 @@ def parse_choice(action: Mapping[str, Any], key: str, choices: tuple[str, ...], 
     return str(value)
 
 
-def hit_damage(ctx: Ctx, defender: Character, weapon: Weapon, bonus: int, location: Location,
-               out: dict[str, Any]) -> tuple[Character, int]:
+@dataclass(frozen=True)
+class HitDamage:
+    """A blow's damage on its way through: the raw damage, the energy shield, the armour, what gets through."""
+
+    raw: int
+    shield: Shield | None
+    armour_rating: int
+    armour_pieces: tuple[str, ...]
+    armour: int
+    damage: int
+
+
+def hit_damage(ctx: Ctx, defender: Character, weapon: Weapon, bonus: int, location: Location
+               ) -> tuple[Character, HitDamage]:
     """Final damage = weapon base + victory bonus (energy shield first) - armour at the location for the type."""
     if ctx.rules.damage_mode == "rolled":
         raw = effect_dice(ctx, "damage", weapon.damage + bonus).total
     else:
         raw = weapon.damage + bonus
-    out["damage_before_armor"] = raw
-    out["shield"] = None
+    before_armour = raw
+    shield_report = None
     shield = defender.shield
     if ctx.rules.energy_shields and shield is not None and not weapon.ignores_shield:
         hits_left = max(0, shield.hits - defender.shield_hits_used)
@@ -145,52 +167,19 @@ def hit_damage(ctx: Ctx, defender: Character, weapon: Weapon, bonus: int, locati
             raw -= absorbed
             defender = dataclasses.replace(defender, shield_hits_used=defender.shield_hits_used + 1)
             hits_left -= 1
-        out["shield"] = {"name": shield.name, "activated": activated, "absorbed": absorbed, "hits_left": hits_left}
+        shield_report = Shield(name=shield.name, activated=activated, absorbed=absorbed, hits_left=hits_left)
     rating, pieces = (0, []) if weapon.ignores_armour else armour_at(ctx, defender, location.name, weapon.type)
-    out["armor_rating"] = rating
-    out["armor_pieces"] = pieces
     if ctx.rules.damage_mode == "rolled" and rating > 0 and raw > 0:
         armour = effect_dice(ctx, "armor", rating).total
     elif ctx.rules.damage_mode == "rolled":
         armour = 0
     else:
         armour = rating
-    out["armor"] = armour
-    return defender, max(0, raw - armour)
-
-
-def blank_hit() -> dict[str, Any]:
-    return {
-        "location": None, "location_roll": None, "aimed": False, "base": None, "bonus": None,
-        "damage_before_armor": None, "shield": None, "armor": None, "armor_rating": None, "armor_pieces": [],
-        "damage": None, "severity": None, "wound": None, "wound_roll": None,
-    }
-
-
-def merge(outcome: dict[str, Any], sides: list[Aftermath], target: Aftermath, target_char: Character,
-          ctx: Ctx) -> dict[str, Any]:
-    """Every side's aftermath into the outcome; the wound fields are the target's."""
-    wound_checks = [c for c in target.checks if c["cause"] == "wound"]
-    decisions = [a.decision for a in (target, *sides) if a.decision is not None]
-    outcome.update(
-        {
-            "effect_roll": target.effect_roll,
-            "effect": target.effect,
-            "stumble_roll": next((c for c in wound_checks if c["check"] == "stumble"), None),
-            "fumble_roll": next((c for c in wound_checks if c["check"] == "fumble"), None),
-            "checks": [c for a in sides for c in a.checks],
-            "conditions": {a.who: a.conditions_added for a in sides},
-            "dropped": {a.who: a.dropped for a in sides},
-            "pending_rolls": [p for a in sides for p in a.pending],
-            "gm_decision": decisions[0] if decisions else None,
-            "penalties": penalties(target_char, ctx.catalog),
-        }
-    )
-    return outcome
+    return defender, HitDamage(before_armour, shield_report, rating, tuple(pieces), armour, max(0, raw - armour))
 
 
 def attack(ctx: Ctx, attacker: Character, defender: Character,
-           action: Mapping[str, Any]) -> tuple[dict[str, Any], Character, Character]:
+           action: Mapping[str, Any]) -> tuple[AttackOutcome, Character, Character]:
     cat = ctx.catalog
     require_able(attacker, "attacker", "attack")
     if defender.has("dead"):
@@ -209,24 +198,13 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         *situational(attacker, cat, ctx.rules, "attack", (weapon.characteristic, weapon.skill)),
     )
     roll = goal_roll(ctx.dice, "attack", goal, cat)
-    att, dfd = Aftermath("attacker", hand=weapon.name), Aftermath("defender")
-    outcome: dict[str, Any] = {
-        "action": "attack",
-        "attacker": attacker.name,
-        "defender": defender.name,
-        "weapon": weapon.name,
-        "mode": mode,
-        "column": mode,
-        "damage_type": weapon.type,
-        **report(roll, goal),
-        "defense": None,
-        "defense_from": None,  # attack (named by the one who attacked: the GM or the defender's side), sheet,
-        "no_defense": None,  # ruling (unnamed_defense), *_fallback (dodge instead); why none was made
-        "defended": False,
-        "hit": False,
-        "net_victory_points": None,
-        **blank_hit(),
-    }
+    att, dfd = SideLog("attacker", hand=weapon.name), SideLog("defender")
+    head = AttackOutcome(attacker=attacker.name, defender=defender.name, weapon=weapon.name, mode=mode, column=mode,
+                         damage_type=weapon.type, attack_roll=report(roll, goal))
+
+    def done(outcome: AttackOutcome) -> tuple[AttackOutcome, Character, Character]:
+        return dataclasses.replace(outcome, after=aftermath(ctx, [att, dfd], dfd, defender)), attacker, defender
+
     check = cat.attack_critical_failure_check
     if roll.result == CRITICAL_FAILURE and ctx.rules.fumble_on_critical_failure and check:
         attacker = wound_roll(ctx, attacker, check, None, att, "attack")
@@ -235,13 +213,15 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         attacker = dataclasses.replace(attacker, dropped=(*attacker.dropped, weapon.name))
         att.dropped.append(weapon.name)
     if roll.result not in (SUCCESS, CRITICAL):
-        return merge(outcome, [att, dfd], dfd, defender, ctx), attacker, defender
+        return done(head)
 
     points, dice_bonus = roll.victory_points or 0, roll.victory_dice or 0
+    no_defense = None
     if defense_name is not None:
-        outcome["defense_from"] = "attack"
+        defense_from: str | None = "attack"
     else:
-        defense_name, outcome["defense_from"], outcome["no_defense"] = own_defense(ctx, defender, mode, action)
+        defense_name, defense_from, no_defense = own_defense(ctx, defender, mode, action)
+    head = dataclasses.replace(head, defense_from=defense_from, no_defense=no_defense)
     if defense_name is not None:
         defense = cat.defense(defense_name)
         assert defense is not None
@@ -263,34 +243,30 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
                                             *situational(defender, cat, ctx.rules, defense_name,
                                                          (parts[0][0], parts[1][0])))
         droll = goal_roll(ctx.dice, "defense", dgoal, cat)
-        outcome["defense"] = {"kind": defense_name, "weapon": used, **report(droll, dgoal)}
+        head = dataclasses.replace(head, defense=Defense(kind=defense_name, weapon=used, roll=report(droll, dgoal)))
         if droll.result == CRITICAL_FAILURE and defense.critical_failure_check:
             defender = wound_roll(ctx, defender, defense.critical_failure_check, None, dfd, "defense")
         if droll.result in (SUCCESS, CRITICAL):
             points -= droll.victory_points or 0
             dice_bonus = max(0, dice_bonus - (droll.victory_points or 0))
             if points < 1:
-                outcome["defended"] = True
-                outcome["net_victory_points"] = points
-                return merge(outcome, [att, dfd], dfd, defender, ctx), attacker, defender
-    outcome["hit"] = True
-    outcome["net_victory_points"] = points
+                return done(dataclasses.replace(head, defended=True, net_victory_points=points))
     bonus = points if ctx.rules.victory_bonus == "points" else dice_bonus
     if aim is not None:
         location, face = aim, None
     else:
         location, face = roll_location(ctx, mode)
-    outcome.update({"location": location.name, "location_roll": face, "aimed": aim is not None,
-                    "base": weapon.damage, "bonus": bonus})
-    defender, damage = hit_damage(ctx, defender, weapon, bonus, location, outcome)
-    defender, wound = apply_hit(ctx, defender, location, damage, weapon.type, dfd)
-    effect = location.wound_effect(wound.severity).roll if wound else None
-    outcome.update({"damage": damage, "severity": wound.severity if wound else None,
-                    "wound": wound.index if wound else None, "wound_roll": effect})
-    return merge(outcome, [att, dfd], dfd, defender, ctx), attacker, defender
+    defender, blow = hit_damage(ctx, defender, weapon, bonus, location)
+    defender, wound = apply_hit(ctx, defender, location, blow.damage, weapon.type, dfd)
+    return done(dataclasses.replace(
+        head, hit=True, net_victory_points=points, location=location.name, location_roll=face, aimed=aim is not None,
+        base=weapon.damage, bonus=bonus, damage_before_armor=blow.raw, shield=blow.shield, armor=blow.armour,
+        armor_rating=blow.armour_rating, armor_pieces=blow.armour_pieces, damage=blow.damage,
+        severity=wound.severity if wound else None, wound=wound.index if wound else None,
+        wound_roll=location.wound_effect(wound.severity).roll if wound else None))
 
 
-def injure(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def injure(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[InjureOutcome, Character]:
     """A GM-applied injury (a fall, fire, a beam): damage at a location, less armour unless told otherwise."""
     cat = ctx.catalog
     if char.has("dead"):
@@ -311,32 +287,22 @@ def injure(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[s
         location, face = roll_location(ctx, column)
     rating, pieces = armour_at(ctx, char, location.name, damage_type) if use_armour else (0, [])
     damage = max(0, raw - rating)
-    after = Aftermath("attacker")
+    after = SideLog("attacker")
     char, wound = apply_hit(ctx, char, location, damage, damage_type, after)
-    outcome: dict[str, Any] = {
-        "action": "injure",
-        "character": char.name,
-        "damage_type": damage_type,
-        "column": column,
-        "location": location.name,
-        "location_roll": face,
-        "damage_before_armor": raw,
-        "armor": rating,
-        "armor_pieces": pieces,
-        "damage": damage,
-        "severity": wound.severity if wound else None,
-        "wound": wound.index if wound else None,
-        "wound_roll": location.wound_effect(wound.severity).roll if wound else None,
-    }
-    return merge(outcome, [after], after, char, ctx), char
+    outcome = InjureOutcome(
+        character=char.name, damage_type=damage_type, column=column, location=location.name, location_roll=face,
+        damage_before_armor=raw, armor=rating, armor_pieces=tuple(pieces), damage=damage,
+        severity=wound.severity if wound else None, wound=wound.index if wound else None,
+        wound_roll=location.wound_effect(wound.severity).roll if wound else None,
+        after=aftermath(ctx, [after], after, char))
+    return outcome, char
 
 
 def initiative(ctx: Ctx, attacker: Character, defender: Character | None,
-               action: Mapping[str, Any]) -> dict[str, Any]:
+               action: Mapping[str, Any]) -> InitiativeOutcome:
     """Fading Suns order of action: the higher of characteristic + skill + weapon initiative goes first,
     less wound initiative penalties; ties go to the higher Wits, then both act at once."""
-    sides: dict[str, dict[str, Any]] = {}
-    wits: dict[str, int] = {}
+    sides: dict[str, InitiativeSide] = {}
     for who, char, spec_key, mod_key in (("attacker", attacker, "weapon", "modifiers"),
                                          ("defender", defender, "defender_weapon", "defender_modifiers")):
         if char is None:
@@ -348,27 +314,22 @@ def initiative(ctx: Ctx, attacker: Character, defender: Character | None,
             ("weapon", weapon.init), ("wounds", sum(ctx.catalog.severity(w.severity).initiative
                                                      for w in char.wounds)), ("modifiers", mods))
         can_act = not any(char.has(c) for c in CANNOT_ACT)
-        sides[who] = {"name": char.name, "weapon": weapon.name, "score": parts.total, "parts": parts.to_dict(),
-                      "wits": char.char("wits"), "can_act": can_act}
-        wits[who] = char.char("wits")
+        sides[who] = InitiativeSide(name=char.name, weapon=weapon.name, score=parts.total, parts=parts.to_dict(),
+                                    wits=char.char("wits"), can_act=can_act)
     first: str | None = None
-    if "defender" in sides:
-        a, d = sides["attacker"], sides["defender"]
-        if a["can_act"] != d["can_act"]:
-            first = "attacker" if a["can_act"] else "defender"
-        elif not a["can_act"]:
+    a, d = sides["attacker"], sides.get("defender")
+    if d is not None:
+        if a.can_act != d.can_act:
+            first = "attacker" if a.can_act else "defender"
+        elif not a.can_act:
             first = None
-        elif a["score"] != d["score"]:
-            first = "attacker" if a["score"] > d["score"] else "defender"
-        elif a["wits"] != d["wits"]:
-            first = "attacker" if a["wits"] > d["wits"] else "defender"
+        elif a.score != d.score:
+            first = "attacker" if a.score > d.score else "defender"
+        elif a.wits != d.wits:
+            first = "attacker" if a.wits > d.wits else "defender"
         else:
             first = "simultaneous"
     else:
-        first = "attacker" if sides["attacker"]["can_act"] else None
-    return {
-        "action": "initiative",
-        "initiative": {"attacker": sides["attacker"], "defender": sides.get("defender")},
-        "first": first,
-        "penalties": {who: sides[who]["parts"].get("wounds", 0) for who in sides},
-    }
+        first = "attacker" if a.can_act else None
+    return InitiativeOutcome(initiative=InitiativeSides(attacker=a, defender=d), first=first,
+                             penalties={who: side.parts.get("wounds", 0) for who, side in sides.items()})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rules.dice import DiceSource
@@ -12,6 +13,7 @@ from rules.fading_suns import combat, recovery, ways_out
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character, parse
 from rules.fading_suns.injury import Ctx
+from rules.fading_suns.outcomes import InitiativeOutcome
 from rules.fading_suns.settings import SETTINGS, parse_settings
 from rules.fading_suns.summary import summarize
 from rules.model import (
@@ -25,27 +27,15 @@ from rules.model import (
     TurnReadiness,
     WayOut,
 )
-from rules.outcome import LegacyOutcome, Outcome, legacy
+from rules.outcome import Outcome
 
 SYSTEM_ID = "fading-suns"
 
-# action type -> the options it takes (besides "type")
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "attack": ("weapon", "mode", "aim", "modifiers", "defense", "defense_weapon", "defense_modifiers"),
-    "initiative": ("weapon", "defender_weapon", "modifiers", "defender_modifiers"),
-    "effect": ("pending", "column"),
-    "gm_decide": ("choice", "who"),
-    "heal": ("skill", "wound", "modifiers"),
-    "rest": ("days",),
-    "recover": ("condition", "weapon"),
-    "injure": ("damage", "damage_type", "location", "column", "armour"),
-    "unequip": ("kind", "item"),
-    "end_fight": (),
-    "condition": ("add", "remove"),
-}
-
-
 T = TypeVar("T")
+
+# What an action hands back: its record, and the attacker's and defender's characters after it (None: that sheet
+# goes back as it came).
+Done = tuple[Outcome, Character | None, Character | None]
 
 
 @contextmanager
@@ -99,6 +89,65 @@ def _action(raw: Any) -> tuple[str, Mapping[str, Any]]:
     return kind, raw
 
 
+def _attack(ctx: Ctx, cat: FadingSunsCatalog, attacker: Any, defender: Any, action: Mapping[str, Any]) -> Done:
+    return combat.attack(ctx, _sheet(attacker, cat, "attacker"), _sheet(defender, cat, "defender"), action)
+
+
+def _initiative(ctx: Ctx, cat: FadingSunsCatalog, attacker: Any, defender: Any, action: Mapping[str, Any]) -> Done:
+    other = None if defender is None else _sheet(defender, cat, "defender")
+    return combat.initiative(ctx, _sheet(attacker, cat, "attacker"), other, action), None, None
+
+
+def _heal(ctx: Ctx, cat: FadingSunsCatalog, attacker: Any, defender: Any, action: Mapping[str, Any]) -> Done:
+    """The healer is the attacker; the patient the defender (none: the healer treats their own wound)."""
+    patient = None if defender is None else _sheet(defender, cat, "defender")
+    return recovery.heal(ctx, _sheet(attacker, cat, "attacker"), patient, action)
+
+
+def _gm_decide(ctx: Ctx, cat: FadingSunsCatalog, attacker: Any, defender: Any, action: Mapping[str, Any]) -> Done:
+    who = action.get("who", "attacker")
+    if who not in ("attacker", "defender"):
+        raise RulesError(f"action: who must be attacker or defender, not {who!r}")
+    outcome, char = recovery.gm_decide(ctx, _sheet(attacker if who == "attacker" else defender, cat, str(who)),
+                                       action, str(who))
+    return (outcome, char, None) if who == "attacker" else (outcome, None, char)
+
+
+def _on_attacker(rule: Callable[[Ctx, Character, Mapping[str, Any]], tuple[Outcome, Character]]) -> Run:
+    """An action on one character, the attacker's sheet."""
+    def run(ctx: Ctx, cat: FadingSunsCatalog, attacker: Any, defender: Any, action: Mapping[str, Any]) -> Done:
+        outcome, char = rule(ctx, _sheet(attacker, cat, "attacker"), action)
+        return outcome, char, None
+    return run
+
+
+Run = Callable[[Ctx, FadingSunsCatalog, Any, Any, Mapping[str, Any]], Done]
+
+
+@dataclass(frozen=True)
+class Action:
+    options: tuple[str, ...]  # what it takes besides "type"
+    run: Run
+
+
+# action type -> its options and its rule; each writes the record rules/fading_suns/outcomes.py RECORDS names
+ACTIONS: dict[str, Action] = {
+    "attack": Action(("weapon", "mode", "aim", "modifiers", "defense", "defense_weapon", "defense_modifiers"),
+                     _attack),
+    "initiative": Action(("weapon", "defender_weapon", "modifiers", "defender_modifiers"), _initiative),
+    "effect": Action(("pending", "column"), _on_attacker(recovery.effect)),
+    "gm_decide": Action(("choice", "who"), _gm_decide),
+    "heal": Action(("skill", "wound", "modifiers"), _heal),
+    "rest": Action(("days",), _on_attacker(recovery.rest)),
+    "recover": Action(("condition", "weapon"), _on_attacker(recovery.recover)),
+    "injure": Action(("damage", "damage_type", "location", "column", "armour"), _on_attacker(combat.injure)),
+    "unequip": Action(("kind", "item"), _on_attacker(recovery.unequip)),
+    "end_fight": Action((), _on_attacker(ways_out.end_fight)),
+    "condition": Action(("add", "remove"), _on_attacker(ways_out.set_conditions)),
+}
+OPTIONS: dict[str, tuple[str, ...]] = {kind: action.options for kind, action in ACTIONS.items()}
+
+
 class FadingSunsEngine:
     system_id = SYSTEM_ID
     title = "Fading Suns (Size and hit-location adaptation)"
@@ -127,14 +176,12 @@ class FadingSunsEngine:
             return dict(sheet)
         return char.with_conditions((), ("stunned",)).to_dict()
 
-    def initiative_score(self, record: Outcome) -> InitiativeScore | None:
+    def initiative_score(self, outcome: Outcome) -> InitiativeScore | None:
         """Characteristic + skill + weapon initiative less wound penalties; a tie goes to the higher Wits."""
-        outcome = legacy(record)
-        sides = outcome.get("initiative")
-        side = sides.get("attacker") if isinstance(sides, Mapping) else None
-        if not isinstance(side, Mapping) or not isinstance(side.get("score"), int):
+        side = outcome.initiative.attacker if isinstance(outcome, InitiativeOutcome) else None
+        if side is None:
             return None
-        return InitiativeScore(int(side["score"]), (int(side.get("wits", 0)),))
+        return InitiativeScore(side.score, (side.wits,))
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         return _guarded(self._resolve, scenario, dice, catalog)
@@ -149,49 +196,12 @@ class FadingSunsEngine:
         attacker_out: Any = _passthrough(attacker_in, "attacker")
         defender_out: Any = _passthrough(defender_in, "defender")
 
-        if kind == "attack":
-            a, d = _sheet(attacker_in, cat, "attacker"), _sheet(defender_in, cat, "defender")
-            outcome, a, d = combat.attack(ctx, a, d, action)
-            attacker_out, defender_out = a.to_dict(), d.to_dict()
-        elif kind == "initiative":
-            a = _sheet(attacker_in, cat, "attacker")
-            d_or_none = None if defender_in is None else _sheet(defender_in, cat, "defender")
-            outcome = combat.initiative(ctx, a, d_or_none, action)
-        elif kind == "heal":
-            healer = _sheet(attacker_in, cat, "attacker")
-            patient = None if defender_in is None else _sheet(defender_in, cat, "defender")
-            outcome, healer, patient = recovery.heal(ctx, healer, patient, action)
-            attacker_out = healer.to_dict()
-            if patient is not None:
-                defender_out = patient.to_dict()
-        elif kind == "gm_decide":
-            who = action.get("who", "attacker")
-            if who not in ("attacker", "defender"):
-                raise RulesError(f"action: who must be attacker or defender, not {who!r}")
-            char = _sheet(attacker_in if who == "attacker" else defender_in, cat, str(who))
-            outcome, char = recovery.gm_decide(ctx, char, action, str(who))
-            if who == "attacker":
-                attacker_out = char.to_dict()
-            else:
-                defender_out = char.to_dict()
-        else:
-            char = _sheet(attacker_in, cat, "attacker")
-            if kind == "effect":
-                outcome, char = recovery.effect(ctx, char, action)
-            elif kind == "rest":
-                outcome, char = recovery.rest(ctx, char, action)
-            elif kind == "recover":
-                outcome, char = recovery.recover(ctx, char, action)
-            elif kind == "unequip":
-                outcome, char = recovery.unequip(ctx, char, action)
-            elif kind == "end_fight":
-                outcome, char = ways_out.end_fight(ctx, char, action)
-            elif kind == "condition":
-                outcome, char = ways_out.set_conditions(ctx, char, action)
-            else:
-                outcome, char = combat.injure(ctx, char, action)
-            attacker_out = char.to_dict()
-        return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=LegacyOutcome(outcome),
+        outcome, attacker, defender = ACTIONS[kind].run(ctx, cat, attacker_in, defender_in, action)
+        if attacker is not None:
+            attacker_out = attacker.to_dict()
+        if defender is not None:
+            defender_out = defender.to_dict()
+        return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
                           attacker=attacker_out, defender=defender_out)
 
     def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
@@ -210,7 +220,7 @@ class FadingSunsEngine:
             start = len(dice.rolls)
             with _one_line():
                 outcome, _, _ = combat.attack(Ctx(cat, rules, dice), attacker, defender, action)
-            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=LegacyOutcome(outcome),
+            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
                               attacker=None, defender=None)
 
         return once

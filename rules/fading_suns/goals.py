@@ -13,6 +13,7 @@ from rules.errors import RulesError
 from rules.fading_suns.body import encumbrance
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character
+from rules.fading_suns.outcomes import GoalRoll, Penalties
 from rules.fading_suns.settings import Rules
 
 MAX_MODIFIER = 50
@@ -71,12 +72,10 @@ def initiative_penalty(char: Character, catalog: FadingSunsCatalog) -> int:
     return sum(catalog.severity(w.severity).initiative for w in char.wounds)
 
 
-def penalties(char: Character, catalog: FadingSunsCatalog) -> dict[str, int]:
+def penalties(char: Character, catalog: FadingSunsCatalog) -> Penalties:
     """The sheet's accumulated wound penalties: every wound's goal and initiative penalty."""
-    return {
-        "goal": sum(catalog.severity(w.severity).goal for w in char.wounds),
-        "initiative": initiative_penalty(char, catalog),
-    }
+    return Penalties(goal=sum(catalog.severity(w.severity).goal for w in char.wounds),
+                     initiative=initiative_penalty(char, catalog))
 
 
 ARMOUR_TRAITS = ("dex", "vigor")
@@ -123,15 +122,8 @@ def goal_roll(dice: DiceSource, label: str, goal: Goal, catalog: FadingSunsCatal
     return dice.fading_suns(label, goal.total, catalog.chart)
 
 
-def report(roll: Roll, goal: Goal) -> dict[str, Any]:
+def report(roll: Roll, goal: Goal) -> GoalRoll:
     """One goal roll as the outcome shows it."""
-    return {
-        "roll": roll.total,
-        "goal": goal.total,
-        "result": roll.result,
-        "success": roll.result in (SUCCESS, CRITICAL),
-        "critical": roll.result == CRITICAL,
-        "victory_points": roll.victory_points or 0,
-        "victory_dice": roll.victory_dice or 0,
-        "modifiers": goal.to_dict(),
-    }
+    return GoalRoll(roll=roll.total, goal=goal.total, result=roll.result, success=roll.result in (SUCCESS, CRITICAL),
+                    critical=roll.result == CRITICAL, victory_points=roll.victory_points or 0,
+                    victory_dice=roll.victory_dice or 0, modifiers=goal.to_dict())

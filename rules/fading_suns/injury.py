@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.dice import DiceSource
 from rules.fading_suns.catalog import CHECK_ROLLS, FadingSunsCatalog, Location, Weapon
 from rules.fading_suns.character import Character, Decision, PendingRoll, WoundState
-from rules.fading_suns.goals import Goal, goal_roll, report, situational
+from rules.fading_suns.goals import Goal, goal_roll, penalties, report, situational
+from rules.fading_suns.outcomes import Aftermath, Check, DeathDecision, EffectRoll, GoalRoll, PendingNote
 from rules.fading_suns.settings import Rules
 
 DEATH_OPTIONS = ("death", "unconscious")
@@ -23,18 +23,19 @@ class Ctx:
 
 
 @dataclass
-class Aftermath:
-    """What befell one character during an action, as the outcome reports it."""
+class SideLog:
+    """What befell one character (``who``: attacker or defender) during an action, gathered as the rules run;
+    ``aftermath`` makes the outcome's record of it."""
 
     who: str
     hand: str | None = None  # the weapon this action uses, which a FUMBLE concerns; None: the first in hand
-    effect_roll: dict[str, Any] | None = None
+    effect_roll: EffectRoll | None = None
     effect: str = "none"
-    checks: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
     conditions_added: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    decision: dict[str, Any] | None = None
+    pending: list[PendingNote] = field(default_factory=list)
+    decision: DeathDecision | None = None
 
     def note_conditions(self, before: Character, after: Character) -> None:
         for condition in after.conditions:
@@ -42,7 +43,30 @@ class Aftermath:
                 self.conditions_added.append(condition)
 
 
-def in_hand(char: Character, after: Aftermath) -> Weapon | None:
+def aftermath(ctx: Ctx, sides: list[SideLog], target: SideLog, target_char: Character) -> Aftermath:
+    """Every side's log as the outcome's record; the effect and wound checks are the target's."""
+    wound_checks = [c for c in target.checks if c.cause == "wound"]
+    decisions = [a.decision for a in (target, *sides) if a.decision is not None]
+    return Aftermath(
+        effect_roll=target.effect_roll,
+        effect=target.effect,
+        stumble_roll=next((c for c in wound_checks if c.check == "stumble"), None),
+        fumble_roll=next((c for c in wound_checks if c.check == "fumble"), None),
+        checks=tuple(c for a in sides for c in a.checks),
+        conditions={a.who: tuple(a.conditions_added) for a in sides},
+        dropped={a.who: tuple(a.dropped) for a in sides},
+        pending_rolls=tuple(p for a in sides for p in a.pending),
+        gm_decision=decisions[0] if decisions else None,
+        penalties=penalties(target_char, ctx.catalog),
+    )
+
+
+def pending_note(pending: PendingRoll, who: str | None = None) -> PendingNote:
+    return PendingNote(id=pending.id, kind=pending.kind, column=pending.column, wound=pending.wound,
+                       cause=pending.cause, weapon=pending.weapon, who=who)
+
+
+def in_hand(char: Character, after: SideLog) -> Weapon | None:
     """The weapon a FUMBLE concerns: the one the action uses if the sheet holds it still, else none;
     outside an armed action, the first weapon still in hand."""
     ready = char.ready_weapons()
@@ -51,7 +75,7 @@ def in_hand(char: Character, after: Aftermath) -> Weapon | None:
     return next((w for w in ready if w.name == after.hand), None)
 
 
-def apply_consequences(char: Character, consequences: tuple[str, ...], after: Aftermath) -> Character:
+def apply_consequences(char: Character, consequences: tuple[str, ...], after: SideLog) -> Character:
     """prone / stunned / unconscious (which also lays one prone) / drop_weapon (the weapon in hand)."""
     before = char
     for consequence in consequences:
@@ -68,7 +92,7 @@ def apply_consequences(char: Character, consequences: tuple[str, ...], after: Af
     return char
 
 
-def apply_effect(ctx: Ctx, char: Character, effect: str, wound: int | None, after: Aftermath) -> Character:
+def apply_effect(ctx: Ctx, char: Character, effect: str, wound: int | None, after: SideLog) -> Character:
     """An effect-table result on the sheet: stun, unconsciousness, or death (or dying, for the GM to decide)."""
     before = char
     if effect == "stun":
@@ -80,7 +104,7 @@ def apply_effect(ctx: Ctx, char: Character, effect: str, wound: int | None, afte
             char = char.with_conditions(("dying",))
             decision = Decision("death", DEATH_OPTIONS, wound)
             char = dataclasses.replace(char, decision=decision)
-            after.decision = {"kind": "death", "who": after.who, "options": list(DEATH_OPTIONS), "wound": wound}
+            after.decision = DeathDecision(kind="death", who=after.who, options=DEATH_OPTIONS, wound=wound)
         else:
             char = char.with_conditions(("dead",), ("dying",))
     after.effect = effect
@@ -97,16 +121,16 @@ def effect_goal(ctx: Ctx, char: Character) -> Goal:
     )
 
 
-def run_effect(ctx: Ctx, char: Character, column: str, wound: int | None, after: Aftermath) -> Character:
+def run_effect(ctx: Ctx, char: Character, column: str, wound: int | None, after: SideLog) -> Character:
     goal = effect_goal(ctx, char)
     roll = goal_roll(ctx.dice, "effect", goal, ctx.catalog)
     assert roll.result is not None
     effect = ctx.catalog.effect(column, roll.result)
-    after.effect_roll = {**report(roll, goal), "column": column, "wound": wound, "effect": effect}
+    after.effect_roll = EffectRoll(roll=report(roll, goal), column=column, wound=wound, effect=effect)
     return apply_effect(ctx, char, effect, wound, after)
 
 
-def check_goal(ctx: Ctx, char: Character, name: str, after: Aftermath) -> Goal | None:
+def check_goal(ctx: Ctx, char: Character, name: str, after: SideLog) -> Goal | None:
     """A STUMBLE or FUMBLE goal; None for a FUMBLE with nothing in hand to drop."""
     check = ctx.catalog.check(name)
     skill = check.skill
@@ -119,22 +143,22 @@ def check_goal(ctx: Ctx, char: Character, name: str, after: Aftermath) -> Goal |
     return goal.plus(*situational(char, ctx.catalog, ctx.rules, name, (check.characteristic, skill)))
 
 
-def run_check(ctx: Ctx, char: Character, name: str, wound: int | None, after: Aftermath, cause: str) -> Character:
+def run_check(ctx: Ctx, char: Character, name: str, wound: int | None, after: SideLog, cause: str) -> Character:
     """A STUMBLE or FUMBLE roll, rolled under its own label; ``cause`` says what called for it."""
-    head = {"who": after.who, "check": name, "cause": cause, "wound": wound}
     goal = check_goal(ctx, char, name, after)
     if goal is None:
-        after.checks.append({**head, "roll": None, "goal": None, "result": None, "success": None,
-                             "consequences": [], "note": "nothing in hand"})
+        after.checks.append(Check(who=after.who, check=name, cause=cause, wound=wound, roll=GoalRoll(),
+                                  note="nothing in hand"))
         return char
     roll = goal_roll(ctx.dice, name, goal, ctx.catalog)
     assert roll.result is not None
     consequences = ctx.catalog.check(name).consequences(roll.result)
-    after.checks.append({**head, **report(roll, goal), "consequences": list(consequences)})
+    after.checks.append(Check(who=after.who, check=name, cause=cause, wound=wound, roll=report(roll, goal),
+                              consequences=tuple(consequences)))
     return apply_consequences(char, consequences, after)
 
 
-def wound_roll(ctx: Ctx, char: Character, kind: str, wound: int | None, after: Aftermath,
+def wound_roll(ctx: Ctx, char: Character, kind: str, wound: int | None, after: SideLog,
                cause: str = "wound") -> Character:
     """The roll a wound (or a fumbled attack) calls for: made now, or queued for the GM when auto_rolls is off."""
     if kind == "none":
@@ -148,7 +172,7 @@ def wound_roll(ctx: Ctx, char: Character, kind: str, wound: int | None, after: A
             cause=cause,
             weapon=after.hand if kind == "fumble" else None,
         )
-        after.pending.append({**pending.to_dict(), "who": after.who})
+        after.pending.append(pending_note(pending, after.who))
         if kind not in CHECK_ROLLS:
             after.effect = "pending"
         return dataclasses.replace(char, pending=(*char.pending, pending))
@@ -163,7 +187,7 @@ def classify(ctx: Ctx, damage: int, size: int) -> str | None:
 
 
 def apply_hit(ctx: Ctx, char: Character, location: Location, damage: int, damage_type: str | None,
-              after: Aftermath) -> tuple[Character, WoundState | None]:
+              after: SideLog) -> tuple[Character, WoundState | None]:
     """Final damage against the target's Size at one location: the wound, its automatic effects, its roll."""
     severity = classify(ctx, damage, char.size)
     if severity is None:
@@ -177,7 +201,7 @@ def apply_hit(ctx: Ctx, char: Character, location: Location, damage: int, damage
     return char, wound
 
 
-def resolve_pending(ctx: Ctx, char: Character, pending: PendingRoll, after: Aftermath) -> Character:
+def resolve_pending(ctx: Ctx, char: Character, pending: PendingRoll, after: SideLog) -> Character:
     """Make a queued roll now (whatever auto_rolls says) and take it off the sheet."""
     char = dataclasses.replace(char, pending=tuple(p for p in char.pending if p.id != pending.id))
     if pending.weapon is not None:

@@ -9,7 +9,17 @@ from typing import Any
 from rules.errors import IllegalAction, RulesError, UnknownEntry
 from rules.fading_suns.character import Character, WoundState
 from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, penalties, report, situational
-from rules.fading_suns.injury import Aftermath, Ctx, resolve_pending, run_check, run_effect
+from rules.fading_suns.injury import Ctx, SideLog, aftermath, pending_note, resolve_pending, run_check, run_effect
+from rules.fading_suns.outcomes import (
+    EffectOutcome,
+    GmDecideOutcome,
+    HealOutcome,
+    HealStep,
+    RecoverOutcome,
+    RestOutcome,
+    UnequipOutcome,
+    WoundNote,
+)
 
 RECOVERABLE = ("stunned", "prone", "unconscious", "disarmed")
 MAX_DAYS = 3650
@@ -22,25 +32,12 @@ def _int_option(action: Mapping[str, Any], key: str, low: int, high: int, defaul
     return value
 
 
-def _aftermath_fields(after: Aftermath) -> dict[str, Any]:
-    return {
-        "effect_roll": after.effect_roll,
-        "effect": after.effect,
-        "stumble_roll": next((c for c in after.checks if c["check"] == "stumble"), None),
-        "fumble_roll": next((c for c in after.checks if c["check"] == "fumble"), None),
-        "checks": after.checks,
-        "conditions": {after.who: after.conditions_added},
-        "dropped": {after.who: after.dropped},
-        "gm_decision": after.decision,
-    }
-
-
-def effect(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def effect(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[EffectOutcome, Character]:
     """A roll the GM makes: the sheet's next pending roll (or the one with id ``pending``), or an ad-hoc
     roll named by ``column`` (an effect-table column, stumble or fumble)."""
     if char.has("dead"):
         raise IllegalAction(f"attacker ({char.name}) is dead")
-    after = Aftermath("attacker")
+    after = SideLog("attacker")
     column = action.get("column")
     chosen = None
     if column is not None:
@@ -65,18 +62,18 @@ def effect(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[s
                 ids = ", ".join(str(p.id) for p in char.pending)
                 raise UnknownEntry(f"attacker ({char.name}) has no pending roll {pid} (pending: {ids})")
         char = resolve_pending(ctx, char, chosen, after)
-    outcome = {
-        "action": "effect",
-        "character": char.name,
-        "resolved": None if chosen is None else chosen.to_dict(),
-        **_aftermath_fields(after),
-        "pending_rolls": [p.to_dict() for p in char.pending],
-        "penalties": penalties(char, ctx.catalog),
-    }
+    # the roll's checks whatever called for them (a fumbled attack's FUMBLE too); the rolls the sheet still owes
+    record = aftermath(ctx, [after], after, char)
+    stumble = next((c for c in after.checks if c.check == "stumble"), None)
+    fumble = next((c for c in after.checks if c.check == "fumble"), None)
+    record = dataclasses.replace(record, stumble_roll=stumble, fumble_roll=fumble,
+                                 pending_rolls=tuple(pending_note(p) for p in char.pending))
+    outcome = EffectOutcome(character=char.name, resolved=None if chosen is None else pending_note(chosen),
+                            after=record)
     return outcome, char
 
 
-def gm_decide(ctx: Ctx, char: Character, action: Mapping[str, Any], who: str) -> tuple[dict[str, Any], Character]:
+def gm_decide(ctx: Ctx, char: Character, action: Mapping[str, Any], who: str) -> tuple[GmDecideOutcome, Character]:
     """Apply the GM's choice to the sheet's pending decision (death: death or unconsciousness)."""
     decision = char.decision
     if decision is None:
@@ -89,17 +86,8 @@ def gm_decide(ctx: Ctx, char: Character, action: Mapping[str, Any], who: str) ->
     else:
         char = char.with_conditions(("unconscious", "prone"), ("dying",))
     char = dataclasses.replace(char, decision=None)
-    outcome = {
-        "action": "gm_decide",
-        "who": who,
-        "character": char.name,
-        "decision": decision.kind,
-        "choice": choice,
-        "wound": decision.wound,
-        "conditions": list(char.conditions),
-        "gm_decision": None,
-        "penalties": penalties(char, ctx.catalog),
-    }
+    outcome = GmDecideOutcome(who=who, character=char.name, decision=decision.kind, choice=str(choice),
+                              wound=decision.wound, conditions=char.conditions, penalties=penalties(char, ctx.catalog))
     return outcome, char
 
 
@@ -116,13 +104,13 @@ def heal_days(ctx: Ctx, wound: WoundState) -> int | None:
     return severity.treated_heal_days if wound.treated else severity.heal_days
 
 
-def rest(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def rest(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[RestOutcome, Character]:
     """Days of rest: each wound gains the days; when they reach its severity's healing time it steps down
     one severity (a minor wound heals). Rest also ends stun, unconsciousness and lying prone."""
     if char.has("dead") or char.has("dying"):
         raise IllegalAction(f"attacker ({char.name}) is {'dead' if char.has('dead') else 'dying'}")
     days = _int_option(action, "days", 1, MAX_DAYS, 1)
-    healed: list[dict[str, Any]] = []
+    healed: list[HealStep] = []
     wounds: list[WoundState] = []
     for wound in char.wounds:
         current: WoundState | None = dataclasses.replace(wound, progress=wound.progress + days)
@@ -131,8 +119,8 @@ def rest(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str
             if needed is None or current.progress < needed:
                 break
             after = _step_down(ctx, dataclasses.replace(current, progress=current.progress - needed))
-            healed.append({"wound": wound.index, "from": current.severity,
-                           "to": None if after is None else after.severity})
+            healed.append(HealStep(wound=wound.index, from_=current.severity,
+                                   to=None if after is None else after.severity))
             current = after
         if current is not None:
             if heal_days(ctx, current) is None:
@@ -140,15 +128,10 @@ def rest(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str
             wounds.append(current)
     before = char.conditions
     char = dataclasses.replace(char, wounds=tuple(wounds)).with_conditions((), ("stunned", "unconscious", "prone"))
-    outcome = {
-        "action": "rest",
-        "character": char.name,
-        "days": days,
-        "healed": healed,
-        "wounds": [w.to_dict() for w in char.wounds],
-        "conditions_cleared": [c for c in before if c not in char.conditions],
-        "penalties": penalties(char, ctx.catalog),
-    }
+    outcome = RestOutcome(character=char.name, days=days, healed=tuple(healed),
+                          wounds=tuple(WoundNote(**w.to_dict()) for w in char.wounds),
+                          conditions_cleared=tuple(c for c in before if c not in char.conditions),
+                          penalties=penalties(char, ctx.catalog))
     return outcome, char
 
 
@@ -161,7 +144,7 @@ def _worst_untreated(ctx: Ctx, patient: Character) -> WoundState | None:
 
 
 def heal(ctx: Ctx, healer: Character, patient: Character | None,
-         action: Mapping[str, Any]) -> tuple[dict[str, Any], Character, Character | None]:
+         action: Mapping[str, Any]) -> tuple[HealOutcome, Character, Character | None]:
     """A healer (the attacker) treats one wound of the patient (the defender; none: the healer's own) with a
     goal roll of Wits + the healing skill. Success marks it treated (it heals faster, and a crippled wound
     can mend at all) and credits days per victory point; a critical failure loses its healing progress."""
@@ -202,32 +185,22 @@ def heal(ctx: Ctx, healer: Character, patient: Character | None,
     rep = report(roll, goal)
     updated = wound
     credited = 0
-    if rep["success"]:
-        credited = rep["victory_points"] * healing.days_per_victory_point
+    if rep.success:
+        credited = rep.victory_points * healing.days_per_victory_point
         updated = dataclasses.replace(wound, treated=True, progress=wound.progress + credited)
     elif roll.result == "critical_failure":
         updated = dataclasses.replace(wound, progress=0)
     target = dataclasses.replace(target, wounds=tuple(updated if w.index == wound.index else w
                                                       for w in target.wounds))
-    outcome = {
-        "action": "heal",
-        "healer": healer.name,
-        "patient": target.name,
-        "skill": skill,
-        "wound": wound.index,
-        "severity": wound.severity,
-        **rep,
-        "treated": updated.treated,
-        "days_credited": credited,
-        "progress": updated.progress,
-        "penalties": penalties(target, ctx.catalog),
-    }
+    outcome = HealOutcome(healer=healer.name, patient=target.name, skill=skill, wound=wound.index,
+                          severity=wound.severity, heal_roll=rep, treated=updated.treated, days_credited=credited,
+                          progress=updated.progress, penalties=penalties(target, ctx.catalog))
     if patient is None:
         return outcome, target, None
     return outcome, healer, target
 
 
-def recover(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def recover(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[RecoverOutcome, Character]:
     """Book-keeping between turns: shake off a stun, stand up, come round, or pick up dropped weapons."""
     condition = action.get("condition")
     if condition not in RECOVERABLE:
@@ -253,19 +226,13 @@ def recover(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[
             raise IllegalAction(f"attacker ({char.name}) is unconscious and cannot stand")
         cleared = [condition] if char.has(condition) else []
         char = char.with_conditions((), (condition,))
-    outcome = {
-        "action": "recover",
-        "character": char.name,
-        "condition": condition,
-        "cleared": cleared,
-        "picked_up": picked,
-        "conditions": list(char.conditions),
-        "penalties": penalties(char, ctx.catalog),
-    }
+    outcome = RecoverOutcome(character=char.name, condition=str(condition), cleared=tuple(cleared),
+                             picked_up=tuple(picked), conditions=char.conditions,
+                             penalties=penalties(char, ctx.catalog))
     return outcome, char
 
 
-def unequip(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def unequip(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[UnequipOutcome, Character]:
     """An owner's edit: a weapon or armour piece taken off the sheet; weapons on the ground stay only as many
     as the sheet still carries of that name."""
     kind, item = action.get("kind"), action.get("item")
@@ -279,7 +246,7 @@ def unequip(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[
             raise IllegalAction(f"attacker ({char.name}) wears no {item!r} (wears: {', '.join(names) or 'nothing'})")
         char = dataclasses.replace(char, armour=char.armour[:index] + char.armour[index + 1:],
                                    armour_entries=char.armour_entries[:index] + char.armour_entries[index + 1:])
-        return {"action": "unequip", "kind": kind, "removed": names[index]}, char
+        return UnequipOutcome(kind=kind, removed=names[index]), char
     names = [weapon.name for weapon in char.weapons]
     index = next((i for i, name in enumerate(names) if name.casefold() == wanted), None)
     if index is None:
@@ -291,4 +258,4 @@ def unequip(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[
     char = dataclasses.replace(char, weapons=char.weapons[:index] + char.weapons[index + 1:],
                                weapon_entries=char.weapon_entries[:index] + char.weapon_entries[index + 1:],
                                dropped=tuple(dropped))
-    return {"action": "unequip", "kind": kind, "removed": name}, char
+    return UnequipOutcome(kind=kind, removed=name), char

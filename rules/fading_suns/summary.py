@@ -30,8 +30,8 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None
         ("Carried", f"{_num(kg(carried))} kg"),
         ("Load", f"{_num(kg(carried / enc))}x ENC"),
         ("Load penalty", str(load_modifier(carried, enc, catalog))),
-        ("Wound goal penalty", str(pens["goal"])),
-        ("Initiative penalty", str(pens["initiative"])),
+        ("Wound goal penalty", str(pens.goal)),
+        ("Initiative penalty", str(pens.initiative)),
         ("Effect roll goal", str(effect_goal)),
     ]
     dropped = list(char.dropped)

@@ -11,6 +11,7 @@ from typing import Any
 from rules.errors import IllegalAction, RulesError
 from rules.fading_suns.character import CONDITIONS, Character
 from rules.fading_suns.injury import Ctx
+from rules.fading_suns.outcomes import ConditionOutcome, EndFightOutcome
 from rules.model import WayOut
 
 
@@ -29,7 +30,7 @@ def ways_out(char: Character, in_fight: bool) -> tuple[WayOut, ...]:
     return tuple(out)
 
 
-def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[EndFightOutcome, Character]:
     """What lasts only for a fight ends with it: the fallen get up, a stun wears off, dropped or thrown
     weapons are gathered (ruling ``weapons_gathered``) and a spent energy shield recharges (``shield_spent``
     in ``ended``; docs/rules/fading-suns.md). Wounds and unconsciousness stay."""
@@ -41,11 +42,11 @@ def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dic
         char = dataclasses.replace(char, shield_hits_used=0)
     if gathered:
         char = dataclasses.replace(char, dropped=())
-    return {"action": "end_fight", "character": char.name, "ended": ended, "gathered": gathered,
-            "conditions": list(char.conditions)}, char
+    return EndFightOutcome(character=char.name, ended=tuple(ended), gathered=tuple(gathered),
+                           conditions=char.conditions), char
 
 
-def set_conditions(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[dict[str, Any], Character]:
+def set_conditions(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[ConditionOutcome, Character]:
     """The GM's word: set (``add``) or clear (``remove``) conditions by name."""
     changes: dict[str, list[str]] = {"add": [], "remove": []}
     for option in changes:
@@ -58,4 +59,4 @@ def set_conditions(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tupl
                 raise IllegalAction(f"{name!r} is not a Fading Suns condition (conditions: {', '.join(CONDITIONS)})")
             changes[option].append(str(name))
     char = char.with_conditions(tuple(changes["add"]), tuple(changes["remove"]))
-    return {"action": "condition", "character": char.name, "conditions": list(char.conditions)}, char
+    return ConditionOutcome(character=char.name, conditions=char.conditions), char

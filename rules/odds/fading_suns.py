@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from rules.fading_suns.outcomes import AttackOutcome, Check
 from rules.fading_suns.settings import parse_settings
 from rules.model import Resolution, Scenario
-from rules.odds.common import check_result, group_faces, make_leaf, spread
+from rules.odds.common import group_faces, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
-from rules.outcome import legacy
 
 CHECKS = frozenset({"effect", "stumble", "fumble", "heal"})
 
@@ -25,8 +25,7 @@ class FadingSunsOdds:
     def __init__(self, catalog: Any, scenario: Scenario, probe: Resolution,
                  forced: Mapping[str, Sequence[int]]) -> None:
         self.catalog = catalog
-        column = legacy(probe.outcome).get("column")
-        self.column = column if isinstance(column, str) else None
+        self.column = probe.outcome.column if isinstance(probe.outcome, AttackOutcome) else None
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
         # the wound is known once the location is (fixed damage); rolled damage and armour come after it
         self.wound_at_location = parse_settings(scenario.settings).damage_mode == "fixed"
@@ -51,12 +50,11 @@ class FadingSunsOdds:
             return None
         if history[-1][0] not in ("attack", "defense"):
             return None
-        if history[-1][0] == "attack" and legacy(resolution.outcome).get("defense") is not None:
+        out = _attack(resolution)
+        if history[-1][0] == "attack" and out.defense is not None:
             return None  # wait for the defence
-        out = legacy(resolution.outcome)
-        defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
-        return State(("exchange", out.get("result"), out.get("hit"), out.get("defended"),
-                      out.get("net_victory_points"), defense.get("result")))
+        return State(("exchange", out.attack_roll.result, out.hit, out.defended, out.net_victory_points,
+                      None if out.defense is None else out.defense.roll.result))
 
     def _wound(self, history: History, resolution: Resolution | None) -> State | None:
         """After the location roll: the wound's rolls depend on its severity and the location's effect for it
@@ -79,23 +77,22 @@ class FadingSunsOdds:
             if worked_out not in self.severities:
                 return None
             return self._state(prefix, place, worked_out, self.severities[worked_out], hit[1], hit[2])
-        out = legacy(resolution.outcome)
-        location, severity, damage = out.get("location"), out.get("severity"), out.get("damage")
-        if not isinstance(location, str) or not isinstance(damage, int):
+        out = _attack(resolution)
+        location, severity, damage = out.location, out.severity, out.damage
+        if location is None or damage is None:
             return None
-        defense = out["defense"] if isinstance(out.get("defense"), Mapping) else {}
         leaf = dict(self.leaf(resolution))
         exchange = tuple((name, leaf[name]) for name in ("result", "hit", "defended", "victory_points",
                                                           "attacker_conditions"))
-        shared = (defense.get("result"), out.get("result"), leaf["attacker_conditions"])
-        raw, armour, shield = out.get("damage_before_armor"), out.get("armor"), out.get("shield")
-        if isinstance(raw, int) and isinstance(armour, int):
-            absorbed = shield.get("absorbed", 0) if isinstance(shield, Mapping) else 0
-            self.hits.setdefault(prefix, (raw - int(absorbed or 0), exchange, shared))
+        shared = (None if out.defense is None else out.defense.roll.result, out.attack_roll.result,
+                  leaf["attacker_conditions"])
+        raw, armour = out.damage_before_armor, out.armor
+        if raw is not None and armour is not None:
+            absorbed = out.shield.absorbed if out.shield is not None else 0
+            self.hits.setdefault(prefix, (raw - absorbed, exchange, shared))
             self.armour.setdefault(location, armour)
-            self.severities.setdefault(damage, severity if isinstance(severity, str) else None)
-        return self._state(prefix, location, damage, severity if isinstance(severity, str) else None, exchange,
-                           shared)
+            self.severities.setdefault(damage, severity)
+        return self._state(prefix, location, damage, severity, exchange, shared)
 
     def _state(self, prefix: History, location: str, damage: int, severity: str | None, exchange: Leaf,
                shared: tuple[Hashable, ...]) -> State:
@@ -111,23 +108,34 @@ class FadingSunsOdds:
         return None
 
     def leaf(self, resolution: Resolution) -> Leaf:
-        out = legacy(resolution.outcome)
-        conditions = (out.get("conditions") or {}).get("defender", [])
-        attacker_conditions = (out.get("conditions") or {}).get("attacker", [])
+        out = _attack(resolution)
+        conditions = out.after.conditions
         return make_leaf([
-            ("result", out.get("result")),
-            ("hit", bool(out.get("hit"))),
-            ("defended", bool(out.get("defended"))),
-            ("victory_points", out.get("net_victory_points")),
-            ("location", out.get("location")),
-            ("damage", out.get("damage")),
-            ("severity", out.get("severity")),
-            ("effect", out.get("effect")),
-            ("stumble", check_result(out.get("stumble_roll"))),
-            ("fumble", check_result(out.get("fumble_roll"))),
-            ("conditions", tuple(sorted(conditions))),
-            ("attacker_conditions", tuple(sorted(attacker_conditions))),
+            ("result", out.attack_roll.result),
+            ("hit", out.hit),
+            ("defended", out.defended),
+            ("victory_points", out.net_victory_points),
+            ("location", out.location),
+            ("damage", out.damage),
+            ("severity", out.severity),
+            ("effect", out.after.effect),
+            ("stumble", _check(out.after.stumble_roll)),
+            ("fumble", _check(out.after.fumble_roll)),
+            ("conditions", tuple(sorted(conditions.get("defender", ())))),
+            ("attacker_conditions", tuple(sorted(conditions.get("attacker", ())))),
         ])
+
+
+def _attack(resolution: Resolution) -> AttackOutcome:
+    outcome = resolution.outcome
+    if not isinstance(outcome, AttackOutcome):
+        raise TypeError(f"Fading Suns odds follow an attack, not {outcome.action!r}")
+    return outcome
+
+
+def _check(check: Check | None) -> str | None:
+    """A STUMBLE or FUMBLE as a leaf reads it: its result ("None" when it could not be rolled), or None."""
+    return None if check is None else str(check.roll.result)
 
 
 def _has(row: Mapping[str, Hashable], condition: str) -> bool:

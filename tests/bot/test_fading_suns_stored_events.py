@@ -54,3 +54,14 @@ def test_a_stored_event_renders_as_it_did(event: dict[str, Any]) -> None:
                               encoding="utf-8")
         return
     assert got == expected[event["source"]]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=[e["source"] for e in EVENTS])
+def test_a_stored_outcome_reads_back_as_its_record_and_writes_the_same_shape(event: dict[str, Any]) -> None:
+    """The typed record holds every key an event stored, in the stored order: reading a payload and writing it
+    again gives the same JSON, so nothing an old event kept is lost to the records."""
+    from rules.fading_suns.outcomes import RECORDS
+
+    stored = event["payload"]["outcome"]
+    record = RECORDS[stored["action"]].from_dict(stored)
+    assert json.dumps(record.to_dict()) == json.dumps(stored)

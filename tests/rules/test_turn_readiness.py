@@ -88,7 +88,7 @@ def test_fading_suns_initiative_score_breaks_ties_on_wits() -> None:
     resolution = engine.resolve(Scenario("fading-suns", {"type": "initiative"}, SHEETS["fading-suns"]),
                                 DiceSource(), catalog)
     score = engine.initiative_score(resolution.outcome)
-    assert score == InitiativeScore(resolution.outcome["initiative"]["attacker"]["score"], (5,))
+    assert score == InitiativeScore(resolution.outcome.to_dict()["initiative"]["attacker"]["score"], (5,))
 
 
 def test_pendragon_rolls_no_initiative() -> None:

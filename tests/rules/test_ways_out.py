@@ -33,7 +33,7 @@ def _end_fight(system: str, **state: Any) -> tuple[dict[str, Any], dict[str, Any
     done = engine.resolve(Scenario(system, {"type": "end_fight"}, _sheet(system, **state)), DiceSource({}),
                           load_catalog(system))
     assert done.attacker is not None
-    return dict(done.outcome), dict(done.attacker)
+    return done.outcome.to_dict(), dict(done.attacker)  # the outcome as events store it
 
 
 def test_ars_harn_a_tactical_advantage_may_get_up_from_a_prone_position_for_free() -> None:

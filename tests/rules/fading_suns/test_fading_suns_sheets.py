@@ -16,13 +16,15 @@ from rules.dice import DiceSource
 from rules.errors import RulesError, SheetError, UnknownEntry
 from rules.fading_suns.engine import ENGINE
 from rules.model import Scenario
+from tests.rules.fading_suns.fading_suns_support import Ran
 
 CAT = load_catalog("fading-suns")
 
 
 def resolve(action: Any, attacker: Any, defender: Any = None, dice: Any = None, rules: Any = None) -> Any:
     source = DiceSource(forced=dice or {}, rng=Random(7))
-    return ENGINE.resolve(Scenario("fading-suns", action, attacker, defender, rules or {}), source, CAT)
+    result = ENGINE.resolve(Scenario("fading-suns", action, attacker, defender, rules or {}), source, CAT)
+    return Ran.of(result)
 
 
 # -- validation ------------------------------------------------------------------------------------
@@ -263,4 +265,4 @@ def test_an_option_given_as_null_takes_its_default() -> None:
     source = DiceSource(forced={"attack": [20]})
     res = ENGINE.resolve(Scenario("fading-suns", {"type": "attack", "mode": None}, {"name": "A"}, {"name": "B"}, {}),
                          source, CAT)
-    assert res.outcome["mode"] == "melee" and res.outcome["success"] is False
+    assert res.outcome.mode == "melee" and res.outcome.attack_roll.success is False
