@@ -27,27 +27,49 @@ def load_sheet_file(filename: str, data: bytes) -> dict[str, Any]:
 
 
 def check_shape(value: Any, source: str) -> None:
-    """Refuse trees that expand past MAX_NODES or nest past MAX_DEPTH; keys must be text."""
-    budget = [MAX_NODES]
+    """Refuse trees that expand past MAX_NODES or nest past MAX_DEPTH; keys must be text. The first mistake in
+    reading order is the one named.
 
-    def walk(node: Any, depth: int, path: str) -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
+    Every engine result goes through here (twice an attack): the walk is a loop over a stack, plain values
+    are known by their exact type, and a field's path is spelled out only for the error that names it (each
+    node carries its parent's trail, ``(trail, key)``)."""
+    budget = MAX_NODES
+    # (node, depth, trail, whether its key is a mapping's: it must be text), pushed last first
+    stack: list[tuple[Any, int, _Trail, bool]] = [(value, 0, None, False)]
+    while stack:
+        node, depth, trail, keyed = stack.pop()
+        if keyed and trail is not None and not isinstance(trail[1], str):
+            raise UserError(f"{source}: field '{_path(trail[0]) or '.'}' has a key that is not text: {trail[1]!r}")
+        budget -= 1
+        if budget < 0:
             raise UserError(f"{source}: the sheet is too large (over {MAX_NODES} values)")
         if depth > MAX_DEPTH:
-            raise UserError(f"{source}: field '{path}' is nested too deeply")
-        if isinstance(node, Mapping):
-            for key, item in node.items():
-                if not isinstance(key, str):
-                    raise UserError(f"{source}: field '{path or '.'}' has a key that is not text: {key!r}")
-                walk(item, depth + 1, f"{path}.{key}" if path else key)
+            raise UserError(f"{source}: field '{_path(trail)}' is nested too deeply")
+        kind = type(node)
+        if kind in _PLAIN:
+            continue
+        if kind is dict or isinstance(node, Mapping):
+            stack.extend((item, depth + 1, (trail, key), True) for key, item in reversed(node.items()))
         elif isinstance(node, list):
-            for index, item in enumerate(node):
-                walk(item, depth + 1, f"{path}[{index}]")
+            stack.extend((node[index], depth + 1, (trail, index), False) for index in range(len(node) - 1, -1, -1))
         elif not (node is None or isinstance(node, str | int | float | bool)):
-            raise UserError(f"{source}: field '{path}' holds a {type(node).__name__}, not plain data")
+            raise UserError(f"{source}: field '{_path(trail)}' holds a {type(node).__name__}, not plain data")
 
-    walk(value, 0, "")
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_Trail = tuple[Any, Any] | None  # (the parent's trail, this key or list index); None at the top
+
+
+def _path(trail: _Trail) -> str:
+    """``wounds[2].location`` for the trail of that field."""
+    parts: list[str | int] = []
+    while trail is not None:
+        trail, key = trail
+        parts.append(key)
+    path = ""
+    for key in reversed(parts):
+        path = f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else key)
+    return path
 
 
 def clean_name(name: str) -> str:
