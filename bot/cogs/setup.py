@@ -1,4 +1,4 @@
-"""/setup: the server's system (or one channel's), GM role, who rolls shock and kill, rulings."""
+"""/setup: the server's system (or one channel's), GM role, who makes the rolls a wound calls for, rulings."""
 
 from __future__ import annotations
 
@@ -118,11 +118,13 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         await slow(interaction, self.bot.services.settings.set_gm_role(actor_of(interaction), role.id), ephemeral=True)
         await reply(interaction, embed=embeds.gm_role_set(role.id), ephemeral=True)
 
-    @app_commands.command(name="rolls", description="Whether the bot rolls shock and kill, or they wait for the GM")
-    @app_commands.describe(mode="auto: the bot rolls them; gm: they wait for the GM's buttons")
+    @app_commands.command(name="rolls",
+                          description="Whether the bot makes the rolls a wound calls for, or they wait for the GM")
+    @app_commands.describe(mode="auto: the bot rolls them (shock, knockdown, wound effect...); gm: the GM's buttons")
     async def rolls(self, interaction: discord.Interaction[GrievousBot], mode: Literal["auto", "gm"]) -> None:
-        await slow(interaction, self.bot.services.settings.set_rolls(actor_of(interaction), mode), ephemeral=True)
-        await reply(interaction, embed=embeds.rolls_set(mode), ephemeral=True)
+        view = await slow(interaction, self.bot.services.settings.set_rolls(actor_of(interaction), mode),
+                          ephemeral=True)
+        await reply(interaction, embed=embeds.rolls_set(mode, view.system), ephemeral=True)
 
     @app_commands.command(name="turns", description="Whether players may act out of turn in encounters")
     @app_commands.describe(mode="enforce: only on their turn; warn: they may, and it is said; off: any time")

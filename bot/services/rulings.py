@@ -16,6 +16,7 @@ from rules.rulings import parse_value
 
 DEFAULT_SYSTEM = "ars-harn"
 ROLLS_MODES = ("auto", "gm")
+ROLLS_RULING = "auto_rolls"  # each engine's ruling that /setup rolls switches (shown once, as that switch)
 TURNS_MODES = ("enforce", "warn", "off")
 
 
@@ -69,6 +70,6 @@ def scenario_settings(engine: Engine, settings: GuildSettings | None) -> dict[st
     """What goes into ``Scenario.settings``: the overrides the engine knows, and the server's rolls mode."""
     known = {s.name for s in engine.settings}
     out = {name: value for name, value in stored_rulings(settings, engine.system_id).items() if name in known}
-    if settings is not None and settings.rolls_mode == "gm" and "auto_rolls" in known:
-        out["auto_rolls"] = False
+    if settings is not None and settings.rolls_mode == "gm" and ROLLS_RULING in known:
+        out[ROLLS_RULING] = False
     return out

@@ -12,6 +12,7 @@ from bot.services.actor import Actor
 from bot.services.rulings import (
     DEFAULT_SYSTEM,
     ROLLS_MODES,
+    ROLLS_RULING,
     TURNS_MODES,
     channel_system,
     effective_rulings,
@@ -94,7 +95,11 @@ class SettingsService:
             raise UserError(f"rolls is one of {', '.join(ROLLS_MODES)}, not '{mode}'")
 
         async def work(session: AsyncSession) -> GuildSettingsView:
-            (await repo.guild_settings_for_update(session, actor.guild_id)).rolls_mode = mode
+            row = await repo.guild_settings_for_update(session, actor.guild_id)
+            row.rolls_mode = mode
+            # the switch is the one truth: an auto_rolls ruling set earlier (/setup ruling) goes with it
+            row.rulings = {system: {k: v for k, v in per.items() if k != ROLLS_RULING}
+                           for system, per in row.rulings.items() if isinstance(per, dict)}
             await session.flush()
             return await self._view(session, actor)
 
@@ -175,7 +180,8 @@ class SettingsService:
             guild_id=actor.guild_id, channel_id=actor.channel_id, guild_system=guild_system,
             channel_system=channel.system if channel is not None else None, system=system,
             gm_role_id=guild.gm_role_id if guild is not None else None,
-            rolls="gm" if guild is not None and guild.rolls_mode == "gm" else "auto",
+            rolls="gm" if (guild is not None and guild.rolls_mode == "gm") or rulings.get(ROLLS_RULING) is False
+            else "auto",
             rulings=rulings, overridden=tuple(sorted(stored)),
             turns=turns_mode(guild), secret_rolls=bool(guild is not None and guild.secret_rolls),
             gm_channel_id=guild.gm_channel_id if guild is not None else None,

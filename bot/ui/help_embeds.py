@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.sheet_guide import SheetGuide
+from bot.systems import GM_ROLLS, gm_rolls
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from rules.sheet_spec import SheetField
@@ -47,11 +48,6 @@ _ROLL_EXAMPLES = {
     "ars-harn": "`3d6+2`, `stress+5 vs 9`, `simple+3`",
     "pendragon": "`3d6+2`, `d20 vs 14`",
     "fading-suns": "`3d6+2`, `fs vs 12`",
-}
-_GM_ROLLS = {
-    "ars-harn": "shock and kill rolls",
-    "pendragon": "knockdown, major wound and fall rolls",
-    "fading-suns": "wound-effect, STUMBLE and FUMBLE rolls",
 }
 _DECISIONS = {
     "ars-harn": "a failed kill roll (death or incapacitation)",
@@ -96,7 +92,7 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
             "`/setup check` \u2014 what the bot may do here and in the GM channel, and what to change\n"
             "`/setup system` \u2014 ars-harn, pendragon or fading-suns; `channel_only:true` for one channel\n"
             "`/setup gm-role` \u2014 the role whose members are GMs\n"
-            f"`/setup rolls` \u2014 `auto`: the bot rolls {_GM_ROLLS.get(example, 'shock and kill rolls')}; "
+            f"`/setup rolls` \u2014 `auto`: the bot rolls {gm_rolls(example)}; "
             "`gm`: they wait for the GM's buttons\n"
             "`/setup ruling` \u2014 change one of the engine's rulings (autocompletes)\n"
             "`/pack upload file` \u2014 (GM) homebrew content: the file replaces the pack's file of that name for "
@@ -135,7 +131,7 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
     return (
         "Buttons only the GM role can press ask you to decide: "
         f"{_per_system(_DECISIONS, system)}. They keep working after a restart.\n"
-        f"With `/setup rolls mode:gm`, {_per_system(_GM_ROLLS, system)} wait for you: **Roll** lets the bot roll, "
+        f"With `/setup rolls mode:gm`, {_per_system(GM_ROLLS, system)} wait for you: **Roll** lets the bot roll, "
         "**Dice** takes the faces you rolled; or `/pending-roll character roll dice`.\n"
         "`/undo` takes back only what the last action changed, and says what stands in the way if a later "
         "change depends on it.\n"

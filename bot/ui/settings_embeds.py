@@ -7,7 +7,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_permissions import Needed
+from bot.services.rulings import ROLLS_RULING
 from bot.services.views import GuildSettingsView, PackView
+from bot.systems import gm_rolls, gm_rolls_heading
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, done, system_title
@@ -25,13 +27,15 @@ def settings(view: GuildSettingsView, rulings: Sequence[Setting] = ()) -> discor
     embed.add_field(name="System here", value=system, inline=False)
     embed.add_field(name="GM role", value=f"<@&{view.gm_role_id}>" if view.gm_role_id else
                     "not set (members with Manage Server are GMs)", inline=True)
-    embed.add_field(name="Shock and kill rolls", value="made by the bot" if view.rolls == "auto"
+    embed.add_field(name=gm_rolls_heading(view.system), value="made by the bot" if view.rolls == "auto"
                     else "wait for the GM", inline=True)
     embed.add_field(name="Turns", value=TURNS_WORDS.get(view.turns, view.turns), inline=True)
     embed.add_field(name="NPC rolls", value=_secret_words(view.secret_rolls, view.gm_channel_id), inline=True)
     described = {s.name: s for s in rulings}
     lines = []
     for name, value in view.rulings.items():
+        if name == ROLLS_RULING:  # the switch above (/setup rolls) says it
+            continue
         mark = " *(changed)*" if name in view.overridden else ""
         about = described.get(name)
         lines.append(f"`{name}` = **{text(value) if not isinstance(value, str) else plain(value)}**{mark}"
@@ -130,10 +134,11 @@ def gm_role_set(role_id: int) -> discord.Embed:
     return done(f"<@&{role_id}> is the GM role: its members adjudicate and run GM commands.")
 
 
-def rolls_set(mode: str) -> discord.Embed:
+def rolls_set(mode: str, system: str) -> discord.Embed:
+    """/setup rolls, in the words of the channel's system (the switch holds for every system of the server)."""
     if mode == "gm":
-        return done("Shock and kill rolls now wait for the GM's buttons.")
-    return done("The bot now makes shock and kill rolls itself.")
+        return done(f"{gm_rolls_heading(system)} now wait for the GM's buttons.")
+    return done(f"The bot now makes {gm_rolls(system)} itself.")
 
 
 TURNS_WORDS = {"enforce": "players act only on their turn", "warn": "out of turn is allowed, and said",
