@@ -112,6 +112,7 @@ async def test_setup_system_answers_before_it_sends_the_servers_commands(table: 
 
 
 async def test_setup_show_and_check_read_side_by_side(table: Any) -> None:
+    """Under the latency of a real connection, each answers in time, its independent reads running at once."""
     await table.setup("ars-harn")
     runtime = table.bot.services.runtime
     read = runtime.read
@@ -128,11 +129,15 @@ async def test_setup_show_and_check_read_side_by_side(table: Any) -> None:
             running -= 1
 
     runtime.read = counted
+    table.emu.rest_latency, table.emu.gateway_latency = 0.05, 0.04  # a real connection, one way
     try:
         for command in ("setup show", "setup check"):
             most = 0
             shown = await table.run(command, user=table.manager)
             assert shown.ephemeral and shown.embeds
             assert most == 2, f"/{command} read one thing after another ({most} at once)"
+        # the answer is seen here 50 ms before the bot hears it was taken: let that arrive
+        await table.emu.wait_until(lambda: not table.bot.flights.active or None, what="the answers to land")
     finally:
         runtime.read = read
+        table.emu.rest_latency = table.emu.gateway_latency = 0.0
