@@ -310,7 +310,10 @@ class Watcher:
         first = handle.events[0]
         missed = (first.at - handle.created_at) * 1000.0 > DEADLINE_MS
         error = None
-        if event.kind not in ("callback", "followup") or (event.message is not None and event.message.ephemeral):
+        # after "thinking" the bot edits it into the answer (bot/ui/publish.py): that edit is the answer, not an error
+        deferred = first.kind == "callback" and first.type == 5
+        answer_kinds = ("callback", "followup", "edit") if deferred else ("callback", "followup")
+        if event.kind not in answer_kinds or (event.message is not None and event.message.ephemeral):
             error = str(event.message.content if event.message is not None else event.kind)
         return Sample(handle, event, (event.at - handle.created_at) * 1000.0, error, missed)
 
