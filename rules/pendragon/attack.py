@@ -11,7 +11,15 @@ from rules.pendragon.catalog import Weapon, key
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.damage import plan_damage
-from rules.pendragon.injury import add_decision, apply_wound, fall_check, knockdown_check, roll_view
+from rules.pendragon.injury import (
+    add_decision,
+    apply_wound,
+    drop_pending_roll,
+    fall_check,
+    knockdown_check,
+    offer_dying,
+    roll_view,
+)
 from rules.pendragon.opposed import NOBODY, SUCCESSES, compare
 from rules.pendragon.options import Options
 
@@ -358,6 +366,13 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str,
     outcome["wound_index"] = details.get("wound_index")
     outcome["major_wound"] = bool(details.get("major_wound"))
     outcome["major_wound_effects"] = details.get("major_wound_effects")
+    if isinstance(outcome["knockdown"], dict) and outcome["knockdown"].get("pending") and char.unconscious \
+            and not char.mounted:
+        # a knockdown roll left for the GM, and the wound laid him on the ground: it can change nothing now
+        char, _ = drop_pending_roll(char, "knockdown")
+        events.remove("knockdown_pending")
+        outcome["knockdown"] = None
+        char = offer_dying(char)
     fell = "knocked_down" in events
     if char.unconscious and not was_unconscious and not fell:
         char, outcome["fall"] = fall_check(ctx, char, char.mounted, l_side.on_wall, events)
@@ -366,7 +381,8 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str,
 
 
 def _note_dying(ex: Exchange, who: str) -> None:
-    if "dying" in ex.events[who]:
+    # death or survival waits while a roll or fall-damage word that can change his hit points is owed
+    if "dying" in ex.events[who] and any(d.get("kind") == "dying" for d in ex.chars[who].pending_decisions):
         ex.decisions.append({"kind": "dying", "who": who, "options": ["death", "survival"]})
     if "gentle_fall" in ex.events[who]:
         ex.decisions.append({"kind": "fall_damage", "who": who, "options": ["none", "damage"]})

@@ -136,11 +136,28 @@ def check_condition(ctx: Ctx, char: Character, events: list[str], mortal: bool =
     if hp <= 0 and not char.dying and not char.dead:
         char = char.with_(dying=True, mortal=mortal, chirurgery_needed=True, unconscious=True, prone=True)
         events.append("dying")
-        char = add_decision(char, {"kind": "dying", "options": ["death", "survival"],
-                                   "deadline": "hour" if mortal else "midnight"})
     elif hp <= 0 and mortal and char.dying and not char.mortal:
         char = char.with_(mortal=True)
-    return char
+    return offer_dying(char)
+
+
+def offer_dying(char: Character) -> Character:
+    """The GM's death-or-survival decision for the dying, once nothing still owed can change his hit points:
+    a knockdown, major wound or fall roll that waits for the GM (a fall's wound, a lost SIZ or CON), or the
+    GM's own word on a gentle fall's damage. Offered with them, Survival ("at 1 hit point") would be undone by
+    the roll made after it and asked again (issue 18); the roll that settles the last of them offers it."""
+    if not char.dying or char.dead or any(d.get("kind") == "dying" for d in char.pending_decisions):
+        return char
+    if char.pending_rolls or any(d.get("kind") == "fall_damage" for d in char.pending_decisions):
+        return char
+    return add_decision(char, {"kind": "dying", "options": ["death", "survival"],
+                               "deadline": "hour" if char.mortal else "midnight"})
+
+
+def hold_dying(char: Character) -> Character:
+    """Take back a death-or-survival decision still open while something that can change his hit points is owed
+    (``offer_dying`` offers it again after)."""
+    return char.with_(pending_decisions=tuple(d for d in char.pending_decisions if d.get("kind") != "dying"))
 
 
 def major_wound_effects(ctx: Ctx, char: Character, index: int, events: list[str]
@@ -194,7 +211,8 @@ def fall_check(ctx: Ctx, char: Character, mounted: bool, on_wall: bool, events: 
         return char, None
     if not ctx.rules.flag("auto_rolls"):
         events.append("fall_pending")
-        return add_pending_roll(char, {"kind": "fall", "mounted": mounted, "on_wall": on_wall}), {"pending": True}
+        char = hold_dying(add_pending_roll(char, {"kind": "fall", "mounted": mounted, "on_wall": on_wall}))
+        return char, {"pending": True}
     return roll_fall(ctx, char, mounted, on_wall, events)
 
 
@@ -206,7 +224,8 @@ def roll_fall(ctx: Ctx, char: Character, mounted: bool, on_wall: bool, events: l
     if view["passed"]:
         events.append("gentle_fall")
         char = char.with_(prone=True, mounted=False)
-        char = add_decision(char, {"kind": "fall_damage", "options": ["none", "damage"]})
+        # the GM's word on the fall's damage comes before death or survival (which it could undo)
+        char = hold_dying(add_decision(char, {"kind": "fall_damage", "options": ["none", "damage"]}))
         view["fall_damage"] = None
     else:
         char, amount = knocked_down(ctx, char, "horse" if mounted else "wall", events,

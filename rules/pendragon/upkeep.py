@@ -21,6 +21,7 @@ from rules.pendragon.injury import (
     heal,
     knockdown_check,
     major_wound_effects,
+    offer_dying,
     roll_fall,
 )
 from rules.pendragon.options import Options
@@ -119,11 +120,15 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
             char = char.with_(dead=True, dying=False, pending_rolls=())
             events.append("dead")
         else:
-            # Saved in time: back to 1 hit point (a mortal wound also costs Statistics Lost rolls).
+            # Saved in time: back to 1 hit point (a mortal wound also costs Statistics Lost rolls; a lost SIZ
+            # or CON among them lowers his hit points, and the GM's word is that he lives at 1).
             deficit = 1 - ctx.hp(char)
             if deficit > 0:
                 char, _ = heal(char, deficit)
             char = after_healing(ctx, char, events)
+            deficit = 1 - ctx.hp(char)
+            if deficit > 0:
+                char, _ = heal(char, deficit)
     elif kind in ("fall_damage", "damage"):
         amount = opts.whole("amount", 0, 0, 1000) or 0
         if kind == "fall_damage" and decision == "none":
@@ -147,6 +152,7 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     elif kind == "rejoin":
         char = char.with_(out_of_fight=False)
         events.append("rejoined")
+    char = offer_dying(char)  # a gentle fall's damage settled: death or survival may be asked now
     out.update(hit_points=ctx.hp(char), events=events)
     return out, char
 
@@ -164,6 +170,7 @@ def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     events: list[str] = []
     live = ctx.with_auto_rolls()
     char, view = knockdown_check(live, char, damage, bool(mounted), events)
+    char = offer_dying(char)  # the last roll owed made: death or survival may be asked now
     return {"action": "knockdown", "who": "attacker", "knockdown": view, "prone": char.prone,
             "hit_points": ctx.hp(char), "events": events}, char
 
@@ -189,6 +196,7 @@ def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any],
     on_wall = bool(opts.flag("on_wall", False))
     if char.unconscious and not was_unconscious and (mounted or on_wall):
         char, fall = fall_check(ctx, char, mounted, on_wall, events)
+    char = offer_dying(char)
     return {"action": "major_wound", "who": "attacker", "wound_index": index, "major_wound_effects": effects,
             "unconscious": char.unconscious, "fall": fall, "hit_points": ctx.hp(char), "events": events}, char
 
@@ -205,6 +213,7 @@ def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Charac
         raise IllegalAction("attacker is neither mounted nor on a wall: the fall needs no roll")
     events: list[str] = []
     char, view = roll_fall(ctx, char, mounted, on_wall, events)
+    char = offer_dying(char)
     return {"action": "fall", "who": "attacker", "fall": view, "prone": char.prone, "hit_points": ctx.hp(char),
             "events": events}, char
 

@@ -109,14 +109,43 @@ async def test_pendragon_knockdown_and_major_wound_wait_and_each_decision_gets_b
     effects = await restarted.combat.decide(gm, blow.pending[1].id, "roll")
     assert effects.action == "major_wound" and effects.outcome["major_wound_effects"]["conscious_roll"] is not None
 
-    # bug: a critical that leaves the loser dying also asks for the winner's experience check: both get buttons
+    # bug: a critical that leaves the loser dying also asks for the winner's experience check: both get buttons;
+    # death or survival comes once the major wound roll is made (it may cost SIZ or CON: hit points)
     await restarted.encounters.add_npcs(gm, "bandit", 1)
     crit = await restarted.combat.attack(alice, "Bandit 2", "sword", {}, "attacker=16 defender=3 damage=6,6,6,6,6",
                                          attacker="Sir Owain")
-    assert {(p.kind, p.who) for p in crit.pending} >= {("dying", "Bandit 2"), ("experience_check", "Sir Owain")}
-    dying = next(p for p in crit.pending if p.kind == "dying")
+    assert {(p.kind, p.who) for p in crit.pending} == {("roll:major_wound", "Bandit 2"),
+                                                       ("experience_check", "Sir Owain")}
+    major = next(p for p in crit.pending if p.roll is not None)
+    rolled = await restarted.combat.decide(gm, major.id, "dice", "stat_loss=6")
+    dying = next(p for p in rolled.pending if p.kind == "dying")
     dead = await restarted.combat.decide(gm, dying.id, "death")
-    assert [m.kind for m in dead.moot] == [p.kind for p in crit.pending if p.roll is not None]
+    assert dead.moot == () and dead.pending == ()
+
+
+async def test_pendragon_death_or_survival_comes_after_the_major_wound_roll_and_is_asked_once(
+        make_services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    """Issue 18, the bear's blow: Death, Survival and the major wound's Roll were offered at once; the GM pressed
+    Survival ("at 1 hit point"), then Roll, whose lost CON made the knight dying again and asked Death or Survival
+    a second time. The roll is offered first; death or survival after it, once."""
+    services = make_services()
+    await _gm_table(services, manager, gm, "pendragon", "bandit")
+    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
+                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
+    await services.encounters.add(alice, "Sir Owain")
+    first = await services.combat.attack(alice, "Bandit 1", "sword", {}, "attacker=14 defender=3 damage=2,2,2,2,2",
+                                         attacker="Sir Owain")
+    assert first.pending == ()  # 9 damage: no major wound, no knockdown; 13 hit points left
+    blow = await services.combat.attack(alice, "Bandit 1", "sword", {}, "attacker=14 defender=3 damage=3,3,3,3,2",
+                                        attacker="Sir Owain")
+    assert blow.outcome["dying"] is True  # 13 damage: 0 hit points, a major wound
+    # no Death or Survival yet; nor a knockdown roll: the wound laid him on the ground, it can change nothing
+    assert _kinds(blow) == ["roll:major_wound"]
+    rolled = await services.combat.decide(gm, blow.pending[0].id, "dice", "stat_loss=4")  # CON 11 -> 10
+    assert rolled.outcome["major_wound_effects"]["stat_lost"] == "con"
+    assert _kinds(rolled) == ["dying"]
+    saved = await services.combat.decide(gm, rolled.pending[0].id, "survival")
+    assert saved.outcome["hit_points"] == 1 and saved.pending == ()
 
 
 async def test_fading_suns_effect_roll_waits_and_a_death_result_asks_the_gm(make_services: Any, manager: Any,

@@ -191,3 +191,58 @@ def test_a_knight_on_foot_defends_with_the_first_weapon_he_can_use_not_his_lance
     with pytest.raises(IllegalAction, match="lance on horseback"):
         run(sheet("Bandit"), gawain, {"type": "attack", "weapon": "sword", "defender_weapon": "lance"},
             {"attacker": [3], "defender": [5]}, QUIET)
+
+
+GM_ROLLS = {"auto_rolls": False}
+
+
+def test_death_or_survival_is_asked_only_after_the_rolls_that_can_change_hit_points() -> None:
+    """Issue 18, the bear's blow: the GM was offered Death/Survival beside the waiting major wound roll, chose
+    Survival (1 hit point), then rolled the major wound, whose lost CON left the knight dying and asked again.
+    The major wound roll comes first; death or survival is asked once it is made."""
+    foe = sheet("Foe", wounds=[{"amount": 20}])  # 9 hit points left
+    blow = run(sheet(), foe, None, {"attacker": [10], "defender": [16], "damage": [6] * 5}, GM_ROLLS)
+    assert blow.defender["dying"] is True and [r["kind"] for r in blow.defender["pending_rolls"]] == ["major_wound"]
+    assert [d["kind"] for d in blow.outcome["gm_decisions"]] == []
+    with pytest.raises(IllegalAction, match="no pending 'dying' decision"):
+        run(blow.defender, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"}, settings=GM_ROLLS)
+    rolled = run(blow.defender, None, {"type": "major_wound"}, {"stat_loss": [4]}, GM_ROLLS)  # loses a CON
+    assert [d["kind"] for d in rolled.outcome["gm_decisions"]] == ["dying"]
+    saved = run(rolled.attacker, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"},
+                settings=GM_ROLLS)
+    assert saved.attacker["current_hp"] == 1 and saved.attacker["dying"] is False
+    assert saved.attacker["pending_decisions"] == [] and saved.attacker["pending_rolls"] == []
+
+
+def test_death_or_survival_waits_for_the_gms_word_on_a_gentle_fall() -> None:
+    """A dying rider who falls gently: the GM says what the fall cost first (it could undo a Survival)."""
+    rider = sheet("Foe", wounds=[{"amount": 20}], mounted=True, horse="charger",
+                  skills={"sword": 8, "horsemanship": 14})
+    blow = run(sheet(), rider, None, {"attacker": [10], "defender": [19], "damage": [4, 4, 4, 4, 3], "knockdown": [5],
+                                            "fall": [1]},
+               QUIET)
+    assert blow.defender["dying"] is True
+    assert [d["kind"] for d in blow.outcome["gm_decisions"]] == ["fall_damage"]
+    landed = run(blow.defender, None, {"type": "gm_decide", "kind": "fall_damage", "decision": "damage", "amount": 2})
+    assert [d["kind"] for d in landed.outcome["gm_decisions"]] == ["dying"]
+
+
+def test_survival_from_a_mortal_wound_is_at_one_hit_point_after_its_statistics_lost() -> None:
+    """The three Statistics Lost rolls of a mortal wound may take SIZ or CON: he still lives at 1 hit point."""
+    dying = sheet(wounds=[{"amount": 40, "mortal": True}], dying=True, unconscious=True, mortal=True,
+                  pending_decisions=[{"kind": "dying", "options": ["death", "survival"]}])
+    result = run(dying, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"}, {"stat_loss": [1, 4, 4]})
+    assert result.attacker["current_hp"] == 1 and result.attacker["dying"] is False
+
+
+def test_a_knockdown_roll_left_for_the_gm_is_dropped_when_the_wound_lays_him_on_the_ground() -> None:
+    """On foot, a knockdown only lays him down; a wound that leaves him unconscious has done it: the roll is not
+    asked for (it would roll nothing), and with nothing owed death or survival is asked at once."""
+    foe = sheet("Foe", wounds=[{"amount": 20}])
+    blow = run(sheet(), foe, None, {"attacker": [10], "defender": [16], "damage": [4, 4, 4, 4, 3]}, GM_ROLLS)
+    assert blow.defender["pending_rolls"] == [] and blow.outcome["knockdown"] is None
+    assert blow.defender["prone"] is True
+    assert [d["kind"] for d in blow.outcome["gm_decisions"]] == ["dying"]
+    standing = run(sheet(), sheet("Foe"), None, {"attacker": [10], "defender": [16], "damage": [4, 4, 4, 4, 3]},
+                   GM_ROLLS)  # 9 of 29 hit points: still up, the roll waits
+    assert [r["kind"] for r in standing.defender["pending_rolls"]] == ["knockdown"]
