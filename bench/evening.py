@@ -9,7 +9,8 @@ mode:gm``): there the GM presses the buttons an attack asks for (shock, kill, de
    encounter), the GM's buttons, /roll, /log, /injuries, autocomplete and /bench-noop. Latency per kind,
    and the bot's CPU per command over the whole mix.
 2. Each kind alone (every guild at once, closed loop): the bot's CPU per command, beside the no-op's
-   measured the same way; an attack that hits has its dice forced (a wound, and shock to roll).
+   measured the same way; an attack that hits has its dice forced (a wound, and shock to roll). Every kind in
+   turn, three rounds; each figure is the median of its rounds.
 3. How an attack that hits grows: by the wounds already on its target (CPU per attack, round by round, on
    the same Bandit), by the events in the channel (after a burst of /roll) and by the encounter's size.
 """
@@ -19,10 +20,11 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import statistics
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.services import Actor, Services
@@ -204,6 +206,7 @@ class KindCost:
     cpu_ms: float  # the bot's CPU per command
     p50_ms: float
     p99_ms: float
+    cpu_runs: tuple[float, ...] = ()  # each round's CPU ms per command (the figure is their median)
 
 
 @dataclass
@@ -216,11 +219,11 @@ class Evening:
     by_events: list[tuple[str, float]]
     by_combatants: list[tuple[int, float]]
     open_loop: list[tuple[float, Tally]] = field(default_factory=list)  # (rate sent, what it measured)
-    noop_runs: tuple[float, float] = (math.nan, math.nan)  # the no-op's CPU ms, first and last of the kinds
 
 
 async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_kind: int,
-                      cpu: Callable[[], float], warm: Callable[[], Awaitable[None]] | None = None) -> Evening:
+                      cpu: Callable[[], float], warm: Callable[[], Awaitable[None]] | None = None,
+                      rounds: int = 3) -> Evening:
     """The phases above, against a bot that is ready; ``cpu()`` reads the bot process's CPU seconds."""
     mix = Tally()
     players = [Player(emu, t, mix) for t in tables]
@@ -256,19 +259,19 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         await each(lambda p: p.fresh_encounter(), among)
         emu.interactions.clear()
 
-    kinds = []
+    # Every kind once a round, ``rounds`` rounds: each kind's figure is the median of its rounds, so that the
+    # machine's load drifting over the phase (other work on a shared machine) lands on every kind alike.
     await fresh(players)
-    for kind in KINDS:
-        cost, alone = await measured(kind, players, per_kind)
-        values = alone.latencies[kind]
-        kinds.append(KindCost(kind, len(values), cost, percentile(values, 50), percentile(values, 99)))
-        mix.errors += alone.errors
-    # the no-op again after the others: the ratios are to the mean of the two, so that the machine's load
-    # drifting over the phase does not land on one side of them only
-    again, alone = await measured("noop", players, per_kind)
-    noop = kinds[0]
-    noop_runs = (noop.cpu_ms, again)
-    kinds[0] = replace(noop, cpu_ms=(noop.cpu_ms + again) / 2, commands=noop.commands + len(alone.latencies["noop"]))
+    costs: dict[str, list[float]] = defaultdict(list)
+    seen: dict[str, list[float]] = defaultdict(list)
+    for _ in range(rounds):
+        for kind in KINDS:
+            cost, alone = await measured(kind, players, per_kind)
+            costs[kind].append(cost)
+            seen[kind] += alone.latencies[kind]
+            mix.errors += alone.errors
+    kinds = [KindCost(kind, len(seen[kind]), statistics.median(costs[kind]), percentile(seen[kind], 50),
+                      percentile(seen[kind], 99), tuple(costs[kind])) for kind in KINDS]
 
     # growth with the wounds on the target: round r, every table hits its Bandit once more. Only where the GM
     # rolls: there shock and kill wait for the GM (not pressed here), so the Bandit stays in the fight.
@@ -294,7 +297,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         among = [p for p in players if 2 + p.table.guards == size]
         cost, _ = await measured("attack (hit)", among, 2)
         by_combatants.append((size, cost))
-    return Evening(mix, mix_seconds, mix_cpu, kinds, by_wounds, by_events, by_combatants, noop_runs=noop_runs)
+    return Evening(mix, mix_seconds, mix_cpu, kinds, by_wounds, by_events, by_combatants)
 
 
 async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
@@ -343,14 +346,16 @@ def render(evening: Evening) -> list[str]:
            "| in the mix | commands | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
     for kind, values in sorted(mix.latencies.items()):
         out.append(f"| {kind} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} |")
-    out += ["", "| alone (every guild at once) | commands | bot CPU ms per command | × no-op | p50 ms | p99 ms |",
-            "|---|---:|---:|---:|---:|---:|"]
+    out += ["", "| alone (every guild at once) | commands | bot CPU ms per command | rounds' range | × no-op "
+            "| p50 ms | p99 ms |", "|---|---:|---:|---:|---:|---:|---:|"]
     for k in evening.kinds:
         ratio = k.cpu_ms / noop if noop else math.nan  # a short run may see no CPU tick for the no-op
-        out.append(f"| {k.kind} | {k.commands} | {k.cpu_ms:.2f} | {ratio:.1f} | {k.p50_ms:.0f} | {k.p99_ms:.0f} |")
-    first, last = evening.noop_runs
-    out += ["", f"The no-op ran first and last of the kinds ({first:.2f} and {last:.2f} ms): the ratios are to the "
-            "mean of the two.", "", "An attack that hits, bot CPU ms per attack:", "",
+        spread = f"{min(k.cpu_runs):.2f}–{max(k.cpu_runs):.2f}" if k.cpu_runs else "—"
+        out.append(f"| {k.kind} | {k.commands} | {k.cpu_ms:.2f} | {spread} | {ratio:.1f} | {k.p50_ms:.0f} "
+                   f"| {k.p99_ms:.0f} |")
+    out += ["", "Each kind ran once a round, every kind in turn, for several rounds: its CPU figure is the median of "
+            "its rounds (the range beside it), the ratio is to the no-op's median.", "",
+            "An attack that hits, bot CPU ms per attack:", "",
             "- by the wounds already on the target: " + ", ".join(f"{w}: {c:.2f}" for w, c in evening.by_wounds),
             "- by the events in the channel: " + ", ".join(f"{e}: {c:.2f}" for e, c in evening.by_events),
             "- by the combatants in the encounter: " + ", ".join(f"{n}: {c:.2f}" for n, c in evening.by_combatants)]
