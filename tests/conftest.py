@@ -158,7 +158,7 @@ class FakeEngine:
         if sheet.get("kill") == "death" or len(sheet.get("wounds", [])) > 5:
             return TurnReadiness("dead", "is dead", skipped=True)
         if sheet.get("stunned"):
-            return TurnReadiness("stunned", "is stunned: loses this turn", skipped=True, ends_when_skipped=True)
+            return TurnReadiness("stunned", "is stunned", skipped=True, ends_when_skipped=True)
         return READY
 
     def lose_turn(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:

@@ -115,8 +115,11 @@ def turn_mark(combatant: CombatantView) -> str:
 
 
 def skipped_line(turn: SkippedTurn) -> str:
-    line = f"**{plain(turn.name)}** {turn.words}: skipped."
-    return line + " The lost turn ends it." if turn.recovered and "ends" not in turn.words else line
+    """One line a passed-over turn: ``Bandit 1 is dead: skipped.``; a turn lost that ends the condition (a Fading
+    Suns stun): ``Thug 1 is stunned: loses this turn, then recovers.``"""
+    if turn.recovered:
+        return f"**{plain(turn.name)}** {turn.words}: loses this turn, then recovers."
+    return f"**{plain(turn.name)}** {turn.words}: skipped."
 
 
 def next_turn(view: EncounterView) -> str:

@@ -166,7 +166,7 @@ class FadingSunsEngine:
             if char.has(condition):
                 return TurnReadiness(condition, f"is {condition}", skipped=True)
         if char.has("stunned"):
-            return TurnReadiness("stunned", "is stunned: loses this turn, then the stun ends", skipped=True,
+            return TurnReadiness("stunned", "is stunned", skipped=True,
                                  ends_when_skipped=True)
         return READY
 

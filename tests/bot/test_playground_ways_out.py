@@ -50,7 +50,7 @@ STORIES = {
         "Erian gets up (that is their action this turn).",
         "Erian picks up the broadsword (that is their action this turn).",
         "Thug 1 is stunned",
-        "Thug 1 is stunned: loses this turn, then the stun ends: skipped.",
+        "Thug 1 is stunned: loses this turn, then recovers.",
         "Round 5: Thug 1's turn.",
         "Thug 1 attacks Erian",
         "gone: Thug 1, Thug 2.",

@@ -109,7 +109,8 @@ async def test_fading_suns_stun_costs_the_next_turn_and_then_ends(services: Any,
     assert "stunned" not in (await services.characters.get(gm, "Soldier 1")).sheet.get("conditions", [])
     tracker = encounter_embeds.tracker(view).to_dict()["description"]
     assert "turn skipped" not in tracker
-    assert "**Soldier 1** is stunned: loses this turn, then the stun ends: skipped." in encounter_embeds.next_turn(view)
+    # one clause each, no colon too many (issue 18: "is stunned: loses this turn, then the stun ends: skipped.")
+    assert "**Soldier 1** is stunned: loses this turn, then recovers." in encounter_embeds.next_turn(view)
     view = await services.encounters.next_turn(alice)
     assert (view.current.name, view.skipped) == ("Soldier 1", ())  # recovered: the soldier fights on
     await services.records.undo(gm)
