@@ -88,18 +88,26 @@ class Verdict:
 
 
 class RateLimits:
-    """The rate-limit state of one emulated Discord. ``enabled=False`` turns every limit off."""
+    """The rate-limit state of one emulated Discord. ``enabled=False`` turns every limit off.
+
+    ``window_scale`` is a test setting, not Discord's: every bucket's window and the global limit's second
+    are multiplied by it, the counts kept (0.1: 5 message writes per 0.5 s). Buckets still empty, the headers
+    and 429s are the same, and discord.py still waits them out, in a tenth of the time. The e2e suite uses it
+    for tests that are not about rate limits (tests/e2e/conftest.py); 1.0 is the assumed sizes below."""
 
     def __init__(self, *, enabled: bool = True, rules: Sequence[Rule] = DEFAULT_RULES,
                  global_limit: int = GLOBAL_LIMIT, invalid_limit: int = INVALID_LIMIT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, window_scale: float = 1.0) -> None:
+        if not window_scale > 0:
+            raise ValueError(f"window_scale must be above 0, not {window_scale}")
         self.enabled = enabled
         self.rules = tuple(rules)
         self.global_limit = global_limit
         self.invalid_limit = invalid_limit
         self.clock = clock
+        self.window_scale = window_scale
         self._windows: dict[tuple[str, str], Window] = {}
-        self._global = Window(global_limit, 1.0)
+        self._global = Window(global_limit, window_scale)
         self._invalid: deque[float] = deque()
         self.limited: list[str] = []  # every 429 given, as "METHOD /path (scope)": for tests and benchmarks
 
@@ -147,7 +155,8 @@ class RateLimits:
         if rule is None:
             return Verdict(headers={"Via": VIA})
         major = "+".join(params[k] for k in MAJOR if k in params)
-        window = self._roll(self._windows.setdefault((rule.name, major), Window(rule.limit, rule.per)), now)
+        fresh = Window(rule.limit, rule.per * self.window_scale)
+        window = self._roll(self._windows.setdefault((rule.name, major), fresh), now)
         if window.used >= window.limit:
             retry = window.reset_at - now
             headers = self._headers(rule, window, now)

@@ -2,6 +2,10 @@
 server binaries exist), a fake engine registered as system "fake", Services and actors.
 
 Tests that take ``db`` or ``services`` run once per backend: ``[sqlite]`` and ``[postgres]``.
+
+Tests that run the bot against the emulator take ``discord_profile`` (emulator/profiles.py): "quick" bucket
+windows unless the test is about rate limits (marker ``discord_rates``: Discord's); a test marked ``latency``
+runs once more, ``[realistic]``: 50 ms REST and 40 ms gateway latency one way, and Discord's buckets.
 """
 
 from __future__ import annotations
@@ -25,6 +29,27 @@ from rules.sheet_spec import SheetField, SheetSpec
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
           "guild_settings", "content_packs")
+
+
+# -- which Discord the emulator is ---------------------------------------------------------------------
+
+
+def _own_profile(node: Any) -> str:
+    return "discord" if node.get_closest_marker("discord_rates") else "quick"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("latency") is None:
+        return
+    if "discord_profile" not in metafunc.fixturenames:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid} is marked latency but takes no discord_profile")
+    metafunc.parametrize("discord_profile", [_own_profile(metafunc.definition), "realistic"], indirect=True)
+
+
+@pytest.fixture
+def discord_profile(request: pytest.FixtureRequest) -> str:
+    """The emulator profile of this test: "quick", "discord" (marker discord_rates) or "realistic"."""
+    return str(getattr(request, "param", None) or _own_profile(request.node))
 
 
 # -- a fake engine, for paths that must not depend on a real one --------------------------------------

@@ -33,7 +33,7 @@ async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, b
     from bot.playground.session import Playground
 
     playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir,
-                            files_dir=Path(args.files))
+                            files_dir=Path(args.files), discord=args.discord)
     print("Starting a loopback Discord and the Grievous bot on SQLite (no token, no network)...", flush=True)
     async with playground.running():
         for line in lines:
@@ -85,6 +85,9 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
     parser.add_argument("--files", metavar="DIR", default="playground-files",
                         help="save the files the bot sends (pictures, exports) here (default: %(default)s)")
+    parser.add_argument("--discord", choices=("discord", "realistic"), default="discord",
+                        help="the loopback Discord: its rules and rate limits (default), or with latency like a "
+                             "real connection as well (50 ms REST, 40 ms gateway, one way)")
     parser.set_defaults(func=cmd_playground)
 
 

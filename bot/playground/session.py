@@ -27,7 +27,9 @@ from bot.db.migrate import upgrade
 from bot.playground.lines import LineError, MetaLine, SlashLine, parse_line, parse_partial
 from bot.playground.render import buttons_of, render_message
 from bot.services import Services
+from bot.ui import publish
 from emulator import permissions as perms
+from emulator import profiles
 from emulator.harness import running_bot, running_emulator
 from emulator.interactions import InteractionError
 from emulator.limits import TEXT_INPUT
@@ -84,8 +86,12 @@ class _Batch:
 
 class Playground:
     def __init__(self, out: TextIO, *, database_url: str | None = None, seed: int | None = None,
-                 echo: bool = False, base_dir: Path | None = None, files_dir: Path | None = None) -> None:
+                 echo: bool = False, base_dir: Path | None = None, files_dir: Path | None = None,
+                 discord: str = "discord") -> None:
         self.out = out
+        # Which Discord (emulator/profiles.py): "discord" (its rules, no latency), "realistic" (with latency).
+        profiles.options(discord)  # an unknown name is refused here, not once the bot is starting
+        self.discord = discord
         # Where the files the bot sends (diagrams, exports) are written; None lists them without saving.
         self.files_dir = files_dir
         self._saved: dict[int, Path] = {}
@@ -101,6 +107,7 @@ class Playground:
         self.member: Member
         self.channel: Channel
         self._db: Database
+        self._bot: GrievousBot
         self._members: dict[str, Member] = {}
         self._channels: dict[str, Channel] = {}
         self._player_role: Role
@@ -121,11 +128,12 @@ class Playground:
                     dice = Random(self.seed)
                     rng = lambda: dice  # noqa: E731
                 services = Services(db, rng=rng)
-                async with running_emulator() as emu:
+                async with running_emulator(**profiles.options(self.discord)) as emu:
                     self.emu = emu
                     emu.subscribe(self._observe)
                     # The watchdog speaks up (on stderr) only for a stall a player would notice.
                     bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS)
+                    self._bot = bot
                     async with running_bot(emu, bot):
                         await emu.wait_for_commands("help")
                         # The bot joins the server now, as on Discord, and sends it its own commands (this
@@ -302,15 +310,19 @@ class Playground:
         self._print_refusals(refusals)
 
     async def _settle(self) -> None:
-        """Wait until the bot has been quiet for a moment (follow-ups, tracker edits, pins)."""
+        """Wait until the bot has been quiet for a moment (follow-ups, tracker edits, pins) and has no tracker
+        update under way (one waits on the channel's bucket, after the answer). The moment is longer by a
+        round trip when the emulator has latency: the bot's next request comes that much later."""
         assert self._batch is not None
+        quiet = SETTLE_SECONDS + 2 * self.emu.rest_latency + self.emu.gateway_latency
         seen = -1
         while True:
             now = sum(len(m.revisions) + 1 for m in self._batch.messages.values()) + len(self._batch.order)
-            if now == seen:
+            busy = any(u.task is not None for u in publish.tracker_updates(self._bot).values())
+            if now == seen and not busy:
                 return
             seen = now
-            await asyncio.sleep(SETTLE_SECONDS)
+            await asyncio.sleep(quiet)
 
     def _print_batch(self, batch: _Batch) -> None:
         for message_id in batch.order:

@@ -204,7 +204,9 @@ class _ChannelTracker:
         self.channel_id = channel_id
         self.wanted: dict[int, tuple[discord.Interaction[Any], EncounterView]] = {}  # by encounter id
         self.shown: dict[int, int] = {}  # encounter id -> the newest version shown (the last few encounters)
-        self.posted: dict[int, int] = {}  # encounter id -> the tracker posted here (before the DB has it)
+        # encounter id -> the tracker posted here (the last few encounters). Kept after the database has it: a
+        # command that read its encounter before that write (the next one typed at once) must not post another.
+        self.posted: dict[int, int] = {}
         self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
 
@@ -231,11 +233,12 @@ class _ChannelTracker:
                 self.shown[encounter.id] = max(self.shown.get(encounter.id, -1), encounter.version)
                 for old in sorted(self.shown)[:-4]:
                     del self.shown[old]
+                for old in sorted(self.posted)[:-4]:
+                    del self.posted[old]
                 self._release()
         finally:
             self._release(everyone=True)
             self.task = None
-            self.posted.clear()  # idle: the database holds the tracker's id now
 
     def _release(self, *, everyone: bool = False) -> None:
         keep = []

@@ -13,11 +13,12 @@ def examples() -> Path:
     return Path(str(resources.files("content") / "examples"))
 
 
-async def replay(name: str, files_dir: Path | None = None) -> str:
+async def replay(name: str, files_dir: Path | None = None, *, discord: str = "quick") -> str:
     """The transcript of ``content/examples/NAME``; fails on any line the playground could not run, any request
-    the emulator refused, and any traceback or apology in it. ``files_dir``: where sent files are saved."""
+    the emulator refused, and any traceback or apology in it. ``files_dir``: where sent files are saved;
+    ``discord``: the emulator's profile (the test's ``discord_profile``; emulator/profiles.py)."""
     out = io.StringIO()
-    playground = Playground(out, echo=True, base_dir=examples(), files_dir=files_dir)
+    playground = Playground(out, echo=True, base_dir=examples(), files_dir=files_dir, discord=discord)
     async with playground.running():
         for line in (examples() / name).read_text(encoding="utf-8").splitlines():
             assert await playground.run_line(line)

@@ -58,7 +58,7 @@ def test_messages_render_as_text_with_numbered_buttons_and_names() -> None:
 
 async def test_the_demo_fight_runs_to_the_gm_decision() -> None:
     out = io.StringIO()
-    playground = Playground(out, echo=True, base_dir=_examples())
+    playground = Playground(out, echo=True, base_dir=_examples(), discord="quick")  # quick buckets (a test)
     async with playground.running():
         for line in _demo():
             assert await playground.run_line(line)
@@ -74,7 +74,7 @@ async def test_the_demo_fight_runs_to_the_gm_decision() -> None:
 
 async def test_a_player_cannot_press_the_gm_button_and_bad_lines_are_one_line() -> None:
     out = io.StringIO()
-    playground = Playground(out, base_dir=_examples())
+    playground = Playground(out, base_dir=_examples(), discord="quick")
     async with playground.running():
         for line in _demo()[: _demo().index(":click 4") - 1]:
             await playground.run_line(line)

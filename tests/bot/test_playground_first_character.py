@@ -8,13 +8,17 @@ import io
 from importlib import resources
 from pathlib import Path
 
+import pytest
+
 from bot.playground.session import Playground
 
 
-async def test_a_new_pendragon_player_reads_well_from_a_bare_create_to_a_lance_charge(tmp_path: Path) -> None:
+@pytest.mark.latency
+async def test_a_new_pendragon_player_reads_well_from_a_bare_create_to_a_lance_charge(tmp_path: Path,
+                                                                                     discord_profile: str) -> None:
     examples = Path(str(resources.files("content") / "examples"))
     out = io.StringIO()
-    playground = Playground(out, echo=True, base_dir=examples, files_dir=tmp_path)
+    playground = Playground(out, echo=True, base_dir=examples, files_dir=tmp_path, discord=discord_profile)
     async with playground.running():
         for line in (examples / "playground-first-character.txt").read_text(encoding="utf-8").splitlines():
             assert await playground.run_line(line)

@@ -67,10 +67,11 @@ STORIES = {
 }
 
 
+@pytest.mark.latency
 @pytest.mark.parametrize("system", list(STORIES))
-async def test_a_first_session_plays_through(system: str, tmp_path: Path) -> None:
+async def test_a_first_session_plays_through(system: str, tmp_path: Path, discord_profile: str) -> None:
     story = STORIES[system]
-    text = await replay(f"playground-first-session-{system}.txt", tmp_path)
+    text = await replay(f"playground-first-session-{system}.txt", tmp_path, discord=discord_profile)
     messages = _messages(text)
     flat = _flat(" ".join(messages)) + " " + _flat(text)
 

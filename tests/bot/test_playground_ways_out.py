@@ -59,9 +59,11 @@ STORIES = {
 }
 
 
+@pytest.mark.latency
 @pytest.mark.parametrize("system", list(STORIES))
-async def test_a_fight_runs_to_its_end_and_into_the_next_session(system: str, tmp_path: Path) -> None:
-    text = await replay(f"playground-ways-out-{system}.txt", tmp_path)
+async def test_a_fight_runs_to_its_end_and_into_the_next_session(system: str, tmp_path: Path,
+                                                                 discord_profile: str) -> None:
+    text = await replay(f"playground-ways-out-{system}.txt", tmp_path, discord=discord_profile)
     at = 0
     for line in STORIES[system]:
         found = text.find(line, at)

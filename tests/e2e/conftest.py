@@ -4,7 +4,8 @@
 #general and #combat), a running GrievousBot whose command tree is synced, and helpers to type slash
 commands as those members. Its teardown stops the bot and fails the test if Discord would have refused
 anything the bot sent (`emu.assert_no_refusals()`), if any interaction was not answered exactly once, or
-if the bot logged an error.
+if the bot logged an error. The emulator's profile (emulator/profiles.py) is `discord_profile`'s: quick
+bucket windows; Discord's in a test marked `discord_rates`; with latency in a `latency` test's `[realistic]` run.
 
 Every e2e test also fails if the bot held the event loop for more than STALL_LIMIT_MS (500 ms; the bot's
 watchdog names the command): `stall_guard`. Held is the loop's lateness less the time its thread waited
@@ -32,7 +33,7 @@ from bot.db.engine import Database
 from bot.ops.watchdog import Stall
 from bot.services import Services
 from bot.ui import publish
-from emulator import Channel, Emulator, InteractionHandle, Member, Message
+from emulator import Channel, Emulator, InteractionHandle, Member, Message, profiles
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.testing import World, build_world
 
@@ -41,7 +42,7 @@ TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters
           "guild_settings", "content_packs", "guild_command_syncs")
 # Interaction types the bot must answer (slash commands, autocomplete, buttons, modals).
 ANSWERED_TYPES = {2, 3, 4, 5}
-# The tracker follows a command's answer, behind the channel's message bucket (5 per 5 s in the emulator).
+# The tracker follows a command's answer, behind the channel's message bucket (5 per 5 s at Discord's sizes).
 TRACKER_WAIT = 15.0
 STALL_LIMIT_MS = int(os.environ.get("GRIEVOUS_E2E_STALL_MS") or 500)
 
@@ -137,7 +138,10 @@ class Table:
         return client
 
     async def stop(self) -> None:
+        """Stop the bot as `grievous run` does on SIGTERM: drain (what is in flight ends, answered, its tracker
+        edits included), then close. Closing with a request on its way (latency) would cut it off."""
         if self.runner is not None:
+            await self.bot.drain()
             await self.runner.stop()
             self.runner = None
         for database in self.databases:
@@ -326,10 +330,10 @@ async def empty_db_url(e2e_db_url: str) -> str:
 
 
 @pytest.fixture
-async def table(e2e_db_url: str, caplog: pytest.LogCaptureFixture) -> AsyncIterator[Table]:
+async def table(e2e_db_url: str, caplog: pytest.LogCaptureFixture, discord_profile: str) -> AsyncIterator[Table]:
     caplog.set_level(logging.INFO)
     await empty_postgres(e2e_db_url)
-    async with running_emulator() as emu:
+    async with running_emulator(**profiles.options(discord_profile)) as emu:
         world = build_world(emu)
         manager = world.guild.members[emu.state.owner.id]
         grievous = Table(emu, world, e2e_db_url, manager)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.ui import embeds
-from emulator import Channel, Emulator, InteractionHandle, Message
+from emulator import Channel, Emulator, InteractionHandle, Message, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
 from tests.e2e.process_support import (
@@ -82,8 +82,8 @@ async def send_attack(emu: Emulator, world: World, channel: Channel, n: int, i: 
 
 
 async def test_sigkill_in_a_burst_keeps_every_answered_attack_once_and_nothing_half_written(
-        empty_db_url: str, tmp_path: Path) -> None:
-    async with running_emulator(interaction_deadline=DEADLINE) as emu:
+        empty_db_url: str, tmp_path: Path, discord_profile: str) -> None:
+    async with running_emulator(**profiles.options(discord_profile), interaction_deadline=DEADLINE) as emu:
         world = build_world(emu)
         channels = [emu.add_channel(world.guild, f"fight-{n}") for n in range(CHANNELS)]
         bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)

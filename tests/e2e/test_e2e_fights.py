@@ -14,6 +14,9 @@ import pytest
 
 from emulator import Message
 
+# Each flow runs again with realistic latency (50 ms REST, 40 ms gateway) and Discord's buckets: [realistic].
+pytestmark = pytest.mark.latency
+
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest) -> str:

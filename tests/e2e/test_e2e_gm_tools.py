@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+# Each flow runs again with realistic latency (50 ms REST, 40 ms gateway) and Discord's buckets: [realistic].
+pytestmark = pytest.mark.latency
+
 
 async def make_fight(table: Any) -> None:
     """Bjorn (Alice) and Brun (Bob) against one bandit, who acts first, then Brun, then Bjorn."""

@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 
 from bot.ui import embeds
-from emulator import Channel, Emulator, Message
+from emulator import Channel, Emulator, Message, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
 from tests.e2e.process_support import (
@@ -75,8 +75,8 @@ async def settled(db_url: str) -> int:
 
 
 async def test_killed_between_commit_and_answer_the_restarted_bot_posts_the_attack_and_the_undo_late_once(
-        empty_db_url: str, tmp_path: Path) -> None:
-    async with running_emulator(interaction_deadline=DEADLINE) as emu:
+        empty_db_url: str, tmp_path: Path, discord_profile: str) -> None:
+    async with running_emulator(**profiles.options(discord_profile), interaction_deadline=DEADLINE) as emu:
         world = build_world(emu)
         guild = world.guild.id
         bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)
@@ -124,8 +124,8 @@ async def test_killed_between_commit_and_answer_the_restarted_bot_posts_the_atta
 
 
 async def test_a_429_on_the_answer_past_the_deadline_posts_the_attack_late_at_once(
-        empty_db_url: str, tmp_path: Path) -> None:
-    async with running_emulator(interaction_deadline=3.0) as emu:
+        empty_db_url: str, tmp_path: Path, discord_profile: str) -> None:
+    async with running_emulator(**profiles.options(discord_profile), interaction_deadline=3.0) as emu:
         world = build_world(emu)
         bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)
         try:

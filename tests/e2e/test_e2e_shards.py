@@ -18,7 +18,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from emulator import Channel, Emulator, Guild, InteractionHandle, Member
+from emulator import Channel, Emulator, Guild, InteractionHandle, Member, profiles
 from emulator import permissions as perms
 from emulator.harness import running_emulator
 from emulator.processes import BotProcess
@@ -115,8 +115,9 @@ async def gateway_bot(emu: Emulator) -> dict[str, object]:
 
 
 async def test_two_shard_processes_on_one_postgres_share_the_guilds_and_survive_a_kill(
-        empty_db_url: str, tmp_path: Path) -> None:
-    async with running_emulator(interaction_deadline=DEADLINE, recommended_shards=SHARDS) as emu:
+        empty_db_url: str, tmp_path: Path, discord_profile: str) -> None:
+    async with running_emulator(**profiles.options(discord_profile), interaction_deadline=DEADLINE,
+                                recommended_shards=SHARDS) as emu:
         servers = build(emu)
         assert (await gateway_bot(emu))["shards"] == SHARDS
         syncing = grievous(emu, empty_db_url, tmp_path, "shard-0", sync=True, shards=(0,), shard_count=SHARDS)

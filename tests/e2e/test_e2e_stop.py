@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import DRAIN_SECONDS
 from bot.ui import embeds
-from emulator import Channel, Emulator, InteractionHandle
+from emulator import Channel, Emulator, InteractionHandle, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
 from tests.e2e.process_support import DEADLINE, answered, attack_rows, grievous, problems_in_log
@@ -50,8 +50,8 @@ async def send_attack(emu: Emulator, world: World, channel: Channel, n: int, i: 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 async def test_a_stop_signal_mid_burst_answers_every_attack_it_stored_and_exits_cleanly(
-        empty_db_url: str, tmp_path: Path, number: int) -> None:
-    async with running_emulator(interaction_deadline=DEADLINE) as emu:
+        empty_db_url: str, tmp_path: Path, number: int, discord_profile: str) -> None:
+    async with running_emulator(**profiles.options(discord_profile), interaction_deadline=DEADLINE) as emu:
         world = build_world(emu)
         channels = [emu.add_channel(world.guild, f"fight-{n}") for n in range(CHANNELS)]
         bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from emulator import Emulator
+from emulator import Emulator, profiles
 from emulator.harness import running_emulator
 from emulator.ratelimits import RateLimits
 from emulator.testing import World, build_world
@@ -93,3 +93,25 @@ async def test_rest_latency_is_one_way_each_direction(latency: float) -> None:
         async with session.get(f"{emu.api_base}/users/@me") as response:
             assert response.status == 200
         assert time.monotonic() - start >= 2 * latency
+
+
+def test_quick_windows_keep_the_counts_and_shorten_every_window_alike() -> None:
+    now = [100.0]
+    route, channel = "/channels/{channel_id}/messages", {"channel_id": "1"}
+    quick = RateLimits(window_scale=profiles.QUICK_WINDOW_SCALE, clock=lambda: now[0])
+    verdicts = [quick.check("POST", route, channel) for _ in range(6)]
+    assert [v.headers["X-RateLimit-Remaining"] for v in verdicts[:5]] == ["4", "3", "2", "1", "0"]
+    assert float(verdicts[0].headers["X-RateLimit-Reset-After"]) == pytest.approx(0.5)  # 5 per 0.5 s, not 5 s
+    assert verdicts[5].body is not None and verdicts[5].body["retry_after"] == pytest.approx(0.5)
+    now[0] += 0.5
+    assert quick.check("POST", route, channel).body is None  # the window is over: the bucket is full again
+    # the global limit's second is a tenth too: 50 requests, then 429 until 0.1 s are over
+    overall = RateLimits(window_scale=profiles.QUICK_WINDOW_SCALE, clock=lambda: now[0])
+    assert all(overall.check("GET", "/users/@me", {}).body is None for _ in range(50))
+    refused = overall.check("GET", "/users/@me", {}).body
+    assert refused is not None and refused["global"] and refused["retry_after"] == pytest.approx(0.1)
+    now[0] += 0.1
+    assert overall.check("GET", "/users/@me", {}).body is None
+    assert profiles.options("discord") == {} and "rate_limits" not in profiles.options("realistic")
+    with pytest.raises(ValueError):
+        RateLimits(window_scale=0)
