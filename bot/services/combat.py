@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
@@ -303,11 +304,12 @@ class CombatService:
             return
 
         async def work(session: AsyncSession) -> None:
-            for decision_id in wanted:
-                decision = await repo.decision(session, decision_id, for_update=True)
-                if decision is not None and (decision.guild_id, decision.channel_id) == (actor.guild_id,
-                                                                                         actor.channel_id):
-                    decision.message_id = message_id
+            # one statement, after nearly every attack that asks the GM something (was: a read of each, then
+            # their write); decisions of another channel or server are left alone
+            await session.execute(update(PendingDecision)
+                                  .where(PendingDecision.id.in_(wanted), PendingDecision.guild_id == actor.guild_id,
+                                         PendingDecision.channel_id == actor.channel_id)
+                                  .values(message_id=message_id))  # rows a batch's session holds follow
 
         await self._rt.transact(actor.channel_id, work)
 

@@ -4,11 +4,13 @@ Roll / Dice choices and /pending-roll, what they lead to, and that they survive 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.db.models import PendingDecision
 from bot.errors import Conflict, PermissionDenied, UserError
 from bot.services.combat import decision_value
 from tests.conftest import GM_ROLE
@@ -198,6 +200,22 @@ async def test_settled_and_moot_decisions_name_the_message_their_buttons_are_on(
     assert failed.decided is not None and (failed.decided.id, failed.decided.message_id) == (kill.id, 222)
     assert {(m.id, m.message_id) for m in failed.moot if m.id == shock.id} == {(shock.id, 111)}
     assert all(m.channel_id == alice.channel_id for m in failed.moot)
+
+
+async def test_a_decision_is_given_a_message_only_in_its_own_channel(services: Any, manager: Any, gm: Any,
+                                                                    alice: Any) -> None:
+    await _gm_table(services, manager, gm, "ars-harn", "bandit")
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
+                                       "attack=9 defense=3 location=12", attacker="Bjorn")
+    (shock,) = hit.pending
+    await services.combat.set_decision_message(alice, [shock.id], 111)
+    await services.combat.set_decision_message(replace(alice, channel_id=alice.channel_id + 1), [shock.id], 222)
+    await services.combat.set_decision_message(replace(alice, guild_id=alice.guild_id + 1), [shock.id], 333)
+    async with services.db.transaction() as session:
+        stored = await session.get(PendingDecision, shock.id)
+        assert stored is not None and stored.message_id == 111
 
 
 async def test_undo_closes_the_decisions_an_action_asked_for_and_reopens_those_it_settled(
