@@ -134,6 +134,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
                    if encounter is not None else None), event_id=event.id,
         moot=tuple(decision_view(row) for row in moot), secret=secret,
+        target_secret=bool(guild is not None and guild.secret_rolls and call.target is not None and call.target.npc),
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
         target_picture=_target_picture(system, call, resolution, wounds_before, catalog),
     )

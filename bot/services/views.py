@@ -229,6 +229,7 @@ class ActionReport:
     target_picture: WoundPicture | None = None
     out_of_turn: str | None = None  # whose turn it was, when the actor acted out of it (turns: warn)
     secret: bool = False  # an NPC's action on a server with secret rolls: players see only the result
+    target_secret: bool = False  # a player's action on an NPC there: the NPC's totals stay out of public lines
     gm_channel_id: int | None = None  # where its full rolls go (None: privately to the GM who made them)
     way_out: WayOutView | None = None  # /recover and /ready: the state ended and what it cost
     typed_dice: dict[str, list[int]] = field(default_factory=dict)  # the faces the dice option gave, by label

@@ -50,8 +50,11 @@ def action(report: ActionReport) -> discord.Embed:
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
     brief = words.brief if words.brief is not None else _compact(words.fields)
-    if words.numbers and not report.secret:  # a secret NPC roll: the players see what it did, not its dice
-        brief = [words.numbers, *brief]
+    # a secret NPC roll: the players see what it did, not its dice; against an NPC, only the actor's own totals
+    # (a describer that words no such line yet keeps its whole one)
+    numbers = words.own_numbers if report.target_secret and words.own_numbers is not None else words.numbers
+    if numbers and not report.secret:
+        brief = [numbers, *brief]
     typed = None if report.secret else typed_dice_line(report.resolution.get("rolls") or [], report.typed_dice,
                                                        report.unused_dice)
     if typed is not None:

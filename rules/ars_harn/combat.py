@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from rules.ars_harn.arms import attack_weapon, parrying_weapons
 from rules.ars_harn.catalog import AIMS, ASPECTS
 from rules.ars_harn.character import HANDS, Character
 from rules.ars_harn.injury import Ctx, NewInjury, inflict
 from rules.ars_harn.options import Options
+from rules.ars_harn.outcomes import AttackOutcome, Blow, InitiativeRoll, Wounding
 from rules.ars_harn.totals import (
     armour_at,
     common_penalty,
@@ -24,10 +24,6 @@ from rules.errors import IllegalAction, RulesError
 ATTACK_OPTIONS = ("weapon", "aspect", "aim", "brawl_aim", "modifier", "defense_modifier", "save_excess",
                   "use_saved", "range", "defense_weapon")
 
-INJURY_FIELDS = ("injury", "amputation", "kill", "fumble", "stumble", "shock", "gm_decision", "pending",
-                 "dropped", "severed")
-
-
 def combat_roll(ctx: Ctx, label: str, parts: dict[str, int]) -> tuple[int, Roll, bool]:
     """A stress die plus ``parts``; a botched combat roll counts as 0."""
     die = ctx.dice.stress(label, ctx.rulings.combat_botch_dice)
@@ -35,24 +31,8 @@ def combat_roll(ctx: Ctx, label: str, parts: dict[str, int]) -> tuple[int, Roll,
     return (0 if botched else die.total + sum(parts.values())), die, botched
 
 
-def empty_attack_outcome() -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "action": "attack", "weapon": None, "aspect": None, "aim": None, "declared_aim": None,
-        "attack_total": None, "attack_die": None, "attack_botched": False, "attack_modifiers": None,
-        "defense_total": None, "defense_die": None, "defense_botched": False, "defense_modifiers": None,
-        "defense_rolled": False, "hit": False, "excess": 0, "saved_points": 0, "saved_points_used": 0,
-        "saved_points_capped": False, "saved_points_cap": None, "excess_saved": False, "tactical_advantage": False,
-        "tactical_advantage_for": None, "damage_base": None, "damage_total": None, "soak_base": None,
-        "armour": None, "armour_pieces": [], "soak_total": None, "location": None, "side": None,
-        "location_roll": None, "effective_impact": None, "injury_levels": None, "conditions": [],
-    }
-    for key in INJURY_FIELDS:
-        out[key] = [] if key == "pending" else None
-    return out
-
-
 def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
-           ) -> tuple[dict[str, Any], Character, Character]:
+           ) -> tuple[AttackOutcome, Character, Character]:
     catalog, rulings = ctx.catalog, ctx.rulings
     why = attacker.incapable()
     if why is not None:
@@ -83,9 +63,6 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
     save_excess = action.flag("save_excess", False)
     use_saved = action.flag("use_saved", True)
 
-    out = empty_attack_outcome()
-    out.update(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band)
-
     saved_before, before_rounds = attacker.saved_points, attacker.saved_rounds
     cap = 3 * attacker.ability(weapon.skill)
     # Seed: points saved for more than one round may not exceed 3 x weapon skill. Points kept through
@@ -108,25 +85,26 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
     if spend and rulings.saved_points_use == "attack_total":
         parts["saved_points"] = spend
     at, die, at_botched = combat_roll(ctx, "attack", parts)
-    out.update(attack_total=at, attack_die=die.total, attack_botched=at_botched, attack_modifiers=parts)
+    out = AttackOutcome(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band,
+                        attack_total=at, attack_die=die.total, attack_botched=at_botched, attack_modifiers=parts)
 
     dt, dt_botched = 0, False
     if defender.incapable() is None:
         dparts = defense_parts(ctx, action, defender)
         dt, ddie, dt_botched = combat_roll(ctx, "defense", dparts)
-        out.update(defense_die=ddie.total, defense_modifiers=dparts, defense_rolled=True)
-    out.update(defense_total=dt, defense_botched=dt_botched)
+        out = replace(out, defense_die=ddie.total, defense_modifiers=dparts, defense_rolled=True)
 
     hit = at > dt
     excess = at - dt if hit else 0
-    out.update(hit=hit, excess=excess, saved_points_used=spend, saved_points_capped=stored_capped,
-               saved_points_cap=cap if stored_capped else None)
+    out = replace(out, defense_total=dt, defense_botched=dt_botched, hit=hit, excess=excess,
+                  saved_points_used=spend, saved_points_capped=stored_capped,
+                  saved_points_cap=cap if stored_capped else None)
     attacker = replace(attacker, saved_points=0, saved_rounds=0) if spend else attacker
 
     if not hit:
         if earns_advantage(rulings.tactical_advantage, at, dt):
             defender = replace(defender, tactical_advantage=True)
-            out.update(tactical_advantage=True, tactical_advantage_for="defender")
+            out = replace(out, tactical_advantage=True, tactical_advantage_for="defender")
     elif save_excess:
         # Points from earlier rounds that stay in the store (spent into the Attack Total, they are
         # inside the excess already); with any of them, the points have been saved over two rounds.
@@ -138,14 +116,15 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
         # held points have already been aged a round above
         rounds = (before_rounds if held else before_rounds + 1) if carried else 1
         attacker = replace(attacker, saved_points=total, saved_rounds=rounds)
-        out.update(excess_saved=True, saved_points_capped=capped or stored_capped, saved_points_cap=cap)
+        out = replace(out, excess_saved=True, saved_points_capped=capped or stored_capped, saved_points_cap=cap)
     else:
         bonus = spend if (spend and rulings.saved_points_use == "damage_total") else 0
-        attacker, defender = strike(ctx, out, attacker, defender, weapon, aspect, aim, range_band,
-                                    excess + bonus)
-    out["saved_points"] = attacker.saved_points
-    out["injury_levels"] = defender.injury_levels
-    out["conditions"] = list(defender.conditions)
+        base = damage_base(attacker, weapon.missile is not None)
+        damage = base + excess + bonus + weapon.impact(aspect, range_band)
+        blow, wounding, defender = land(ctx, defender, damage, aspect, aim, "weapon")
+        out = replace(out, blow=replace(blow, damage_base=base, damage_total=damage), wounding=wounding)
+    out = replace(out, saved_points=attacker.saved_points, injury_levels=defender.injury_levels,
+                  conditions=defender.conditions)
     return out, attacker, defender
 
 
@@ -180,16 +159,8 @@ def earns_advantage(rule: str, attack_total: int, defense_total: int) -> bool:
     return excess >= 2 * attack_total
 
 
-def strike(ctx: Ctx, out: dict[str, Any], attacker: Character, defender: Character, weapon: Any,
-           aspect: str, aim: str, range_band: str | None, excess: int) -> tuple[Character, Character]:
-    base = damage_base(attacker, weapon.missile is not None)
-    damage = base + excess + weapon.impact(aspect, range_band)
-    out.update(damage_base=base, damage_total=damage)
-    return attacker, land(ctx, out, defender, damage, aspect, aim, "weapon")
-
-
-def land(ctx: Ctx, out: dict[str, Any], defender: Character, damage: int, damage_type: str, aim: str,
-         source: str) -> Character:
+def land(ctx: Ctx, defender: Character, damage: int, damage_type: str, aim: str, source: str
+         ) -> tuple[Blow, Wounding, Character]:
     """Roll the location, take off the Soak Total, and inflict the injury the table gives."""
     catalog = ctx.catalog
     roll = ctx.dice.d100("location").total
@@ -199,19 +170,18 @@ def land(ctx: Ctx, out: dict[str, Any], defender: Character, damage: int, damage
     sb = soak_base(defender)
     soak = sb + protection + defender.vf_mod("soak")
     impact = damage - soak
-    out.update(location_roll=roll, location=location.key, side=side, soak_base=sb, armour=protection,
-               armour_pieces=pieces, soak_total=soak, effective_impact=impact)
+    blow = Blow(location_roll=roll, location=location.key, side=side, damage_total=damage, soak_base=sb,
+                armour=protection, armour_pieces=tuple(pieces), soak_total=soak, effective_impact=impact)
     code = catalog.injury_code(location, impact)
     if code is None:
-        return defender
+        return blow, Wounding(), defender
     new = NewInjury(location=location, side=side, aspect=damage_type, code=code, source=source,
                     band=catalog.band_index(impact))
-    defender, parts = inflict(ctx, defender, new, "defender")
-    out.update(parts)
-    return defender
+    defender, wounding = inflict(ctx, defender, new, "defender")
+    return blow, wounding, defender
 
 
-def initiative(ctx: Ctx, action: Options, c: Character) -> tuple[Character, dict[str, Any]]:
+def initiative(ctx: Ctx, action: Options, c: Character) -> tuple[Character, InitiativeRoll]:
     """ArM5: Qik + weapon Init - Encumbrance + stress die, with wound and fatigue penalties."""
     held = [c.weapons[i] for i in c.held_indices()]
     main = next((w for w in held if w.skill != "Shield"), held[0] if held else None)
@@ -219,5 +189,5 @@ def initiative(ctx: Ctx, action: Options, c: Character) -> tuple[Character, dict
              "encumbrance": -encumbrance(c, ctx.catalog), **common_penalty(c, ctx.catalog),
              "virtues_flaws": c.vf_mod("initiative"), "modifier": action.integer("modifier", 0)}
     total, die, botched = combat_roll(ctx, "initiative", parts)
-    return replace(c, initiative=total), {"name": c.name, "total": total, "die": die.total, "botched": botched,
-                                          "modifiers": parts, "weapon": main.name if main else None}
+    return replace(c, initiative=total), InitiativeRoll(name=c.name, total=total, die=die.total, botched=botched,
+                                                        modifiers=parts, weapon=main.name if main else None)

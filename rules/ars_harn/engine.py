@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules.ars_harn import combat, magic, recovery, status, ways_out
@@ -10,6 +11,7 @@ from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import Character, parse_character
 from rules.ars_harn.injury import Ctx
 from rules.ars_harn.options import Options
+from rules.ars_harn.outcomes import InitiativeOutcome, OneCharacter
 from rules.ars_harn.settings import SETTINGS, parse_rulings
 from rules.ars_harn.summary import summarize
 from rules.dice import DiceSource
@@ -25,7 +27,7 @@ from rules.model import (
     TurnReadiness,
     WayOut,
 )
-from rules.outcome import LegacyOutcome, Outcome, legacy
+from rules.outcome import Outcome
 
 SYSTEM_ID = "ars-harn"
 
@@ -52,19 +54,93 @@ ACTION_OPTIONS: dict[str, tuple[str, ...]] = {
     "end_fight": ("who",),
 }
 
-Single = Callable[[Ctx, Options, Character], tuple[dict[str, Any], Character]]
+Sides = tuple[Character | None, Character | None]
+# an action: the rules context, its options, the attacker's and defender's sheets -> its record and both sheets after
+Run = Callable[[Ctx, Options, Character | None, Character | None], tuple[Outcome, Character | None, Character | None]]
 
-SINGLE: dict[str, Single] = {
-    "shock": status.shock,
-    "gm_decide": status.gm_decide,
-    "tactical_advantage": status.use_advantage,
-    "recover": ways_out.recover,
-    "ready": status.ready_weapon,
-    "fatigue": status.fatigue,
-    "condition": status.set_conditions,
-    "rest": recovery.rest,
-    "unequip": status.unequip_item,
-    "end_fight": ways_out.end_fight,
+
+def _both(kind: str, act: Callable[[Ctx, Options, Character, Character], tuple[Outcome, Character, Character]]
+          ) -> Run:
+    """An action of one character on another (an attack, a spell)."""
+    def run(ctx: Ctx, options: Options, attacker: Character | None, defender: Character | None
+            ) -> tuple[Outcome, Character | None, Character | None]:
+        if attacker is None or defender is None:
+            raise RulesError(f"action '{kind}' needs both an attacker and a defender")
+        return act(ctx, options, attacker, defender)
+    return run
+
+
+def _one(kind: str, act: Callable[[Ctx, Options, Character, str], tuple[OneCharacter, Character]]) -> Run:
+    """An action on one character's sheet: the attacker's unless 'who' says defender (a lone defender sheet is
+    taken as the character too). The record names whose it was."""
+    def run(ctx: Ctx, options: Options, attacker: Character | None, defender: Character | None
+            ) -> tuple[Outcome, Character | None, Character | None]:
+        who = options.who("attacker" if attacker is not None else "defender")
+        chosen = attacker if who == "attacker" else defender
+        if chosen is None:
+            raise RulesError(f"action '{kind}' needs a sheet for the {who}")
+        out, chosen = act(ctx, options, chosen, who)
+        out = replace(out, who=who, name=chosen.name)
+        return (out, chosen, defender) if who == "attacker" else (out, attacker, chosen)
+    return run
+
+
+def _sheet(act: Callable[[Ctx, Options, Character], tuple[OneCharacter, Character]]
+           ) -> Callable[[Ctx, Options, Character, str], tuple[OneCharacter, Character]]:
+    return lambda ctx, options, c, who: act(ctx, options, c)
+
+
+def _heal(ctx: Ctx, options: Options, attacker: Character | None, defender: Character | None
+          ) -> tuple[Outcome, Character | None, Character | None]:
+    if attacker is None:
+        raise RulesError("action 'heal' needs the healer as attacker (and the patient as defender)")
+    if options.has("who"):
+        raise RulesError("action 'heal': the healer is the attacker, the patient the defender")
+    if defender is None:
+        out, healer, _patient = recovery.heal(ctx, options, attacker, attacker, same=True)
+        return out, healer, None
+    return recovery.heal(ctx, options, attacker, defender, same=False)
+
+
+def _initiative(ctx: Ctx, options: Options, attacker: Character | None, defender: Character | None
+                ) -> tuple[Outcome, Character | None, Character | None]:
+    if options.has("who"):
+        who = options.who()
+        chosen = attacker if who == "attacker" else defender
+        if chosen is None:
+            raise RulesError(f"action 'initiative': there is no {who} sheet")
+        chosen, result = combat.initiative(ctx, options, chosen)
+        if who == "attacker":
+            return InitiativeOutcome(attacker=result, only="attacker"), chosen, defender
+        return InitiativeOutcome(defender=result, only="defender"), attacker, chosen
+    if attacker is None and defender is None:
+        raise RulesError("action 'initiative' needs at least one sheet")
+    first = second = None
+    if attacker is not None:
+        attacker, first = combat.initiative(ctx, options, attacker)
+    if defender is not None:
+        defender, second = combat.initiative(ctx, options, defender)
+    return InitiativeOutcome(attacker=first, defender=second), attacker, defender
+
+
+# action type -> how it runs (every action's record is in rules/ars_harn/outcomes.py, keyed the same way)
+ACTIONS: dict[str, Run] = {
+    "attack": _both("attack", combat.attack),
+    "cast": _both("cast", magic.cast),
+    "initiative": _initiative,
+    "shock": _one("shock", _sheet(status.shock)),
+    "kill": _one("kill", status.kill),
+    "gm_decide": _one("gm_decide", _sheet(status.gm_decide)),
+    "heal": _heal,
+    "rest": _one("rest", _sheet(recovery.rest)),
+    "tactical_advantage": _one("tactical_advantage", _sheet(status.use_advantage)),
+    "recover": _one("recover", _sheet(ways_out.recover)),
+    "ready": _one("ready", _sheet(status.ready_weapon)),
+    "fatigue": _one("fatigue", _sheet(status.fatigue)),
+    "condition": _one("condition", _sheet(status.set_conditions)),
+    "inflict": _one("inflict", status.gm_wound),
+    "unequip": _one("unequip", _sheet(status.unequip_item)),
+    "end_fight": _one("end_fight", _sheet(ways_out.end_fight)),
 }
 
 
@@ -109,12 +185,10 @@ class ArsHarnEngine:
 
     def initiative_score(self, record: Outcome) -> InitiativeScore | None:
         """The Initiative total (stress die + Qik + weapon - Encumbrance ...); a tie goes to the higher Quickness."""
-        outcome = legacy(record)
-        side = outcome.get("attacker") or outcome.get("defender")
-        if not isinstance(side, Mapping) or not isinstance(side.get("total"), int):
+        rolled = record.rolled if isinstance(record, InitiativeOutcome) else None
+        if rolled is None:
             return None
-        modifiers = side.get("modifiers") or {}
-        return InitiativeScore(int(side["total"]), (int(modifiers.get("qik", 0)),))
+        return InitiativeScore(rolled.total, (rolled.modifiers.get("qik", 0),))
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         cat = _catalog(catalog)
@@ -132,12 +206,11 @@ class ArsHarnEngine:
         first = len(dice.rolls)
         attacker = None if scenario.attacker is None else parse_character(scenario.attacker, "attacker", cat)
         defender = None if scenario.defender is None else parse_character(scenario.defender, "defender", cat)
-        outcome, attacker, defender = self._dispatch(kind, ctx, options, attacker, defender)
-        outcome.setdefault("action", kind)
+        outcome, attacker, defender = ACTIONS[kind](ctx, options, attacker, defender)
         return Resolution(
             system=SYSTEM_ID,
             rolls=tuple(dice.rolls[first:]),
-            outcome=LegacyOutcome(outcome),
+            outcome=outcome,
             attacker=None if attacker is None else attacker.to_dict(cat),
             defender=None if defender is None else defender.to_dict(cat),
         )
@@ -155,66 +228,15 @@ class ArsHarnEngine:
         options = Options(action_map, ACTION_OPTIONS[kind])
         attacker = parse_character(scenario.attacker, "attacker", cat)
         defender = parse_character(scenario.defender, "defender", cat)
-        run = combat.attack if kind == "attack" else magic.cast
+        run = ACTIONS[kind]
 
         def once(dice: DiceSource) -> Resolution:
             first = len(dice.rolls)
             outcome, _, _ = run(Ctx(cat, rulings, dice), options, attacker, defender)
-            outcome.setdefault("action", kind)
-            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[first:]), outcome=LegacyOutcome(outcome),
+            return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[first:]), outcome=outcome,
                               attacker=None, defender=None)
 
         return once
-
-    def _dispatch(self, kind: str, ctx: Ctx, options: Options, attacker: Character | None,
-                  defender: Character | None) -> tuple[dict[str, Any], Character | None, Character | None]:
-        if kind in ("attack", "cast"):
-            if attacker is None or defender is None:
-                raise RulesError(f"action '{kind}' needs both an attacker and a defender")
-            run = combat.attack if kind == "attack" else magic.cast
-            return run(ctx, options, attacker, defender)
-        if kind == "heal":
-            if attacker is None:
-                raise RulesError("action 'heal' needs the healer as attacker (and the patient as defender)")
-            if options.has("who"):
-                raise RulesError("action 'heal': the healer is the attacker, the patient the defender")
-            if defender is None:
-                out, healer, _patient = recovery.heal(ctx, options, attacker, attacker, same=True)
-                return out, healer, None
-            out, healer, patient = recovery.heal(ctx, options, attacker, defender, same=False)
-            return out, healer, patient
-        if kind == "initiative":
-            if options.has("who"):
-                who = options.who()
-                chosen = attacker if who == "attacker" else defender
-                if chosen is None:
-                    raise RulesError(f"action 'initiative': there is no {who} sheet")
-                chosen, result = combat.initiative(ctx, options, chosen)
-                out = {"action": "initiative", who: result}
-                return (out, chosen, defender) if who == "attacker" else (out, attacker, chosen)
-            if attacker is None and defender is None:
-                raise RulesError("action 'initiative' needs at least one sheet")
-            out = {"action": "initiative", "attacker": None, "defender": None}
-            if attacker is not None:
-                attacker, out["attacker"] = combat.initiative(ctx, options, attacker)
-            if defender is not None:
-                defender, out["defender"] = combat.initiative(ctx, options, defender)
-            return out, attacker, defender
-        # one-character actions: the character is the attacker unless 'who' says defender
-        # (a lone defender sheet is taken as the character too)
-        who = options.who("attacker" if attacker is not None else "defender")
-        chosen = attacker if who == "attacker" else defender
-        if chosen is None:
-            raise RulesError(f"action '{kind}' needs a sheet for the {who}")
-        if kind == "kill":
-            out, chosen = status.kill(ctx, options, chosen, who)
-        elif kind == "inflict":
-            out, chosen = status.gm_wound(ctx, options, chosen, who)
-        else:
-            out, chosen = SINGLE[kind](ctx, options, chosen)
-        out["who"] = who
-        out["name"] = chosen.name
-        return (out, chosen, defender) if who == "attacker" else (out, attacker, chosen)
 
 
 ENGINE = ArsHarnEngine()

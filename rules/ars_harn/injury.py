@@ -8,10 +8,10 @@ then Shock against the new total of Injury Levels. A failed Kill roll stops the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rules.ars_harn.catalog import ArsHarnCatalog, Location
 from rules.ars_harn.character import Character, WoundRec
+from rules.ars_harn.outcomes import Check, Injury, KillDecision, OwedRoll, Wounding
 from rules.ars_harn.settings import Rulings
 from rules.ars_harn.totals import fatigue_penalty, physical_encumbrance
 from rules.dice import SUCCESS, DiceSource
@@ -24,27 +24,16 @@ class Ctx:
     dice: DiceSource
 
 
-def check(ctx: Ctx, label: str, modifier: int, ease_factor: int, parts: dict[str, int] | None = None
-          ) -> dict[str, Any]:
+def check(ctx: Ctx, label: str, modifier: int, ease_factor: int, parts: dict[str, int] | None = None) -> Check:
     """An Ars Magica stress roll against an Ease Factor; a botch fails."""
     roll = ctx.dice.ars_check(label, modifier, ease_factor, botch_dice=ctx.rulings.roll_botch_dice)
-    out: dict[str, Any] = {
-        "total": roll.total,
-        "ease_factor": ease_factor,
-        "passed": roll.result == SUCCESS,
-        "botched": roll.botches > 0,
-        "automatic": False,
-        "die": roll.total - modifier,
-    }
-    if parts is not None:
-        out["modifiers"] = parts
-    return out
+    return Check(total=roll.total, ease_factor=ease_factor, passed=roll.result == SUCCESS, botched=roll.botches > 0,
+                 die=roll.total - modifier, modifiers=parts or {})
 
 
-def automatic(ease_factor: int) -> dict[str, Any]:
+def automatic(ease_factor: int) -> Check:
     """A Fumble or Stumble the rules make automatic: no roll, a failure."""
-    return {"total": None, "ease_factor": ease_factor, "passed": False, "botched": False, "automatic": True,
-            "die": None}
+    return Check(total=None, ease_factor=ease_factor, passed=False, automatic=True)
 
 
 def bleeds(rulings: Rulings, severity: str, levels: int, damage_type: str) -> bool:
@@ -67,8 +56,10 @@ def amputation_indicated(rulings: Rulings, location: Location, severity: str, as
     return grievous and aspect == "edge"
 
 
-def injury_view(w: WoundRec, catalog: ArsHarnCatalog) -> dict[str, Any]:
-    return w.to_dict(catalog)
+def injury_view(w: WoundRec, catalog: ArsHarnCatalog) -> Injury:
+    return Injury(index=w.index, location=w.location, side=w.side, aspect=w.aspect, code=w.code,
+                  severity=catalog.severities.get(w.severity, w.severity), levels=w.levels, bleeding=w.bleeding,
+                  amputated=w.amputated, treated=w.treated, healing_rate=w.healing_rate, source=w.source)
 
 
 def shock_parts(c: Character, catalog: ArsHarnCatalog) -> dict[str, int]:
@@ -77,11 +68,11 @@ def shock_parts(c: Character, catalog: ArsHarnCatalog) -> dict[str, int]:
             "virtues_flaws": c.vf_mod("shock")}
 
 
-def roll_shock(ctx: Ctx, c: Character) -> tuple[Character, dict[str, Any]]:
+def roll_shock(ctx: Ctx, c: Character) -> tuple[Character, Check]:
     parts = shock_parts(c, ctx.catalog)
     result = check(ctx, "shock", sum(parts.values()), c.injury_levels, parts)
     c = replace(c, pending_rolls=tuple(p for p in c.pending_rolls if p.get("kind") != "shock"))
-    if not result["passed"]:
+    if not result.passed:
         c = c.with_condition("shock")
     return c, result
 
@@ -91,19 +82,18 @@ def kill_ease_factor(catalog: ArsHarnCatalog, levels: int) -> int:
 
 
 def roll_kill(ctx: Ctx, c: Character, wound_index: int, ease_factor: int, who: str
-              ) -> tuple[Character, dict[str, Any], dict[str, Any] | None]:
+              ) -> tuple[Character, Check, KillDecision | None]:
     """Seed: Stamina modified only by Virtues and Flaws, against twice the Kill rating."""
     parts = {"sta": c.char("sta"), "virtues_flaws": c.vf_mod("kill")}
     result = check(ctx, "kill", sum(parts.values()), ease_factor, parts)
     c = replace(c, pending_rolls=tuple(p for p in c.pending_rolls if p.get("kind") != "kill"))
     decision = None
-    if not result["passed"]:
+    if not result.passed:
         c, decision = kill_failed(ctx, c, wound_index, who)
     return c, result, decision
 
 
-def kill_failed(ctx: Ctx, c: Character, wound_index: int, who: str
-                ) -> tuple[Character, dict[str, Any] | None]:
+def kill_failed(ctx: Ctx, c: Character, wound_index: int, who: str) -> tuple[Character, KillDecision | None]:
     ruling = ctx.rulings.kill_failure
     if ruling == "death":
         return c.with_condition("dead"), None
@@ -112,7 +102,7 @@ def kill_failed(ctx: Ctx, c: Character, wound_index: int, who: str
         return c, None
     options = ["death", "incapacitation"]
     c = replace(c, pending_decision={"kind": "kill", "wound": wound_index, "options": options})
-    return c, {"kind": "kill", "who": who, "options": options, "wound": wound_index}
+    return c, KillDecision(kind="kill", who=who, options=tuple(options), wound=wound_index)
 
 
 def drop_from_hand(c: Character, hand: str) -> tuple[Character, str | None]:
@@ -137,38 +127,35 @@ class NewInjury:
     bleeding: bool | None = None  # None: by the bleeding rule
 
 
-def inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Character, dict[str, Any]]:
-    """Record ``new`` on ``victim`` and make every roll it calls for. Returns the outcome fields."""
+def inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Character, Wounding]:
+    """Record ``new`` on ``victim`` and make every roll it calls for, in the order the rulings give."""
     catalog, rulings = ctx.catalog, ctx.rulings
-    out: dict[str, Any] = {"injury": None, "amputation": None, "kill": None, "fumble": None, "stumble": None,
-                           "shock": None, "gm_decision": None, "pending": [], "dropped": None, "severed": None}
     severity, levels = new.code[0], int(new.code[1])
     bleeding = bleeds(rulings, severity, levels, new.aspect) if new.bleeding is None else new.bleeding
     location, side = new.location, new.side
     amputated = False
     auto_limb = False
+    amputation: Check | None = None
+    severed: str | None = None
+    pending: list[OwedRoll] = []
     top_band = len(catalog.injury_bands) - 1
     if new.band is not None and amputation_indicated(rulings, location, severity, new.aspect, new.band, top_band):
         parts = {"size": victim.size, "virtues_flaws": victim.vf_mod("amputation")}
-        result = check(ctx, "amputation", sum(parts.values()),
-                       catalog.numbers.ease_factors["amputation"], parts)
-        out["amputation"] = result
-        if not result["passed"]:
+        amputation = check(ctx, "amputation", sum(parts.values()), catalog.numbers.ease_factors["amputation"], parts)
+        if not amputation.passed:
             amputated = True
             code = catalog.numbers.amputation_wound
             severity, levels, bleeding = code[0], int(code[1]), True
-            part = f"{side}_{location.key}" if side else location.key
-            victim = replace(victim, severed=(*victim.severed, part))
-            out["severed"] = part
+            severed = f"{side}_{location.key}" if side else location.key
+            victim = replace(victim, severed=(*victim.severed, severed))
             auto_limb = True
     index = victim.wound_counter + 1
     wound = WoundRec(index=index, location=location.key, side=side, aspect=new.aspect, severity=severity,
                      levels=levels, bleeding=bleeding, amputated=amputated, source=new.source)
     victim = replace(victim, wounds=(*victim.wounds, wound), wound_counter=index)
-    out["injury"] = injury_view(wound, catalog)
+    done = Wounding(injury=injury_view(wound, catalog), amputation=amputation, severed=severed)
     if amputated and location.severing_kills:
-        out["severed_kills"] = True
-        return victim.with_condition("dead"), out
+        return victim.with_condition("dead"), replace(done, severed_kills=True)
     limb = f"{side}_{location.limb}" if location.limb and side else None
     if limb is not None and severity in ("G", "K"):
         auto_limb = True
@@ -178,19 +165,20 @@ def inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Char
     if severity == "K":
         ease = kill_ease_factor(catalog, levels)
         if rulings.auto_rolls:
-            victim, out["kill"], out["gm_decision"] = roll_kill(ctx, victim, index, ease, who)
-            if not out["kill"]["passed"]:
-                return victim, out
+            victim, kill, decision = roll_kill(ctx, victim, index, ease, who)
+            done = replace(done, kill=kill, gm_decision=decision)
+            if not kill.passed:
+                return victim, done
         else:
-            pending = {"kind": "kill", "wound": index, "ease_factor": ease}
-            victim = replace(victim, pending_rolls=(*victim.pending_rolls, pending))
-            out["pending"].append(pending)
+            owed = {"kind": "kill", "wound": index, "ease_factor": ease}
+            victim = replace(victim, pending_rolls=(*victim.pending_rolls, owed))
+            pending.append(OwedRoll("kill", index, ease))
 
     if location.limb is not None and side is not None:
         kind = "fumble" if location.limb == "arm" else "stumble"
         ease = catalog.numbers.ease_factors[kind]
         wanted = rulings.fumble_roll_when == "every_injury" or levels >= 2
-        limb_roll: dict[str, Any] | None = None
+        limb_roll: Check | None = None
         if auto_limb:
             limb_roll = automatic(ease)
         elif wanted:
@@ -199,17 +187,21 @@ def inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Char
                      "encumbrance": -physical_encumbrance(victim, catalog, rulings)}
             limb_roll = check(ctx, kind, sum(parts.values()), ease, parts)
         if limb_roll is not None:
-            out[kind] = limb_roll
-            if not limb_roll["passed"]:
+            if kind == "fumble":
+                done = replace(done, fumble=limb_roll)
+            else:
+                done = replace(done, stumble=limb_roll)
+            if not limb_roll.passed:
                 if kind == "fumble":
-                    victim, out["dropped"] = drop_from_hand(victim, side)
+                    victim, dropped = drop_from_hand(victim, side)
+                    done = replace(done, dropped=dropped)
                 else:
                     victim = victim.with_condition("prone")
 
     if rulings.auto_rolls:
-        victim, out["shock"] = roll_shock(ctx, victim)
+        victim, shock = roll_shock(ctx, victim)
+        done = replace(done, shock=shock)
     elif not any(p.get("kind") == "shock" for p in victim.pending_rolls):
-        pending = {"kind": "shock"}
-        victim = replace(victim, pending_rolls=(*victim.pending_rolls, pending))
-        out["pending"].append(pending)
-    return victim, out
+        victim = replace(victim, pending_rolls=(*victim.pending_rolls, {"kind": "shock"}))
+        pending.append(OwedRoll("shock"))
+    return victim, replace(done, pending=tuple(pending))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from rules.ars_harn.catalog import AIMS, DAMAGE_TYPES
 from rules.ars_harn.character import Character
-from rules.ars_harn.combat import combat_roll, empty_attack_outcome, land
+from rules.ars_harn.combat import combat_roll, land
 from rules.ars_harn.injury import Ctx, NewInjury, inflict
 from rules.ars_harn.options import Options
+from rules.ars_harn.outcomes import Blow, CastOutcome, Check
 from rules.ars_harn.totals import common_penalty
 from rules.errors import IllegalAction, RulesError
 
@@ -17,7 +18,7 @@ CAST_OPTIONS = ("spell", "damage", "damage_type", "aim", "ease_factor", "modifie
 
 
 def cast(ctx: Ctx, action: Options, caster: Character, target: Character
-         ) -> tuple[dict[str, Any], Character, Character]:
+         ) -> tuple[CastOutcome, Character, Character]:
     why = caster.incapable()
     if why is not None:
         raise IllegalAction(f"{caster.name} cannot cast while {why}")
@@ -30,13 +31,11 @@ def cast(ctx: Ctx, action: Options, caster: Character, target: Character
         out, target = body_levels(ctx, action, target)
     else:
         out, target = damaging(ctx, action, caster, target)
-    out["spell"] = spell
-    out["injury_levels"] = target.injury_levels
-    out["conditions"] = list(target.conditions)
+    out = replace(out, spell=spell, injury_levels=target.injury_levels, conditions=target.conditions)
     return out, caster, target
 
 
-def damaging(ctx: Ctx, action: Options, caster: Character, target: Character) -> tuple[dict[str, Any], Character]:
+def damaging(ctx: Ctx, action: Options, caster: Character, target: Character) -> tuple[CastOutcome, Character]:
     """Seed: aim declared with its penalty before Targeting; on success, location and Effective Impact."""
     for key in ("location", "side", "bleeding"):
         if action.has(key):
@@ -52,18 +51,16 @@ def damaging(ctx: Ctx, action: Options, caster: Character, target: Character) ->
              "modifier": action.integer("modifier", 0)}
     total, die, botched = combat_roll(ctx, "targeting", parts)
     passed = total >= ease and not botched
-    out = empty_attack_outcome()
-    out.update(action="cast", kind="damage", aspect=damage_type, aim=aim, declared_aim=aim,
-               targeting={"total": total, "ease_factor": ease, "passed": passed, "botched": botched,
-                          "automatic": False, "die": die.total, "modifiers": parts},
-               hit=passed)
+    out = CastOutcome(kind="damage", aspect=damage_type, aim=aim, declared_aim=aim, hit=passed,
+                      targeting=Check(total=total, ease_factor=ease, passed=passed, botched=botched, die=die.total,
+                                      modifiers=parts))
     if passed:
-        out.update(damage_base=0, damage_total=damage)
-        target = land(ctx, out, target, damage, damage_type, aim, "spell")
+        blow, wounding, target = land(ctx, target, damage, damage_type, aim, "spell")
+        out = replace(out, blow=replace(blow, damage_base=0), wounding=wounding)
     return out, target
 
 
-def body_levels(ctx: Ctx, action: Options, target: Character) -> tuple[dict[str, Any], Character]:
+def body_levels(ctx: Ctx, action: Options, target: Character) -> tuple[CastOutcome, Character]:
     """Seed: a thorax strike unless another part makes more sense; 1 = S2, 2 = S3, 3 = G4, 4+ = K5."""
     for key in ("damage", "aim", "ease_factor", "modifier"):
         if action.has(key):
@@ -76,13 +73,11 @@ def body_levels(ctx: Ctx, action: Options, target: Character) -> tuple[dict[str,
     location = ctx.catalog.location(name) if name else ctx.catalog.location(numbers.body_level_location)
     side = action.side(location)
     damage_type = action.choice("damage_type", DAMAGE_TYPES, "blunt") or "blunt"
-    out = empty_attack_outcome()
-    out.update(action="cast", kind="body_levels", body_levels=count, aspect=damage_type, hit=True,
-               location=location.key, side=side)
+    out = CastOutcome(kind="body_levels", body_levels=count, aspect=damage_type, hit=True,
+                      blow=Blow(location=location.key, side=side))
     if code is None:
         return out, target
     new = NewInjury(location=location, side=side, aspect=damage_type, code=code, source="spell",
                     bleeding=action.flag("bleeding", False))
-    target, parts = inflict(ctx, target, new, "defender")
-    out.update(parts)
-    return out, target
+    target, wounding = inflict(ctx, target, new, "defender")
+    return replace(out, wounding=wounding), target

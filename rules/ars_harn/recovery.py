@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from rules.ars_harn.catalog import SEVERITY_ORDER, ArsHarnCatalog, Treatment
 from rules.ars_harn.character import Character, WoundRec
 from rules.ars_harn.injury import Ctx
 from rules.ars_harn.options import Options
+from rules.ars_harn.outcomes import Check, HealingRoll, HealOutcome, RestOutcome, SpellStep
 from rules.ars_harn.totals import common_penalty
 from rules.dice import SUCCESS
 from rules.errors import IllegalAction, RulesError
@@ -65,7 +65,7 @@ def set_levels(catalog: ArsHarnCatalog, c: Character, w: WoundRec, levels: int) 
 
 
 def heal(ctx: Ctx, action: Options, healer: Character, patient: Character, same: bool
-         ) -> tuple[dict[str, Any], Character, Character]:
+         ) -> tuple[HealOutcome, Character, Character]:
     method = action.choice("method", ("spell", "chirurgy"), None)
     if method is None:
         raise RulesError("action 'heal': option 'method' must be spell or chirurgy")
@@ -87,10 +87,7 @@ def heal(ctx: Ctx, action: Options, healer: Character, patient: Character, same:
     patient = lapse_kill_decision(patient)
     if same:
         healer = patient
-    out["injury_levels"] = patient.injury_levels
-    out["patient"] = patient.name
-    out["healer"] = healer.name
-    return out, healer, patient
+    return replace(out, injury_levels=patient.injury_levels, patient=patient.name, healer=healer.name), healer, patient
 
 
 def lapse_kill_decision(c: Character) -> Character:
@@ -106,13 +103,13 @@ def lapse_kill_decision(c: Character) -> Character:
     return replace(c, pending_decision=None)
 
 
-def heal_spell(ctx: Ctx, action: Options, patient: Character) -> tuple[dict[str, Any], Character]:
+def heal_spell(ctx: Ctx, action: Options, patient: Character) -> tuple[HealOutcome, Character]:
     """Each Body Level healed: a wound of S3 or less is gone; G4 or worse becomes S2 (see the docs)."""
     catalog = ctx.catalog
     numbers = catalog.numbers
     count = action.integer("body_levels", 1, low=1, high=100)
     target: WoundRec | None = pick_wound(patient, action)
-    steps: list[dict[str, Any]] = []
+    steps: list[SpellStep] = []
     for _ in range(count):
         if target is None:
             if not patient.wounds:
@@ -121,20 +118,20 @@ def heal_spell(ctx: Ctx, action: Options, patient: Character) -> tuple[dict[str,
         before = target.code
         if target.levels <= numbers.healing_spell_heals_up_to:
             patient, _gone = set_levels(catalog, patient, target, 0)
-            steps.append({"wound": target.index, "before": before, "after": None})
+            steps.append(SpellStep(target.index, before, None))
             target = None
         else:
             code = numbers.healing_spell_reduced_wound
             new = replace(target, severity=code[0], levels=int(code[1]), bleeding=False, treated=False,
                           healing_rate=None)
             patient = patient.replace_wound(new)
-            steps.append({"wound": target.index, "before": before, "after": new.code})
+            steps.append(SpellStep(target.index, before, new.code))
             target = new
     patient = limb_restored(catalog, patient)
-    return {"action": "heal", "method": "spell", "body_levels": count, "steps": steps}, patient
+    return HealOutcome(method="spell", body_levels=count, steps=tuple(steps)), patient
 
 
-def chirurgy(ctx: Ctx, action: Options, healer: Character, patient: Character) -> tuple[dict[str, Any], Character]:
+def chirurgy(ctx: Ctx, action: Options, healer: Character, patient: Character) -> tuple[HealOutcome, Character]:
     """HarnMaster treatment with Chirurgy as the Physician skill: 3 = marginal, 9 = critical success."""
     catalog = ctx.catalog
     eases = catalog.numbers.ease_factors
@@ -160,14 +157,14 @@ def chirurgy(ctx: Ctx, action: Options, healer: Character, patient: Character) -
     success = result in ("MS", "CS")
     new = replace(w, treated=True, healing_rate=rate, bleeding=w.bleeding and not success)
     patient = patient.replace_wound(new)
-    return {"action": "heal", "method": "chirurgy", "wound": w.index, "treatment": treatment.treatment,
-            "chirurgy": {"total": roll.total, "ease_factor": eases["chirurgy_marginal"],
-                         "critical_ease_factor": eases["chirurgy_critical"], "passed": success,
-                         "botched": roll.botches > 0, "automatic": False, "modifiers": parts},
-            "result": result, "healing_rate": rate, "bleeding_stopped": w.bleeding and success}, patient
+    roll_check = Check(total=roll.total, ease_factor=eases["chirurgy_marginal"], passed=success,
+                       botched=roll.botches > 0, modifiers=parts, critical_ease_factor=eases["chirurgy_critical"])
+    return HealOutcome(method="chirurgy", wound=w.index, treatment=treatment.treatment, chirurgy=roll_check,
+                       result=result, healing_rate=rate, bleeding_stopped=w.bleeding and success,
+                       bleeding=new.bleeding), patient
 
 
-def rest(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def rest(ctx: Ctx, action: Options, c: Character) -> tuple[RestOutcome, Character]:
     """Days of rest: fatigue, shock and prone go; every 5 days each wound gets a healing roll."""
     catalog = ctx.catalog
     numbers = catalog.numbers
@@ -182,35 +179,34 @@ def rest(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Chara
     for condition in ("shock", "prone", "unconscious"):
         c = c.with_condition(condition, False)
     c = replace(c, pending_rolls=tuple(p for p in c.pending_rolls if p.get("kind") != "shock"))
-    log: list[dict[str, Any]] = []
+    log: list[HealingRoll] = []
     healed: list[int] = []
     for number in range(1, intervals + 1):
         for w in list(c.wounds):
             rate = w.healing_rate if w.treated and w.healing_rate is not None else treatment_for(catalog, w).rates["NT"]
-            entry: dict[str, Any] = {"interval": number, "wound": w.index, "healing_rate": rate}
+            total: int | None = None
+            ease: int | None = None
             if rate >= numbers.automatic_healing_rate:
-                drop, entry["result"], entry["total"] = 1, "automatic", None
+                drop, result = 1, "automatic"
             else:
                 parts = {"sta": c.char("sta"), "healing_rate": rate, "virtues_flaws": c.vf_mod("healing"),
                          "attending": attending // 2}
                 roll = ctx.dice.ars_check("healing", sum(parts.values()), numbers.ease_factors["healing_marginal"],
                                           botch_dice=ctx.rulings.roll_botch_dice)
                 if roll.botches:
-                    drop, entry["result"] = 0, "CF"
+                    drop, result = 0, "CF"
                 elif roll.result != SUCCESS:
-                    drop, entry["result"] = 0, "MF"
+                    drop, result = 0, "MF"
                 elif roll.total >= numbers.ease_factors["healing_critical"]:
-                    drop, entry["result"] = 2, "CS"
+                    drop, result = 2, "CS"
                 else:
-                    drop, entry["result"] = 1, "MS"
-                entry["total"] = roll.total
-                entry["ease_factor"] = numbers.ease_factors["healing_marginal"]
+                    drop, result = 1, "MS"
+                total, ease = roll.total, numbers.ease_factors["healing_marginal"]
             c, after = set_levels(catalog, c, w, w.levels - drop)
-            entry["before"] = w.code
-            entry["after"] = None if after is None else after.code
             if after is None:
                 healed.append(w.index)
-            log.append(entry)
+            log.append(HealingRoll(interval=number, wound=w.index, healing_rate=rate, result=result, total=total,
+                                   ease_factor=ease, before=w.code, after=None if after is None else after.code))
     c = lapse_kill_decision(limb_restored(catalog, c))
-    return {"action": "rest", "days": days, "intervals": intervals, "healing": log, "healed": healed,
-            "injury_levels": c.injury_levels, "conditions": list(c.conditions)}, c
+    return RestOutcome(days=days, intervals=intervals, healing=tuple(log), healed=tuple(healed),
+                       injury_levels=c.injury_levels, conditions=c.conditions), c

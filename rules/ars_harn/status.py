@@ -4,20 +4,31 @@ standing up, readying a weapon, fatigue, conditions and GM-inflicted wounds."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from rules.ars_harn.arms import find_on_sheet, ready, unequip
 from rules.ars_harn.catalog import DAMAGE_TYPES
 from rules.ars_harn.character import CONDITIONS, HANDS, Character
 from rules.ars_harn.injury import Ctx, NewInjury, check, inflict, roll_kill, roll_shock
 from rules.ars_harn.options import Options
+from rules.ars_harn.outcomes import (
+    AdvantageOutcome,
+    ConditionOutcome,
+    FatigueOutcome,
+    GmDecisionOutcome,
+    Held,
+    InflictOutcome,
+    KillOutcome,
+    ReadyOutcome,
+    ShockOutcome,
+    UnequipOutcome,
+)
 from rules.ars_harn.totals import common_penalty, encumbrance
 from rules.errors import IllegalAction, RulesError
 
 ADVANTAGE_USES = ("pick_up", "switch", "stand_up", "fast_cast")
 
 
-def shock(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def shock(ctx: Ctx, action: Options, c: Character) -> tuple[ShockOutcome, Character]:
     """A Shock roll owed (auto_rolls off) or a later round's re-roll to snap out of shock."""
     pending = any(p.get("kind") == "shock" for p in c.pending_rolls)
     if not pending and not c.has("shock"):
@@ -26,24 +37,23 @@ def shock(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Char
         raise IllegalAction(f"{c.name} is dead")
     was_in_shock = c.has("shock")
     c, result = roll_shock(ctx, c)
-    if result["passed"] and was_in_shock:
+    if result.passed and was_in_shock:
         c = c.with_condition("shock", False)
-    return {"action": "shock", "shock": result, "in_shock": c.has("shock"), "conditions": list(c.conditions),
-            "injury_levels": c.injury_levels}, c
+    return ShockOutcome(shock=result, in_shock=c.has("shock"), conditions=c.conditions,
+                        injury_levels=c.injury_levels), c
 
 
-def kill(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[dict[str, Any], Character]:
+def kill(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[KillOutcome, Character]:
     owed = next((p for p in c.pending_rolls if p.get("kind") == "kill"), None)
     if owed is None:
         raise IllegalAction(f"{c.name} owes no Kill roll")
     c, result, decision = roll_kill(ctx, c, int(owed["wound"]), int(owed["ease_factor"]), who)
-    if not result["passed"]:
+    if not result.passed:
         c = replace(c, pending_rolls=tuple(p for p in c.pending_rolls if p.get("kind") != "shock"))
-    return {"action": "kill", "kill": result, "gm_decision": decision, "conditions": list(c.conditions),
-            "injury_levels": c.injury_levels}, c
+    return KillOutcome(kill=result, gm_decision=decision, conditions=c.conditions, injury_levels=c.injury_levels), c
 
 
-def gm_decide(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def gm_decide(ctx: Ctx, action: Options, c: Character) -> tuple[GmDecisionOutcome, Character]:
     decision = action.choice("decision", ("death", "incapacitation"), None)
     if decision is None:
         raise RulesError("action 'gm_decide': option 'decision' must be death or incapacitation")
@@ -55,10 +65,10 @@ def gm_decide(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], 
         c = replace(c.with_condition("incapacitated", False).with_condition("dead"), pending_rolls=())
     else:
         c = c.with_condition("incapacitated")
-    return {"action": "gm_decide", "decision": decision, "conditions": list(c.conditions)}, c
+    return GmDecisionOutcome(decision=decision, conditions=c.conditions), c
 
 
-def use_advantage(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def use_advantage(ctx: Ctx, action: Options, c: Character) -> tuple[AdvantageOutcome, Character]:
     """Seed: pick up a weapon, switch weapons, stand up or fast-cast; never a second attack."""
     use = action.choice("use", (*ADVANTAGE_USES, "attack"), None)
     if use is None:
@@ -70,19 +80,17 @@ def use_advantage(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, An
     why = c.incapable()
     if why is not None:
         raise IllegalAction(f"{c.name} cannot act while {why}")
-    out: dict[str, Any] = {"action": "tactical_advantage", "use": use}
+    weapon = None
     if use in ("pick_up", "switch"):
-        c, out["weapon"] = take_weapon(action, c, picking_up=use == "pick_up")
+        c, weapon = take_weapon(action, c, picking_up=use == "pick_up")
     elif use == "stand_up":
         if not c.has("prone"):
             raise IllegalAction(f"{c.name} is not prone")
         c = c.with_condition("prone", False)
-    else:
-        out["fast_cast"] = True  # the spell itself is a separate 'cast' action, reacted to normally
+    # fast_cast: the spell itself is a separate 'cast' action, reacted to normally
     c = replace(c, tactical_advantage=False)
-    out["conditions"] = list(c.conditions)
-    out["held"] = {"right": c.held[0], "left": c.held[1]}
-    return out, c
+    return AdvantageOutcome(use=use, weapon=weapon, fast_cast=use == "fast_cast", conditions=c.conditions,
+                            held=Held(*c.held)), c
 
 
 def take_weapon(action: Options, c: Character, picking_up: bool | None) -> tuple[Character, str]:
@@ -103,20 +111,20 @@ def take_weapon(action: Options, c: Character, picking_up: bool | None) -> tuple
     return replace(c, held=held), c.weapons[index].name
 
 
-def ready_weapon(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def ready_weapon(ctx: Ctx, action: Options, c: Character) -> tuple[ReadyOutcome, Character]:
     """A round's action: draw, switch to, or pick up a weapon (the Tactical Advantage does it for free);
     ``free``: between fights, when it costs nothing."""
     why = c.incapable()
     if why is not None and not (action.flag("free", False) and why == "in shock"):
         raise IllegalAction(f"{c.name} cannot act while {why}")
     c, name = take_weapon(action, c, picking_up=None)
-    return {"action": "ready", "weapon": name, "held": {"right": c.held[0], "left": c.held[1]}}, c
+    return ReadyOutcome(weapon=name, held=Held(*c.held)), c
 
 
-def fatigue(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def fatigue(ctx: Ctx, action: Options, c: Character) -> tuple[FatigueOutcome, Character]:
     """Lose or regain fatigue levels as the GM says, or make a Fatigue roll (failure: one level)."""
     last = len(ctx.catalog.numbers.fatigue_levels) - 1
-    out: dict[str, Any] = {"action": "fatigue", "fatigue_roll": None}
+    result = None
     change = action.integer("change", 0, low=-last, high=last)
     if action.flag("roll", False):
         if action.has("change"):
@@ -126,19 +134,18 @@ def fatigue(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Ch
                  "encumbrance": -encumbrance(c, ctx.catalog), "virtues_flaws": c.vf_mod("fatigue"),
                  "modifier": action.integer("modifier", 0)}
         result = check(ctx, "fatigue", sum(parts.values()), ease, parts)
-        out["fatigue_roll"] = result
-        change = 0 if result["passed"] else 1
+        change = 0 if result.passed else 1
     elif action.has("ease_factor") or action.has("modifier"):
         raise RulesError("action 'fatigue': 'ease_factor' and 'modifier' go with 'roll: true'")
     level = max(0, min(last, c.fatigue + change))
     c = replace(c, fatigue=level)
     c = c.with_condition("unconscious", level == last) if (level == last or c.has("unconscious")) else c
     name = ctx.catalog.fatigue_level(level).name
-    out.update(change=change, fatigue=level, fatigue_level=name, conditions=list(c.conditions))
-    return out, c
+    return FatigueOutcome(fatigue_roll=result, change=change, fatigue=level, fatigue_level=name,
+                          conditions=c.conditions), c
 
 
-def set_conditions(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def set_conditions(ctx: Ctx, action: Options, c: Character) -> tuple[ConditionOutcome, Character]:
     """The GM's word: add or remove conditions (shock, prone, unconscious, incapacitated, dead)."""
     for key in ("add", "remove"):
         value = action.action.get(key)
@@ -151,10 +158,10 @@ def set_conditions(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, A
             c = c.with_condition(item, key == "add")
     if not c.has("incapacitated") and not c.has("dead"):
         c = replace(c, pending_decision=None)
-    return {"action": "condition", "conditions": list(c.conditions)}, c
+    return ConditionOutcome(conditions=c.conditions), c
 
 
-def gm_wound(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[dict[str, Any], Character]:
+def gm_wound(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[InflictOutcome, Character]:
     """The GM inflicts a wound by code (S3) or by Effective Impact at a location (the table's result)."""
     if c.has("dead"):
         raise IllegalAction(f"{c.name} is dead")
@@ -176,26 +183,23 @@ def gm_wound(ctx: Ctx, action: Options, c: Character, who: str) -> tuple[dict[st
         impact = action.integer("effective_impact", 0, low=0, high=1000)
         found = ctx.catalog.injury_code(location, impact)
         if found is None:
-            return {"action": "inflict", "injury": None, "effective_impact": impact,
-                    "injury_levels": c.injury_levels}, c
+            return InflictOutcome(effective_impact=impact, injury_levels=c.injury_levels), c
         code, band = found, ctx.catalog.band_index(impact)
     bleeding = action.action.get("bleeding")
     if bleeding is not None and not isinstance(bleeding, bool):
         raise RulesError("action 'inflict': option 'bleeding' must be true or false")
     new = NewInjury(location=location, side=side, aspect=aspect, code=code, source="gm", band=band,
                     bleeding=bleeding)
-    c, parts = inflict(ctx, c, new, who)
-    out = {"action": "inflict", **parts, "location": location.key, "side": side,
-           "injury_levels": c.injury_levels, "conditions": list(c.conditions)}
-    return out, c
+    c, wounding = inflict(ctx, c, new, who)
+    return InflictOutcome(location=location.key, side=side, wounding=wounding, injury_levels=c.injury_levels,
+                          conditions=c.conditions), c
 
 
-
-def unequip_item(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def unequip_item(ctx: Ctx, action: Options, c: Character) -> tuple[UnequipOutcome, Character]:
     """An owner's edit: a weapon or armour piece taken off the sheet (the others keep their state)."""
     kind = action.choice("kind", ("weapon", "armour"), None)
     item = action.text("item", None)
     if kind is None or item is None:
         raise RulesError("action 'unequip' needs 'kind' (weapon or armour) and 'item'")
     c, removed = unequip(c, kind, item)
-    return {"action": "unequip", "kind": kind, "removed": removed}, c
+    return UnequipOutcome(kind=kind, removed=removed), c

@@ -8,11 +8,11 @@ thereafter". Unconsciousness and incapacitation are the GM's to end (or rest's).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from rules.ars_harn.character import Character
 from rules.ars_harn.injury import Ctx
 from rules.ars_harn.options import Options
+from rules.ars_harn.outcomes import EndFightOutcome, RecoverOutcome
 from rules.errors import IllegalAction
 from rules.model import WayOut
 
@@ -51,7 +51,7 @@ def ways_out(c: Character, in_fight: bool) -> tuple[WayOut, ...]:
     return tuple(out)
 
 
-def recover(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def recover(ctx: Ctx, action: Options, c: Character) -> tuple[RecoverOutcome, Character]:
     """Get up from prone (a round's action; ``free`` between fights), or, the GM's word, come round from
     unconsciousness (fatigue back one level from Unconscious) or incapacitation."""
     condition = action.choice("condition", RECOVERABLE, "prone") or "prone"
@@ -71,10 +71,10 @@ def recover(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Ch
         c = replace(c, fatigue=min(c.fatigue, last - 1))
     if condition == "incapacitated":
         c = replace(c, pending_decision=None)
-    return {"action": "recover", "condition": condition, "conditions": list(c.conditions)}, c
+    return RecoverOutcome(condition=condition, conditions=c.conditions), c
 
 
-def end_fight(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], Character]:
+def end_fight(ctx: Ctx, action: Options, c: Character) -> tuple[EndFightOutcome, Character]:
     """What lasts only for a fight ends with it: the fallen get up, dropped weapons are gathered (unless the
     GM rules them lost: ruling ``weapons_gathered``), and the round's bookkeeping (Tactical Advantage, saved
     points, Initiative) is cleared. Wounds, shock, fatigue and unconsciousness stay."""
@@ -83,4 +83,4 @@ def end_fight(ctx: Ctx, action: Options, c: Character) -> tuple[dict[str, Any], 
     c = c.with_condition("prone", False)
     c = replace(c, tactical_advantage=False, saved_points=0, saved_rounds=0, initiative=None,
                 dropped=() if ctx.rulings.weapons_gathered else c.dropped)
-    return {"action": "end_fight", "ended": ended, "gathered": gathered, "conditions": list(c.conditions)}, c
+    return EndFightOutcome(ended=tuple(ended), gathered=tuple(gathered), conditions=c.conditions), c

@@ -15,13 +15,14 @@ from typing import Any
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import HANDS
 from rules.ars_harn.combat import earns_advantage
+from rules.ars_harn.outcomes import AttackOutcome, CastOutcome, Check
 from rules.ars_harn.settings import parse_rulings
 from rules.dice import FAILURE, FUMBLE, SUCCESS, DiceSource
 from rules.model import Resolution, Scenario
-from rules.odds.common import check_result, group_faces, labels, last, make_leaf, spread
+from rules.odds.common import group_faces, labels, last, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
-from rules.outcome import legacy
+from rules.outcome import Outcome
 
 # what the Attack and Defense rolls made of the exchange: hit, excess, tactical advantage, the two botches
 Exchange = tuple[bool, int, bool, bool, bool]
@@ -40,8 +41,8 @@ class ArsHarnOdds:
     def __init__(self, catalog: ArsHarnCatalog, scenario: Scenario, probe: Resolution,
                  forced: Mapping[str, Sequence[int]]) -> None:
         self.catalog = catalog
-        out = legacy(probe.outcome)
-        self.aim = out.get("aim") if isinstance(out.get("aim"), str) else None
+        out = _struck(probe.outcome)
+        self.aim = out.aim
         self.rule = parse_rulings(scenario.settings).tactical_advantage
         # the Attack and Defense Totals are the die plus these (a botch counts 0); a roll the user forced
         # whole is its total as the probe saw it; one forced in part keeps the keys off (still exact)
@@ -49,10 +50,10 @@ class ArsHarnOdds:
         self.fixed: dict[str, tuple[int, bool]] = {}
         self.partial: dict[str, tuple[list[int], list[int]]] = {}
         self.botch_dice = parse_rulings(scenario.settings).combat_botch_dice
-        self.defends = bool(out.get("defense_rolled"))
-        if out.get("action") == "attack":
-            self.mods = {"attack": sum((out.get("attack_modifiers") or {}).values()),
-                         "defense": sum((out.get("defense_modifiers") or {}).values())}
+        self.defends = isinstance(out, AttackOutcome) and out.defense_rolled
+        if isinstance(out, AttackOutcome):
+            self.mods = {"attack": sum((out.attack_modifiers or {}).values()),
+                         "defense": sum((out.defense_modifiers or {}).values())}
             for label in ("attack", "defense"):
                 if label not in forced and f"{label}.botch" not in forced:
                     continue
@@ -63,8 +64,10 @@ class ArsHarnOdds:
                     # read from the faces, by the dice source's own stress roll, once its chain is complete
                     self.partial[label] = (list(forced.get(label, [])), list(forced.get(f"{label}.botch", [])))
                     continue
-                botched = bool(out.get(f"{label}_botched"))
-                self.fixed[label] = (int(out.get(f"{label}_total") or 0), botched)
+                if label == "attack":
+                    self.fixed[label] = (out.attack_total or 0, out.attack_botched)
+                else:
+                    self.fixed[label] = (out.defense_total or 0, out.defense_botched)
         self.rolled = tuple(label for label in ("attack", "defense")
                             if label not in self.fixed and (label == "attack" or self.defends))
         self.offsets: dict[tuple[str, int | None], int] = {}
@@ -149,10 +152,10 @@ class ArsHarnOdds:
             return State(("shock", history[:-1]), (("shock", SHOCK_LEAF[history[-1][1]]),))
         if len(history) == 1 and history[0][0] == "targeting":
             # a damaging spell: only whether Targeting passed (or botched) shapes what follows
-            if resolution is None or not isinstance(legacy(resolution.outcome).get("targeting"), Mapping):
+            targeting = None if resolution is None else _struck(resolution.outcome)
+            if not isinstance(targeting, CastOutcome) or targeting.targeting is None:
                 return None
-            targeting = legacy(resolution.outcome)["targeting"]
-            return State(("targeting", targeting.get("passed"), targeting.get("botched")))
+            return State(("targeting", targeting.targeting.passed, targeting.targeting.botched))
         read = self._exchange(history)
         exchange = None if read is None else read[0]
         if history and history[-1][0] == "location" and labels(history).count("location") == 1:
@@ -182,8 +185,8 @@ class ArsHarnOdds:
         place = self._place(group)
         if exchange is not None and place in self.offsets:
             band = self.catalog.band_index(exchange[1] + self.offsets[place])
-        elif resolution is not None and legacy(resolution.outcome).get("effective_impact") is not None:
-            band = self.catalog.band_index(int(legacy(resolution.outcome)["effective_impact"]))
+        elif resolution is not None and (impact := _struck(resolution.outcome).blow.effective_impact) is not None:
+            band = self.catalog.band_index(impact)
         else:
             return None
         loc = self.catalog.locations[place[0]]
@@ -193,8 +196,7 @@ class ArsHarnOdds:
         if exchange is not None:
             botches = _botches(exchange[3], exchange[4])
         elif resolution is not None:
-            botches = _botches(bool(legacy(resolution.outcome).get("attack_botched")),
-                               bool(legacy(resolution.outcome).get("defense_botched")))
+            botches = _botches(*_exchange_botches(_struck(resolution.outcome)))
         else:
             return None
         return State(("wound", code, loc.limb, side if loc.limb else None, loc.amputation, loc.severing_kills, top),
@@ -212,7 +214,7 @@ class ArsHarnOdds:
 
     def observe(self, history: History, resolution: Resolution) -> None:
         read = self._exchange(history)
-        impact = legacy(resolution.outcome).get("effective_impact")
+        impact = _struck(resolution.outcome).blow.effective_impact
         group = last(history, "location")
         if read is None or impact is None or group is None:
             return
@@ -227,30 +229,52 @@ class ArsHarnOdds:
         return "excess", read[0][1]
 
     def leaf(self, resolution: Resolution) -> Leaf:
-        out = legacy(resolution.outcome)
-        injury = out.get("injury") if isinstance(out.get("injury"), Mapping) else None
-        conditions = out.get("conditions") or []
-        limb = check_result(out.get("fumble")) or check_result(out.get("stumble"))
+        out = _struck(resolution.outcome)
+        wounding, injury = out.wounding, out.wounding.injury
+        attack_botched, defense_botched = _exchange_botches(out)
+        decision = wounding.gm_decision
         return make_leaf([
-            ("hit", bool(out.get("hit"))),
-            ("attack_botched", bool(out.get("attack_botched"))),
-            ("defense_botched", bool(out.get("defense_botched"))),
-            ("tactical_advantage", bool(out.get("tactical_advantage"))),
-            ("location", out.get("location")),
-            ("side", out.get("side")),
-            ("code", injury.get("code") if injury else None),
-            ("levels", injury.get("levels") if injury else 0),
-            ("bleeding", bool(injury.get("bleeding")) if injury else False),
-            ("amputation", check_result(out.get("amputation"))),
-            ("severed", out.get("severed") is not None),
-            ("kill", check_result(out.get("kill"))),
-            ("shock", check_result(out.get("shock"))),
-            ("limb", limb),
-            ("dropped", out.get("dropped") is not None),
-            ("dead", "dead" in conditions),
-            ("incapacitated", "incapacitated" in conditions),
-            ("gm_decision", (out.get("gm_decision") or {}).get("kind")),
+            ("hit", out.hit),
+            ("attack_botched", attack_botched),
+            ("defense_botched", defense_botched),
+            ("tactical_advantage", isinstance(out, AttackOutcome) and out.advantage_to is not None),
+            ("location", out.blow.location),
+            ("side", out.blow.side),
+            ("code", injury.code if injury else None),
+            ("levels", injury.levels if injury else 0),
+            ("bleeding", injury.bleeding if injury else False),
+            ("amputation", _result(wounding.amputation)),
+            ("severed", wounding.severed is not None),
+            ("kill", _result(wounding.kill)),
+            ("shock", _result(wounding.shock)),
+            ("limb", _result(wounding.fumble) or _result(wounding.stumble)),
+            ("dropped", wounding.dropped is not None),
+            ("dead", "dead" in out.conditions),
+            ("incapacitated", "incapacitated" in out.conditions),
+            ("gm_decision", decision.kind if decision else None),
         ])
+
+
+def _struck(outcome: Outcome) -> AttackOutcome | CastOutcome:
+    """The attack or spell the odds follow (the only actions ``rules.odds`` runs for ars-harn)."""
+    if not isinstance(outcome, AttackOutcome | CastOutcome):
+        raise TypeError(f"ars-harn odds follow an attack or a spell, not {type(outcome).__name__}")
+    return outcome
+
+
+def _exchange_botches(out: AttackOutcome | CastOutcome) -> tuple[bool, bool]:
+    return (out.attack_botched, out.defense_botched) if isinstance(out, AttackOutcome) else (False, False)
+
+
+def _result(check: Check | None) -> str | None:
+    """A follow-up check as a leaf reads it: passed, failed, botched, automatic (failed without a roll), or None."""
+    if check is None:
+        return None
+    if check.automatic:
+        return "automatic"
+    if check.passed is None:
+        return None
+    return "passed" if check.passed else ("botched" if check.botched else "failed")
 
 
 class _Incomplete(Exception):

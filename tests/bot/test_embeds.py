@@ -50,7 +50,7 @@ def report(system: str, outcome: dict[str, Any], *, rolls: list[dict[str, Any]] 
 
 
 ARS_HIT = {
-    "attack_total": 27, "defense_total": 8, "hit": True, "excess": 19, "saved_points": 0, "tactical_advantage": False,
+    "action": "attack", "attack_total": 27, "defense_total": 8, "hit": True, "excess": 19, "saved_points": 0, "tactical_advantage": False,
     "damage_total": 26, "soak_total": 1, "location": "thorax", "side": None, "effective_impact": 25,
     "injury": {"code": "K5", "severity": "kill", "levels": 5, "bleeding": True}, "injury_levels": 5,
     "shock": None, "kill": {"total": 7, "ease_factor": 10, "passed": False}, "fumble": None, "stumble": None,
@@ -97,7 +97,8 @@ def test_ars_harn_colour_follows_the_injury(code: str, severity: Severity) -> No
 
 
 def test_ars_harn_miss_and_armour_that_holds() -> None:
-    miss = embeds.action(report("ars-harn", {"attack_total": 5, "defense_total": 12, "hit": False}))
+    miss = embeds.action(report("ars-harn", {"action": "attack", "attack_total": 5, "defense_total": 12,
+                                                 "hit": False}))
     assert miss.description.startswith("**Miss**")
     assert miss.colour == discord.Colour(Severity.NONE.colour)
     held = embeds.action(report("ars-harn", {**ARS_HIT, "injury": None, "kill": None, "effective_impact": 0}))
@@ -168,8 +169,11 @@ def test_fading_suns_location_severity_effect_and_penalties() -> None:
 
 
 def test_unknown_fields_are_listed_not_lost_and_odd_shapes_never_raise() -> None:
-    embed = embeds.report_details(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
+    # an untyped system lists what it has no words for; a typed record (ars-harn) words every field it has
+    embed = embeds.report_details(report("homebrew", {**PENDRAGON, "brand_new_rule": "applied"}))
     assert "Brand new rule: applied" in {f.name: f.value for f in embed.fields}["Details"]
+    typed = embeds.report_details(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
+    assert "Details" not in {f.name for f in typed.fields}
     for outcome in ({"injury": "S3", "kill": 5, "location": ["a", "b"]}, {"winner": 3, "knockdown": "x"}, {}):
         for system in ("ars-harn", "pendragon", "fading-suns", "homebrew"):
             assert_within_limits(embeds.action(report(system, outcome)))  # type: ignore[arg-type]

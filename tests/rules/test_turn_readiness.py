@@ -79,7 +79,7 @@ def test_ars_harn_initiative_orders_by_the_total_of_die_quickness_and_weapon() -
                                 DiceSource({"initiative": [2]}), catalog)
     score = engine.initiative_score(resolution.outcome)
     assert score is not None and score.total == resolution.attacker["initiative"]  # type: ignore[index]
-    assert score.total == 2 + 3 + resolution.outcome["attacker"]["modifiers"]["weapon"]
+    assert score.total == 2 + 3 + resolution.outcome.to_dict()["attacker"]["modifiers"]["weapon"]
     assert score.tiebreak == (3,)  # a tie goes to the higher Quickness
 
 

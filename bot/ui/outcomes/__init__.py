@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.text_safety import plain
-from bot.ui.outcomes.ars_harn import ars_harn
+from bot.ui.outcomes import ars_harn
 from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
@@ -69,14 +69,13 @@ def generic(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
 
 
 SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
-    "ars-harn": ars_harn,
     "pendragon": pendragon,
     "fading-suns": fading_suns,
 }
 
 
 # record type -> the words for it (each typed system's describer module adds its own table here)
-DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {}
+DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {**ars_harn.DESCRIBERS}
 
 
 def describe(system: str, outcome: Outcome | Mapping[str, Any] | Any, names: tuple[str, str]) -> OutcomeText:

@@ -1,8 +1,14 @@
-"""ars-harn outcomes as words: attacks, shock and kill rolls, healing, rest, readying a weapon."""
+"""ars-harn outcomes as words, one function per record type (``DESCRIBERS``), each built from small parts.
+
+A part (the attack line, the blow, the wound's rolls, what was lost ...) is worded once and gives both forms:
+its fields for the Details button and its lines for the public message (``brief``, ``numbers``), so the two
+cannot disagree. What shows is decided by the record's fields, never by a key being there.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ui.outcomes.common import (
@@ -10,9 +16,6 @@ from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
     Severity,
-    _details,
-    _num,
-    check_line,
     human,
     joined,
     modifiers,
@@ -20,246 +23,439 @@ from bot.ui.outcomes.common import (
     text,
     worst,
 )
+from bot.ui.outcomes.decisions import decision_words
+from rules.ars_harn.outcomes import (
+    AdvantageOutcome,
+    AttackOutcome,
+    Blow,
+    CastOutcome,
+    Check,
+    ConditionOutcome,
+    EndFightOutcome,
+    FatigueOutcome,
+    GmDecisionOutcome,
+    HealOutcome,
+    InflictOutcome,
+    InitiativeOutcome,
+    Injury,
+    KillOutcome,
+    ReadyOutcome,
+    RecoverOutcome,
+    RestOutcome,
+    ShockOutcome,
+    UnequipOutcome,
+    Wounding,
+)
+from rules.outcome import Outcome
 
-_ARS_SEVERITY = {"M": Severity.LIGHT, "S": Severity.SERIOUS, "G": Severity.GRIEVOUS, "K": Severity.MORTAL}
-_ARS_WORDS = {"M": "minor", "S": "serious", "G": "grievous", "K": "kill"}
+Names = tuple[str, str]
+
+_SEVERITY = {"M": Severity.LIGHT, "S": Severity.SERIOUS, "G": Severity.GRIEVOUS, "K": Severity.MORTAL}
+_SEVERITY_WORDS = {"M": "minor", "S": "serious", "G": "grievous", "K": "kill"}
+_CHECK_TITLES = {"shock": "Shock", "kill": "Kill roll", "fumble": "Fumble", "stumble": "Stumble",
+                 "amputation": "Amputation"}
+_LIMB = {"fumble": "arm", "stumble": "leg"}
+# HarnMaster's treatment results
+_RESULTS = {"CS": "critical success", "MS": "success", "MF": "failure", "CF": "critical failure"}
+_BLEEDING = "\u22121 to Shock and Fatigue rolls until a treatment succeeds or it heals below grievous"
 
 
-def _ars_injury(injury: Any) -> tuple[str, Severity]:
-    if not isinstance(injury, Mapping):
+@dataclass
+class Words:
+    """An outcome's words as the parts add them: the Details fields and the public lines."""
+
+    fields: list[Field] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    severity: Severity = Severity.NONE
+
+    def add(self, name: str, value: str, inline: bool = True) -> None:
+        self.fields.append((name, value, inline))
+
+
+def _num(value: int | None) -> str:
+    return "?" if value is None else text(value)
+
+
+def _check_line(check: Check) -> str:
+    """``12 vs 9: **passed**``; one the rules failed unrolled says so (a Fumble after a grievous arm wound)."""
+    line = f"{_num(check.total)} vs {_num(check.ease_factor)}" if check.ease_factor is not None \
+        else _num(check.total)
+    if check.passed is None:
+        return f"{line}: waiting for the GM"
+    return f"{line}: **passed**" if check.passed else f"{line}: **failed**"
+
+
+def _automatic_line(name: str) -> str:
+    return f"fails with no roll: the {_LIMB.get(name, 'limb')} is useless"
+
+
+def _with_modifiers(line: str, parts: dict[str, int] | None) -> str:
+    shown = modifiers(parts)
+    return f"{line} ({shown})" if shown else line
+
+
+def _declared(*parts: str | None) -> list[str]:
+    return [text(p) for p in parts if p]
+
+
+# -- the parts --------------------------------------------------------------------------------------------------
+
+
+def _injury_words(injury: Injury | None) -> tuple[str, Severity]:
+    """``**G4**, grievous, 4 injury levels, bleeding`` and how bad it is."""
+    if injury is None:
         return "", Severity.NONE
-    code = str(injury.get("code") or "")
-    letter = code[:1].upper()
-    words = str(injury.get("severity") or _ARS_WORDS.get(letter, ""))
-    level = _ARS_SEVERITY.get(letter, Severity.LIGHT)
-    parts = [f"**{code}**" if code else "", human(words)]
-    levels = injury.get("levels")
-    if levels is not None:
-        parts.append(plural(levels, "injury level"))
-    if injury.get("bleeding"):
+    letter = injury.code[:1].upper()
+    words = injury.severity or _SEVERITY_WORDS.get(letter, "")
+    parts = [f"**{injury.code}**" if injury.code else "", human(words), plural(injury.levels, "injury level")]
+    if injury.bleeding:
         parts.append("bleeding")
-    return ", ".join(p for p in parts if p), level
+    return ", ".join(p for p in parts if p), _SEVERITY.get(letter, Severity.LIGHT)
 
 
-_ARS_CHECKS = ("shock", "kill", "fumble", "stumble", "amputation")
+def _place(blow: Blow) -> str:
+    return " ".join(text(p) for p in (blow.side, blow.location) if p) or "none"
 
 
-def ars_harn(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    attacker, defender = names
-    used = {"attack_total", "defense_total", "hit", "excess", "saved_points", "tactical_advantage", "damage_total",
-            "soak_total", "location", "effective_impact", "injury", "injury_levels", *_ARS_CHECKS, "weapon", "aspect",
-            "aim", "attack_modifiers", "defense_modifiers", "attack_botched", "defense_botched", "excess_saved",
-            "saved_points_used", "saved_points_capped", "tactical_advantage_for", "damage_base", "soak_base",
-            "armour", "conditions", "armour_pieces", "targeting", "spell", "kind", "severed", "dropped"}
-    if outcome.get("action") in _ARS_OTHER:
-        return _ARS_OTHER[str(outcome["action"])](outcome, names)
-    fields: list[Field] = []
-    severity = Severity.NONE
-    injury_text, injury_level = _ars_injury(outcome.get("injury"))
-    location = " ".join(text(p) for p in (outcome.get("side"), outcome.get("location")) if p) or None
-    hit = outcome.get("hit")
-    spell = outcome.get("spell") if outcome.get("action") == "cast" else None
-    if hit is False and spell:
-        headline = f"**Miss**: {attacker}'s {text(spell)} misses {defender}."
-    elif hit is False:
-        headline = f"**Miss**: {attacker}'s attack does not get through {defender}'s defence."
-    elif injury_text:
-        headline = f"**Hit** on {defender}'s **{text(location)}**: {injury_text}."
-        severity = injury_level
-    elif hit or location is not None:
-        headline = f"**Hit** on {defender}'s **{text(location)}**, but the armour takes it all."
-        severity = Severity.LIGHT if hit else Severity.NONE
-    elif outcome.get("action") in ("shock", "kill") and isinstance(outcome.get(outcome["action"]), Mapping):
-        passed = outcome[str(outcome["action"])].get("passed")
-        headline = f"**{attacker}** {'passes' if passed else 'fails'} the {outcome['action']} roll."
-        if outcome["action"] == "shock":
-            headline += " In shock." if outcome.get("in_shock") else " Not in shock."
+def _attack_part(out: AttackOutcome, words: Words) -> None:
+    """The Attack and Defense Totals: a field with every modifier, and the public totals line."""
+    how = _declared(out.weapon, out.aspect, out.aim, f"at {out.range} range" if out.range else None)
+    line = (f"{', '.join(how)}: " if how else "") + f"**{_num(out.attack_total)}**"
+    line = _with_modifiers(line, out.attack_modifiers)
+    if out.attack_botched:
+        line += " **botched**"
+    line += _with_modifiers(f"\nagainst defence **{_num(out.defense_total)}**", out.defense_modifiers)
+    if out.defense_botched:
+        line += " **botched**"
+    if out.excess:
+        line += f"\nexcess {out.excess}" + (", saved for next round" if out.excess_saved else "")
+    words.add("Attack", line, False)
+    if out.saved_points or out.saved_points_used:
+        kept = f"{out.saved_points} kept for later"
+        if out.saved_points_used:
+            kept += f", {out.saved_points_used} spent"
+        if out.saved_points_capped:
+            kept += " (capped at three times the skill)"
+        words.add("Saved points", kept)
+
+
+def _attack_numbers(out: AttackOutcome, defence_shown: bool) -> str:
+    """The public totals line: ``Broadsword edge high: 12 vs 13``; with the defender's rolls secret, only the
+    attacker's own total."""
+    how = " ".join(_declared(out.weapon, out.aspect, out.aim))
+    if defence_shown:
+        totals = f"{_num(out.attack_total)} vs {_num(out.defense_total)}"
+        if out.attack_botched or out.defense_botched:
+            totals += f" ({'attack' if out.attack_botched else 'defence'} **botched**)"
     else:
-        headline = f"{attacker} acts." if defender == attacker or not defender else f"{attacker} acts on {defender}."
-        severity = Severity.INFO
-    targeting = outcome.get("targeting")
-    if isinstance(targeting, Mapping):
-        how = ", ".join(text(outcome[k]) for k in ("spell", "aspect", "aim") if outcome.get(k))
-        line = f"{how}: {check_line(targeting)}" if how else check_line(targeting)
-        if modifiers(targeting.get("modifiers")):
-            line += f" ({modifiers(targeting.get('modifiers'))})"
-        fields.append(("Targeting", line, False))
-    elif outcome.get("attack_total") is not None or outcome.get("defense_total") is not None:
-        how = ", ".join(text(outcome[k]) for k in ("weapon", "aspect", "aim") if outcome.get(k))
-        line = (f"{how}: " if how else "") + f"**{_num(outcome.get('attack_total'))}**"
-        if modifiers(outcome.get("attack_modifiers")):
-            line += f" ({modifiers(outcome.get('attack_modifiers'))})"
-        if outcome.get("attack_botched"):
-            line += " **botched**"
-        line += f"\nagainst defence **{_num(outcome.get('defense_total'))}**"
-        if modifiers(outcome.get("defense_modifiers")):
-            line += f" ({modifiers(outcome.get('defense_modifiers'))})"
-        if outcome.get("defense_botched"):
-            line += " **botched**"
-        if outcome.get("excess"):
-            line += f"\nexcess {outcome['excess']}" + (", saved for next round" if outcome.get("excess_saved") else "")
-        fields.append(("Attack", line, False))
-    if outcome.get("saved_points") or outcome.get("saved_points_used"):
-        line = f"{outcome.get('saved_points') or 0} kept for later"
-        if outcome.get("saved_points_used"):
-            line += f", {outcome['saved_points_used']} spent"
-        if outcome.get("saved_points_capped"):
-            line += " (capped at three times the skill)"
-        fields.append(("Saved points", line, True))
-    if outcome.get("damage_total") is not None or outcome.get("effective_impact") is not None:
-        soak = f"soak {_num(outcome.get('soak_total'))}"
-        if outcome.get("armour"):
-            pieces = outcome.get("armour_pieces")
-            soak += f" (armour {outcome['armour']}" + (f": {text(pieces)})" if pieces else ")")
-        fields.append(("Impact", f"damage {_num(outcome.get('damage_total'))} \u2212 {soak} = "
-                                 f"**{_num(outcome.get('effective_impact'))}**", True))
+        totals = f"attack {_num(out.attack_total)}" + (" (**botched**)" if out.attack_botched else "")
+    impact = out.blow.effective_impact
+    return joined([f"{how}: {totals}" if how else totals,
+                   f"impact {impact}" if defence_shown and impact is not None and impact > 0 and out.hit else None,
+                   "excess saved" if out.excess_saved else None])
+
+
+def _targeting_part(out: CastOutcome, words: Words) -> str | None:
+    """A damaging spell's Targeting roll: its field, and the public line (None for a Body Level spell)."""
+    if out.targeting is None:
+        if out.body_levels is not None:
+            words.add("Body Levels", str(out.body_levels))
+        return None
+    how = ", ".join(_declared(out.spell, out.aspect, out.aim))
+    line = f"{how}: {_check_line(out.targeting)}" if how else _check_line(out.targeting)
+    words.add("Targeting", _with_modifiers(line, out.targeting.modifiers), False)
+    passed = out.targeting.passed
+    verdict = "on target" if passed else "off target" if passed is False else "waiting"
+    impact = out.blow.effective_impact
+    return joined([f"targeting {_num(out.targeting.total)} vs {_num(out.targeting.ease_factor)}: {verdict}",
+                   f"impact {impact}" if impact is not None and out.hit else None])
+
+
+def _blow_part(blow: Blow, words: Words) -> None:
+    """What got through: damage less Soak (armour and its pieces), the Effective Impact."""
+    if blow.damage_total is None and blow.effective_impact is None:
+        return
+    soak = f"soak {_num(blow.soak_total)}"
+    if blow.armour:
+        soak += f" (armour {blow.armour}" + (f": {text(blow.armour_pieces)})" if blow.armour_pieces else ")")
+    words.add("Impact", f"damage {_num(blow.damage_total)} \u2212 {soak} = **{_num(blow.effective_impact)}**")
+
+
+def _wound_part(wounding: Wounding, injury_levels: int | None, hit: bool, who: str, words: Words) -> None:
+    """The injury, with what bleeding does, and the target's Injury Levels after."""
+    injury_text, level = _injury_words(wounding.injury)
     if injury_text:
-        total = outcome.get("injury_levels")
-        fields.append(("Injury", injury_text + (f"\n{defender} now has {plural(total, 'injury level')}"
-                                                if total is not None else ""), False))
-    elif outcome.get("injury_levels") is not None and hit:
-        fields.append(("Injury levels", f"{defender}: {outcome['injury_levels']}", True))
-    for name in _ARS_CHECKS:
-        check = outcome.get(name)
-        if check is None:
-            continue
-        fields.append((_CHECK_TITLES[name], check_line(check), True))
-        if isinstance(check, Mapping) and check.get("passed") is False:
-            severity = worst(severity, Severity.MORTAL if name in ("kill", "amputation") else Severity.SERIOUS)
-    conditions = outcome.get("conditions")
+        now = f"\n{who} now has {plural(injury_levels, 'injury level')}" if injury_levels is not None else ""
+        bleeding = f"\nbleeding: {_BLEEDING}" if wounding.injury is not None and wounding.injury.bleeding else ""
+        words.add("Injury", injury_text + now + bleeding, False)
+        words.severity = worst(words.severity, level)
+    elif injury_levels is not None and hit:
+        words.add("Injury levels", f"{who}: {injury_levels}")
+
+
+def _checks_part(wounding: Wounding, who: str, conditions: Sequence[str], words: Words) -> None:
+    """The rolls the wound called for: a field each, one public line for them all, then the target's state."""
+    verdicts = []
+    for name, check in wounding.checks:
+        words.add(_CHECK_TITLES[name], _automatic_line(name) if check.automatic else _check_line(check))
+        if check.passed is False:
+            words.severity = worst(words.severity, Severity.MORTAL if name in ("kill", "amputation")
+                                   else Severity.SERIOUS)
+        verdict = "waiting for the GM" if check.passed is None else "passed" if check.passed else "**failed**"
+        verdicts.append(f"{_CHECK_TITLES[name]} {verdict}")
+    if verdicts:
+        words.lines.append(joined(verdicts))
     if conditions:
-        fields.append(("Condition", f"{defender}: {text(conditions)}", True))
-    for line in _ars_losses(outcome, defender):
-        fields.append(("Lost", line, True))
-    advantage = outcome.get("tactical_advantage")
-    if advantage:
-        side = outcome.get("tactical_advantage_for") or (advantage if isinstance(advantage, str) else "defender")
-        who = {"attacker": attacker, "defender": defender}.get(str(side), side)
-        fields.append(("Tactical advantage", f"{text(who)} gains a tactical advantage", False))
-    fields.extend(_details(outcome, used))
-    numbers, brief = _ars_brief(outcome, names)
-    return OutcomeText(headline, fields, severity, brief, numbers)
+        words.add("Condition", f"{who}: {text(list(conditions))}")
+    if wounding.gm_decision is not None:
+        # the GM chooses death or incapacitation: the character falls either way (the decision drops this line)
+        others = [c for c in conditions if c != "incapacitated"]
+        words.lines.append(f"{MORTAL_MARK} {who} falls" + (f" ({text(others)})" if others else ""))
+    elif conditions:
+        words.lines.append(f"{who}: {text(list(conditions))}")
 
 
-def _ars_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str | None, list[str]]:
-    """The public lines under an attack's headline: the totals in one line, then each check and condition."""
+def _losses_part(wounding: Wounding, side: str | None, who: str, words: Words) -> None:
+    """A limb severed, a weapon dropped: what the target has lost."""
+    lost = []
+    if wounding.severed:
+        lost.append(f"{who}'s **{text(wounding.severed)}** is severed")
+    if wounding.dropped:
+        lost.append(f"{who} drops the {text(wounding.dropped)}")
+    elif wounding.fumble is not None and wounding.fumble.passed is False:
+        lost.append(f"{who} fumbles, but the {f'{text(side)} hand' if side else 'hand'} holds nothing to drop")
+    for line in lost:
+        words.add("Lost", line)
+    words.lines.extend(lost)
+
+
+def _advantage_part(side: str | None, names: Names, words: Words) -> None:
+    if side is None:
+        return
+    who = {"attacker": names[0], "defender": names[1]}.get(side, text(side))
+    words.add("Tactical advantage", f"{who} gains a tactical advantage", False)
+    words.lines.append(f"{who} gains a tactical advantage")
+
+
+# -- attacks, spells and the GM's wounds --------------------------------------------------------------------------
+
+
+def _struck_headline(hit: bool, wounding: Wounding, blow: Blow, names: Names, missed: str,
+                     held_back: bool = False) -> tuple[str, Severity]:
     attacker, defender = names
-    lines: list[str] = []
-    numbers = None
-    targeting = outcome.get("targeting")
-    if isinstance(targeting, Mapping):
-        passed = targeting.get("passed")
-        verdict = "on target" if passed else "off target" if passed is False else "waiting"
-        impact = outcome.get("effective_impact")
-        numbers = joined([f"targeting {_num(targeting.get('total'))} vs {_num(targeting.get('ease_factor'))}: "
-                          f"{verdict}", f"impact {_num(impact)}" if impact is not None and outcome.get("hit")
-                          else None])
-    elif outcome.get("attack_total") is not None or outcome.get("defense_total") is not None:
-        how = " ".join(text(outcome[k]) for k in ("weapon", "aspect", "aim") if outcome.get(k))
-        totals = f"{_num(outcome.get('attack_total'))} vs {_num(outcome.get('defense_total'))}"
-        if outcome.get("attack_botched") or outcome.get("defense_botched"):
-            who = "attack" if outcome.get("attack_botched") else "defence"
-            totals += f" ({who} **botched**)"
-        impact = outcome.get("effective_impact")
-        numbers = joined([f"{how}: {totals}" if how else totals,
-                          f"impact {_num(impact)}" if isinstance(impact, int) and impact > 0 and outcome.get("hit")
-                          else None,
-                          "excess saved" if outcome.get("excess_saved") else None])
-    checks = []
-    for name in _ARS_CHECKS:
-        check = outcome.get(name)
-        if not isinstance(check, Mapping):
-            continue
-        passed = check.get("passed")
-        verdict = "waiting for the GM" if passed is None else "passed" if passed else "**failed**"
-        checks.append(f"{_CHECK_TITLES[name]} {verdict}")
-    if outcome.get("in_shock"):
-        checks.append(f"{defender} is **in shock**")
-    if checks:
-        lines.append(joined(checks))
-    conditions = outcome.get("conditions")
-    if conditions:
-        mark = f"{MORTAL_MARK} " if outcome.get("gm_decision") else ""
-        lines.append(f"{mark}{defender}: {text(conditions)}")
-    lines.extend(_ars_losses(outcome, defender))
-    advantage = outcome.get("tactical_advantage")
-    if advantage:
-        side = outcome.get("tactical_advantage_for") or (advantage if isinstance(advantage, str) else "defender")
-        who = {"attacker": attacker, "defender": defender}.get(str(side), side)
-        lines.append(f"{text(who)} gains a tactical advantage")
-    return numbers, lines
+    injury_text, level = _injury_words(wounding.injury)
+    if not hit:
+        return missed, Severity.NONE
+    if held_back:
+        return f"**Hit**, held back: {attacker} saves the excess for a later blow.", Severity.LIGHT
+    if injury_text:
+        return f"**Hit** on {defender}'s **{_place(blow)}**: {injury_text}.", level
+    return f"**Hit** on {defender}'s **{_place(blow)}**, but the armour takes it all.", Severity.LIGHT
 
 
-def _ars_losses(outcome: Mapping[str, Any], defender: str) -> list[str]:
-    """A weapon dropped, a limb severed: what the defender has lost."""
-    lines = []
-    if outcome.get("severed"):
-        lines.append(f"{defender}'s **{text(outcome['severed'])}** is severed")
-    if outcome.get("dropped"):
-        lines.append(f"{defender} drops the {text(outcome['dropped'])}")
-    else:
-        fumble = outcome.get("fumble")
-        if isinstance(fumble, Mapping) and fumble.get("passed") is False:
-            hand = f"{text(outcome['side'])} hand" if outcome.get("side") else "hand"
-            lines.append(f"{defender} fumbles, but the {hand} holds nothing to drop")
-    return lines
+def attack(out: AttackOutcome, names: Names) -> OutcomeText:
+    attacker, defender = names
+    headline, severity = _struck_headline(
+        out.hit, out.wounding, out.blow, names,
+        f"**Miss**: {attacker}'s attack does not get through {defender}'s defence.", out.excess_saved)
+    words = Words(severity=severity)
+    _attack_part(out, words)
+    _blow_part(out.blow, words)
+    _wound_part(out.wounding, out.injury_levels, out.hit, defender, words)
+    _checks_part(out.wounding, defender, out.conditions, words)
+    _losses_part(out.wounding, out.blow.side, defender, words)
+    _advantage_part(out.advantage_to, names, words)
+    return OutcomeText(headline, words.fields, words.severity, words.lines, _attack_numbers(out, True),
+                       own_numbers=_attack_numbers(out, False))
 
 
-_ARS_RESULTS = {"CS": "critical success", "MS": "success", "MF": "failure", "CF": "critical failure"}
+def cast(out: CastOutcome, names: Names) -> OutcomeText:
+    attacker, defender = names
+    missed = (f"**Miss**: {attacker}'s {text(out.spell)} misses {defender}." if out.spell
+              else f"**Miss**: {attacker}'s attack does not get through {defender}'s defence.")
+    headline, severity = _struck_headline(out.hit, out.wounding, out.blow, names, missed)
+    words = Words(severity=severity)
+    numbers = _targeting_part(out, words)
+    _blow_part(out.blow, words)
+    _wound_part(out.wounding, out.injury_levels, out.hit, defender, words)
+    _checks_part(out.wounding, defender, out.conditions, words)
+    _losses_part(out.wounding, out.blow.side, defender, words)
+    return OutcomeText(headline, words.fields, words.severity, words.lines, numbers, own_numbers=numbers)
 
 
-def _ars_heal(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    healer, patient = names
-    method = str(outcome.get("method") or "treatment")
+def inflict(out: InflictOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    blow = Blow(location=out.location, side=out.side, effective_impact=out.effective_impact)
+    if out.wounding.injury is None:
+        impact = f" (Effective Impact {out.effective_impact})" if out.effective_impact is not None else ""
+        return OutcomeText(f"The GM's blow does {who} no injury{impact}.", [], Severity.NONE, [])
+    headline, severity = _struck_headline(True, out.wounding, blow, (who, who), "")
+    words = Words(severity=severity)
+    _wound_part(out.wounding, out.injury_levels, True, who, words)
+    _checks_part(out.wounding, who, out.conditions, words)
+    _losses_part(out.wounding, out.side, who, words)
+    return OutcomeText(headline, words.fields, words.severity, words.lines)
+
+
+# -- the later rolls and the GM's word ----------------------------------------------------------------------------
+
+
+def shock(out: ShockOutcome, names: Names) -> OutcomeText:
+    """One fact, one line: passed or failed, and so in shock or not."""
+    who = names[0]
     fields: list[Field] = []
-    result = str(outcome.get("result") or "")
-    if method == "spell":
+    if out.shock is None:
+        return OutcomeText(f"**{who}** {'is in' if out.in_shock else 'is not in'} shock.", fields, Severity.INFO, [])
+    passed = out.shock.passed
+    state = "In shock." if out.in_shock else "Not in shock."
+    headline = f"**{who}** {'passes' if passed else 'fails'} the shock roll. {state}"
+    fields.append(("Shock", _check_line(out.shock), True))
+    if out.conditions:
+        fields.append(("Condition", f"{who}: {text(list(out.conditions))}", True))
+    return OutcomeText(headline, fields, Severity.NONE if passed else Severity.SERIOUS, [])
+
+
+def kill(out: KillOutcome, names: Names) -> OutcomeText:
+    """Passed, or failed: dead, incapacitated, or (the waiting line says it) the GM's choice."""
+    who = names[0]
+    fields: list[Field] = []
+    if out.kill is None:
+        return OutcomeText(f"**{who}** owes no Kill roll.", fields, Severity.INFO, [])
+    passed = out.kill.passed
+    if passed:
+        headline = f"**{who}** passes the kill roll."
+    elif "dead" in out.conditions:
+        headline = f"**{who}** fails the kill roll and dies."
+    elif out.gm_decision is None and "incapacitated" in out.conditions:
+        headline = f"**{who}** fails the kill roll: **incapacitated**."
+    else:  # the waiting line says what the GM chooses
+        headline = f"**{who}** fails the kill roll."
+    fields.append(("Kill roll", _check_line(out.kill), True))
+    if out.conditions and out.gm_decision is None:
+        fields.append(("Condition", f"{who}: {text(list(out.conditions))}", True))
+    return OutcomeText(headline, fields, Severity.NONE if passed else Severity.MORTAL, [])
+
+
+_DECIDED = {"death": Severity.MORTAL, "incapacitation": Severity.GRIEVOUS}
+
+
+def gm_decided(out: GmDecisionOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    fields: list[Field] = [("Condition", f"{who}: {text(list(out.conditions))}", True)] if out.conditions else []
+    return OutcomeText(decision_words(None, out.decision, who), fields, _DECIDED.get(out.decision, Severity.INFO))
+
+
+# -- healing ----------------------------------------------------------------------------------------------------
+
+
+def heal(out: HealOutcome, names: Names) -> OutcomeText:
+    healer, patient = names
+    fields: list[Field] = []
+    if out.method == "spell":
         headline = f"{healer}'s healing spell mends **{patient}**."
         severity = Severity.LIGHT
+        if out.steps:
+            fields.append(("Healed", "\n".join(f"wound `{s.wound}`: {s.before} \u2192 {s.after or 'healed'}"
+                                               for s in out.steps), False))
     else:
-        words = _ARS_RESULTS.get(result, human(result) or "done")
+        result = out.result or ""
         whose = "their own" if healer == patient else f"{patient}'s"
-        headline = f"{healer} treats {whose} wound `{_num(outcome.get('wound'))}` with chirurgy: **{words}**."
+        headline = (f"{healer} treats {whose} wound `{_num(out.wound)}` with chirurgy: "
+                    f"**{_RESULTS.get(result, human(result) or 'done')}**.")
         severity = Severity.LIGHT if result in ("CS", "MS") else Severity.SERIOUS
-        if outcome.get("chirurgy") is not None:
-            fields.append(("Chirurgy roll", check_line(outcome["chirurgy"]), True))
-        if outcome.get("healing_rate") is not None:
-            fields.append(("Heals", f"at rate {outcome['healing_rate']} (the roll each 5 days of rest)", True))
-    if outcome.get("bleeding_stopped"):
+        if out.chirurgy is not None:
+            fields.append(("Chirurgy", f"rolled {_num(out.chirurgy.total)}, needed {_num(out.chirurgy.ease_factor)}"
+                                       f": {'**passed**' if out.chirurgy.passed else '**failed**'}", True))
+        if out.healing_rate is not None:
+            fields.append(("Heals", f"a healing roll every 5 days of rest, +{out.healing_rate} for the treatment",
+                           True))
+        if out.bleeding:
+            fields.append(("Bleeding", f"still bleeding: {_BLEEDING}", False))
+    if out.bleeding_stopped:
         fields.append(("Bleeding", "stopped", True))
-    if outcome.get("injury_levels") is not None:
-        fields.append(("Now", f"{patient} has {plural(outcome['injury_levels'], 'injury level')}", True))
-    used = {"method", "wound", "treatment", "chirurgy", "result", "healing_rate", "bleeding_stopped", "injury_levels"}
-    fields.extend(_details(outcome, used))
+    if out.injury_levels is not None:
+        fields.append(("Now", f"{patient} has {plural(out.injury_levels, 'injury level')}", True))
     return OutcomeText(headline, fields, severity)
 
 
-def _ars_rest(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def rest(out: RestOutcome, names: Names) -> OutcomeText:
     who = names[0]
-    days = outcome.get("days")
     lines = []
-    for roll in outcome.get("healing") or []:
-        if isinstance(roll, Mapping):
-            change = f"{roll.get('before')} \u2192 {roll.get('after') or 'healed'}"
-            total = f" ({roll['total']} vs {roll['ease_factor']})" if roll.get("total") is not None else ""
-            lines.append(f"wound `{_num(roll.get('wound'))}`: {change}{total}")
+    for roll in out.healing:
+        change = f"{roll.before} \u2192 {roll.after or 'healed'}"
+        total = f" ({roll.total} vs {roll.ease_factor})" if roll.total is not None else ""
+        lines.append(f"wound `{roll.wound}`: {change}{total}")
     fields: list[Field] = [("Healing rolls", "\n".join(lines) or "none due yet", False)]
-    if outcome.get("injury_levels") is not None:
-        fields.append(("Now", f"{who} has {plural(outcome['injury_levels'], 'injury level')}", True))
-    fields.extend(_details(outcome, {"days", "intervals", "healing", "healed", "injury_levels", "conditions"}))
-    return OutcomeText(f"**{who}** rests {days} day{'s' if days != 1 else ''}.", fields, Severity.LIGHT)
+    if out.injury_levels is not None:
+        fields.append(("Now", f"{who} has {plural(out.injury_levels, 'injury level')}", True))
+    return OutcomeText(f"**{who}** rests {out.days} day{'s' if out.days != 1 else ''}.", fields, Severity.LIGHT)
 
 
-def _ars_ready(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    weapon = outcome.get("weapon")
-    headline = f"**{names[0]}** readies the {text(weapon)}." if weapon else f"**{names[0]}** readies a weapon."
-    return OutcomeText(headline, _details(outcome, {"weapon", "held"}), Severity.INFO)
+# -- the small actions ------------------------------------------------------------------------------------------
 
 
-_ARS_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
-    "heal": _ars_heal, "rest": _ars_rest, "ready": _ars_ready,
+def ready(out: ReadyOutcome, names: Names) -> OutcomeText:
+    headline = f"**{names[0]}** readies the {text(out.weapon)}." if out.weapon else f"**{names[0]}** readies a weapon."
+    return OutcomeText(headline, [], Severity.INFO)
+
+
+_ADVANTAGE_USES = {"pick_up": "picks up the {weapon}", "switch": "switches to the {weapon}",
+                   "stand_up": "stands up", "fast_cast": "casts fast"}
+
+
+def advantage(out: AdvantageOutcome, names: Names) -> OutcomeText:
+    does = _ADVANTAGE_USES.get(out.use, human(out.use)).format(weapon=text(out.weapon))
+    return OutcomeText(f"**{names[0]}** {does}, free with the tactical advantage.", [], Severity.INFO, [])
+
+
+_RECOVERS = {"prone": "gets up", "unconscious": "comes round", "incapacitated": "is no longer incapacitated"}
+
+
+def recover(out: RecoverOutcome, names: Names) -> OutcomeText:
+    does = _RECOVERS.get(out.condition, f"is no longer {human(out.condition)}")
+    return OutcomeText(f"**{names[0]}** {does}.", [], Severity.INFO, [])
+
+
+def fatigue(out: FatigueOutcome, names: Names) -> OutcomeText:
+    fields: list[Field] = []
+    if out.fatigue_roll is not None:
+        fields.append(("Fatigue roll", _with_modifiers(_check_line(out.fatigue_roll), out.fatigue_roll.modifiers),
+                       True))
+    state = f"**{human(out.fatigue_level)}**" if out.fatigue_level else f"at fatigue {out.fatigue}"
+    return OutcomeText(f"**{names[0]}** is now {state}.", fields, Severity.INFO, [])
+
+
+def conditions(out: ConditionOutcome, names: Names) -> OutcomeText:
+    now = text(list(out.conditions)) if out.conditions else "no conditions"
+    return OutcomeText(f"**{names[0]}**: {now}.", [], Severity.INFO, [])
+
+
+def unequip(out: UnequipOutcome, names: Names) -> OutcomeText:
+    return OutcomeText(f"The {text(out.removed)} is taken off {names[0]}'s sheet.", [], Severity.INFO, [])
+
+
+_ENDED = {"prone": "gets up"}
+
+
+def end_fight(out: EndFightOutcome, names: Names) -> OutcomeText:
+    parts = [_ENDED.get(state, f"is no longer {human(state)}") for state in out.ended]
+    if out.gathered:
+        parts.append(f"picks up the {' and the '.join(text(w) for w in out.gathered)}")
+    said = " and ".join(parts) if parts else "has nothing left to end"
+    return OutcomeText(f"The fight is over: {names[0]} {said}.", [], Severity.INFO, [])
+
+
+def initiative(out: InitiativeOutcome, names: Names) -> OutcomeText:
+    rolls = [r for r in (out.attacker, out.defender) if r is not None]
+    fields: list[Field] = [(r.name or "Initiative", _with_modifiers(f"**{r.total}**", r.modifiers), True)
+                           for r in rolls]
+    return OutcomeText("Initiative: " + ", ".join(f"{r.name} **{r.total}**" for r in rolls) + ".", fields,
+                       Severity.INFO, [])
+
+
+DESCRIBERS: dict[type[Outcome], Callable[[Any, Names], OutcomeText]] = {
+    AttackOutcome: attack, CastOutcome: cast, InflictOutcome: inflict, ShockOutcome: shock, KillOutcome: kill,
+    GmDecisionOutcome: gm_decided, HealOutcome: heal, RestOutcome: rest, ReadyOutcome: ready,
+    AdvantageOutcome: advantage, RecoverOutcome: recover, FatigueOutcome: fatigue, ConditionOutcome: conditions,
+    UnequipOutcome: unequip, EndFightOutcome: end_fight, InitiativeOutcome: initiative,
 }
-
-
-_CHECK_TITLES = {"shock": "Shock", "kill": "Kill roll", "fumble": "Fumble", "stumble": "Stumble",
-                 "amputation": "Amputation", "knockdown": "Knockdown", "fall": "Fall"}

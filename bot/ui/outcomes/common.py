@@ -51,6 +51,7 @@ class OutcomeText:
     severity: Severity = Severity.NONE
     brief: list[str] | None = None
     numbers: str | None = None  # the totals in one line (left out where the GM keeps an NPC's rolls secret)
+    own_numbers: str | None = None  # ``numbers`` with only the actor's own totals (the target's rolls are secret)
 
 
 # A brief line about life or death that the GM's decision settles (the decided message drops it).

@@ -20,7 +20,7 @@ KNIGHT = who("Knight", sta=1, armour=["Quilt Gambeson", "Mail Hauberk"])
 
 def test_damaging_spell_aim_penalty_applies_to_targeting_and_uses_fire_protection() -> None:
     out = run({"type": "cast", "spell": "Pilum of Fire", "damage": 15, "damage_type": "fire", "aim": "high"},
-              MAGUS, KNIGHT, {"targeting": [3], "location": [90], "shock": [9]}).outcome
+              MAGUS, KNIGHT, {"targeting": [3], "location": [90], "shock": [9]}).outcome.to_dict()
     assert out["targeting"]["modifiers"]["aim"] == -3
     assert out["targeting"]["total"] == 3 + 2 + 4 - 3 and out["targeting"]["passed"] is True
     assert out["location"] == "thorax"
@@ -32,13 +32,14 @@ def test_damaging_spell_aim_penalty_applies_to_targeting_and_uses_fire_protectio
 def test_missed_targeting_roll_does_no_damage() -> None:
     result = run({"type": "cast", "damage": 15, "damage_type": "fire", "aim": "high"}, MAGUS, KNIGHT,
                  {"targeting": [2]})
-    assert result.outcome["targeting"]["total"] == 5 and result.outcome["targeting"]["passed"] is False
-    assert result.outcome["location"] is None and [r.label for r in result.rolls] == ["targeting"]
+    targeting = result.outcome.to_dict()["targeting"]
+    assert targeting["total"] == 5 and targeting["passed"] is False
+    assert result.outcome.to_dict()["location"] is None and [r.label for r in result.rolls] == ["targeting"]
 
 
 def test_mighty_torrent_of_water_is_blunt() -> None:
     out = run({"type": "cast", "spell": "Mighty Torrent of Water", "damage": 20, "damage_type": "blunt",
-               "ease_factor": 9}, MAGUS, KNIGHT, {"targeting": [4], "location": [50], "shock": [9]}).outcome
+               "ease_factor": 9}, MAGUS, KNIGHT, {"targeting": [4], "location": [50], "shock": [9]}).outcome.to_dict()
     assert out["targeting"]["ease_factor"] == 9 and out["targeting"]["total"] == 10
     assert out["armour"] == 5 + 2 and out["effective_impact"] == 20 - 8
 
@@ -52,7 +53,7 @@ def test_body_levels_become_s2_s3_g4_k5_at_the_thorax(levels: int, code: str) ->
     if code == "K5":
         dice["kill"] = [9]
     target = who("T", sta=2)
-    out = run({"type": "cast", "body_levels": levels}, MAGUS, target, dice).outcome
+    out = run({"type": "cast", "body_levels": levels}, MAGUS, target, dice).outcome.to_dict()
     assert out["injury"]["code"] == code and out["location"] == "thorax"
     assert out["injury"]["bleeding"] is False
     if code == "K5":
@@ -61,7 +62,7 @@ def test_body_levels_become_s2_s3_g4_k5_at_the_thorax(levels: int, code: str) ->
 
 def test_body_level_spell_may_strike_another_part_and_bleed_if_the_spell_says() -> None:
     out = run({"type": "cast", "body_levels": 3, "location": "skull", "bleeding": True}, MAGUS, who("T", sta=5),
-              {"shock": [9]}).outcome
+              {"shock": [9]}).outcome.to_dict()
     assert (out["location"], out["injury"]["code"], out["injury"]["bleeding"]) == ("skull", "G4", True)
 
 
@@ -83,7 +84,7 @@ def test_healing_spell_removes_a_wound_of_s3_or_less() -> None:
     result = run({"type": "heal", "method": "spell", "wound": 2}, MAGUS, WOUNDED)
     assert result.defender is not None
     assert [w["index"] for w in result.defender["wounds"]] == [1, 3]
-    assert result.outcome["steps"] == [{"wound": 2, "before": "S3", "after": None}]
+    assert result.outcome.to_dict()["steps"] == [{"wound": 2, "before": "S3", "after": None}]
 
 
 def test_healing_spell_turns_g4_or_worse_into_s2_and_stops_bleeding() -> None:
@@ -97,7 +98,7 @@ def test_healing_spell_turns_g4_or_worse_into_s2_and_stops_bleeding() -> None:
 
 def test_each_body_level_healed_is_one_step() -> None:
     result = run({"type": "heal", "method": "spell", "wound": 3, "body_levels": 2}, MAGUS, WOUNDED)
-    assert result.outcome["steps"] == [{"wound": 3, "before": "G4", "after": "S2"},
+    assert result.outcome.to_dict()["steps"] == [{"wound": 3, "before": "G4", "after": "S2"},
                                        {"wound": 3, "before": "S2", "after": None}]
 
 
@@ -113,21 +114,21 @@ PHYSICIAN = who("Doc", int=2, abilities={"Chirurgy": 3})
 
 @pytest.mark.parametrize(("die", "result", "rate"), [(3, "MS", 5), (4, "CS", 6)])
 def test_chirurgy_against_3_is_a_success_and_against_9_a_critical(die: int, result: str, rate: int) -> None:
-    out = chirurgy(die, PHYSICIAN).outcome
+    out = chirurgy(die, PHYSICIAN).outcome.to_dict()
     assert out["chirurgy"]["total"] == die + 5
     assert (out["result"], out["healing_rate"]) == (result, rate)  # Edge, Serious: surgery
 
 
 def test_chirurgy_below_3_fails_and_a_botch_is_a_critical_failure() -> None:
     clumsy = who("Clumsy", int=-3, abilities={"Chirurgy": 0})
-    failed = chirurgy(5, clumsy).outcome
+    failed = chirurgy(5, clumsy).outcome.to_dict()
     assert failed["chirurgy"]["total"] == 2 and (failed["result"], failed["healing_rate"]) == ("MF", 4)
-    botched = chirurgy(0, PHYSICIAN, botch=[0]).outcome
+    botched = chirurgy(0, PHYSICIAN, botch=[0]).outcome.to_dict()
     assert (botched["result"], botched["healing_rate"]) == ("CF", 3)
 
 
 def test_treatment_bonus_is_harnmaster_bonus_over_ten() -> None:
-    out = chirurgy(2, PHYSICIAN, settings={}).outcome
+    out = chirurgy(2, PHYSICIAN, settings={}).outcome.to_dict()
     assert out["chirurgy"]["modifiers"]["treatment"] == 2  # surgery +20
     assert out["chirurgy"]["total"] == 9 and out["result"] == "CS"
 
@@ -150,7 +151,7 @@ def rest(die: list[int], days: int = 5, sheet: dict[str, Any] | None = None) -> 
 @pytest.mark.parametrize(("die", "result", "after"), [([5], "MS", "S2"), ([4], "MF", "S3"),
                                                       ([1, 6], "CS", "M1")])
 def test_healing_roll_every_five_days_is_sta_plus_healing_rate(die: list[int], result: str, after: str) -> None:
-    out = rest(die).outcome
+    out = rest(die).outcome.to_dict()
     entry = out["healing"][0]
     assert entry["healing_rate"] == 4  # untreated Serious Edge
     assert (entry["result"], entry["after"]) == (result, after)
@@ -158,16 +159,16 @@ def test_healing_roll_every_five_days_is_sta_plus_healing_rate(die: list[int], r
 
 def test_rest_days_accumulate_to_the_five_day_interval() -> None:
     first = rest([], days=4)
-    assert first.outcome["intervals"] == 0 and first.attacker is not None
+    assert first.outcome.to_dict()["intervals"] == 0 and first.attacker is not None
     second = run({"type": "rest", "days": 1}, first.attacker, None, {"healing": [5]})
-    assert second.outcome["intervals"] == 1
+    assert second.outcome.to_dict()["intervals"] == 1
 
 
 def test_healing_rate_7_heals_without_a_roll_and_healed_wounds_go() -> None:
     sheet = who("R", wounds=[{"location": "thorax", "code": "M1", "treated": True, "healing_rate": 7}],
                 conditions=["shock", "prone"], fatigue=3)
     result = rest([], sheet=sheet)
-    assert result.outcome["healing"][0]["result"] == "automatic" and result.outcome["healed"] == [1]
+    assert result.outcome.to_dict()["healing"][0]["result"] == "automatic" and result.outcome.to_dict()["healed"] == [1]
     assert result.attacker is not None
     assert result.attacker["wounds"] == [] and result.attacker["conditions"] == [] and result.attacker["fatigue"] == 0
 

@@ -31,7 +31,7 @@ def test_layered_armour_adds_protection_and_weight() -> None:
     sheet = who(armour=["Quilt Gambeson", "Mail Hauberk"])  # 19.8 + 33 lb
     assert stat(sheet, "Load") == "5.28"
     out = run({"aspect": "blunt"}, who("X", weapons=[{"name": "P", "skill": "Sword", "blunt": 0}]), sheet,
-              {"attack": [9], "defense": [2], "location": [50]}).outcome
+              {"attack": [9], "defense": [2], "location": [50]}).outcome.to_dict()
     assert out["armour"] == 5 + 2
     assert out["effective_impact"] == 7 - 7
 
@@ -56,7 +56,7 @@ def test_armour_design_as_per_harnmaster_inline_piece_weighs_its_coverage_units_
     assert stat(who(armour=[byrnie]), "Load") == "2.2"
     sheet = who(qik=2, weapons=["Broadsword"], armour=[byrnie])
     result = run({"type": "initiative"}, sheet, None, {"initiative": [6]})
-    assert result.outcome["attacker"]["total"] == 6 + 2 + 2 - 1  # Load 2.2: Burden 1, Encumbrance 1
+    assert result.outcome.to_dict()["attacker"]["total"] == 6 + 2 + 2 - 1  # Load 2.2: Burden 1, Encumbrance 1
     given = ENGINE.validate_sheet(who(armour=[{**byrnie, "weight": 5}]), CAT)
     assert given["armour"][0]["weight"] == 5.0  # a weight on the sheet wins
     custom = ENGINE.validate_sheet(who(armour=[{"name": "Hide", "edge": 2, "locations": ["thorax"]}]), CAT)
@@ -70,8 +70,8 @@ def test_initiative_is_qik_plus_weapon_init_minus_encumbrance_plus_stress_die() 
     sheet = who(qik=2, weapons=["Broadsword"], armour=["Mail Hauberk"], wounds=[{"location": "thorax",
                                                                                   "code": "M1"}])
     result = run({"type": "initiative"}, sheet, who("B", qik=1), {"initiative": [6, 3]})
-    assert result.outcome["attacker"]["total"] == 6 + 2 + 2 - 2 - 1
-    assert result.outcome["defender"]["total"] == 3 + 1
+    assert result.outcome.to_dict()["attacker"]["total"] == 6 + 2 + 2 - 2 - 1
+    assert result.outcome.to_dict()["defender"]["total"] == 3 + 1
     assert result.attacker is not None and result.attacker["initiative"] == 7
 
 
@@ -79,21 +79,21 @@ def test_fatigue_levels_give_ars_magica_penalties() -> None:
     penalties = [level.penalty for level in CAT.numbers.fatigue_levels]
     assert penalties == [0, 0, -1, -3, -5, 0]
     tired = run({"type": "fatigue", "change": 5}, who())
-    assert tired.outcome["fatigue_level"] == "unconscious"
+    assert tired.outcome.to_dict()["fatigue_level"] == "unconscious"
     assert tired.attacker is not None and tired.attacker["conditions"] == ["unconscious"]
 
 
 def test_failed_fatigue_roll_costs_a_level() -> None:
     result = run({"type": "fatigue", "roll": True}, who(sta=1), None, {"fatigue": [4]})
-    assert result.outcome["fatigue_roll"]["passed"] is False and result.outcome["fatigue"] == 1
+    assert result.outcome.to_dict()["fatigue_roll"]["passed"] is False and result.outcome.to_dict()["fatigue"] == 1
 
 
 def test_encumbrance_on_physical_rolls_is_a_setting() -> None:
     heavy = who("H", weapons=["Broadsword"], armour=["Mail Hauberk"])
-    plain = run({}, heavy, who("B"), {"attack": [5], "defense": [9]}).outcome
+    plain = run({}, heavy, who("B"), {"attack": [5], "defense": [9]}).outcome.to_dict()
     assert plain["attack_modifiers"]["encumbrance"] == 0
     physical = run({}, heavy, who("B"), {"attack": [5], "defense": [9]},
-                   {"encumbrance_on": "initiative_and_physical"}).outcome
+                   {"encumbrance_on": "initiative_and_physical"}).outcome.to_dict()
     assert physical["attack_modifiers"]["encumbrance"] == -2
 
 
@@ -193,7 +193,7 @@ def test_one_character_actions_take_the_attacker_or_the_defender() -> None:
     assert lone.defender is not None and lone.defender["conditions"] == []
     chosen = run({"type": "recover", "who": "defender"}, who("A"), who("D", conditions=["prone"]))
     assert chosen.defender is not None and chosen.defender["conditions"] == []
-    assert chosen.outcome["who"] == "defender"
+    assert chosen.outcome.to_dict()["who"] == "defender"
 
 
 def test_gm_condition_action() -> None:

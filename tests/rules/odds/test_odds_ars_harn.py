@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from content import load_catalog
+from rules.ars_harn.outcomes import AttackOutcome
 from rules.dice import DiceSource
 from rules.model import Scenario
 from rules.odds.api import Odds, compute_odds
@@ -78,11 +79,12 @@ def test_the_mean_excess_with_every_die_free_is_exact(name: str) -> None:
     the modifiers the engine summed (sword vs mail: 1 + 5 + 3 - 3 = 6 and 1 + 3 + 4 = 8, as its text says)."""
     scenario, forced = example(name)
     out = get_engine(scenario.system).resolve(scenario, DiceSource(forced), load_catalog(scenario.system)).outcome
-    attack, defense = sum(out["attack_modifiers"].values()), sum((out["defense_modifiers"] or {}).values())
+    assert isinstance(out, AttackOutcome)
+    attack, defense = sum((out.attack_modifiers or {}).values()), sum((out.defense_modifiers or {}).values())
     if name == "ars-harn-sword-vs-mail":
         assert (attack, defense) == (6, 8)
     # a defender who cannot defend (in shock) has a Defense Total of 0
-    defence = stress(defense) if out["defense_rolled"] else [(0, Fraction(1))]
+    defence = stress(defense) if out.defense_rolled else [(0, Fraction(1))]
     expected = exact_mean_excess(stress(attack), defence)
     assert odds(scenario).summary["detail"]["mean_excess_on_hit"] == pytest.approx(expected, abs=1e-9)
 

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from content import load_catalog
+from rules.ars_harn.outcomes import AttackOutcome
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import Scenario
@@ -173,13 +174,15 @@ def test_every_ars_harn_summary_figure_is_the_leaves(case: tuple[Scenario, dict[
         return
     # the mean excess, from the stress die in fractions: each of the two rolls free or forced whole
     out = get_engine(scenario.system).resolve(scenario, DiceSource(forced), load_catalog(scenario.system)).outcome
-    rolls = {"attack": sum(out["attack_modifiers"].values()), "defense": sum((out["defense_modifiers"] or {}).values())}
+    assert isinstance(out, AttackOutcome)
+    rolls = {"attack": sum((out.attack_modifiers or {}).values()),
+             "defense": sum((out.defense_modifiers or {}).values())}
     totals = {}
     for label, modifier in rolls.items():
-        if label == "defense" and not out["defense_rolled"]:
+        if label == "defense" and not out.defense_rolled:
             totals[label] = [(0, Fraction(1))]
         elif label in forced:
-            totals[label] = [(int(out[f"{label}_total"]), Fraction(1))]
+            totals[label] = [((out.attack_total if label == "attack" else out.defense_total) or 0, Fraction(1))]
         else:
             totals[label] = stress(modifier)
     if odds.distribution.complete and hit:
