@@ -50,7 +50,8 @@ def report(system: str, outcome: dict[str, Any], *, rolls: list[dict[str, Any]] 
 
 
 ARS_HIT = {
-    "action": "attack", "attack_total": 27, "defense_total": 8, "hit": True, "excess": 19, "saved_points": 0, "tactical_advantage": False,
+    "action": "attack", "attack_total": 27, "defense_total": 8, "hit": True, "excess": 19, "saved_points": 0,
+    "tactical_advantage": False,
     "damage_total": 26, "soak_total": 1, "location": "thorax", "side": None, "effective_impact": 25,
     "injury": {"code": "K5", "severity": "kill", "levels": 5, "bleeding": True}, "injury_levels": 5,
     "shock": None, "kill": {"total": 7, "ease_factor": 10, "passed": False}, "fumble": None, "stumble": None,
