@@ -13,9 +13,11 @@ from typing import Any
 
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import parse_character as parse_ars_harn
+from rules.ars_harn.outcomes import AttackOutcome, CastOutcome
 from rules.errors import RulesError
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import parse as parse_fading_suns
+from rules.outcome import Outcome
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character as parse_pendragon
 from rules.pendragon.derived import current_hp, derive
@@ -103,23 +105,18 @@ def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Any) -> WoundP
     return None
 
 
-def with_attack(picture: WoundPicture, before: Collection[int], outcome: Mapping[str, Any]) -> WoundPicture:
+def with_attack(picture: WoundPicture, before: Collection[int], outcome: Outcome) -> WoundPicture:
     """The target's picture after an attack: its new wounds (indexes not in ``before``) highlighted, and for
     HarnMaster the location where armour stopped the blow (the outcome keeps it, the sheet does not)."""
     if isinstance(picture, HitPointWounds):
         return replace(picture, new=tuple(s.index for s in picture.segments if s.index not in before))
     new = tuple(m.key for m in picture.marks if any(w.index not in before for w in m.wounds))
-    return replace(picture, new=new, stopped=armour_held_at(picture.system, outcome))
+    return replace(picture, new=new, stopped=armour_held_at(outcome))
 
 
-def armour_held_at(system: str, outcome: Mapping[str, Any]) -> str | None:
+def armour_held_at(outcome: Outcome) -> str | None:
     """HarnMaster: the location (side joined) where a hit met armour that left no injury, else None."""
-    location = outcome.get("location")
-    if (system != "ars-harn" or not outcome.get("hit") or not isinstance(location, str)
-            or outcome.get("injury") is not None or not (outcome.get("armour") or 0) > 0):
-        return None
-    side = outcome.get("side")
-    return f"{side}_{location}" if side else location
+    return outcome.armour_held_at if isinstance(outcome, AttackOutcome | CastOutcome) else None
 
 
 def _ars_harn(sheet: Mapping[str, Any], catalog: ArsHarnCatalog) -> BodyWounds:

@@ -135,8 +135,11 @@ class Blow(Record):
     effective_impact: int | None = None
 
     @property
-    def landed(self) -> bool:
-        return self.location is not None
+    def place(self) -> str | None:
+        """``right_upper_arm``: the location, its side joined (None: the blow did not land)."""
+        if self.location is None:
+            return None
+        return f"{self.side}_{self.location}" if self.side else self.location
 
 
 # -- attacks and spells -------------------------------------------------------------------------------------------
@@ -176,6 +179,13 @@ class AttackOutcome(Outcome):
     range: str | None = None  # a missile's range band
 
     @property
+    def armour_held_at(self) -> str | None:
+        """Where a hit met armour that left no injury (the sheet keeps no trace of it; the wound picture marks it)."""
+        if not self.hit or self.wounding.injury is not None or not (self.blow.armour or 0) > 0:
+            return None
+        return self.blow.place
+
+    @property
     def advantage_to(self) -> str | None:
         """Who gained a Tactical Advantage from the exchange: ``defender`` (an attack beaten badly), or None."""
         if self.tactical_advantage_for is not None:
@@ -206,6 +216,13 @@ class CastOutcome(Outcome):
     injury_levels: int | None = None
     conditions: tuple[str, ...] = ()
     wounding: Wounding = field(default_factory=Wounding, metadata=FLAT)
+
+    @property
+    def armour_held_at(self) -> str | None:
+        """Where a hit met armour that left no injury (the sheet keeps no trace of it; the wound picture marks it)."""
+        if not self.hit or self.wounding.injury is not None or not (self.blow.armour or 0) > 0:
+            return None
+        return self.blow.place
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

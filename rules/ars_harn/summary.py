@@ -27,8 +27,9 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
         state = "dropped" if index in c.dropped else (f"{hand} hand" if hand else "carried")
         aspects = " ".join(f"{a[0].upper()}{weapon.damage[a]}" for a in weapon.aspects())
         equipment.append((weapon.name, f"{aspects}; {state}"))
-    for piece in c.armour:
-        equipment.append((piece.name, ", ".join(piece.locations)))
+    for piece in c.armour:  # the locations as the pack names them ("Upper Arm", not "upper_arm")
+        equipment.append((piece.name, ", ".join(catalog.locations[key].label if key in catalog.locations else key
+                                                for key in piece.locations)))
     wounds = tuple(
         Wound(index=w.index,
               location=f"{w.side} {catalog.locations[w.location].label}" if w.side

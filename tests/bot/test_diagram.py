@@ -21,6 +21,7 @@ from bot.ui import diagram
 from bot.ui.diagram_golden import GOLDEN, compare
 from content import load_catalog
 from content.diagram import BarLayout, FigureLayout, diagram_layout, rgb
+from rules.ars_harn.outcomes import AttackOutcome
 
 FIGURES = ("ars-harn", "fading-suns")
 BODY = diagram.BODY
@@ -130,10 +131,11 @@ def test_an_attack_highlights_the_new_wound_and_where_armour_held() -> None:
     layout = figure("ars-harn")
     before = BodyWounds("ars-harn", "Bjorn", (LocationMark("skull", "Skull", (LocationWound("M", "M1", 1),)),
                                               LocationMark("left_calf", "left Calf", (LocationWound("S", "S2", 2),))))
-    hit = with_attack(before, {1}, {"hit": True, "location": "calf", "side": "left", "injury": {"code": "S2"}})
+    hit = with_attack(before, {1}, AttackOutcome.from_dict({"hit": True, "location": "calf", "side": "left",
+                                                            "injury": {"code": "S2"}}))
     assert isinstance(hit, BodyWounds) and hit.new == ("left_calf",) and hit.stopped is None
-    held = with_attack(before, {1, 2}, {"hit": True, "location": "upper_arm", "side": "right", "injury": None,
-                                        "armour": 6})
+    held = with_attack(before, {1, 2}, AttackOutcome.from_dict({"hit": True, "location": "upper_arm", "side": "right",
+                                                                "injury": None, "armour": 6}))
     assert isinstance(held, BodyWounds) and held.new == () and held.stopped == "right_upper_arm"
     image = pixels(diagram.thumbnail(hit))
     x0 = min(s.box[0] for s in layout.locations.values()) - 5
