@@ -52,7 +52,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
                    name_prefix: app_commands.Range[str, 1, 60] | None = None) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.add_npcs(actor_of(interaction), template,
                                                                                   count, name_prefix))
-        await self._show(interaction, encounter, embeds.npcs_joined(template, count))
+        await self._show(interaction, encounter, embeds.npcs_joined(encounter.npc_kind or template, count))
 
     @app_commands.command(name="remove", description="Take a character out of this channel's encounter")
     @app_commands.describe(character="The combatant to remove")

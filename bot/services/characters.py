@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,8 +50,20 @@ _PROTECTED = {"name", "weapons", "armour"}
 async def load_character(session: AsyncSession, actor: Actor, name: str, *, for_update: bool = False) -> Character:
     row = await repo.character_by_name(session, actor.guild_id, name, for_update=for_update)
     if row is None:
-        raise NotFound(f"no character named '{name}' in this server")
+        close = await _close_names(session, actor.guild_id, name)
+        hint = f" (did you mean {' or '.join(repr(n) for n in close)}?)" if close else ""
+        raise NotFound(f"no character named '{name}' in this server{hint}")
     return row
+
+
+async def _close_names(session: AsyncSession, guild_id: int, name: str) -> list[str]:
+    """Up to three of the server's character names close to ``name``: those holding it ("Aelfric the Grog" for
+    "Aelfric"), else look-alikes ("Bjorn" for "Bjron")."""
+    holding = await repo.character_names(session, guild_id, name, limit=3)
+    if holding:
+        return holding
+    known = await repo.character_names(session, guild_id, "", limit=500)
+    return difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.6)
 
 
 class CharacterService:

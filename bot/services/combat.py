@@ -37,7 +37,7 @@ from bot.services.pending_rolls import (
 )
 from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
-from bot.services.sheet_file import item_label, matching
+from bot.services.sheet_file import canonical, item_label, matching, name_key
 from bot.services.snapshots import decision_view, ordered_combatants
 from bot.services.views import ActionReport, WayOutView
 from bot.system_commands import require_in_system
@@ -158,10 +158,23 @@ class CombatService:
         for key in ("aspect", "aim"):
             if key in attacking.declaration:
                 action[key] = attacking.declaration[key]
-        action.update(engine_attack_options(encounter.system, clean_options(options)))
+        chosen = clean_options(options)
+        if isinstance(chosen.get("location"), str):  # a called location, however it is spelled
+            chosen["location"] = await self._location(session, actor, encounter.system, chosen["location"])
+        action.update(engine_attack_options(encounter.system, chosen))
         if weapon is not None:
             action["weapon"] = self._weapon(attacking.character, weapon)
         return ActionCall("attack", action, attacking.character, defending.character, out_of_turn=out_of_turn)
+
+    async def _location(self, session: AsyncSession, actor: Actor, system: str, typed: str) -> str:
+        """The pack's location for a typed one: its name ("right_arm") or its label ("R.Arm"), however spelled
+        ("right arm", "Right_Arm"); a location the pack does not have is left to the engine to refuse."""
+        catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+        locations = getattr(catalog, "locations", None)
+        if not isinstance(locations, tuple):
+            return typed
+        labels = {loc.name: getattr(loc, "label", None) or loc.name for loc in locations}
+        return canonical(typed, list(labels), "hit location", labels)
 
     async def cast(self, actor: Actor, target: str, options: Mapping[str, Any] | None = None,
                    dice_text: str | None = None, caster: str | None = None) -> ActionReport:
@@ -394,7 +407,7 @@ class CombatService:
         entries = character.sheet.get("weapons")
         labels = [item_label(e) for e in entries] if isinstance(entries, list) else []
         for label in labels:
-            if label.casefold() == weapon.strip().casefold():
+            if name_key(label) == name_key(weapon):
                 return label
         raise NotFound(f"{character.name} has no weapon '{weapon}' (has: {', '.join(labels) or 'none'})")
 

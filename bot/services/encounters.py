@@ -55,6 +55,13 @@ async def active_encounter(session: AsyncSession, actor: Actor, *, for_update: b
     return encounter
 
 
+def template_name(key: str, sheet: Any) -> str:
+    """An NPC template's name as the pack shows it ("Man-at-arms", "Vorox Warrior"): its sheet's name, else its
+    key in words."""
+    name = sheet.get("name") if isinstance(sheet, dict) or hasattr(sheet, "get") else None
+    return name.strip() if isinstance(name, str) and name.strip() else key.replace("_", " ").replace("-", " ").title()
+
+
 def _names(text: str) -> list[str]:
     """The names of an order, as typed: separated by commas or semicolons."""
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()][:MAX_COMBATANTS + 1]
@@ -108,8 +115,9 @@ class EncounterService:
             engine = self._rt.engine(encounter.system)
             catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
             templates = catalog.npc_templates()
-            key = canonical(template, list(templates), "NPC template")
-            prefix = clean_name(name_prefix or key.replace("_", " ").replace("-", " ").title())
+            key = canonical(template, list(templates), "NPC template",
+                            {k: template_name(k, sheet) for k, sheet in templates.items()})
+            prefix = clean_name(name_prefix or template_name(key, templates[key]))
             names = await self._free_names(session, actor, prefix, count)
             changes = ChangeRecorder.of([], encounter)
             now = self._rt.clock()
@@ -126,9 +134,11 @@ class EncounterService:
             await session.flush()
             for row in created:
                 self._join(encounter, row)
-            record_event(self._rt, session, actor, "add_npcs", {"template": key, "names": names},
+            shown = template_name(key, templates[key])
+            record_event(self._rt, session, actor, "add_npcs", {"template": key, "template_name": shown,
+                                                                "names": names},
                          changes.record(created=[row.id for row in created]).to_json(), encounter)
-            return await self._saved(session, encounter)
+            return replace(await self._saved(session, encounter), npcs_added=tuple(names), npc_kind=shown)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -492,7 +502,7 @@ class EncounterService:
             system = await channel_system(session, actor)
             try:
                 catalog = await self._rt.catalog_for(session, actor.guild_id, system)
-                return matching(list(catalog.npc_templates()), prefix)
+                return matching([template_name(k, sheet) for k, sheet in catalog.npc_templates().items()], prefix)
             except RulesError:  # a broken pack: no suggestions (BuildNeeded must pass, to be built)
                 return []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -145,18 +146,32 @@ def item_label(entry: Any) -> str:
     return str(entry)
 
 
-def canonical(name: str, known: Sequence[str], kind: str) -> str:
-    """The content pack's spelling of ``name``; unknown names list close matches."""
-    wanted = name.strip().casefold()
+def name_key(name: str) -> str:
+    """How a typed name is matched in every system: case, spaces, underscores and hyphens do not matter
+    ("Rapier" is "rapier", "right arm" is "right_arm", "man at arms" is "Man-at-arms")."""
+    return _SEPARATORS.sub("", name.strip().casefold())
+
+
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def canonical(name: str, known: Sequence[str], kind: str, shown: Mapping[str, str] | None = None) -> str:
+    """The content pack's entry (key) for ``name``, matched by ``name_key`` against the keys and the names the
+    pack shows for them (``shown``: key -> display name); unknown names list close matches by display name."""
+    wanted = name_key(name)
+    shown = shown or {}
     for candidate in known:
-        if candidate.casefold() == wanted:
+        if name_key(candidate) == wanted or name_key(shown.get(candidate, candidate)) == wanted:
             return candidate
-    close = difflib.get_close_matches(name.strip(), list(known), n=3, cutoff=0.5)
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    by_key = {name_key(shown.get(candidate, candidate)): shown.get(candidate, candidate) for candidate in known}
+    close = [by_key[k] for k in difflib.get_close_matches(wanted, list(by_key), n=3, cutoff=0.5)]
+    close += [label for k, label in by_key.items() if wanted and k.startswith(wanted) and label not in close]
+    hint = f" (did you mean {', '.join(close[:3])}?)" if close else ""
     raise NotFound(f"unknown {kind} '{name}'{hint}")
 
 
 def matching(names: Sequence[str], prefix: str, limit: int = 25) -> list[str]:
-    key = prefix.strip().casefold()
-    hits = [name for name in names if key in name.casefold()]
-    return sorted(hits, key=lambda n: (not n.casefold().startswith(key), n.casefold()))[:limit]
+    """Autocomplete: the names holding what was typed (matched as ``name_key`` does), those it starts first."""
+    key = name_key(prefix)
+    hits = [name for name in names if key in name_key(name)]
+    return sorted(hits, key=lambda n: (not name_key(n).startswith(key), n.casefold()))[:limit]

@@ -160,6 +160,8 @@ class EncounterView:
     stalled: bool = False  # every combatant was passed over: nobody in the fight can act
     initiative_rolls: tuple[InitiativeRoll, ...] = ()  # /encounter initiative: who got which faces
     moved: tuple[str, ...] = ()  # /encounter order or delay: who was moved
+    npcs_added: tuple[str, ...] = ()  # /encounter npcs: the NPCs made
+    npc_kind: str | None = None  # /encounter npcs: their template's name as the pack shows it ("Man-at-arms")
     delayed_after: str | None = None  # /encounter delay: whom the delayer now acts after
 
     @property

@@ -43,12 +43,12 @@ async def test_alices_damage_is_not_the_man_at_arms_damage() -> None:
         'weapons:sword armour:"chainmail, shield"',
         "/encounter start", '/encounter add character:"Dame Alys"', ":as gm",
         "/encounter npcs template:man_at_arms count:1", ":as alice",
-        '/attack target:"Man At Arms 1" weapon:sword dice:"attacker=7 defender=11 damage=5,5,4,2"',
+        '/attack target:"Man-at-arms 1" weapon:sword dice:"attacker=7 defender=11 damage=5,5,4,2"',
     ]
     async with playground.running():
         for line in script:
             assert await playground.run_line(line)
     text = out.getvalue()
     answer = text[text.index("dice:\"attacker=7"):]
-    assert "Man At Arms 1 wins the exchange" in answer
+    assert "Man-at-arms 1 wins the exchange" in answer
     assert "\U0001f3b2 Typed, not used: damage=5,5,4,2 \u00b7 rolled by the bot: defender\\_damage" in answer

@@ -124,7 +124,7 @@ async def test_encounter_flow(table: Any, alice: Any, bob: Any, gm: Any) -> None
     assert view.tracker_message_id == 987654321012345678
     assert await services.encounters.combatant_names(alice, "ban") == ["Bandit 1", "Bandit 3", "Bandit 4",
                                                                       "Bandit 5"]
-    assert await services.encounters.template_names(alice) == ["bandit", "knight"]
+    assert await services.encounters.template_names(alice) == ["Bandit", "Knight"]  # as the pack names them
     ended = await services.encounters.end(gm)
     assert not ended.active
     with pytest.raises(NotInEncounter):

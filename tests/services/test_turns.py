@@ -101,22 +101,22 @@ async def test_fading_suns_stun_costs_the_next_turn_and_then_ends(services: Any,
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Erian")
     await services.encounters.add_npcs(gm, "soldier", 1)
-    stunned = await services.characters.get(gm, "Soldier 1")
-    await _stun(services, gm, "Soldier 1", stunned.sheet)
+    stunned = await services.characters.get(gm, "Hazat Soldier 1")
+    await _stun(services, gm, "Hazat Soldier 1", stunned.sheet)
     view = await services.encounters.next_turn(alice)  # Erian's turn ends; the soldier's is lost to the stun
-    assert [(s.name, s.recovered) for s in view.skipped] == [("Soldier 1", True)]
+    assert [(s.name, s.recovered) for s in view.skipped] == [("Hazat Soldier 1", True)]
     assert (view.round, view.current.name) == (2, "Erian")
-    assert "stunned" not in (await services.characters.get(gm, "Soldier 1")).sheet.get("conditions", [])
+    assert "stunned" not in (await services.characters.get(gm, "Hazat Soldier 1")).sheet.get("conditions", [])
     tracker = encounter_embeds.tracker(view).to_dict()["description"]
     assert "turn skipped" not in tracker
     # one clause each, no colon too many (issue 18: "is stunned: loses this turn, then the stun ends: skipped.")
-    assert "**Soldier 1** is stunned: loses this turn, then recovers." in encounter_embeds.next_turn(view)
+    assert "**Hazat Soldier 1** is stunned: loses this turn, then recovers." in encounter_embeds.next_turn(view)
     view = await services.encounters.next_turn(alice)
-    assert (view.current.name, view.skipped) == ("Soldier 1", ())  # recovered: the soldier fights on
+    assert (view.current.name, view.skipped) == ("Hazat Soldier 1", ())  # recovered: the soldier fights on
     await services.records.undo(gm)
     undone = await services.records.undo(gm)  # the skipped turn: the stun comes back with it
     assert undone.kind == "next_turn"
-    assert "stunned" in (await services.characters.get(gm, "Soldier 1")).sheet["conditions"]
+    assert "stunned" in (await services.characters.get(gm, "Hazat Soldier 1")).sheet["conditions"]
     view = await services.encounters.status(gm)
     assert view.current.name == "Erian" and view.combatants[1].readiness.ends_when_skipped
 
