@@ -40,8 +40,8 @@ async def test_a_fading_suns_location_matches_its_name_or_its_label_however_spel
 
 async def test_a_character_name_that_is_not_quite_right_gets_a_did_you_mean(table: Any) -> None:
     await table.setup("ars-harn")
-    await table.run("character create", {"name": "Aelfric the Grog", "stats": "str=1 sta=1 dex=0 qik=0 abilities.Sword=3",
-                                         "weapons": "Broadsword"}, user=table.alice)
+    await table.run("character create", {"name": "Aelfric the Grog", "weapons": "Broadsword",
+                                         "stats": "str=1 sta=1 dex=0 qik=0 abilities.Sword=3"}, user=table.alice)
     await table.run("encounter start")
     line = await table.line("encounter add", {"character": "Aelfric"}, user=table.alice)
     assert "no character named 'Aelfric'" in line and "did you mean 'Aelfric the Grog'" in line, line
