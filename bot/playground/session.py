@@ -141,9 +141,10 @@ class Playground:
                         self._build_world(kept)
                         await emu.wait_for_commands("attack", guild=self._guild)
                         yield self
-                        # The last answers are marked in the background: written before the scratch file goes.
-                        await asyncio.sleep(0)
-                        await services.runtime.answers.flush()
+                        # As a stopping bot does: what is still under way ends (an action's flight lasts until its
+                        # tracker edit, which may wait on the channel's rate limit), and only then are the last
+                        # answers marked, before the scratch file goes.
+                        await bot.drain()
                     await services.runtime.answers.flush()
             finally:
                 await db.dispose()
