@@ -5,7 +5,18 @@ from __future__ import annotations
 from rules.errors import RulesError
 
 
+def _rebuilt(cls: type[ContentError], args: tuple[object, ...], state: dict[str, object]) -> ContentError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
+
 class ContentError(RulesError):
+    def __reduce__(self) -> tuple[object, ...]:
+        # Intact across a pickle (its fields, and a PackProblems' list): packs are built in another process.
+        return _rebuilt, (type(self), self.args, dict(self.__dict__))
+
     def __init__(self, file: str, entry: str | None = None, field: str | None = None, message: str = "") -> None:
         self.file = file
         self.entry = entry

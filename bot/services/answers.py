@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Event
-from bot.services.views import EventView, event_view
+from bot.db.models import Event, PendingDecision
+from bot.services.views import EventView, PendingDecisionView, decision_view, event_view
 
 if TYPE_CHECKING:
     from bot.services.runtime import Runtime
@@ -140,3 +140,36 @@ class AnswerLog:
                                       .values(message_id=bindparam("message")), posted)
 
         await self._rt.transact(None, work)
+
+    async def open_decisions(self, event_ids: Sequence[int]) -> dict[int, list[PendingDecisionView]]:
+        """The GM decisions these events asked for that are still open, by event: a late post carries their
+        buttons, as the answer would have."""
+        if not event_ids:
+            return {}
+
+        async def work(session: AsyncSession) -> dict[int, list[PendingDecisionView]]:
+            rows = await session.scalars(select(PendingDecision).where(
+                PendingDecision.event_id.in_(list(event_ids)), PendingDecision.choice.is_(None),
+                PendingDecision.cancelled.is_(False)).order_by(PendingDecision.id))
+            found: dict[int, list[PendingDecisionView]] = {}
+            for row in rows:
+                if row.event_id is not None:
+                    found.setdefault(row.event_id, []).append(decision_view(row))
+            return found
+
+        return await self._rt.read(work)
+
+    async def decisions_posted(self, channel_id: int, message_id: int, decision_ids: Sequence[int]) -> None:
+        """A late post in ``channel_id`` carries these decisions' buttons: remember the message, so that a
+        decision settled some other way (/pending-roll, a later action, /undo) takes them off it."""
+        if not decision_ids:
+            return
+
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(PendingDecision).where(
+                PendingDecision.id.in_(list(decision_ids)), PendingDecision.channel_id == channel_id,
+                PendingDecision.message_id.is_(None))
+                .values(message_id=message_id, version=PendingDecision.version + 1)
+                .execution_options(synchronize_session=False))
+
+        await self._rt.transact(channel_id, work)

@@ -1,15 +1,15 @@
 """/pack upload, show, reset: a server's homebrew content pack, one uploaded file per default pack file.
 
 An upload is checked by building the whole catalog (the default pack, the server's other homebrew
-files and the new one) before anything is stored; the build runs in a worker thread, outside the
-transaction (``Runtime.candidate_catalog``). Every change moves ``guild_settings.pack_version``; this
+files and the new one) before anything is stored; the build runs in the build process, outside the
+transaction (``Runtime.candidate_catalog``), and so does merging an upload into the server's file
+(``Runtime.merged_upload``). Every change moves ``guild_settings.pack_version``; this
 process keeps the catalog it built under the new version, the others rebuild theirs (off the loop)
 on their next command.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -64,20 +64,23 @@ class PackService:
         entry, field) and nothing is stored. The file's entries are merged by key into the server's current
         file of that name (its earlier homebrew, or the default one); ``replace`` stores it as it is."""
 
-        async def where(session: AsyncSession) -> tuple[str, str, bytes | None]:
+        async def where(session: AsyncSession) -> tuple[str, str, dict[str, bytes]]:
             await access.require_gm(session, actor, "change the server's content pack")
             system = await channel_system(session, actor)
             name = pack_file_name(filename, pack_file_names(system), system)
-            rows = {row.filename: row for row in await repo.content_packs(session, actor.guild_id, system)}
-            return system, name, rows[name].text.encode("utf-8") if name in rows else None
+            rows = await repo.content_packs(session, actor.guild_id, system)
+            return system, name, {row.filename: row.text.encode("utf-8") for row in rows}
 
-        system, name, base = await self._rt.read(where)
+        system, name, held = await self._rt.read(where)
+        base = held.pop(name, None)
         added: list[str] = []
         changed: list[str] = []
         if not replace:
             header = (f"Homebrew {name} for {system}: the pack's file with this server's entries merged in "
                       f"(/pack upload, {self._rt.clock():%Y-%m-%d}).")
-            data, added, changed = await asyncio.to_thread(merged_upload, system, name, base, data, header)
+            # Parsing both files holds the GIL (libyaml): in the build process, with the catalog it makes.
+            data, added, changed = await self._rt.merged_upload(merged_upload, system, name, held,
+                                                                system, name, base, data, header)
 
         async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")

@@ -8,8 +8,10 @@ only once the command's transaction has committed.
 
 Slow work never runs on the event loop or inside a transaction: parsing an upload goes to a worker
 thread (``off_loop``), and a homebrew catalog that is not built yet stops the transaction
-(``BuildNeeded``), is built in a thread (one build per pack version, shared by every command
-waiting for it), cached, and the command runs again.
+(``BuildNeeded``), is built in the build process (one build per pack version, shared by every command
+waiting for it; one build at a time, in a bounded queue), cached, and the command runs again. Merging an
+upload into a server's file goes to the same queue (``merged_upload``): libyaml holds the GIL for a
+whole parse, so only another process keeps the loop free.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import asyncio
 import concurrent.futures
 import functools
 import hashlib
+import logging
 import random
 import time
 import weakref
@@ -39,10 +42,12 @@ from bot.services.answers import AnswerLog
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
 from bot.services.sheet_reads import SheetReads
+from rules.errors import RulesError
 from rules.model import Engine
 from rules.registry import available_ids, get_engine
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 RETRIES = 8
 # Homebrew catalogs kept in-process, bounded by the bytes they hold (catalog_size.deep_size), least recently
 # used dropped first: a max-size weapons pack's catalog holds ~3 MB, a small pack's a few KB (docs/scaling.md).
@@ -86,6 +91,14 @@ def _build_pack(system: str, files: Mapping[str, bytes]) -> tuple[Any, int]:
 
     catalog = _load_pack(system, files)
     return catalog, deep_size(catalog)
+
+
+def _merge_and_build(merge: Callable[..., tuple[bytes, list[str], list[str]]], system: str, name: str,
+                     others: Mapping[str, bytes], *args: Any) -> tuple[bytes, list[str], list[str], tuple[Any, int]]:
+    """In the build process: an upload merged into the server's file (``merge(*args)``: the merged file, the
+    entries it added and changed), and the catalog the pack makes with it."""
+    text, added, changed = merge(*args)
+    return text, added, changed, _build_pack(system, {**others, name: text})
 
 
 class BuildNeeded(Exception):
@@ -264,6 +277,35 @@ class Runtime:
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
 
+    async def merged_upload(self, merge: Callable[..., tuple[bytes, list[str], list[str]]], system: str, name: str,
+                            others: Mapping[str, bytes], *args: Any) -> tuple[bytes, list[str], list[str]]:
+        """``merge(*args)`` (an upload merged into the server's file ``name``: parsing both, CPU-bound) and the
+        catalog the pack makes with the result (``others`` are the server's other files), in the build process,
+        queued with the builds: (the merged file, the entries added, those changed). The catalog is kept for
+        the transaction that stores the file (``candidate_catalog``); a mistake is raised as the build's."""
+        loop = asyncio.get_running_loop()
+        if self.packs is not _load_pack:  # a catalog loader a test swapped in: the merge on the build thread
+            return await self._queued(lambda: loop.run_in_executor(self._builder, merge, *args))
+        text, added, changed, built = await self._queued(lambda: loop.run_in_executor(
+            self._build_process(), _merge_and_build, merge, system, name, dict(others), *args))
+        self._keep_candidate((system, _digest({**others, name: text})), built)
+        return text, added, changed
+
+    async def _queued(self, start: Callable[[], asyncio.Future[T]]) -> T:
+        """One job for the build worker, in the queue with the builds (refused with one line when it is full)."""
+        if self._queued_builds >= MAX_QUEUED_BUILDS:
+            raise UserError(BUSY)
+        self._queued_builds += 1
+        future = start()
+        future.add_done_callback(self._dequeued)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), min(60.0, WORK_BUDGET * max(1, self._queued_builds)))
+        except TimeoutError:
+            raise UserError(TOO_SLOW) from None
+
+    def _dequeued(self, _future: asyncio.Future[Any]) -> None:
+        self._queued_builds -= 1
+
     async def _build(self, needed: BuildNeeded) -> None:
         """Build what ``needed`` asks for in a thread (joining a build of the same key already under way)."""
         future = self._builds.get(needed.key)
@@ -291,7 +333,10 @@ class Runtime:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._build_process(), _build_pack, *needed.pack)
-        except Exception:  # a pack's mistakes do not cross a pickle intact: built again here, for the real error
+        except RulesError:  # the pack's mistakes (they cross the pickle intact)
+            raise
+        except Exception:  # the build process died (killed, out of memory): built again here
+            log.exception("the build process failed; building %s on the build thread", needed.key)
             return await loop.run_in_executor(self._builder, needed.build)
 
     def _build_process(self) -> concurrent.futures.ProcessPoolExecutor:

@@ -6,15 +6,15 @@ import copy
 import logging
 from typing import Any
 
-from bot.db.models import Character, Encounter, PendingDecision
+from bot.db.models import Character, Encounter
 from bot.services.runtime import Runtime
 from bot.services.views import (
     CharacterBrief,
     CharacterView,
     CombatantView,
     EncounterView,
-    PendingDecisionView,
 )
+from bot.services.views import decision_view as decision_view  # beside the views; its callers import it from here
 from bot.services.wound_state import wound_picture
 from rules.errors import RulesError
 from rules.model import READY, SheetSummary, TurnReadiness
@@ -94,11 +94,5 @@ def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any) -> Encounter
                          system=encounter.system, round=encounter.round, turn=turn, active=encounter.active,
                          combatants=tuple(combatants), tracker_message_id=encounter.tracker_message_id,
                          version=encounter.version)
-
-
-def decision_view(row: PendingDecision) -> PendingDecisionView:
-    return PendingDecisionView(id=row.id, kind=row.kind, who=row.who, options=tuple(str(o) for o in row.options),
-                               choice=row.choice, decided_by=row.decided_by, channel_id=row.channel_id,
-                               message_id=row.message_id)
 
 

@@ -11,7 +11,7 @@ from bot.services.wound_state import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
 
 if TYPE_CHECKING:
-    from bot.db.models import Event
+    from bot.db.models import Event, PendingDecision
 
 RollsMode = Literal["auto", "gm"]
 TurnsMode = Literal["enforce", "warn", "off"]
@@ -286,10 +286,18 @@ class EventView:
     # made moot (open again: their buttons go on the undo's message).
     closed: tuple[PendingDecisionView, ...] = ()
     reopened: tuple[PendingDecisionView, ...] = ()
+    interaction_id: int | None = None  # the Discord interaction that made it (its answer carries this id)
 
 
 def event_view(row: Event) -> EventView:
     """A stored event as the services hand it on (its payload copied, so a reader cannot change the row)."""
     return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
                      user_id=row.user_id, user_name=row.user_name, summary=copy.deepcopy(row.payload),
-                     created_at=row.created_at, undone=row.undone, message_id=row.message_id)
+                     created_at=row.created_at, undone=row.undone, message_id=row.message_id,
+                     interaction_id=row.interaction_id)
+
+
+def decision_view(row: PendingDecision) -> PendingDecisionView:
+    return PendingDecisionView(id=row.id, kind=row.kind, who=row.who, options=tuple(str(o) for o in row.options),
+                               choice=row.choice, decided_by=row.decided_by, channel_id=row.channel_id,
+                               message_id=row.message_id)

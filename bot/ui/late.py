@@ -13,7 +13,8 @@ import discord
 
 from bot.services.views import EventView
 from bot.ui import embeds
-from bot.ui.decisions import DETAILS_PREFIX, DetailsButton
+from bot.ui.decisions import DETAILS_PREFIX, GMDecisionButton, action_view
+from bot.ui.late_embeds import late_event_id
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -50,17 +51,27 @@ async def recover(bot: GrievousBot, before: datetime) -> int:
 
 
 async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[EventView]) -> dict[int, int | None]:
-    """Which of ``events`` a message of the bot in the channel already carries (its Details button): event id ->
-    that message."""
+    """Which of ``events`` a message of the bot in the channel already shows, event id -> that message: the
+    answer to the interaction that made it (Discord names the interaction on its answer), a message with its
+    Details button, or its late post (a crash between a post and its mark)."""
     first = min((event.created_at for event in events if event.created_at is not None), default=None)
     after = discord.Object(discord.utils.time_snowflake(first - timedelta(seconds=5))) if first else None
     channel = bot.get_partial_messageable(channel_id)
+    by_interaction: dict[int, list[int]] = {}
+    for event in events:
+        if event.interaction_id is not None:
+            by_interaction.setdefault(event.interaction_id, []).append(event.id)
     found: dict[int, int | None] = {}
     try:
         async for message in channel.history(limit=HISTORY, after=after, oldest_first=True):
-            if bot.user is not None and message.author.id == bot.user.id:
-                for event_id in _event_ids(message.components):
-                    found.setdefault(event_id, message.id)
+            if bot.user is None or message.author.id != bot.user.id:
+                continue
+            shown = set(_event_ids(message.components))
+            if message.interaction_metadata is not None:
+                shown.update(by_interaction.get(message.interaction_metadata.id, ()))
+            shown.update(event_id for event_id in (late_event_id(e.title) for e in message.embeds) if event_id)
+            for event_id in shown:
+                found.setdefault(event_id, message.id)
     except discord.HTTPException as exc:  # cannot read the channel: post (a repeat beats nothing shown)
         log.info("cannot read channel %s to find answers sent before the restart: %s", channel_id, exc)
     wanted = {event.id for event in events}
@@ -81,12 +92,13 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
     """Post each event, marked late, in its channel; the ids that are settled (posted, or the channel is gone
     or closed to the bot: posting again would never work) -> the message posted."""
     settled: dict[int, int | None] = {}
+    answers = bot.services.runtime.answers
+    open_decisions = await answers.open_decisions([event.id for event in events])
     for event in events:
         channel = bot.get_partial_messageable(event.channel_id)
-        view = None
-        if "outcome" in (event.summary or {}):
-            view = discord.ui.View(timeout=None)
-            view.add_item(DetailsButton(event.id))
+        # The buttons the answer would have carried: the GM's for every decision still open, then Details.
+        view = action_view(event.id if "outcome" in (event.summary or {}) else None,
+                           open_decisions.get(event.id, []))
         try:
             posted = await channel.send(embed=embeds.late(event), view=view or discord.utils.MISSING,
                                         allowed_mentions=discord.AllowedMentions.none())
@@ -94,7 +106,15 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
         except (discord.Forbidden, discord.NotFound) as exc:
             log.warning("cannot post event %s late in channel %s: %s", event.id, event.channel_id, exc)
             settled[event.id] = None
+            continue
         except discord.HTTPException as exc:
             log.warning("could not post event %s late in channel %s (tried again after a restart): %s",
                         event.id, event.channel_id, exc)
+            continue
+        on_message = [item.decision_id for item in (view.children if view is not None else [])
+                      if isinstance(item, GMDecisionButton)]
+        try:
+            await answers.decisions_posted(event.channel_id, posted.id, on_message)
+        except Exception:  # the buttons work anyway; a decision settled elsewhere leaves them on this post
+            log.exception("could not note the message of event %s's GM buttons", event.id)
     return settled

@@ -4,6 +4,7 @@ so that nobody sends it again."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import discord
@@ -28,6 +29,20 @@ def late_note(event: EventView) -> str:
             "do not send it again.")
 
 
+_LATE_RESULT = f"\u23f0 {LATE}the result of event #"
+_LATE_TITLE = re.compile(re.escape(_LATE_RESULT) + r"([0-9]{1,20})")
+
+
+def _late_title(event_id: int) -> str:
+    return f"{_LATE_RESULT}{event_id}"
+
+
+def late_event_id(title: str | None) -> int | None:
+    """The event a late post without a Details button shows (from its title; None for any other title)."""
+    found = _LATE_TITLE.fullmatch(title or "")
+    return int(found[1]) if found else None
+
+
 def late(event: EventView) -> discord.Embed:
     """The event's result, marked late: an action's full roll (not an NPC's secret one), else its log line."""
     summary = event.summary or {}
@@ -39,5 +54,5 @@ def late(event: EventView) -> discord.Embed:
                                         limits.DESCRIPTION)
         return limits.fit(embed)
     line = event_line(event)
-    return limits.fit(_embed(limits.clip(f"\u23f0 {LATE}the result of event #{event.id}", limits.TITLE),
+    return limits.fit(_embed(limits.clip(_late_title(event.id), limits.TITLE),
                              f"{late_note(event)}\n{line}"))

@@ -3,13 +3,14 @@ file, the entry and the field."""
 
 from __future__ import annotations
 
+import pickle
 from importlib import resources
 
 import pytest
 
 from content import ContentError, load_catalog, load_catalog_files, pack_file_names
 from content.errors import PackProblems
-from content.guard import PACK_FILE
+from content.guard import PACK_FILE, InputRejected
 from content.pack_merge import merge_document, pack_file_name
 
 MAX_BYTES = PACK_FILE.max_bytes
@@ -87,3 +88,15 @@ def test_every_mistake_comes_at_once_in_the_same_words_in_every_system(system: s
     for entry, field in (("Moonblade", "colour"), ("Sunblade", "shiny")):
         wrong = f"weapons.yaml: entry '{entry}': field '{field}': is not a field here"
         assert any(line.startswith(wrong) for line in lines), lines
+
+
+def test_every_mistake_crosses_a_pickle_intact_as_it_does_from_the_build_process() -> None:
+    """Packs are built (and uploads merged) in another process: their mistakes come back pickled."""
+    shipped = (resources.files("content") / "ars_harn" / "weapons.yaml").read_bytes()
+    with pytest.raises(PackProblems) as caught:
+        load_catalog_files("ars-harn", {"weapons.yaml": shipped + b"  Moonblade: {skill: [a, b], colour: red}\n"})
+    back = pickle.loads(pickle.dumps(caught.value))
+    assert type(back) is PackProblems and back.lines() == caught.value.lines() and back.more == caught.value.more
+    assert (back.file, back.entry, back.field) == (caught.value.file, caught.value.entry, caught.value.field)
+    refused = pickle.loads(pickle.dumps(InputRejected("weapons.yaml", "line 2: not\nUTF-8")))
+    assert type(refused) is InputRejected and str(refused) == "weapons.yaml: line 2: not UTF-8"

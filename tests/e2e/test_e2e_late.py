@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from sqlalchemy import text
+
+from bot.db.engine import Database
 from bot.ui import embeds
 from emulator import Channel, Emulator, Message, profiles
 from emulator.harness import running_emulator
@@ -146,3 +149,126 @@ async def test_a_429_on_the_answer_past_the_deadline_posts_the_attack_late_at_on
             assert problems_in_log(bot.log()) == []
         finally:
             bot.kill()
+
+
+KILL_BLOW = {"target": "Keeper 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
+             "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}
+
+
+async def test_a_late_post_after_a_restart_carries_the_gm_buttons_and_a_press_resolves_it(
+        empty_db_url: str, tmp_path: Path) -> None:
+    """Killed between commit and answer on an attack whose kill roll awaits the GM: the restarted bot's late
+    post has the GM's buttons (and Details), the new process routes a press, and it settles the decision."""
+    async with running_emulator(interaction_deadline=DEADLINE) as emu:
+        world = build_world(emu)
+        bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)
+        restarted = grievous(emu, empty_db_url, tmp_path, "grievous-restarted")
+        try:
+            await bot.start()
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
+            await prepare(emu, world)
+            await run(emu, "character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                                "weapons": "Broadsword"}, user=world.alice, channel=world.combat)
+            await run(emu, "encounter add", {"character": "Bjorn"}, user=world.alice, channel=world.combat)
+            await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": "Keeper"},
+                      user=world.gm, channel=world.combat)
+            assert await settled(empty_db_url) == 0  # the answers so far marked
+
+            emu.callback_faults = ["hold"]
+            held = await emu.slash("attack", KILL_BLOW, user=world.alice, channel=world.combat)
+            for _ in range(int(DEADLINE / 0.1)):
+                if await events_stored(empty_db_url, world.guild.id, "Keeper 1"):
+                    break
+                await asyncio.sleep(0.1)
+            bot.kill()
+            assert await bot.wait() == -9
+            assert not answered(held)
+            assert await unanswered_events(empty_db_url) == 1
+
+            await restarted.start()
+            await emu.wait_until(lambda: late_posts(emu, world.combat, "Bjorn attacks Keeper 1"), DEADLINE,
+                                 "the late post")
+            [post] = late_posts(emu, world.combat, "Bjorn attacks Keeper 1")
+            gm_buttons = sorted(c for c in post.custom_ids if c.startswith("grv:gm:"))
+            assert [b.rsplit(":", 1)[1] for b in gm_buttons] == ["death", "incapacitation"], post.custom_ids
+            assert any(c.startswith("grv:details:") for c in post.custom_ids)
+            assert await settled(empty_db_url) == 0
+
+            [death] = [b for b in gm_buttons if b.endswith(":death")]
+            pressed = await emu.click(post, death, user=world.gm)
+            [result] = await pressed.followups(within=DEADLINE)
+            assert "The GM chose **death**" in message_text(result)
+            def now() -> Message:
+                return emu.state.message(world.combat.id, post.id)
+
+            await emu.wait_until(lambda: not any(c.startswith("grv:gm:") for c in now().custom_ids), DEADLINE,
+                                 "the GM's buttons taken off the late post")
+            assert any(c.startswith("grv:details:") for c in now().custom_ids)
+            assert "death" in message_text(now()).lower()
+            await restarted.stop()
+            assert problems_in_log(restarted.log()) == []
+            assert emu.internal_errors == []
+        finally:
+            bot.kill()
+            restarted.kill()
+
+
+async def forget_marks(db_url: str, kind: str) -> int:
+    """The state a crash between an answer (or a late post) and its mark leaves: the events shown, not marked."""
+    database = Database.from_url(db_url)
+    try:
+        async with database.engine.begin() as connection:
+            changed = await connection.execute(text("UPDATE events SET answered = false WHERE kind = :kind"),
+                                               {"kind": kind})
+            return int(changed.rowcount)
+    finally:
+        await database.dispose()
+
+
+async def test_an_action_shown_but_not_marked_before_a_crash_is_not_posted_again(
+        empty_db_url: str, tmp_path: Path) -> None:
+    """Two /undo (no Details button to find them by): one answered, one posted late after a crash; then each
+    mark lost, as a crash between a message and its mark leaves it. The next start finds both in the channel
+    (the answer by its interaction, the late post by its event) and posts neither again."""
+    async with running_emulator(interaction_deadline=DEADLINE) as emu:
+        world = build_world(emu)
+        bot = grievous(emu, empty_db_url, tmp_path, "grievous", sync=True)
+        second = grievous(emu, empty_db_url, tmp_path, "grievous-second")
+        third = grievous(emu, empty_db_url, tmp_path, "grievous-third")
+        try:
+            await bot.start()
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
+            await prepare(emu, world)
+            await run(emu, "attack", attack(1), user=world.gm, channel=world.combat)
+            await run(emu, "undo", {}, user=world.gm, channel=world.combat)  # answered
+            await run(emu, "attack", attack(2), user=world.gm, channel=world.combat)
+            assert await settled(empty_db_url) == 0
+            emu.callback_faults = ["hold"]
+            held = await emu.slash("undo", {}, user=world.gm, channel=world.combat)
+            await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the /undo's answer held")
+            await asyncio.sleep(0.5)  # its transaction commits before the answer is sent
+            bot.kill()
+            assert await bot.wait() == -9
+            assert not answered(held)
+
+            await second.start()
+            await emu.wait_until(lambda: late_posts(emu, world.combat, "takes back an action"), DEADLINE, "late post")
+            assert await settled(empty_db_url) == 0
+            await second.stop()
+            assert len(shown(emu, world.combat, "Undone")) == 1  # the answer
+            assert len(late_posts(emu, world.combat, "takes back an action")) == 1
+            posted = len(emu.messages(world.combat, include_ephemeral=False))
+
+            assert await forget_marks(empty_db_url, "undo") == 2
+            await third.start()
+            await emu.wait_until(lambda: "after the restart" in third.log(), DEADLINE, "the restart's look back")
+            assert await settled(empty_db_url) == 0
+            await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
+            assert len(emu.messages(world.combat, include_ephemeral=False)) == posted, "posted again"
+            assert "0 posted late, 2 had been answered" in third.log()
+            await third.stop()
+            assert problems_in_log(third.log()) == []
+        finally:
+            bot.kill()
+            second.kill()
+            third.kill()

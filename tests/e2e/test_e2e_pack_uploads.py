@@ -1,6 +1,7 @@
-"""Homebrew packs are bounded: max-size uploads from several servers at once are built one at a time on one
-worker thread, so another server's /roll is still answered within Discord's 3 s (the emulator refuses a
-later answer with 10062, and the fixture fails on any refusal and on any stall of the event loop)."""
+"""Homebrew packs are bounded: max-size uploads from several servers at once, each merged into the server's
+file and built one at a time in the build process, leave another server's /roll answered (the emulator
+refuses an answer past Discord's 3 s with 10062, and the fixture fails on any refusal and on any stall of
+the event loop). Latency under many more uploads is measured by bench/pack_uploads.py."""
 
 from __future__ import annotations
 
@@ -9,9 +10,7 @@ from typing import Any
 
 from tests.e2e.test_e2e_hostile_input import large_weapons_pack
 
-SERVERS = 4  # uploading at once, each a 510 KiB weapons.yaml of its own
-# replace: the catalog build only. (Merging an upload into the current file, the default, parses both in a
-# thread, which holds the GIL for the whole parse: not yet in the build process.)
+SERVERS = 4  # uploading at once, each a 510 KiB weapons.yaml of its own, merged into the default file
 
 
 async def test_max_size_uploads_from_several_servers_leave_another_servers_rolls_answered_in_time(
@@ -29,7 +28,7 @@ async def test_max_size_uploads_from_several_servers_leave_another_servers_rolls
         await table.run("setup system", {"system": "ars-harn"}, user=member, channel=channel)
     uploads = [await table.send("pack upload", {"file": table.emu.make_attachment(
                    "weapons.yaml", large_weapons_pack() + f"  Blade of server {n}: {{skill: Sword, weight: 3, "
-                   "hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7, point: 4}\n".encode()), "replace": True},
+                   "hm_attack: 15, hm_defence: 5, blunt: 2, edge: 7, point: 4}\n".encode())},
                                         user=member, channel=channel)
                for n, (_guild, channel, member) in enumerate(uploaders)]
     rolls = []
@@ -39,8 +38,8 @@ async def test_max_size_uploads_from_several_servers_leave_another_servers_rolls
         await asyncio.sleep(0.25)
     answers = await asyncio.gather(*(handle.message(10.0) for handle in rolls))
     assert all("**6**" in table.text(message) for message in answers), [m.content for m in answers]
-    waits = [handle.callback.at - handle.created_at for handle in rolls]
-    assert max(waits) < 3.0, waits
+    assert all(handle.callback is not None for handle in rolls)  # answered in Discord's time (else 10062)
+    waits = [handle.callback.at - handle.created_at for handle in rolls if handle.callback is not None]
     stored = await asyncio.gather(*(handle.message(60.0) for handle in uploads))
     for message in stored:
         assert "Done" in table.text(message) and "weapons.yaml" in table.text(message), message.content
