@@ -176,6 +176,7 @@ async def test_a_late_post_after_a_restart_carries_the_gm_buttons_and_a_press_re
 
             emu.callback_faults = ["hold"]
             held = await emu.slash("attack", KILL_BLOW, user=world.alice, channel=world.combat)
+            await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the attack's answer held")
             for _ in range(int(DEADLINE / 0.1)):
                 if await events_stored(empty_db_url, world.guild.id, "Keeper 1"):
                     break
