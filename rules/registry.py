@@ -19,7 +19,10 @@ SYSTEMS: dict[str, str] = {
 
 # system id -> module that exposes ``RECORDS`` (action -> outcome record type), for the systems whose outcomes
 # are typed; any other system's stored outcome is read as a LegacyOutcome (docs/decisions/typed-outcomes.md).
-OUTCOMES: dict[str, str] = {"ars-harn": "rules.ars_harn.outcomes"}
+OUTCOMES: dict[str, str] = {
+    "ars-harn": "rules.ars_harn.outcomes",
+    "fading-suns": "rules.fading_suns.outcomes",
+}
 
 _loaded: dict[str, Engine] = {}
 _records: dict[str, Mapping[str, type[Outcome]]] = {}

@@ -18,7 +18,8 @@ from rules.model import Wound
 TREATMENT_LABELS = {
     ("ars-harn", "chirurgy"): "Chirurgy", ("ars-harn", "spell"): "Healing spell",
     ("pendragon", "first_aid"): "First aid", ("pendragon", "chirurgy"): "Chirurgery",
-    ("fading-suns", "first_aid"): "First aid (Remedy)", ("fading-suns", "chirurgy"): "Surgery (Physick)",
+    # Fading Suns names a treatment by its skill, as its results do ("treats ... with Physick")
+    ("fading-suns", "first_aid"): "Remedy", ("fading-suns", "chirurgy"): "Physick",
 }
 
 

@@ -41,8 +41,9 @@ _HEAL = {
                 "(`body_levels` healed)\n`/rest character days` \u2014 the healing rolls over the days",
     "pendragon": "`/heal character method healer` \u2014 `first_aid` (once per wound) or `chirurgy` "
                  "(Chirurgery, weekly, when needed)\n`/rest character days` \u2014 healing by the week (7 days a roll)",
-    "fading-suns": "`/heal character method healer` \u2014 `first_aid` (Remedy, minor to grievous) or `chirurgy` "
-                   "(Physick, also crippled)\n`/rest character days` \u2014 the healing rolls over the days",
+    "fading-suns": "`/heal character method healer` \u2014 `remedy` (the healer's Remedy: minor to grievous "
+                   "wounds) or `physick` (the healer's Physick: crippled ones too)\n`/rest character days` \u2014 "
+                   "the healing rolls over the days",
 }
 _ROLL_EXAMPLES = {
     "ars-harn": "`3d6+2`, `stress+5 vs 9`, `simple+3`",

@@ -197,10 +197,10 @@ class AttackOutcome(Outcome):
 
     @property
     def went_wrong(self) -> bool:
-        """A critical failure that cost the attacker something: a failed FUMBLE, or a FUMBLE left to roll."""
+        """A critical failure that cost the attacker something (a failed FUMBLE: a FUMBLE passed, not rolled or
+        left for the GM has cost nothing, yet)."""
         fumble = self.fumble
-        return (fumble is not None and bool(fumble.consequences)) or any(
-            p.cause == "attack" for p in self.after.pending_rolls)
+        return fumble is not None and bool(fumble.consequences)
 
     @property
     def gm_decisions(self) -> tuple[DecisionRequest, ...]:

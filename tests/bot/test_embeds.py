@@ -151,7 +151,7 @@ def test_pendragon_tie_dying_and_broken_weapon() -> None:
     assert dying.colour == discord.Colour(Severity.MORTAL.colour)
 
 
-FADING = {"goal": 14, "roll": 9, "success": True, "critical": False, "victory_points": 2, "location": "left leg",
+FADING = {"action": "attack", "goal": 14, "roll": 9, "success": True, "critical": False, "victory_points": 2, "location": "left leg",
           "armor": 3, "damage": 6, "severity": "grievous", "effect_roll": {"roll": 15, "goal": 12, "result": "failure"},
           "effect": "unconscious", "penalties": {"goal": -9, "initiative": -3}}
 
@@ -165,7 +165,7 @@ def test_fading_suns_location_severity_effect_and_penalties() -> None:
     assert "unconscious" in fields["Effect"]
     assert "goal \u22129" in fields["Wound penalties"]
     assert embed.colour == discord.Colour(Severity.GRIEVOUS.colour)
-    miss = embeds.action(report("fading-suns", {"goal": 10, "roll": 19, "success": False}))
+    miss = embeds.action(report("fading-suns", {"action": "attack", "goal": 10, "roll": 19, "success": False}))
     assert miss.description.startswith("**Miss**")
 
 

@@ -59,7 +59,7 @@ STORIES = {
         "npc_attack": "Thug 2 attacks Erian",
         "npc_result": "Hit on Erian's chest: a minor wound.",
         "decision": "The GM chose unconscious for Thug 1 (@gm). Thug 1 survives, unconscious.",
-        "accepted": "🩺 Sister Maren offered Erian first aid (remedy): accepted by @bob.",
+        "accepted": "🩺 Sister Maren offered Erian remedy: accepted by @bob.",
         "treated": "Sister Maren treats Erian's minor wound 1 with Remedy: success.",
         "injuries": "1 Chest: minor, penalty −1, treated",
         "gone": "Its NPCs are gone: Thug 1, Thug 2.",

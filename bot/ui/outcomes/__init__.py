@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.text_safety import plain
 from bot.ui.outcomes import ars_harn
+from bot.ui.outcomes import fading_suns as fading_suns_words
 from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
@@ -32,7 +33,6 @@ from bot.ui.outcomes.common import (
     worst,
 )
 from bot.ui.outcomes.decisions import decision_words, gm_decided
-from bot.ui.outcomes.fading_suns import fading_suns
 from bot.ui.outcomes.pendragon import pendragon
 from rules.outcome import LegacyOutcome, Outcome
 from rules.registry import read_outcome
@@ -47,7 +47,6 @@ __all__ = [
     "check_line",
     "decision_words",
     "describe",
-    "fading_suns",
     "generic",
     "gm_decided",
     "human",
@@ -70,12 +69,13 @@ def generic(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
 
 SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
     "pendragon": pendragon,
-    "fading-suns": fading_suns,
 }
 
 
 # record type -> the words for it (each typed system's describer module adds its own table here)
-DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {**ars_harn.DESCRIBERS}
+DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {
+    **ars_harn.DESCRIBERS, **fading_suns_words.DESCRIBERS,
+}
 
 
 def describe(system: str, outcome: Outcome | Mapping[str, Any] | Any, names: tuple[str, str]) -> OutcomeText:

@@ -28,7 +28,7 @@ def decision_words(kind: Any, choice: Any, who: str) -> str:
     return f"**{who}** {verb}."
 
 
-def _decision_severity(choice: Any) -> Severity:
+def decision_severity(choice: Any) -> Severity:
     return Severity.MORTAL if str(choice) == "death" else Severity.GRIEVOUS if str(choice) in (
         "incapacitation", "unconscious") else Severity.INFO
 
@@ -48,5 +48,5 @@ def gm_decided(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeTex
         fields.append(("Hit points", f"{who}: {text(outcome['hit_points'])}", True))
     used = {"conditions", "hit_points", "wound", "penalties", "events", "gm_decision", "skill", "amount"}
     fields.extend(_details(outcome, used))
-    return OutcomeText(decision_words(kind, choice, who), fields, _decision_severity(choice))
+    return OutcomeText(decision_words(kind, choice, who), fields, decision_severity(choice))
 

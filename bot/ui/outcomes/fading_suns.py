@@ -1,8 +1,15 @@
-"""Fading Suns outcomes as words: goal rolls, defences, wounds and their effects, healing, rest."""
+"""Fading Suns outcomes as words: goal rolls, defences, wounds and their effects, healing, rest.
+
+Each action's record (rules/fading_suns/outcomes.py) has one describer in ``DESCRIBERS``, chosen by the record's
+type. A describer is put together from parts: each part (the goal roll, the defence, the damage, the wound's
+effect, the checks...) is one small function that words its piece once for both forms, the full one (``fields``,
+the Details button) and the brief one (the public message's ``numbers`` and ``brief`` lines).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ui.outcomes.common import (
@@ -10,7 +17,6 @@ from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
     Severity,
-    _details,
     _num,
     human,
     joined,
@@ -18,159 +24,38 @@ from bot.ui.outcomes.common import (
     text,
     worst,
 )
+from bot.ui.outcomes.decisions import decision_severity, decision_words
+from rules.fading_suns.outcomes import (
+    Aftermath,
+    AttackOutcome,
+    Check,
+    ConditionOutcome,
+    EffectOutcome,
+    EndFightOutcome,
+    GmDecideOutcome,
+    GoalRoll,
+    HealOutcome,
+    InitiativeOutcome,
+    InitiativeSide,
+    InjureOutcome,
+    Penalties,
+    RecoverOutcome,
+    RestOutcome,
+    UnequipOutcome,
+)
+from rules.outcome import Outcome
 
-_FS_SEVERITY = {"minor": Severity.LIGHT, "major": Severity.SERIOUS, "grievous": Severity.GRIEVOUS,
-                "crippled": Severity.MORTAL}
-_FS_EFFECT = {"stun": Severity.SERIOUS, "unconscious": Severity.GRIEVOUS, "death": Severity.MORTAL}
-_FS_EFFECT_WORDS = {"stun": "**stunned**", "unconscious": "knocked **unconscious**", "death": "**killed**",
-                    "pending": "waiting for the effect roll"}
-_FS_COLUMNS = {"stun": "STUN", "stun_uncon": "STUN/UNCON", "uncon_death": "UNCON/DEATH", "death": "DEATH",
-               "stumble": "STUMBLE", "fumble": "FUMBLE"}
+Names = tuple[str, str]  # the acting character's and the target's, as the message shows them
 
-
-def _fs_goal(roll: Mapping[str, Any]) -> str:
-    """A goal roll ``{roll, goal, result, victory_points, modifiers}`` as ``7 vs goal 11: success, 2 VP``."""
-    line = f"{_num(roll.get('roll'))} vs goal {_num(roll.get('goal'))}"
-    if roll.get("result"):
-        line += f": **{human(roll['result'])}**"
-    if roll.get("victory_points"):
-        line += f", {roll['victory_points']} VP"
-    parts = roll.get("modifiers")
-    if isinstance(parts, Mapping) and parts:
-        shown = [f"{human(k)} {v if v >= 0 else signed(v)}" for k, v in parts.items() if isinstance(v, int) and v]
-        line += f" ({', '.join(shown)})" if shown else ""
-    return line
-
-
-def _fs_side(names: tuple[str, str], side: Any) -> str:
-    return {"attacker": names[0], "defender": names[1]}.get(str(side), text(side))
-
-
-def _fs_per_side(value: Any, names: tuple[str, str], default_side: str) -> list[tuple[str, Any]]:
-    """``{attacker: [...], defender: [...]}`` or a plain list (the acting side's) as (name, items) pairs."""
-    if isinstance(value, Mapping):
-        return [(_fs_side(names, side), items) for side, items in value.items() if items]
-    return [(_fs_side(names, default_side), value)] if value else []
-
-
-def _fs_checks(outcome: Mapping[str, Any], names: tuple[str, str]) -> list[Field]:
-    fields: list[Field] = []
-    for check in outcome.get("checks") or []:
-        if not isinstance(check, Mapping):
-            continue
-        who = _fs_side(names, check.get("who"))
-        name = _FS_COLUMNS.get(str(check.get("check")), human(check.get("check")))
-        if check.get("roll") is None:
-            fields.append((name, f"{who}: {human(check.get('note') or 'not rolled')}", True))
-            continue
-        line = f"{who}: {_fs_goal(check)}"
-        consequences = [human(c) for c in check.get("consequences") or []]
-        if consequences:
-            line += f" \u2192 {', '.join(consequences)}"
-        fields.append((name, line, True))
-    return fields
-
-
-def _fs_effect_fields(outcome: Mapping[str, Any], defender: str) -> tuple[list[Field], Severity]:
-    fields: list[Field] = []
-    severity = Severity.NONE
-    roll = outcome.get("effect_roll")
-    effect = outcome.get("effect")
-    if isinstance(roll, Mapping):
-        column = _FS_COLUMNS.get(str(roll.get("column")), human(roll.get("column")))
-        result = human(roll.get("effect") or effect or "none")
-        fields.append((f"{column} roll (2 \u00d7 END)", f"{_num(roll.get('roll'))} vs {_num(roll.get('goal'))}: "
-                       f"**{human(roll.get('result') or '?')}** \u2192 "
-                       + ("no effect" if result == "none" else result), True))
-    if effect and effect != "none":
-        words = _FS_EFFECT_WORDS.get(str(effect), human(effect))
-        if effect == "death" and outcome.get("gm_decision"):
-            words = "**dying**: the GM confirms death or spares them"
-        fields.append(("Effect", f"{defender} is {words}", True))
-        severity = _FS_EFFECT.get(str(effect), Severity.SERIOUS)
-    return fields, severity
-
-
-def _fs_penalties(outcome: Mapping[str, Any], who: str) -> list[Field]:
-    penalties = outcome.get("penalties")
-    if not isinstance(penalties, Mapping) or not any(penalties.values()):
-        return []
-    shown = ", ".join(f"{human(k)} {signed(v) if isinstance(v, int) else text(v)}" for k, v in penalties.items() if v)
-    return [("Wound penalties", f"{who}: {shown}", True)]
-
-
-def fading_suns(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    if outcome.get("action") in _FS_OTHER:
-        return _FS_OTHER[str(outcome["action"])](outcome, names)
-    attacker, defender = names
-    used = {"goal", "roll", "result", "success", "critical", "victory_points", "victory_dice", "modifiers", "defense",
-            "defense_from", "no_defense", "defended", "hit", "net_victory_points", "location", "aimed", "base",
-            "bonus", "damage_before_armor",
-            "shield", "armor", "armor_rating", "armor_pieces", "damage", "damage_type", "severity", "wound",
-            "wound_roll", "effect_roll", "effect", "stumble_roll", "fumble_roll", "checks", "conditions", "dropped",
-            "penalties", "weapon", "mode", "column", "attacker", "defender"}
-    fields: list[Field] = []
-    wound = outcome.get("severity")
-    severity = _FS_SEVERITY.get(str(wound), Severity.NONE)
-    location = text(outcome.get("location")) if outcome.get("location") else None
-    defense = outcome.get("defense") if isinstance(outcome.get("defense"), Mapping) else None
-    if outcome.get("success") is False:
-        headline = f"**Miss**: {attacker}'s attack fails."
-        if outcome.get("result") == "critical_failure":
-            headline = f"**Critical failure**: {attacker}'s attack goes badly wrong."
-    elif outcome.get("defended"):
-        headline = f"**{defender}** {_fs_defends(defense) if defense else 'turns aside'} the attack."
-    elif wound:
-        headline = f"**Hit** on {defender}'s **{location}**: a **{human(wound)}** wound."
-    elif location is not None:
-        headline = f"**Hit** on {defender}'s **{location}**, but nothing gets through."
-        severity = Severity.NONE
-    else:
-        headline = f"{attacker} acts."
-        severity = Severity.INFO
-    if "roll" in outcome or "goal" in outcome:
-        weapon = outcome.get("weapon")
-        fields.append((f"Goal roll ({text(weapon)})" if weapon else "Goal roll", _fs_goal(outcome), False))
-    if defense is not None:
-        line = f"{defender} {_fs_defends(defense)}: {_fs_goal(defense)}"
-        if outcome.get("net_victory_points") is not None and not outcome.get("defended"):
-            line += f"\n{outcome['net_victory_points']} VP get through"
-        where = _DEFENCE_FROM.get(str(outcome.get("defense_from")))
-        if where:
-            line += f"\n{where}"
-        fields.append(("Defence", line, False))
-    elif outcome.get("no_defense") and outcome.get("hit"):
-        fields.append(("Defence", f"{defender} makes none: "
-                       f"{_NO_DEFENCE.get(str(outcome['no_defense']), human(outcome['no_defense']))}", False))
-    if outcome.get("damage") is not None and outcome.get("hit"):
-        base, bonus = outcome.get("base"), outcome.get("bonus")
-        line = f"{_num(base)} + {_num(bonus)} VP = {_num(outcome.get('damage_before_armor'))}"
-        shield = outcome.get("shield")
-        if isinstance(shield, Mapping) and shield.get("activated"):
-            line += f" \u2212 {text(shield.get('name'))} shield {_num(shield.get('absorbed'))}" \
-                    f" ({_num(shield.get('hits_left'))} hits left)"
-        pieces = outcome.get("armor_pieces")
-        armour = f" \u2212 armour {_num(outcome.get('armor'))}" + (f" ({text(pieces)})" if pieces else "")
-        line += armour + f" = **{outcome['damage']}**"
-        if outcome.get("damage_type"):
-            line += f" {human(outcome['damage_type'])}"
-        fields.append(("Damage", line, False))
-    if wound:
-        fields.append(("Wound", f"**{human(wound)}** on the {location} (wound `{_num(outcome.get('wound'))}`)", True))
-    effect_fields, effect_severity = _fs_effect_fields(outcome, defender)
-    fields.extend(effect_fields)
-    severity = worst(severity, effect_severity)
-    fields.extend(_fs_checks(outcome, names))
-    for who, items in _fs_per_side(outcome.get("conditions"), names, "defender"):
-        fields.append(("Condition", f"{who}: {text(items)}", True))
-    for who, items in _fs_per_side(outcome.get("dropped"), names, "defender"):
-        fields.append(("Dropped", f"{who} drops the {text(items)}", True))
-    fields.extend(_fs_penalties(outcome, defender))
-    fields.extend(_details(outcome, used))
-    numbers, brief = _fs_brief(outcome, names)
-    return OutcomeText(headline, fields, severity, brief, numbers)
-
-
+_SEVERITY = {"minor": Severity.LIGHT, "major": Severity.SERIOUS, "grievous": Severity.GRIEVOUS,
+             "crippled": Severity.MORTAL}
+_EFFECT_SEVERITY = {"stun": Severity.SERIOUS, "unconscious": Severity.GRIEVOUS, "death": Severity.MORTAL}
+_EFFECT_WORDS = {"stun": "**stunned**", "unconscious": "knocked **unconscious**", "death": "**killed**",
+                 "pending": "waiting for the effect roll"}
+_COLUMNS = {"stun": "STUN", "stun_uncon": "STUN/UNCON", "uncon_death": "UNCON/DEATH", "death": "DEATH",
+            "stumble": "STUMBLE", "fumble": "FUMBLE"}
+_CONSEQUENCES = {"prone": "falls prone", "drop_weapon": "drops the weapon"}
+_DEFENCE_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
 # Who chose the defence (the defender's side does: the attack named it only if its caller controls the target).
 _DEFENCE_FROM = {"attack": "chosen for the defender's side", "sheet": "the defence on the target's sheet",
                  "ruling": "no defence named: a dodge (ruling unnamed_defense)",
@@ -178,141 +63,345 @@ _DEFENCE_FROM = {"attack": "chosen for the defender's side", "sheet": "the defen
                  "ruling_fallback": "a dodge"}
 _NO_DEFENCE = {"none_chosen": "its side chose none", "stunned": "stunned", "unconscious": "unconscious",
                "dying": "dying", "dead": "dead"}
+_ENDED = {"prone": "gets up", "stunned": "shakes off the stun", "shield_spent": "recharges the energy shield"}
 
-_FS_DEFENCE_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
+
+@dataclass
+class Part:
+    """One piece of an outcome in words: its Details fields, its public lines, its totals (each with the side
+    whose roll it is: an NPC target's are left out under secret rolls, ``OutcomeText.own_numbers``) and how bad
+    it is."""
+
+    fields: list[Field] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    numbers: list[tuple[str, str]] = field(default_factory=list)
+    severity: Severity = Severity.INFO  # the lowest: a part that says nothing of harm leaves the headline's
 
 
-def _fs_defends(defense: Mapping[str, Any]) -> str:
+def _put_together(headline: str, parts: Sequence[Part], severity: Severity, brief: bool = True) -> OutcomeText:
+    numbers = [n for part in parts for n in part.numbers]
+    return OutcomeText(
+        headline, [f for part in parts for f in part.fields], worst(severity, *(p.severity for p in parts)),
+        [line for part in parts for line in part.lines] if brief else None,
+        joined([n for _, n in numbers]) or None,
+        own_numbers=joined([n for side, n in numbers if side == "attacker"]) or None)
+
+
+def _side(names: Names, side: str) -> str:
+    return {"attacker": names[0], "defender": names[1]}.get(side, text(side))
+
+
+# -- the parts ------------------------------------------------------------------------------------------------
+
+
+def _goal(roll: GoalRoll) -> str:
+    """A goal roll in full: ``7 vs goal 11: **success**, 2 VP (dex 6, melee 5)``."""
+    line = f"{_num(roll.roll)} vs goal {_num(roll.goal)}"
+    if roll.result:
+        line += f": **{human(roll.result)}**"
+    if roll.victory_points:
+        line += f", {roll.victory_points} VP"
+    shown = [f"{human(k)} {v if v >= 0 else signed(v)}" for k, v in roll.modifiers.items() if v]
+    return line + (f" ({', '.join(shown)})" if shown else "")
+
+
+def _goal_brief(roll: GoalRoll) -> str:
+    """A goal roll in the public line: ``7 vs 11: success, 2 VP``."""
+    vp = f", {roll.victory_points} VP" if roll.victory_points else ""
+    return f"{_num(roll.roll)} vs {_num(roll.goal)}: {human(roll.result or '?')}{vp}"
+
+
+def _defends(kind: str) -> str:
     """``dodges``, ``parries``: the defence's verb, third person."""
-    kind = str(defense.get("kind") or "")
-    return _FS_DEFENCE_VERBS.get(kind) or (f"{human(kind)}s" if kind else "defends")
+    return _DEFENCE_VERBS.get(kind) or (f"{human(kind)}s" if kind else "defends")
 
 
-_CONSEQUENCES = {"prone": "falls prone", "drop_weapon": "drops the weapon"}
+def _attack_roll(o: AttackOutcome) -> Part:
+    name = f"Goal roll ({text(o.weapon)})" if o.weapon else "Goal roll"
+    numbers = [("attacker", _goal_brief(o.attack_roll))] if o.attack_roll.made else []
+    return Part([(name, _goal(o.attack_roll), False)], numbers=numbers)
 
 
-def _fs_brief(outcome: Mapping[str, Any], names: tuple[str, str]) -> tuple[str | None, list[str]]:
-    """The public lines under an attack's headline: goal roll, defence and damage in one line, then the wound's
-    effect, the checks' consequences, conditions and dropped weapons."""
+def _critical_failure(o: AttackOutcome, names: Names) -> Part:
+    """A passed FUMBLE after a critical failure: nothing worse happened, and the public message says so."""
+    fumble = o.fumble
+    if fumble is None or not fumble.passed:
+        return Part()
+    return Part(lines=[f"FUMBLE passed: {names[0]} keeps hold of the {text(o.weapon)}"])
+
+
+def _defence(o: AttackOutcome, names: Names) -> Part:
     defender = names[1]
-    lines: list[str] = []
-    parts: list[str | None] = []
-    if outcome.get("roll") is not None:
-        goal = f"{_num(outcome.get('roll'))} vs {_num(outcome.get('goal'))}"
-        vp = outcome.get("victory_points")
-        parts.append(f"{goal}: {human(outcome.get('result') or '?')}" + (f", {vp} VP" if vp else ""))
-    defense = outcome.get("defense")
-    if isinstance(defense, Mapping) and defense.get("roll") is not None:
-        parts.append(f"{human(defense.get('kind') or 'defence')} {_num(defense.get('roll'))} vs "
-                     f"{_num(defense.get('goal'))}")
-    if outcome.get("damage") is not None and outcome.get("hit"):
-        parts.append(f"damage {_num(outcome.get('damage_before_armor'))} \u2212 armour {_num(outcome.get('armor'))}")
-    numbers = joined(parts) or None
-    effect = outcome.get("effect")
+    if o.defense is not None:
+        line = f"{defender} {_defends(o.defense.kind)}: {_goal(o.defense.roll)}"
+        if o.net_victory_points is not None and not o.defended:
+            line += f"\n{o.net_victory_points} VP get through"
+        where = _DEFENCE_FROM.get(str(o.defense_from))
+        if where:
+            line += f"\n{where}"
+        numbers = [("defender", f"{human(o.defense.kind or 'defence')} {_num(o.defense.roll.roll)} vs "
+                                f"{_num(o.defense.roll.goal)}")] if o.defense.roll.made else []
+        return Part([("Defence", line, False)], numbers=numbers)
+    if o.no_defense and o.hit:
+        why = _NO_DEFENCE.get(o.no_defense, human(o.no_defense))
+        return Part([("Defence", f"{defender} makes none: {why}", False)])
+    return Part()
+
+
+def _damage(o: AttackOutcome) -> Part:
+    if o.damage is None or not o.hit:
+        return Part()
+    line = f"{_num(o.base)} + {_num(o.bonus)} VP = {_num(o.damage_before_armor)}"
+    if o.shield is not None and o.shield.activated:
+        line += f" \u2212 {text(o.shield.name)} shield {o.shield.absorbed} ({o.shield.hits_left} hits left)"
+    line += f" \u2212 armour {_num(o.armor)}" + (f" ({text(list(o.armor_pieces))})" if o.armor_pieces else "")
+    line += f" = **{o.damage}**"
+    if o.damage_type:
+        line += f" {human(o.damage_type)}"
+    return Part([("Damage", line, False)],
+                numbers=[("attacker", f"damage {_num(o.damage_before_armor)} \u2212 armour {_num(o.armor)}")])
+
+
+def _wound(severity: str | None, location: str | None, wound: int | None) -> Part:
+    if not severity:
+        return Part()
+    where = text(location) if location else None
+    return Part([("Wound", f"**{human(severity)}** on the {where} (wound `{_num(wound)}`)", True)],
+                severity=_SEVERITY.get(severity, Severity.NONE))
+
+
+def _effect(after: Aftermath, who: str) -> Part:
+    """The wound's effect roll and what it did to ``who``."""
+    part = Part()
+    roll = after.effect_roll
+    if roll is not None:
+        column = _COLUMNS.get(roll.column, human(roll.column))
+        result = human(roll.effect or after.effect or "none")
+        part.fields.append((f"{column} roll (2 \u00d7 END)", f"{_num(roll.roll.roll)} vs {_num(roll.roll.goal)}: "
+                            f"**{human(roll.roll.result or '?')}** \u2192 "
+                            + ("no effect" if result == "none" else result), True))
+    effect = after.effect
     if effect and effect != "none":
-        if effect == "death" and outcome.get("gm_decision"):
-            lines.append(f"{MORTAL_MARK} {defender} is **dying**")  # the waiting line says what the GM decides
+        words = _EFFECT_WORDS.get(effect, human(effect))
+        if after.dying:
+            words = "**dying**: the GM confirms death or spares them"
+            part.lines.append(f"{MORTAL_MARK} {who} is **dying**")  # the waiting line says what the GM decides
         else:
-            lines.append(f"{defender} is {_FS_EFFECT_WORDS.get(str(effect), human(effect))}")
-    for check in outcome.get("checks") or []:
-        if isinstance(check, Mapping) and check.get("consequences"):
-            who = _fs_side(names, check.get("who"))
-            name = _FS_COLUMNS.get(str(check.get("check")), human(check.get("check")))
-            # a dropped weapon is named on its own line below: said once
-            said = [_CONSEQUENCES.get(str(c), human(c)) for c in check["consequences"]
-                    if not (c == "drop_weapon" and outcome.get("dropped"))]
-            lines.append(f"{name}: {who} {', '.join(said)}" if said else f"{name} failed")
-    for who, items in _fs_per_side(outcome.get("dropped"), names, "defender"):
-        lines.append(f"{who} drops the {text(items)}")
-    return numbers, lines
+            part.lines.append(f"{who} is {_EFFECT_WORDS.get(effect, human(effect))}")
+        part.fields.append(("Effect", f"{who} is {words}", True))
+        part.severity = _EFFECT_SEVERITY.get(effect, Severity.SERIOUS)
+    return part
 
 
-def _fs_heal(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def _checks(after: Aftermath, names: Names) -> Part:
+    """Every STUMBLE and FUMBLE: in full each roll, in public what came of it (a dropped weapon is said once,
+    on the line of its own that ``_dropped`` gives)."""
+    part = Part()
+    for check in after.checks:
+        who = _side(names, check.who)
+        name = _COLUMNS.get(check.check, human(check.check))
+        part.fields.append((name, _check_line(check, who), True))
+        if check.consequences:
+            said = [_CONSEQUENCES.get(c, human(c)) for c in check.consequences
+                    if not (c == "drop_weapon" and after.dropped)]
+            part.lines.append(f"{name}: {who} {', '.join(said)}" if said else f"{name} failed")
+    return part
+
+
+def _check_line(check: Check, who: str) -> str:
+    if not check.roll.made:
+        return f"{who}: {human(check.note or 'not rolled')}"
+    line = f"{who}: {_goal(check.roll)}"
+    if check.consequences:
+        line += f" \u2192 {', '.join(human(c) for c in check.consequences)}"
+    return line
+
+
+def _per_side(value: Mapping[str, Sequence[str]], names: Names) -> list[tuple[str, Sequence[str]]]:
+    return [(_side(names, side), items) for side, items in value.items() if items]
+
+
+def _conditions(after: Aftermath, names: Names) -> Part:
+    return Part([("Condition", f"{who}: {text(list(items))}", True) for who, items in _per_side(after.conditions,
+                                                                                                   names)])
+
+
+def _dropped(after: Aftermath, names: Names, in_full: bool = True) -> Part:
+    said = [f"{who} drops the {text(list(items))}" for who, items in _per_side(after.dropped, names)]
+    return Part([("Dropped", line, True) for line in said] if in_full else [], lines=said)
+
+
+def _penalties(penalties: Penalties, who: str) -> Part:
+    if not penalties.any:
+        return Part()
+    shown = ", ".join(f"{name} {signed(value)}" for name, value in (("goal", penalties.goal),
+                                                                    ("initiative", penalties.initiative)) if value)
+    return Part([("Wound penalties", f"{who}: {shown}", True)])
+
+
+# -- one describer per record -----------------------------------------------------------------------------------
+
+
+def _attack_headline(o: AttackOutcome, names: Names) -> tuple[str, Severity]:
+    attacker, defender = names
+    where = text(o.location) if o.location else None
+    if o.missed:
+        if o.attack_roll.critical_failure:
+            if o.went_wrong:
+                return f"**Critical failure**: {attacker}'s attack goes badly wrong.", Severity.NONE
+            return f"**Critical failure**: {attacker}'s attack fails.", Severity.NONE
+        return f"**Miss**: {attacker}'s attack fails.", Severity.NONE
+    if o.defended:
+        verb = _defends(o.defense.kind) if o.defense is not None else "turns aside"
+        return f"**{defender}** {verb} the attack.", Severity.NONE
+    if o.severity:
+        return f"**Hit** on {defender}'s **{where}**: a **{human(o.severity)}** wound.", Severity.NONE
+    if where is not None:
+        return f"**Hit** on {defender}'s **{where}**, but nothing gets through.", Severity.NONE
+    return f"{attacker} acts.", Severity.INFO
+
+
+def attack(o: AttackOutcome, names: Names) -> OutcomeText:
+    headline, severity = _attack_headline(o, names)
+    parts = [_attack_roll(o), _critical_failure(o, names), _defence(o, names), _damage(o),
+             _wound(o.severity, o.location, o.wound), _effect(o.after, names[1]), _checks(o.after, names),
+             _conditions(o.after, names), _dropped(o.after, names), _penalties(o.after.penalties, names[1])]
+    return _put_together(headline, parts, severity)
+
+
+def injure(o: InjureOutcome, names: Names) -> OutcomeText:
+    """A GM-applied injury: the character is ``names[1]`` (the target, or the one acted on)."""
+    who = names[1]
+    where = text(o.location) if o.location else None
+    if o.severity:
+        headline = f"**Hit** on {who}'s **{where}**: a **{human(o.severity)}** wound."
+    elif where is not None:
+        headline = f"**Hit** on {who}'s **{where}**, but nothing gets through."
+    else:
+        headline = f"{names[0]} acts."
+    parts = [_wound(o.severity, o.location, o.wound), _effect(o.after, who), _checks(o.after, names),
+             _conditions(o.after, names), _dropped(o.after, names), _penalties(o.after.penalties, who)]
+    return _put_together(headline, parts, Severity.NONE)
+
+
+def effect(o: EffectOutcome, names: Names) -> OutcomeText:
+    """A roll the GM made for ``names[0]``: the wound's effect, or a STUMBLE or FUMBLE."""
+    who = names[0]
+    own = (who, who)
+    after = o.after
+    if not after.effect or after.effect == "none":
+        said = "no effect."
+    elif after.dying:
+        said = "a deadly wound, for the GM to confirm."
+    else:
+        said = f"{_EFFECT_WORDS.get(after.effect, human(after.effect))}."
+    numbers = Part()
+    if after.effect_roll is not None:
+        roll = after.effect_roll
+        column = _COLUMNS.get(roll.column, human(roll.column))
+        numbers.numbers.append(("attacker", f"{column} roll {_num(roll.roll.roll)} vs {_num(roll.roll.goal)}: "
+                                            f"{human(roll.roll.result or '?')}"))
+    rolled = _effect(after, who)
+    if not after.dying:
+        rolled.lines = []  # the headline says the effect
+    parts = [rolled, _checks(after, own), _conditions(after, own), _penalties(after.penalties, who),
+             _dropped(after, own, in_full=False), numbers]
+    return _put_together(f"**{who}** rolls for the wound's effect: {said}", parts, Severity.NONE)
+
+
+def heal(o: HealOutcome, names: Names) -> OutcomeText:
     healer, patient = names
-    skill = human(outcome.get("skill") or "treatment").title()
-    wound = outcome.get("severity")
+    skill = human(o.skill or "treatment").title()
     whose = "their own" if healer == patient else f"{patient}'s"
-    result = human(outcome.get("result") or "?")
-    headline = f"{healer} treats {whose} {human(wound) + ' ' if wound else ''}wound `{_num(outcome.get('wound'))}` " \
-               f"with {skill}: **{result}**."
-    fields: list[Field] = [(f"{skill} roll", _fs_goal(outcome), False)]
-    if outcome.get("treated"):
-        days = outcome.get("days_credited")
+    wound = f"{human(o.severity)} " if o.severity else ""
+    headline = f"{healer} treats {whose} {wound}wound `{_num(o.wound)}` with {skill}: " \
+               f"**{human(o.heal_roll.result or '?')}**."
+    fields: list[Field] = [(f"{skill} roll", _goal(o.heal_roll), False)]
+    if o.treated:
+        days = o.days_credited
         fields.append(("Treated", "the wound heals faster" + (f"; {days} day{'s' if days != 1 else ''} of healing "
                                                                "credited" if days else ""), True))
-    fields.extend(_fs_penalties(outcome, patient))
-    used = {"skill", "wound", "severity", "roll", "goal", "result", "success", "critical", "victory_points",
-            "victory_dice", "modifiers", "treated", "days_credited", "progress", "penalties"}
-    fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, Severity.LIGHT if outcome.get("success") else Severity.SERIOUS)
+    fields += _penalties(o.penalties, patient).fields
+    return OutcomeText(headline, fields, Severity.LIGHT if o.heal_roll.success else Severity.SERIOUS)
 
 
-def _fs_rest(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def rest(o: RestOutcome, names: Names) -> OutcomeText:
     who = names[0]
-    days = outcome.get("days")
-    lines = []
-    for step in outcome.get("healed") or []:
-        if isinstance(step, Mapping):
-            after = f"mends to {human(step['to'])}" if step.get("to") else "heals"
-            lines.append(f"wound `{_num(step.get('wound'))}` ({human(step.get('from'))}) {after}")
+    lines = [f"wound `{step.wound}` ({human(step.from_)}) " + (f"mends to {human(step.to)}" if step.to else "heals")
+             for step in o.healed]
     fields: list[Field] = [("Healing", "\n".join(lines) or "no wound mends yet", False)]
-    left = [w for w in outcome.get("wounds") or [] if isinstance(w, Mapping)]
-    if left:
-        fields.append(("Wounds left", ", ".join(f"`{w.get('index')}` {text(w.get('location'))} "
-                                                 f"{human(w.get('severity'))}" for w in left), False))
-    if outcome.get("conditions_cleared"):
-        fields.append(("Recovered", text(outcome["conditions_cleared"]), True))
-    fields.extend(_fs_penalties(outcome, who))
-    fields.extend(_details(outcome, {"days", "healed", "wounds", "conditions_cleared", "penalties"}))
-    return OutcomeText(f"**{who}** rests {days} day{'s' if days != 1 else ''}.", fields, Severity.LIGHT)
+    if o.wounds:
+        fields.append(("Wounds left", ", ".join(f"`{w.index}` {text(w.location)} {human(w.severity)}"
+                                                 for w in o.wounds), False))
+    if o.conditions_cleared:
+        fields.append(("Recovered", text(list(o.conditions_cleared)), True))
+    fields += _penalties(o.penalties, who).fields
+    return OutcomeText(f"**{who}** rests {o.days} day{'s' if o.days != 1 else ''}.", fields, Severity.LIGHT)
 
 
-def _fs_recover(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def recover(o: RecoverOutcome, names: Names) -> OutcomeText:
     who = names[0]
-    picked = outcome.get("picked_up") or []
-    cleared = outcome.get("cleared") or []
-    if picked:
-        headline = f"**{who}** picks up the {text(picked)}."
-    elif cleared:
-        headline = f"**{who}** is no longer {text(cleared)}."
+    if o.picked_up:
+        headline = f"**{who}** picks up the {text(list(o.picked_up))}."
+    elif o.cleared:
+        headline = f"**{who}** is no longer {text(list(o.cleared))}."
     else:
         headline = f"**{who}** has nothing to recover from."
-    fields: list[Field] = []
-    if outcome.get("conditions"):
-        fields.append(("Condition", f"{who}: {text(outcome['conditions'])}", True))
-    fields.extend(_details(outcome, {"condition", "cleared", "picked_up", "conditions", "penalties"}))
+    fields: list[Field] = [("Condition", f"{who}: {text(list(o.conditions))}", True)] if o.conditions else []
     return OutcomeText(headline, fields, Severity.INFO)
 
 
-def _fs_effect(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def gm_decided(o: GmDecideOutcome, names: Names) -> OutcomeText:
     who = names[0]
-    fields, severity = _fs_effect_fields(outcome, who)
-    fields.extend(_fs_checks(outcome, (who, who)))
-    effect = outcome.get("effect")
-    headline = f"**{who}** rolls for the wound's effect: " + (
-        "no effect." if not effect or effect == "none" else
-        "a deadly wound, for the GM to confirm." if effect == "death" and outcome.get("gm_decision") else
-        f"{_FS_EFFECT_WORDS.get(str(effect), human(effect))}.")
-    for person, items in _fs_per_side(outcome.get("conditions"), (who, who), "attacker"):
-        fields.append(("Condition", f"{person}: {text(items)}", True))
-    fields.extend(_fs_penalties(outcome, who))
-    used = {"resolved", "effect_roll", "effect", "stumble_roll", "fumble_roll", "checks", "conditions", "dropped",
-            "penalties", "gm_decision"}
-    fields.extend(_details(outcome, used))
-    brief = []
-    numbers = None
-    roll = outcome.get("effect_roll")
-    if isinstance(roll, Mapping):
-        column = _FS_COLUMNS.get(str(roll.get("column")), human(roll.get("column")))
-        numbers = f"{column} roll {_num(roll.get('roll'))} vs {_num(roll.get('goal'))}: " \
-                  f"{human(roll.get('result') or '?')}"
-    if effect == "death" and outcome.get("gm_decision"):
-        brief.append(f"{MORTAL_MARK} {who} is **dying**")
-    brief += _fs_brief({k: outcome.get(k) for k in ("checks", "dropped")}, (who, who))[1]
-    return OutcomeText(headline, fields, severity or Severity.INFO, brief, numbers)
+    fields: list[Field] = [("Condition", f"{who}: {text(list(o.conditions))}", True)] if o.conditions else []
+    return OutcomeText(decision_words(o.decision, o.choice, who), fields, decision_severity(o.choice))
 
 
-_FS_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
-    "heal": _fs_heal, "rest": _fs_rest, "recover": _fs_recover, "effect": _fs_effect,
+def _initiative_side(side: InitiativeSide) -> str:
+    acts = "" if side.can_act else ", cannot act"
+    return f"{side.name}: initiative **{side.score}** ({text(side.weapon)}{acts})"
+
+
+def initiative(o: InitiativeOutcome, names: Names) -> OutcomeText:
+    sides = [side for side in (o.initiative.attacker, o.initiative.defender) if side is not None]
+    first = {"attacker": names[0], "defender": names[1]}.get(str(o.first))
+    headline = (f"**{first}** acts first." if first else "Both act at once." if o.first == "simultaneous"
+                else "Neither can act.")
+    return OutcomeText(headline, [("Initiative", "\n".join(_initiative_side(s) for s in sides), False)],
+                       Severity.INFO)
+
+
+def unequip(o: UnequipOutcome, names: Names) -> OutcomeText:
+    return OutcomeText(f"**{names[0]}** no longer carries the {text(o.removed)}.", [], Severity.INFO)
+
+
+def end_fight(o: EndFightOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    said = [_ENDED.get(x, f"is no longer {human(x)}") for x in o.ended]
+    if o.gathered:
+        said.append(f"gathers the {text(list(o.gathered))}")
+    headline = f"**{who}** " + (", ".join(said) if said else "has nothing that lasts only for a fight") + "."
+    return OutcomeText(headline, [], Severity.INFO)
+
+
+def condition(o: ConditionOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    return OutcomeText(f"**{who}**: {text(list(o.conditions)) if o.conditions else 'no condition'}.",
+                       [("Condition", f"{who}: {text(list(o.conditions))}", True)] if o.conditions else [],
+                       Severity.INFO)
+
+
+# record type -> its words (bot/ui/outcomes/__init__.py's describe dispatches on the record's type)
+DESCRIBERS: dict[type[Outcome], Callable[[Any, Names], OutcomeText]] = {
+    AttackOutcome: attack,
+    InjureOutcome: injure,
+    EffectOutcome: effect,
+    HealOutcome: heal,
+    RestOutcome: rest,
+    RecoverOutcome: recover,
+    GmDecideOutcome: gm_decided,
+    InitiativeOutcome: initiative,
+    UnequipOutcome: unequip,
+    EndFightOutcome: end_fight,
+    ConditionOutcome: condition,
 }
-

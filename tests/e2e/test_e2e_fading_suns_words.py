@@ -1,0 +1,43 @@
+"""Fading Suns in its own words through Discord (issue 22): an NPC's secret totals stay out of a player's attack
+message, a critical failure says what it cost, and a location is one name however it is typed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def make_fight(table: Any) -> None:
+    await table.setup("fading-suns")
+    await table.run("character create", {"name": "Erian", "stats": "dex=6 end=5 skills.melee=5 skills.dodge=4",
+                                         "weapons": "broadsword", "armour": "leather jerkin"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Erian"}, user=table.alice)
+    await table.run("encounter npcs", {"template": "thug", "count": 1})
+
+
+async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_total(table: Any) -> None:
+    await make_fight(table)
+    open_roll = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=2"}, user=table.alice)
+    assert "5 vs 11: success, 1 VP · dodge 2 vs 7" in open_roll.embeds[0]["description"]
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    hidden = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=2"}, user=table.alice)
+    shown = hidden.embeds[0]["description"]
+    assert "**Thug 1** dodges the attack." in shown and "5 vs 11: success, 1 VP" in shown  # Erian's own roll
+    assert "dodge 2" not in shown and "vs 7" not in shown  # the thug's dodge stays behind the screen
+    hit = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=19 location=12 effect=19"},
+                          user=table.alice)
+    assert "5 vs 11: success, 1 VP · damage 7 − armour 4" in hit.embeds[0]["description"]
+    table.check_clean()
+
+
+async def test_a_critical_failure_whose_fumble_roll_passes_costs_nothing(table: Any) -> None:
+    await make_fight(table)
+    kept = table.text(await table.run("attack", {"target": "Thug 1", "dice": "attack=20 fumble=2"},
+                                      user=table.alice))
+    assert "**Critical failure**: Erian's attack fails." in kept and "goes badly wrong" not in kept
+    assert "FUMBLE passed: Erian keeps hold of the broadsword" in kept
+    dropped = table.text(await table.run("attack", {"target": "Thug 1", "dice": "attack=20 fumble=19"},
+                                         user=table.alice))
+    assert "**Critical failure**: Erian's attack goes badly wrong." in dropped
+    assert "Erian drops the broadsword" in dropped
+    table.check_clean()
