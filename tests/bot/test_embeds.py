@@ -151,9 +151,10 @@ def test_pendragon_tie_dying_and_broken_weapon() -> None:
     assert dying.colour == discord.Colour(Severity.MORTAL.colour)
 
 
-FADING = {"action": "attack", "goal": 14, "roll": 9, "success": True, "critical": False, "victory_points": 2, "location": "left leg",
-          "armor": 3, "damage": 6, "severity": "grievous", "effect_roll": {"roll": 15, "goal": 12, "result": "failure"},
-          "effect": "unconscious", "penalties": {"goal": -9, "initiative": -3}}
+FADING = {"action": "attack", "goal": 14, "roll": 9, "success": True, "critical": False, "victory_points": 2,
+          "location": "left leg", "armor": 3, "damage": 6, "severity": "grievous",
+          "effect_roll": {"roll": 15, "goal": 12, "result": "failure"}, "effect": "unconscious",
+          "penalties": {"goal": -9, "initiative": -3}}
 
 
 def test_fading_suns_location_severity_effect_and_penalties() -> None:
