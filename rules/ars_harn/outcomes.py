@@ -186,6 +186,11 @@ class AttackOutcome(Outcome):
         return self.blow.place
 
     @property
+    def declared(self) -> tuple[str, ...]:
+        """What the attacker declared, as the attack line names it: weapon, aspect, aim (those given)."""
+        return tuple(p for p in (self.weapon, self.aspect, self.aim) if p)
+
+    @property
     def advantage_to(self) -> str | None:
         """Who gained a Tactical Advantage from the exchange: ``defender`` (an attack beaten badly), or None."""
         if self.tactical_advantage_for is not None:
@@ -223,6 +228,11 @@ class CastOutcome(Outcome):
         if not self.hit or self.wounding.injury is not None or not (self.blow.armour or 0) > 0:
             return None
         return self.blow.place
+
+    @property
+    def declared(self) -> tuple[str, ...]:
+        """What the caster declared, as the Targeting line names it: spell, damage type, aim (those given)."""
+        return tuple(p for p in (self.spell, self.aspect, self.aim) if p)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -119,9 +119,9 @@ async def test_secret_npc_rolls_show_players_only_the_result_and_the_gm_every_di
                                     user=table.alice)
     assert "the GM keeps this NPC's rolls secret" in (await pressed.message()).content
     assert "Dice" in table.text(await table.details(public, user=table.gm))
-    # a player's own attack is not secret
+    # a player's own attack is not secret, but the bandit's Defense Total is (issue 22: it was "12 vs 13")
     bjorn = await table.run("attack", {"target": "Bandit 1", "dice": "attack=2 defense=9"}, user=table.alice)
-    assert " vs " in bjorn.embeds[0]["description"]
+    assert ": attack " in bjorn.embeds[0]["description"] and " vs " not in bjorn.embeds[0]["description"]
 
     # with a GM channel, the full rolls go there instead
     await table.run("setup secret-rolls", {"on": True, "gm_channel": table.world.general}, user=table.manager)

@@ -119,7 +119,7 @@ def _place(blow: Blow) -> str:
 
 def _attack_part(out: AttackOutcome, words: Words) -> None:
     """The Attack and Defense Totals: a field with every modifier, and the public totals line."""
-    how = _declared(out.weapon, out.aspect, out.aim, f"at {out.range} range" if out.range else None)
+    how = _declared(*out.declared, f"at {out.range} range" if out.range else None)
     line = (f"{', '.join(how)}: " if how else "") + f"**{_num(out.attack_total)}**"
     line = _with_modifiers(line, out.attack_modifiers)
     if out.attack_botched:
@@ -142,7 +142,7 @@ def _attack_part(out: AttackOutcome, words: Words) -> None:
 def _attack_numbers(out: AttackOutcome, defence_shown: bool) -> str:
     """The public totals line: ``Broadsword edge high: 12 vs 13``; with the defender's rolls secret, only the
     attacker's own total."""
-    how = " ".join(_declared(out.weapon, out.aspect, out.aim))
+    how = " ".join(_declared(*out.declared))
     if defence_shown:
         totals = f"{_num(out.attack_total)} vs {_num(out.defense_total)}"
         if out.attack_botched or out.defense_botched:
@@ -161,7 +161,7 @@ def _targeting_part(out: CastOutcome, words: Words) -> str | None:
         if out.body_levels is not None:
             words.add("Body Levels", str(out.body_levels))
         return None
-    how = ", ".join(_declared(out.spell, out.aspect, out.aim))
+    how = ", ".join(_declared(*out.declared))
     line = f"{how}: {_check_line(out.targeting)}" if how else _check_line(out.targeting)
     words.add("Targeting", _with_modifiers(line, out.targeting.modifiers), False)
     passed = out.targeting.passed
