@@ -11,6 +11,7 @@ on their next command.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import resources
@@ -79,8 +80,8 @@ class PackService:
             header = (f"Homebrew {name} for {system}: the pack's file with this server's entries merged in "
                       f"(/pack upload, {self._rt.clock():%Y-%m-%d}).")
             # Parsing both files holds the GIL (libyaml): in the build process, with the catalog it makes.
-            data, added, changed = await self._rt.merged_upload(merged_upload, system, name, held,
-                                                                system, name, base, data, header)
+            merge = functools.partial(merged_upload, system, name, base, data, header)
+            data, added, changed = await self._rt.merged_upload(merge, system, name, held)
 
         async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")

@@ -26,6 +26,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -93,11 +94,11 @@ def _build_pack(system: str, files: Mapping[str, bytes]) -> tuple[Any, int]:
     return catalog, deep_size(catalog)
 
 
-def _merge_and_build(merge: Callable[..., tuple[bytes, list[str], list[str]]], system: str, name: str,
-                     others: Mapping[str, bytes], *args: Any) -> tuple[bytes, list[str], list[str], tuple[Any, int]]:
-    """In the build process: an upload merged into the server's file (``merge(*args)``: the merged file, the
-    entries it added and changed), and the catalog the pack makes with it."""
-    text, added, changed = merge(*args)
+def _merge_and_build(merge: Callable[[], tuple[bytes, list[str], list[str]]], system: str, name: str,
+                     others: Mapping[str, bytes]) -> tuple[bytes, list[str], list[str], tuple[Any, int]]:
+    """In the build process: an upload merged into the server's file ``name`` (``merge()``: the merged file,
+    the entries it added and changed), and the catalog the pack makes with it."""
+    text, added, changed = merge()
     return text, added, changed, _build_pack(system, {**others, name: text})
 
 
@@ -277,19 +278,28 @@ class Runtime:
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
 
-    async def merged_upload(self, merge: Callable[..., tuple[bytes, list[str], list[str]]], system: str, name: str,
-                            others: Mapping[str, bytes], *args: Any) -> tuple[bytes, list[str], list[str]]:
-        """``merge(*args)`` (an upload merged into the server's file ``name``: parsing both, CPU-bound) and the
-        catalog the pack makes with the result (``others`` are the server's other files), in the build process,
-        queued with the builds: (the merged file, the entries added, those changed). The catalog is kept for
-        the transaction that stores the file (``candidate_catalog``); a mistake is raised as the build's."""
+    async def merged_upload(self, merge: Callable[[], tuple[bytes, list[str], list[str]]], system: str, name: str,
+                            others: Mapping[str, bytes]) -> tuple[bytes, list[str], list[str]]:
+        """``merge()`` (an upload merged into the server's file ``name``: parsing both, CPU-bound; a picklable
+        partial) and the catalog the pack makes with the result and ``others`` (the server's other files), in
+        the build process, queued with the builds: (the merged file, the entries added, those changed). The
+        catalog is kept for the transaction that stores the file (``candidate_catalog``); a mistake is raised
+        as the build's."""
         loop = asyncio.get_running_loop()
-        if self.packs is not _load_pack:  # a catalog loader a test swapped in: the merge on the build thread
-            return await self._queued(lambda: loop.run_in_executor(self._builder, merge, *args))
-        text, added, changed, built = await self._queued(lambda: loop.run_in_executor(
-            self._build_process(), _merge_and_build, merge, system, name, dict(others), *args))
-        self._keep_candidate((system, _digest({**others, name: text})), built)
-        return text, added, changed
+        if self.packs is _load_pack:
+            pool = self._build_process()
+            try:
+                text, added, changed, built = await self._queued(lambda: loop.run_in_executor(
+                    pool, _merge_and_build, merge, system, name, dict(others)))
+            except BrokenProcessPool:  # the build process died (killed, out of memory): the next build starts one
+                log.exception("the build process failed; merging %s/%s on the build thread", system, name)
+                self._drop_broken(pool)
+            else:
+                self._keep_candidate((system, _digest({**others, name: text})), built)
+                return text, added, changed
+        # A catalog loader a test swapped in, or no build process: the merge on the build thread (the catalog
+        # is built when the transaction asks for it).
+        return await self._queued(lambda: loop.run_in_executor(self._builder, merge))
 
     async def _queued(self, start: Callable[[], asyncio.Future[T]]) -> T:
         """One job for the build worker, in the queue with the builds (refused with one line when it is full)."""
@@ -331,13 +341,20 @@ class Runtime:
     async def _in_process(self, needed: BuildNeeded) -> Any:
         assert needed.pack is not None
         loop = asyncio.get_running_loop()
+        pool = self._build_process()
         try:
-            return await loop.run_in_executor(self._build_process(), _build_pack, *needed.pack)
+            return await loop.run_in_executor(pool, _build_pack, *needed.pack)
         except RulesError:  # the pack's mistakes (they cross the pickle intact)
             raise
         except Exception:  # the build process died (killed, out of memory): built again here
             log.exception("the build process failed; building %s on the build thread", needed.key)
+            self._drop_broken(pool)
             return await loop.run_in_executor(self._builder, needed.build)
+
+    def _drop_broken(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        """A broken pool refuses every later job: the next build starts a new process (unless one did already)."""
+        if self._process is pool:
+            self.stop_builds()
 
     def _build_process(self) -> concurrent.futures.ProcessPoolExecutor:
         """The one build process, started (spawned: the bot's threads are not forked) at the first build."""

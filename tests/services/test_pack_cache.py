@@ -3,9 +3,13 @@ it counts is checked against tracemalloc's, and every build runs on the one buil
 
 from __future__ import annotations
 
+import functools
 import gc
+import os
+import signal
 import threading
 import tracemalloc
+from importlib import resources
 from typing import Any
 
 from bot.services.catalog_size import deep_size
@@ -77,3 +81,33 @@ async def test_builds_run_one_at_a_time_on_the_one_build_thread(db: Any) -> None
 
     await asyncio.gather(*(one(n) for n in range(6)))
     assert most == 1 and len(threads) == 1 and next(iter(threads)).startswith("pack-build")
+
+
+def _merge_with_pid(text: bytes) -> tuple[bytes, list[str], list[str]]:
+    """A merge that says which process ran it (module level: it crosses to the build process by name)."""
+    return text, [f"pid {os.getpid()}"], []
+
+
+async def test_an_upload_is_merged_in_the_build_process_and_a_killed_process_is_replaced(db: Any) -> None:
+    """Merging parses both files (libyaml holds the GIL): never in the bot's process, whose loop would stall.
+    The merged file's catalog comes back with it, so the transaction storing it builds nothing more."""
+    rt = Runtime(db)
+    try:
+        shipped = (resources.files("content") / "ars_harn" / "weapons.yaml").read_bytes()
+        text, added, _ = await rt.merged_upload(functools.partial(_merge_with_pid, shipped), "ars-harn",
+                                                "weapons.yaml", {})
+        assert text == shipped and added != [f"pid {os.getpid()}"]
+        assert rt.candidate_catalog("ars-harn", {"weapons.yaml": shipped}) is not None  # kept: no BuildNeeded
+        first = rt._process
+        assert first is not None
+        for process in list(first._processes.values()):  # the build process dies (the OOM killer)
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(10)
+        text, added, _ = await rt.merged_upload(functools.partial(_merge_with_pid, b"x"), "ars-harn",
+                                                "weapons.yaml", {})
+        assert text == b"x" and added == [f"pid {os.getpid()}"]  # on the build thread, this once
+        _, added, _ = await rt.merged_upload(functools.partial(_merge_with_pid, shipped), "ars-harn",
+                                             "weapons.yaml", {})
+        assert rt._process is not None and rt._process is not first and added != [f"pid {os.getpid()}"]
+    finally:
+        await rt.close()
