@@ -9,7 +9,7 @@ import discord
 from bot.services.views import PendingDecisionView
 from bot.text_safety import label, plain
 from bot.ui import limits
-from bot.ui.outcomes import decision_words, human, title
+from bot.ui.outcomes import human, title
 from bot.ui.outcomes.common import MORTAL_MARK
 
 # A waiting GM decision, as the start of its line under an action ({who} is the character).
@@ -108,10 +108,8 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
     decided and by whom, and a "dying" that death or survival settled no longer says so."""
     waiting = WAITING
     decided_name = "\u2696\ufe0f The GM decided"
-    if decision.roll is not None:
-        ruling = f"{decision_line(decision)} The result is posted below."
-    else:
-        ruling = f"{decision_line(decision)} {decision_words(decision.kind, decision.choice, plain(decision.who))}"
+    # What it led to is the new message below (the channel tells the story in order): said once, there.
+    ruling = f"{decision_line(decision)} The result is posted below."
     heads = tuple(_pending_head(d) for d in (decision, *moot))
     settled = decision.kind in ("dying", "death", "kill")
     who = plain(decision.who)

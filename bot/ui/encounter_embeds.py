@@ -159,11 +159,19 @@ def delayed(view: EncounterView) -> str:
 
 
 def initiative(view: EncounterView) -> discord.Embed:
-    embed = tracker(view)
-    embed.title = f"\U0001f3b2 Initiative \u2014 round {view.round}"
+    """/encounter initiative: the order it set, in one paragraph, and the faces; each combatant's state is the
+    pinned tracker's to show (it is brought up to date too: not posted a second time here)."""
+    embed = _embed(f"\U0001f3b2 Initiative \u2014 round {view.round}", "", Severity.INFO.colour)
+    order = " \u00b7 ".join(f"{number}. **{plain(c.name)}**" + (f" {c.initiative}" if c.initiative is not None else "")
+                            for number, c in enumerate(view.combatants, 1))
+    embed.description = order or "Nobody is in the encounter yet: `/encounter add` or `/encounter npcs`."
     if view.combatants and all(c.initiative is None for c in view.combatants):
         embed.description = f"{system_title(view.system)} rolls no initiative: both sides of each exchange roll at " \
                             f"once, so the order stays as listed (`/encounter order` changes it).\n{embed.description}"
+    current = view.current
+    if view.active and current is not None:
+        embed.add_field(name="Turn", value=f"{plain(current.name)} (<@{current.owner_id}>)" if not current.npc
+                        else f"{plain(current.name)} (NPC)", inline=True)
     if view.initiative_rolls:
         faces = []
         for roll in view.initiative_rolls:

@@ -246,6 +246,19 @@ def test_tracker_marks_the_current_turn_and_fits_with_many_combatants() -> None:
     assert "Nobody" in (embeds.tracker(empty).description or "")
 
 
+def test_initiative_answers_with_the_order_in_one_paragraph_not_the_tracker_again() -> None:
+    """Issue 22 §4: /encounter initiative edited the pinned tracker, then posted the whole tracker again."""
+    combatants = tuple(CombatantView(character_id=i, name=f"Bandit {i}", owner_id=9, npc=True, initiative=20 - i,
+                                     condition="in shock", wounds=_wounds(2), penalty=6, declaration={})
+                       for i in range(1, 4))
+    view = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=1, turn=0, active=True,
+                         combatants=combatants, tracker_message_id=None, version=4)
+    shown = embeds.initiative(view)
+    assert shown.description == "1. **Bandit 1** 19 \u00b7 2. **Bandit 2** 18 \u00b7 3. **Bandit 3** 17"
+    assert "wound" not in str(shown.to_dict()) and "shock" not in str(shown.to_dict())
+    assert [f.value for f in shown.fields if f.name == "Turn"] == ["Bandit 1 (NPC)"]
+
+
 def test_roll_log_undo_settings_and_lists() -> None:
     roll = RollView(expression="stress+5 vs 9", total=21, result="success",
                     rolls=({"label": "roll", "kind": "stress", "faces": [1, 1, 4], "total": 16},), unused_dice={},
@@ -317,7 +330,8 @@ def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     assert "Aldo is **dying**" in embed.description
     marked = embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"), "death", 2))
     assert "dying" not in (marked.description or "")
-    assert "**Aldo** dies." in str(marked.to_dict())
+    assert "The GM chose **death** for Aldo (<@2>). The result is posted below." in str(marked.to_dict())
+    assert "**Aldo** dies." not in str(marked.to_dict())  # said once, in the result posted below (issue 22 §4)
     death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
     assert embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "
                                           "**mercy (unconscious)**.")
