@@ -1,5 +1,6 @@
-"""An action's result and the GM decisions it leaves open: the buttons (which survive a restart), what a
-press does, and posting those buttons and taking them off again once a decision is settled."""
+"""An action's result and the GM decisions it leaves open: the buttons and the value forms (which survive a
+restart), what a press or a submit does, and posting those buttons and taking them off again once a decision
+is settled."""
 
 from __future__ import annotations
 
