@@ -300,7 +300,10 @@ class CharacterService:
             except RulesError:
                 return []
             names = getattr(catalog, "location_names", None)
-            return matching(list(names()), prefix) if callable(names) and system == "fading-suns" else []
+            if not callable(names) or system != "fading-suns":
+                return []
+            shown = getattr(catalog, "display_name", str)  # as the results name them: "right arm"
+            return matching([shown(name) for name in names()], prefix)
 
         return await self._rt.read(work)
 

@@ -32,6 +32,11 @@ def unknown(kind: str, name: str, known: Iterable[str]) -> UnknownEntry:
     return UnknownEntry(f"unknown {kind} {name!r}{hint}")
 
 
+def location_key(text: str) -> str:
+    """``Right Arm``, ``right-arm``, ``R.Arm`` as the keys they match: ``right_arm``, ``r.arm``."""
+    return "_".join(text.casefold().replace("-", " ").replace("_", " ").split())
+
+
 def kg(value: Fraction) -> float:
     """A weight for display: kilograms to two decimals."""
     return round(float(value), 2)
@@ -282,6 +287,20 @@ class FadingSunsCatalog:
 
     def location_names(self) -> tuple[str, ...]:
         return tuple(loc.name for loc in self.locations)
+
+    def find_location(self, text: str) -> Location | None:
+        """The location ``text`` names however it is typed: ``right_arm``, ``Right Arm``, ``right-arm`` or the
+        sheet's short label ``R.Arm`` (case, spaces, hyphens and underscores do not matter)."""
+        wanted = location_key(text)
+        for loc in self.locations:
+            if wanted in (loc.name, location_key(loc.label)):
+                return loc
+        return None
+
+    @staticmethod
+    def display_name(name: str) -> str:
+        """A location as players read it: ``right arm`` (mid-sentence; the sheet capitalises it)."""
+        return name.replace("_", " ")
 
     def location_for(self, column: str, face: int) -> Location:
         for loc in self.locations:

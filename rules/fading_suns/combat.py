@@ -120,9 +120,11 @@ def roll_location(ctx: Ctx, column: str) -> tuple[Location, int]:
 def parse_location(ctx: Ctx, value: Any, field: str) -> Location:
     if not isinstance(value, str):
         raise RulesError(f"action: {field} must be a location name, not {value!r}")
-    if value not in ctx.catalog.location_names():
-        raise unknown("location", value, ctx.catalog.location_names())
-    return ctx.catalog.location(value)
+    found = ctx.catalog.find_location(value)
+    if found is None:
+        names = [ctx.catalog.display_name(name) for name in ctx.catalog.location_names()]
+        raise unknown("location", value, names)
+    return found
 
 
 def parse_choice(action: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str | None) -> str | None:

@@ -301,6 +301,7 @@ class HealStep(Record):
     wound: int = 0
     from_: str = field(default="", metadata=stored_as("from"))
     to: str | None = None
+    day: int | None = field(default=None, metadata=OMIT_NONE)  # the day of the rest it happened (None: before 12/2026)
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,8 @@ def rest(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[RestOutc
                 break
             after = _step_down(ctx, dataclasses.replace(current, progress=current.progress - needed))
             healed.append(HealStep(wound=wound.index, from_=current.severity,
-                                   to=None if after is None else after.severity))
+                                   to=None if after is None else after.severity,
+                                   day=days - (current.progress - needed)))
             current = after
         if current is not None:
             if heal_days(ctx, current) is None:

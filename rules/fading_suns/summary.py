@@ -44,7 +44,7 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None
         equipment.append((weapon.name, f"{weapon.damage} {weapon.type}, {'/'.join(weapon.modes)}{note}"))
     for piece in char.armour:  # each piece once, with the locations it covers (in the table's order)
         ratings = " ".join(f"{t[0].upper()}{v}" for t, v in piece.ratings)
-        covered = [location.label for location in catalog.locations if location.name in piece.covers]
+        covered = [_place(catalog, location.name) for location in catalog.locations if location.name in piece.covers]
         equipment.append((piece.name, f"{ratings}; {', '.join(covered) or 'nothing'}"))
     if char.shield is not None:
         left = max(0, char.shield.hits - char.shield_hits_used)
@@ -57,7 +57,7 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None
             notes.append("treated")
         if w.progress:
             notes.append(f"{w.progress} days healed")
-        wounds.append(Wound(index=w.index, location=catalog.location(w.location).label, code=w.severity[:3].upper(),
+        wounds.append(Wound(index=w.index, location=_place(catalog, w.location), code=w.severity[:3].upper(),
                             severity=w.severity, penalty=severity.goal, note=", ".join(notes)))
     condition = ", ".join([*char.conditions, *(f"{name} dropped" for name in char.dropped)]) or "ok"
     if char.pending:
@@ -66,3 +66,9 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None
         condition += "; awaiting GM"
     return SheetSummary(name=char.name, stats=tuple(stats), equipment=tuple(equipment), wounds=tuple(wounds),
                         condition=condition)
+
+
+def _place(catalog: FadingSunsCatalog, name: str) -> str:
+    """A location on the sheet: the name the results use, capitalised (``Right Arm``; the body picture keeps the
+    pack's short labels)."""
+    return catalog.display_name(name).title()

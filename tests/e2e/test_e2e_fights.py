@@ -250,6 +250,6 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
     injuries = await table.run("injuries", {"character": "Thug 1"})
     shown = table.text(injuries)
     assert "unconscious" in injuries.embeds[0]["description"] and "dead" not in injuries.embeds[0]["description"]
-    assert "R.Leg: **grievous**" in shown and "Head: **crippled**" in shown
+    assert "Right Leg: **grievous**" in shown and "Head: **crippled**" in shown
     await check_log(table, "Erian attacks Thug 1", "The GM decides: **Thug 1**", "takes back an action")
     await end_encounter(table, tracker_id)

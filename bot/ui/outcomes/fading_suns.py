@@ -325,18 +325,34 @@ def heal(o: HealOutcome, names: Names) -> OutcomeText:
     return OutcomeText(headline, fields, Severity.LIGHT if o.heal_roll.success else Severity.SERIOUS)
 
 
+def _healing(o: RestOutcome) -> Part:
+    """Each wound's steps on one line, with the day of the rest each came (events stored before the days were
+    kept say the steps alone); in full, one line a step."""
+    steps = [f"wound `{step.wound}` ({human(step.from_)}) " + (f"mends to {human(step.to)}" if step.to else "heals")
+             + (f" on day {step.day}" if step.day is not None else "") for step in o.healed]
+    by_wound: dict[int, list[str]] = {}
+    for step in o.healed:
+        if not by_wound.get(step.wound):
+            by_wound[step.wound] = [f"wound `{step.wound}` {human(step.from_)}"]
+        when = f" (day {step.day})" if step.day is not None else ""
+        by_wound[step.wound].append(f"{human(step.to) if step.to else 'healed'}{when}")
+    lines = [" \u2192 ".join(chain) for chain in by_wound.values()] or ["no wound mends yet"]
+    lines[0] = f"Healing: {lines[0]}"
+    return Part([("Healing", "\n".join(steps) or "no wound mends yet", False)], lines=lines)
+
+
 def rest(o: RestOutcome, names: Names) -> OutcomeText:
     who = names[0]
-    lines = [f"wound `{step.wound}` ({human(step.from_)}) " + (f"mends to {human(step.to)}" if step.to else "heals")
-             for step in o.healed]
-    fields: list[Field] = [("Healing", "\n".join(lines) or "no wound mends yet", False)]
-    if o.wounds:
-        fields.append(("Wounds left", ", ".join(f"`{w.index}` {text(w.location)} {human(w.severity)}"
-                                                 for w in o.wounds), False))
-    if o.conditions_cleared:
-        fields.append(("Recovered", text(list(o.conditions_cleared)), True))
-    fields += _penalties(o.penalties, who).fields
-    return OutcomeText(f"**{who}** rests {o.days} day{'s' if o.days != 1 else ''}.", fields, Severity.LIGHT)
+    left = ", ".join(f"`{w.index}` {text(w.location)} {human(w.severity)}" for w in o.wounds)
+    after = Part([("Wounds left", left, False)] if left else [], lines=[f"Wounds left: {left}"] if left else [])
+    recovered = text(list(o.conditions_cleared)) if o.conditions_cleared else ""
+    penalties = _penalties(o.penalties, who)
+    inline = ([f"Recovered: {recovered}"] if recovered else []) + [f"{n}: {v}" for n, v, _ in penalties.fields]
+    tail = Part([("Recovered", recovered, True)] if recovered else [],
+                lines=[" \u00b7 ".join(inline)] if inline else [])
+    tail.fields += penalties.fields
+    return _put_together(f"**{who}** rests {o.days} day{'s' if o.days != 1 else ''}.", [_healing(o), after, tail],
+                         Severity.LIGHT)
 
 
 def recover(o: RecoverOutcome, names: Names) -> OutcomeText:

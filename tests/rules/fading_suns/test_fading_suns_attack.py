@@ -254,6 +254,19 @@ def test_weapon_may_be_named_by_number() -> None:
     assert res.outcome["weapon"] == "knife"
 
 
+@pytest.mark.parametrize("typed", ["right_arm", "right arm", "Right Arm", "RIGHT-ARM", "R.Arm", " r.arm "])
+def test_a_location_is_matched_however_it_is_typed_and_named_as_the_pack_names_it(typed: str) -> None:
+    """Issue 22: one location had three spellings (the option right_arm, the result "right arm", the sheet
+    "R.Arm"): case, spaces, hyphens and the sheet's short label all name it, and the outcome keeps its key."""
+    res = run({"type": "attack", "aim": typed}, fighter(10, 10), BIG, {"attack": [9]})
+    assert res.outcome["location"] == "right_arm" and res.outcome["aimed"] is True
+
+
+def test_an_unknown_location_offers_the_names_players_read() -> None:
+    with pytest.raises(RulesError, match="did you mean 'right arm'"):
+        run({"type": "attack", "aim": "rigth arm"}, fighter(10, 10), BIG)
+
+
 def test_an_aimed_attack_takes_the_called_shot_modifier_and_rolls_no_location() -> None:
     res = run({"type": "attack", "aim": "head"}, fighter(10, 10), BIG, {"attack": [9], "effect": [1]})
     assert res.outcome["goal"] == 14 and res.outcome["modifiers"]["aim"] == -6

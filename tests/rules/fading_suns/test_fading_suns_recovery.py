@@ -52,9 +52,16 @@ def test_a_crippled_location_does_not_mend_untreated_but_does_once_treated() -> 
 
 def test_rest_reports_what_healed_and_the_penalties_left() -> None:
     res = run({"type": "rest", "days": 10}, patient(wound("chest", "major"), wound("head", "minor")))
-    assert res.outcome["healed"] == [{"wound": 1, "from": "major", "to": "minor"},
-                                     {"wound": 2, "from": "minor", "to": None}]
+    assert res.outcome["healed"] == [{"wound": 1, "from": "major", "to": "minor", "day": 10},
+                                     {"wound": 2, "from": "minor", "to": None, "day": 3}]
     assert res.outcome["penalties"] == {"goal": -1, "initiative": 0}
+
+
+def test_rest_says_on_which_day_each_step_came_counting_healing_already_done() -> None:
+    """Issue 22 §4: a month's rest listed its steps with no day marks."""
+    res = run({"type": "rest", "days": 30}, patient(wound("chest", "grievous", progress=5)))
+    # grievous 21 days (16 left), major 10 more, minor 3 more
+    assert [(s["to"], s["day"]) for s in res.outcome["healed"]] == [("major", 16), ("minor", 26), (None, 29)]
 
 
 def test_rest_ends_stun_unconsciousness_and_lying_prone() -> None:

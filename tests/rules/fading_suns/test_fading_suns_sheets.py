@@ -132,7 +132,7 @@ def test_summary_shows_size_mass_cap_encumbrance_and_wounds() -> None:
     assert equipment["plate helm"] == "S10 P9 I8 E4; Head"  # each piece once, with what it covers
     assert equipment["leather jerkin"] == "S4 P3 I3 E1; Abdomen, Chest"
     [w] = summary.wounds
-    assert (w.index, w.location, w.severity, w.penalty, w.note) == (1, "L.Arm", "major", -4,
+    assert (w.index, w.location, w.severity, w.penalty, w.note) == (1, "Left Arm", "major", -4,
                                                                      "-1 init, treated, 2 days healed")
     assert summary.condition == "prone, broadsword dropped"
 
