@@ -106,6 +106,16 @@ class Outcome(Record):
         """For ``end_fight``: what ended (None for every other action)."""
         return None
 
+    @property
+    def target_roll_labels(self) -> frozenset[str]:
+        """The dice labels of the rolls the target made (an ars-harn Defense, Shock, Kill roll ...)."""
+        return frozenset()
+
+    def hiding_target(self) -> Self:
+        """The outcome as the actor's side may read it where the target's rolls are secret (an NPC's, under
+        ``/setup secret-rolls``): the target's totals left out, what they did kept. By default nothing is hidden."""
+        return self
+
 
 class LegacyOutcome(Outcome, Mapping[str, Any]):
     """Transitional: the plain mapping of an engine whose records are not typed yet, read as a mapping.

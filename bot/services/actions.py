@@ -116,8 +116,13 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     }
     if forced:
         payload["typed_dice"] = forced
+    # a player's action on an NPC there: the NPC's totals are the GM's (its Details shows a player the actor's)
+    target_secret = bool(guild is not None and guild.secret_rolls and call.target is not None and call.target.npc
+                         and not secret)
     if secret:
         payload["secret"] = True
+    elif target_secret:
+        payload["target_secret"] = True
     record = changes.record()
     event = record_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
     await session.flush()
@@ -134,7 +139,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
                    if encounter is not None else None), event_id=event.id,
         moot=tuple(decision_view(row) for row in moot), secret=secret,
-        target_secret=bool(guild is not None and guild.secret_rolls and call.target is not None and call.target.npc),
+        target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
         target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog),
     )

@@ -22,6 +22,7 @@ from content.guard import check_text
 from rules.dice import DiceSource
 from rules.dice_expr import MAX_LENGTH as EXPRESSION_CHARS
 from rules.dice_expr import roll_expression
+from rules.registry import read_outcome
 
 MAX_LOG = 50
 
@@ -84,6 +85,8 @@ class RecordService:
                 raise NotFound(f"event #{event_id} has no details here")
             if row.payload.get("secret") and not await access.is_gm(session, actor):
                 raise PermissionDenied("the GM keeps this NPC's rolls secret")
+            if row.payload.get("target_secret") and not await access.is_gm(session, actor):
+                return _hiding_target(event_view(row))
             return event_view(row)
 
         return await self._rt.read(work)
@@ -96,3 +99,14 @@ class RecordService:
             return await undo_last(self._rt, session, actor, await active_encounter(session, actor))
 
         return await self._rt.transact(actor.channel_id, work)
+
+
+def _hiding_target(event: EventView) -> EventView:
+    """An action on an NPC whose rolls are secret, as a player may look behind it: the actor's own dice and
+    totals, and what the NPC's rolls did without their numbers."""
+    summary = event.summary
+    outcome = read_outcome(str(summary.get("system") or ""), summary.get("outcome")).hiding_target()
+    labels = outcome.target_roll_labels
+    rolls = [r for r in summary.get("rolls") or []
+             if not (isinstance(r, dict) and str(r.get("label", "")).split(".")[0] in labels)]
+    return replace(event, summary={**summary, "outcome": outcome.to_dict(), "rolls": rolls})

@@ -9,7 +9,7 @@ properties here, computed in one place.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
 from rules.outcome import FLAT, DecisionRequest, FightEnd, Outcome, Record
@@ -30,6 +30,10 @@ class Check(Record):
     automatic: bool = False
     die: int | None = None
     modifiers: dict[str, int] = field(default_factory=dict)
+
+    def hidden(self) -> Check:
+        """The check with its total, die and modifiers left out (a secret roll: what it did, not its numbers)."""
+        return replace(self, total=None, die=None, modifiers={})
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
@@ -118,6 +122,17 @@ class Wounding(Record):
     def kill_failed(self) -> bool:
         return self.kill is not None and self.kill.passed is False
 
+    def hiding_rolls(self) -> Wounding:
+        """The rolls' verdicts without their totals (the target's, kept secret)."""
+        def hide(check: Check | None) -> Check | None:
+            return None if check is None else check.hidden()
+        return replace(self, amputation=hide(self.amputation), kill=hide(self.kill), fumble=hide(self.fumble),
+                       stumble=hide(self.stumble), shock=hide(self.shock))
+
+
+# the rolls a blow's target makes: its Defense and the rolls its wound calls for
+TARGET_ROLLS = frozenset({"defense", "amputation", "kill", "fumble", "stumble", "shock"})
+
 
 @dataclass(frozen=True)
 class Blow(Record):
@@ -203,6 +218,15 @@ class AttackOutcome(Outcome):
     def gm_decisions(self) -> tuple[DecisionRequest, ...]:
         return () if self.wounding.gm_decision is None else (self.wounding.gm_decision,)
 
+    @property
+    def target_roll_labels(self) -> frozenset[str]:
+        return TARGET_ROLLS
+
+    def hiding_target(self) -> Self:
+        # the excess is the two totals' difference: it goes with the Defense Total
+        return replace(self, defense_total=None, defense_die=None, defense_modifiers=None, defense_botched=False,
+                       excess=0, wounding=self.wounding.hiding_rolls())
+
 
 @dataclass(frozen=True)
 class CastOutcome(Outcome):
@@ -244,6 +268,13 @@ class CastOutcome(Outcome):
     @property
     def gm_decisions(self) -> tuple[DecisionRequest, ...]:
         return () if self.wounding.gm_decision is None else (self.wounding.gm_decision,)
+
+    @property
+    def target_roll_labels(self) -> frozenset[str]:
+        return TARGET_ROLLS
+
+    def hiding_target(self) -> Self:
+        return replace(self, wounding=self.wounding.hiding_rolls())
 
 
 # -- one character's actions --------------------------------------------------------------------------------------

@@ -78,6 +78,8 @@ def _num(value: int | None) -> str:
 
 def _check_line(check: Check) -> str:
     """``12 vs 9: **passed**``; one the rules failed unrolled says so (a Fumble after a grievous arm wound)."""
+    if check.total is None and check.passed is not None:  # a secret roll: what it did, not its numbers
+        return "**passed**" if check.passed else "**failed**"
     line = f"{_num(check.total)} vs {_num(check.ease_factor)}" if check.ease_factor is not None \
         else _num(check.total)
     if check.passed is None:
@@ -124,7 +126,8 @@ def _attack_part(out: AttackOutcome, words: Words) -> None:
     line = _with_modifiers(line, out.attack_modifiers)
     if out.attack_botched:
         line += " **botched**"
-    line += _with_modifiers(f"\nagainst defence **{_num(out.defense_total)}**", out.defense_modifiers)
+    line += (_with_modifiers(f"\nagainst defence **{out.defense_total}**", out.defense_modifiers)
+             if out.defense_total is not None else "\nagainst a defence the GM keeps secret")
     if out.defense_botched:
         line += " **botched**"
     if out.excess:
