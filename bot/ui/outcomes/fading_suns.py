@@ -348,8 +348,9 @@ def rest(o: RestOutcome, names: Names) -> OutcomeText:
     recovered = text(list(o.conditions_cleared)) if o.conditions_cleared else ""
     penalties = _penalties(o.penalties, who)
     inline = ([f"Recovered: {recovered}"] if recovered else []) + [f"{n}: {v}" for n, v, _ in penalties.fields]
+    # short ones side by side, as the other small outcomes' lines are (action_embeds._compact)
     tail = Part([("Recovered", recovered, True)] if recovered else [],
-                lines=[" \u00b7 ".join(inline)] if inline else [])
+                lines=[" \u00b7 ".join(inline)] if all(len(x) <= 40 for x in inline) and inline else inline)
     tail.fields += penalties.fields
     return _put_together(f"**{who}** rests {o.days} day{'s' if o.days != 1 else ''}.", [_healing(o), after, tail],
                          Severity.LIGHT)
