@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +26,7 @@ from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui import autocomplete, embeds
 from bot.ui.decisions import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
+from bot.ui.defense_prompts import DefenseButton
 from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
@@ -142,6 +143,7 @@ class GrievousBot(commands.AutoShardedBot):
 
         parsers["INTERACTION_CREATE"] = interaction_create
         self._late: set[asyncio.Task[None]] = set()  # results being posted late (bot/ui/late.py)
+        self._waits: set[asyncio.Task[None]] = set()  # attacks waiting for a defence (bot/ui/defense_prompts.py)
         self._recovered = False
         self.started_at = datetime.now(UTC)
         self._quiet = asyncio.Event()  # set whenever an interaction's handling ends (``drain`` waits on it)
@@ -237,7 +239,7 @@ class GrievousBot(commands.AutoShardedBot):
             await self.load_extension(name)
         # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
         # every grv:confirm: press is answered, even one forged on another message).
-        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton)
+        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton, DefenseButton)
         if self.sync_commands:
             await self.sync_tree()
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
@@ -307,8 +309,16 @@ class GrievousBot(commands.AutoShardedBot):
         except (discord.HTTPException, RuntimeError, KeyError, ValueError) as exc:
             log.info("could not turn away an interaction while stopping: %s", exc)
 
+    def start_wait(self, wait: Coroutine[Any, Any, None]) -> None:
+        """Run ``wait`` (a timer that acts when it runs out) until it ends or the bot closes."""
+        task = asyncio.get_running_loop().create_task(wait)
+        self._waits.add(task)
+        task.add_done_callback(self._waits.discard)
+
     async def close(self) -> None:
         self.draining = True
+        for task in list(self._waits):  # timers left running: what they would do waits for a button instead
+            task.cancel()
         await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
         await self.command_sync.close()
         autocomplete.forget(self)  # the reads left running past their answer

@@ -10,8 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
+from bot.services.views import DefensePrompt
 from bot.ui import autocomplete
 from bot.ui.decisions import publish_report
+from bot.ui.defense_prompts import post_prompt
 from bot.ui.publish import slow
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ class CombatCog(commands.Cog):
         target="Whom to attack", weapon="Your weapon (from your sheet)",
         aspect="Ars Magica: blunt, edge or point", aim="Ars Magica: high, mid or low (high and low are -3)",
         location="Fading Suns: a called location", modifier="A situational bonus or penalty to the attack roll",
-        defense="Fading Suns: the target dodges or parries (rolled only if the attack succeeds)",
+        defense="Fading Suns: the target dodges, parries or makes none (its player's or the GM's to choose)",
         save_excess="Ars Magica: keep the excess points for next round instead of adding them to damage",
         mounted="Pendragon: you fight from horseback", charge="Pendragon: a mounted lance charge",
         unopposed="Pendragon: only you roll (default for a bow or javelin at range; false: an exchange)",
@@ -53,7 +55,7 @@ class CombatCog(commands.Cog):
                      location: app_commands.Range[str, 1, 40] | None = None, modifier: Modifier | None = None,
                      save_excess: bool | None = None, mounted: bool | None = None, charge: bool | None = None,
                      dice: Dice | None = None, attacker: Name | None = None,
-                     defense: Literal["dodge", "parry"] | None = None, unopposed: bool | None = None,
+                     defense: Literal["dodge", "parry", "none"] | None = None, unopposed: bool | None = None,
                      range: Literal["short", "medium", "long", "extreme"] | None = None,
                      throw: bool | None = None) -> None:
         options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, save_excess=save_excess,
@@ -61,6 +63,9 @@ class CombatCog(commands.Cog):
                         throw=throw)
         report = await slow(interaction, self.bot.services.combat.attack(actor_of(interaction), target, weapon, options,
                                                                          dice_text=dice, attacker=attacker))
+        if isinstance(report, DefensePrompt):  # the target's player chooses the defence first
+            await post_prompt(interaction, report)
+            return
         await publish_report(interaction, report)
 
     @app_commands.guild_only()

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, PendingDecision
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
-from bot.services import access, ways_out
+from bot.services import access, defense_prompt, ways_out
 from bot.services.actions import (
     ActionCall,
     clean_options,
@@ -39,7 +39,7 @@ from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, item_label, matching, name_key
 from bot.services.snapshots import decision_view, ordered_combatants
-from bot.services.views import ActionReport, WayOutView
+from bot.services.views import ActionReport, DefenseAnswer, DefensePrompt, WayOutView
 from bot.system_commands import require_in_system
 from content.guard import check_text
 from rules.errors import RulesError
@@ -114,8 +114,9 @@ class CombatService:
 
     async def attack(self, actor: Actor, target: str, weapon: str | None = None,
                      options: Mapping[str, Any] | None = None, dice_text: str | None = None,
-                     attacker: str | None = None) -> ActionReport:
-        """One attack in the channel's encounter.
+                     attacker: str | None = None) -> ActionReport | DefensePrompt:
+        """One attack in the channel's encounter, or (Fading Suns, a player's character whose defence nobody named)
+        a prompt to its player first (``answer_defense`` makes the attack).
 
         ``options`` are the system's (aspect, aim, modifier, save_excess, location ...), passed to the
         engine's "attack" action; empty aspect/aim fall back to the attacker's declaration.
@@ -123,11 +124,30 @@ class CombatService:
         caller's only character in the encounter. ``weapon`` must be on the attacker's sheet.
         """
 
-        async def work(session: AsyncSession) -> ActionReport:
+        async def work(session: AsyncSession) -> ActionReport | DefensePrompt:
             encounter = await active_encounter(session, actor)
             call = await self.declare(session, actor, encounter, "attack", target, weapon, options, attacker)
             call.dice_text = dice_text
+            prompt = await defense_prompt.prompt_for(self._rt, session, actor, encounter, call)
+            if prompt is not None:  # the target's player chooses the defence first
+                return prompt
             return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=call.out_of_turn)
+
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def answer_defense(self, actor: Actor, event_id: int, choice: str | None
+                             ) -> tuple[DefensePrompt, ActionReport]:
+        """The defence a waiting attack's target makes, chosen by its player or the GM (``choice`` None: the time
+        ran out, and the ``unnamed_defense`` ruling stands): the attack is made now, as it was declared."""
+
+        async def work(session: AsyncSession) -> tuple[DefensePrompt, ActionReport]:
+            prompt, call, declared, by = await defense_prompt.waiting_attack(self._rt, session, actor, event_id,
+                                                                             choice)
+            encounter = await active_encounter(session, declared)
+            report = await run_action(self._rt, session, declared, call, encounter)
+            answer = DefenseAnswer(by=by, defense=choice, target=prompt.target, seconds=prompt.seconds,
+                                   fallback=prompt.fallback)
+            return prompt, replace(report, out_of_turn=call.out_of_turn, defense_asked=answer)
 
         return await self._rt.transact(actor.channel_id, work)
 

@@ -169,6 +169,8 @@ class Runtime:
         # Told each committed transaction's time (seconds, retries included) and attempts (0 for a read-only
         # session): the bot's metrics.
         self.on_transaction: Callable[[float, int], None] | None = None
+        # how long an attack waits for its target's player to choose a defence (bot/services/defense_prompt.py)
+        self.defense_prompt_seconds = 60.0
         # ``group_commit``: one writer task commits the commands that are ready together
         # (bot/services/group_commit.py). None (the default): where it pays, which is SQLite: on a quiet machine
         # it raised /attack's 100-channel throughput 1.2-1.5x and halved its p99 (docs/benchmarks.md).

@@ -235,11 +235,39 @@ class ActionReport:
     gm_channel_id: int | None = None  # where its full rolls go (None: privately to the GM who made them)
     way_out: WayOutView | None = None  # /recover and /ready: the state ended and what it cost
     typed_dice: dict[str, list[int]] = field(default_factory=dict)  # the faces the dice option gave, by label
+    defense_asked: DefenseAnswer | None = None  # an attack that waited for the target's player to choose a defence
 
     @property
     def outcome(self) -> dict[str, Any]:
         outcome: dict[str, Any] = self.resolution.get("outcome") or {}
         return outcome
+
+
+@dataclass(frozen=True)
+class DefensePrompt:
+    """/attack on a player's character whose defence nobody named (Fading Suns, ruling ask_defense): the attack
+    waits for the target's player (or the GM) to choose, or for the time to run out (then the unnamed_defense
+    ruling)."""
+
+    event_id: int  # the prompt's event, in its buttons
+    attacker: str
+    target: str
+    weapon: str | None
+    owner_id: int  # the target's player, who is asked
+    choices: tuple[str, ...]  # the engine's defence names, and "none"
+    seconds: float  # how long the attack waits
+    fallback: str  # what the ruling makes of no answer (dodge, none)
+
+
+@dataclass(frozen=True)
+class DefenseAnswer:
+    """How a waiting attack's defence was settled: ``by`` "player" (or "gm") chose ``defense``, or "timeout"."""
+
+    by: str
+    defense: str | None
+    target: str
+    seconds: float
+    fallback: str  # the unnamed_defense ruling's defence (what no answer made)
 
 
 @dataclass(frozen=True)

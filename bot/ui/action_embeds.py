@@ -11,6 +11,7 @@ from bot.services.views import ActionReport, EventView, RollView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
+from bot.ui.defense_embeds import defense_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
 from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
@@ -59,6 +60,8 @@ def action(report: ActionReport) -> discord.Embed:
                                                        report.unused_dice)
     if typed is not None:
         brief = [*brief, typed]
+    if report.defense_asked is not None:  # the target's player chose the defence (or the time ran out)
+        brief = [*brief, defense_line(report.defense_asked)]
     headline = words.headline
     if report.way_out is not None and report.way_out.cost != "roll":  # a Shock roll says how it went itself
         headline = way_out_headline(report.system, report.actor_name, report.way_out)

@@ -13,6 +13,7 @@ one module per subject, and this module gathers them so that callers keep writin
 - record_embeds.py: the event log and /undo
 - settings_embeds.py: /setup
 - help_embeds.py: /help
+- defense_embeds.py: a defence the target's player chooses (Fading Suns)
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from bot.ui.decision_embeds import (
     pending_line,
     roll_name,
 )
+from bot.ui.defense_embeds import defense_closed, defense_line, defense_prompt
 from bot.ui.embed_common import SYSTEM_TITLES, done, system_title
 from bot.ui.encounter_embeds import (
     declared,
@@ -161,6 +163,9 @@ __all__ = [
     "decision_line",
     "decision_taken",
     "declared",
+    "defense_closed",
+    "defense_line",
+    "defense_prompt",
     "delayed",
     "deleted",
     "done",

@@ -190,7 +190,8 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
     mode = parse_choice(action, "mode", weapon.modes, weapon.modes[0])
     assert mode is not None
     aim = None if action.get("aim") is None else parse_location(ctx, action.get("aim"), "aim")
-    defense_name = parse_choice(action, "defense", cat.defense_names(), None)
+    # "none": the defender's side chose to make no defence (the one who asked it, docs/rules/fading-suns.md)
+    defense_name = parse_choice(action, "defense", (*cat.defense_names(), "none"), None)
     modifiers = parse_modifiers(action.get("modifiers"), "modifiers")
     defense_mods = parse_modifiers(action.get("defense_modifiers"), "defense_modifiers")
 
@@ -218,10 +219,11 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         return done(head)
 
     points, dice_bonus = roll.victory_points or 0, roll.victory_dice or 0
-    no_defense = None
-    if defense_name is not None:
-        defense_from: str | None = "attack"
-    else:
+    no_defense: str | None = None
+    defense_from: str | None = "attack"
+    if defense_name == "none":
+        defense_name, defense_from, no_defense = None, "attack", "none_chosen"
+    elif defense_name is None:
         defense_name, defense_from, no_defense = own_defense(ctx, defender, mode, action)
     head = dataclasses.replace(head, defense_from=defense_from, no_defense=no_defense)
     if defense_name is not None:

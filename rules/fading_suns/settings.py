@@ -30,6 +30,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("weapons_gathered", True, "At the end of a fight, weapons dropped or thrown in it are picked up again"),
     Setting("unnamed_defense", "dodge",
             "The defense a target makes when neither the attack nor its sheet names one", ("dodge", "none")),
+    Setting("ask_defense", True,
+            "A player's character with no defense named: its player is asked (a minute, then unnamed_defense)"),
     Setting("stun_lasts", "next_turn",
             "A stun costs the next turn and then ends, or lasts until the GM or a recover action ends it",
             ("next_turn", "until_recovered")),
@@ -52,6 +54,7 @@ class Rules:
     armour_penalties: str = "by_coverage"
     weapons_gathered: bool = True
     unnamed_defense: str = "dodge"
+    ask_defense: bool = True  # read by the bot before it resolves an attack (bot/services/defense_prompt.py)
     stun_lasts: str = "next_turn"
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.errors import UserError
+from bot.errors import Conflict, PermissionDenied, UserError
+from bot.services.views import DefensePrompt
 from bot.ui import embeds
 from rules.errors import RulesError
 from tests.conftest import GM_ROLE
@@ -87,3 +88,56 @@ async def test_the_fading_suns_defender_side_chooses_the_defence(services: Any, 
     await services.characters.edit_stat(gm, "Thug 3", "defense", "none")
     report = await services.combat.attack(alice, "Thug 3", "broadsword", dice_text="attack=7 location=12")
     assert report.outcome["defense"] is None and report.outcome["no_defense"] == "none_chosen"
+
+
+async def test_a_fading_suns_players_character_is_asked_its_defence(services: Any, manager: Any, alice: Any,
+                                                                     gm: Any, bob: Any) -> None:
+    """Issue 18: "The defender's side chooses: a default on the sheet, or the GM for an NPC, or a prompt to the
+    defender's player." The GM's thug attacks Alice's hero, whose sheet names no defence: the attack waits for
+    her choice (or the GM's); nobody else may answer; a second answer is one line; no answer in time makes it
+    with the ruling, and says so."""
+    await _fight(services, manager, alice, gm, "fading-suns", {"dex": 6, "skills.melee": 5, "skills.dodge": 4},
+                 ["broadsword"], "thug")
+    asked = await services.combat.attack(gm, "Hero", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
+    assert isinstance(asked, DefensePrompt)
+    assert (asked.target, asked.owner_id, asked.choices, asked.fallback) == (
+        "Hero", alice.user_id, ("dodge", "parry", "none"), "dodge")
+    assert f"<@{alice.user_id}>, how does Hero defend?" in embeds.defense_prompt(asked)
+    with pytest.raises(PermissionDenied, match="only its owner or the GM can choose their defence"):
+        await services.combat.answer_defense(bob, asked.event_id, "none")
+    _, report = await services.combat.answer_defense(alice, asked.event_id, "parry")
+    assert report.outcome["defense_from"] == "attack" and report.outcome["defense"]["kind"] == "parry"
+    assert report.defense_asked is not None and report.defense_asked.by == "player"
+    assert "Hero's player chose a parry." in embeds.action(report).description
+    assert report.actor_name == "Thug 1" and report.target_name == "Hero"
+    with pytest.raises(Conflict, match="already made"):
+        await services.combat.answer_defense(gm, asked.event_id, "dodge")
+
+    # each case on a fresh character of hers (a wound may leave one stunned: then there is no defence to ask)
+    for name in ("Hero B", "Hero C", "Hero D", "Hero E", "Hero F"):
+        await services.characters.create(alice, name, {"dex": 6, "skills.dodge": 4}, ["broadsword"], [])
+        await services.encounters.add(alice, name)
+    # no defence at all is a choice too, and the GM may make it for her
+    asked = await services.combat.attack(gm, "Hero B", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
+    _, report = await services.combat.answer_defense(gm, asked.event_id, "none")
+    assert report.outcome["defense"] is None and report.outcome["no_defense"] == "none_chosen"
+    assert "The GM chose no defence." in embeds.action(report).description
+
+    # no answer in time: the ruling's dodge, said
+    asked = await services.combat.attack(gm, "Hero C", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
+    _, report = await services.combat.answer_defense(gm, asked.event_id, None)
+    assert report.outcome["defense_from"] == "ruling" and report.outcome["defense"]["kind"] == "dodge"
+    assert "No answer for Hero C in a minute: a dodge, the table's rule" in embeds.action(report).description
+
+    # not asked: a defence the GM names, the dice of a defence rolled at the table, a sheet's default, the ruling off
+    named = await services.combat.attack(gm, "Hero D", "knife", {"defense": "dodge"}, attacker="Thug 1",
+                                         dice_text="attack=19")
+    typed = await services.combat.attack(gm, "Hero D", "knife", attacker="Thug 1", dice_text="attack=19 defense=19")
+    missed = await services.combat.attack(gm, "Hero D", "knife", attacker="Thug 1", dice_text="attack=18")
+    assert not any(isinstance(r, DefensePrompt) for r in (named, typed, missed))  # 18: a miss, nothing to defend
+    await services.characters.edit_stat(alice, "Hero E", "defense", "dodge")
+    sheet = await services.combat.attack(gm, "Hero E", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
+    assert not isinstance(sheet, DefensePrompt) and sheet.outcome["defense_from"] == "sheet"
+    await services.settings.set_ruling(manager, "ask_defense", "false")
+    off = await services.combat.attack(gm, "Hero F", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
+    assert not isinstance(off, DefensePrompt) and off.outcome["defense_from"] == "ruling"

@@ -33,8 +33,9 @@ SYSTEMS: dict[str, dict[str, Any]] = {
                                                  "attacker=8 defender=15 damage=2,2,2"),
                   "where": (None, None), "skill": ("skills.club", 10, 14),
                   "heal": ("first_aid", "knight", "first_aid=5")},
-    "fading-suns": {"template": "thug", "hits": ("attack=7 location=12 damage=6,6,6,6",
-                                                 "attack=7 location=3 damage=2,2,2,2"),
+    # the dodge die typed (rolled at the table): the attack does not wait for Bjorn's player to choose
+    "fading-suns": {"template": "thug", "hits": ("attack=7 defense=19 location=12 damage=6,6,6,6",
+                                                 "attack=7 defense=19 location=3 damage=2,2,2,2"),
                     "where": ("chest", "right_leg"), "skill": ("skills.melee", 4, 6),
                     "heal": ("first_aid", "physician", "heal=3")},
 }
