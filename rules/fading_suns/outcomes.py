@@ -8,8 +8,8 @@ stored by older code reads back whole.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Self
 
 from rules.dice import CRITICAL_FAILURE
 from rules.outcome import FLAT, OMIT_NONE, DecisionRequest, FightEnd, Outcome, Record, stored_as
@@ -33,6 +33,10 @@ class GoalRoll(Record):
     @property
     def made(self) -> bool:
         return self.roll is not None
+
+    def hiding_numbers(self) -> GoalRoll:
+        """What the roll did, without its die, goal or victory points (a secret NPC roll as a player reads it)."""
+        return GoalRoll(result=self.result, success=self.success, critical=self.critical)
 
     @property
     def critical_failure(self) -> bool:
@@ -64,10 +68,10 @@ class Check(Record):
     @property
     def passed(self) -> bool:
         """Rolled, and nothing came of it."""
-        return self.roll.made and not self.consequences
+        return (self.roll.made or self.roll.result is not None) and not self.consequences
 
     def to_dict(self) -> dict[str, Any]:
-        if self.roll.made:
+        if self.roll.made or self.note is None:
             return super().to_dict()
         # not rolled: the shape stored since the first engine (no victory points, no modifiers)
         return {"who": self.who, "check": self.check, "cause": self.cause, "wound": self.wound, "roll": None,
@@ -149,6 +153,20 @@ class Aftermath(Record):
         """A deadly wound that waits for the GM to confirm the death."""
         return self.effect == "death" and self.gm_decision is not None
 
+    def hiding_rolls(self, side: str) -> Aftermath:
+        """``side``'s rolls (the wound's effect roll, its STUMBLE and FUMBLE) without their numbers."""
+        def hidden(check: Check | None) -> Check | None:
+            if check is None or check.who != side:
+                return check
+            return replace(check, roll=check.roll.hiding_numbers())
+
+        effect_roll = self.effect_roll
+        if effect_roll is not None:
+            effect_roll = replace(effect_roll, roll=effect_roll.roll.hiding_numbers())
+        return replace(self, effect_roll=effect_roll, stumble_roll=hidden(self.stumble_roll),
+                       fumble_roll=hidden(self.fumble_roll),
+                       checks=tuple(c for c in (hidden(c) for c in self.checks) if c is not None))
+
 
 # -- one record per action -------------------------------------------------------------------------------
 
@@ -205,6 +223,20 @@ class AttackOutcome(Outcome):
     @property
     def gm_decisions(self) -> tuple[DecisionRequest, ...]:
         return () if self.after.gm_decision is None else (self.after.gm_decision,)
+
+    @property
+    def target_roll_labels(self) -> frozenset[str]:
+        """The defender's rolls: the defence, the wound's effect roll, its STUMBLE and FUMBLE (an attacker's own
+        FUMBLE shares the label: hidden with them, its result still said)."""
+        checks = {c.check for c in self.after.checks if c.who == "defender"}
+        return frozenset({"defense", "effect", *checks})
+
+    def hiding_target(self) -> Self:
+        defense = self.defense
+        if defense is not None:
+            defense = replace(defense, roll=defense.roll.hiding_numbers())
+        # the victory points that got through are the two rolls' difference: they go with the defence
+        return replace(self, defense=defense, net_victory_points=None, after=self.after.hiding_rolls("defender"))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,13 @@ async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_t
     shown = hidden.embeds[0]["description"]
     assert "**Thug 1** dodges the attack." in shown and "5 vs 11: success, 1 VP" in shown  # Erian's own roll
     assert "dodge 2" not in shown and "vs 7" not in shown  # the thug's dodge stays behind the screen
+    # Erian's player may look at the Details: her own dice and goal, what the dodge did, not its numbers
+    seen = table.text(await table.details(hidden, user=table.alice))
+    assert "`attack` fading suns [5]" in seen.replace("d20 ", "") and "5 vs goal 11" in seen
+    assert "Thug 1 dodges: **success**" in seen and "`defense`" not in seen and "vs goal 7" not in seen
+    # the GM sees every die
+    behind = table.text(await table.details(hidden, user=table.gm))
+    assert "Thug 1 dodges: 2 vs goal 7: **success**" in behind and "`defense`" in behind
     hit = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=19 location=12 effect=19"},
                           user=table.alice)
     assert "5 vs 11: success, 1 VP · damage 7 − armour 4" in hit.embeds[0]["description"]

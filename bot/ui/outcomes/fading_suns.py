@@ -95,7 +95,10 @@ def _side(names: Names, side: str) -> str:
 
 
 def _goal(roll: GoalRoll) -> str:
-    """A goal roll in full: ``7 vs goal 11: **success**, 2 VP (dex 6, melee 5)``."""
+    """A goal roll in full: ``7 vs goal 11: **success**, 2 VP (dex 6, melee 5)``; a secret one (its numbers
+    left out, ``GoalRoll.hiding_numbers``) by what it did: ``**success**``."""
+    if not roll.made and roll.result:
+        return f"**{human(roll.result)}**"
     line = f"{_num(roll.roll)} vs goal {_num(roll.goal)}"
     if roll.result:
         line += f": **{human(roll.result)}**"
@@ -177,8 +180,8 @@ def _effect(after: Aftermath, who: str) -> Part:
     if roll is not None:
         column = _COLUMNS.get(roll.column, human(roll.column))
         result = human(roll.effect or after.effect or "none")
-        part.fields.append((f"{column} roll (2 \u00d7 END)", f"{_num(roll.roll.roll)} vs {_num(roll.roll.goal)}: "
-                            f"**{human(roll.roll.result or '?')}** \u2192 "
+        totals = f"{_num(roll.roll.roll)} vs {_num(roll.roll.goal)}: " if roll.roll.made else ""
+        part.fields.append((f"{column} roll (2 \u00d7 END)", f"{totals}**{human(roll.roll.result or '?')}** \u2192 "
                             + ("no effect" if result == "none" else result), True))
     effect = after.effect
     if effect and effect != "none":
@@ -209,7 +212,7 @@ def _checks(after: Aftermath, names: Names) -> Part:
 
 
 def _check_line(check: Check, who: str) -> str:
-    if not check.roll.made:
+    if not check.roll.made and (check.note or not check.roll.result):
         return f"{who}: {human(check.note or 'not rolled')}"
     line = f"{who}: {_goal(check.roll)}"
     if check.consequences:
