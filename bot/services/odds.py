@@ -28,6 +28,7 @@ from bot.services.odds_worker import WORKER
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from content.guard import check_text, whole_number
+from rules.errors import IllegalAction
 from rules.model import Scenario
 from rules.odds.api import Odds
 
@@ -58,6 +59,8 @@ class OddsView:
     target: str
     declarations: tuple[Declaration, ...]
     forced: dict[str, list[int]]
+    # compare: the second declaration, when the rules forbid it (a sword cannot charge): what it was, and why
+    refused: tuple[dict[str, Any], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -141,10 +144,18 @@ class OddsService:
 
         view, jobs = await self._rt.read(read)
         declarations = []
+        refused = None
         deadline = time.monotonic() + budget
         for index, job in enumerate(jobs):
             # an even share, plus whatever the declarations before did not use
             share = (deadline - time.monotonic()) / (len(jobs) - index)
-            odds = await WORKER.compute(job.scenario.system, job.scenario, job.catalog, view.forced, max(share, 0.05))
+            try:
+                odds = await WORKER.compute(job.scenario.system, job.scenario, job.catalog, view.forced,
+                                            max(share, 0.05))
+            except IllegalAction as exc:
+                if index == 0:  # what was asked first cannot be done: that is the answer
+                    raise
+                refused = (dict(job.scenario.action), str(exc))  # the first one's odds still answer
+                continue
             declarations.append(Declaration(dict(job.scenario.action), odds))
-        return OddsView(view.system, view.attacker, view.target, tuple(declarations), view.forced)
+        return OddsView(view.system, view.attacker, view.target, tuple(declarations), view.forced, refused)

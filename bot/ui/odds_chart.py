@@ -109,10 +109,11 @@ def _heat(share: float) -> tuple[int, int, int]:
 
 
 def location_map(title: str, figure: FigureLayout, chances: Sequence[Mapping[str, float]],
-                 legend: Sequence[str] = ()) -> bytes:
+                 legend: Sequence[str] = (), misses: Sequence[float] = ()) -> bytes:
     """A PNG: the body figure once per declaration, each location shaded by the chance a blow lands there
-    (the likeliest brightest) with its percentage where it fits; beside a single figure, the likeliest
-    locations by name. ``chances`` maps the figure's location keys (``right_thigh``) to probabilities."""
+    (the likeliest brightest) with its percentage where it fits; beside a single figure, the locations by
+    name, likeliest first (every one that fits beside it), and then the chance of a miss (``misses``, one per
+    declaration). ``chances`` maps the figure's location keys (``right_thigh``) to probabilities."""
     font, small, cell, tight = _font(FONT_SIZE), _font(FONT_SIZE - 4), _font(CELL_FONT), _font(CELL_FONT - 4)
     panel = round(figure.side_column * MAP_SCALE)
     top = PAD + 44 + (36 if legend else 0)
@@ -144,12 +145,21 @@ def location_map(title: str, figure: FigureLayout, chances: Sequence[Mapping[str
                       fill=MUTED, font=small, anchor="mm")
     if len(chances) == 1:
         x, y = PAD + panel + 24, top
-        likeliest = sorted(chances[0].items(), key=lambda kv: -kv[1])[:LIKELIEST]
-        for key, p in likeliest:
-            name = key.replace("_", " ").capitalize()
+        room = max(LIKELIEST, (height - top - PAD) // (FONT_SIZE + 12))
+        for name, p in listed_locations(figure, chances[0], misses[0] if misses else None, room):
             draw.text((x, y), _fit(draw, name, WIDTH - x - PAD - VALUE_WIDTH, small), fill=TEXT, font=small)
             draw.text((WIDTH - PAD - VALUE_WIDTH + 10, y), percent(p), fill=TEXT, font=small)
             y += FONT_SIZE + 12
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=6)
     return out.getvalue()
+
+
+def listed_locations(figure: FigureLayout, chances: Mapping[str, float], miss: float | None,
+                     room: int) -> list[tuple[str, float]]:
+    """The lines beside a single figure: its locations by name, likeliest first, as many as ``room`` leaves
+    (every one of a small figure such as Fading Suns' seven), then the miss."""
+    every = {key: chances.get(key, 0.0) for key in figure.locations} | dict(chances)
+    shown = room - (1 if miss is not None else 0)
+    listed = [(key.replace("_", " ").capitalize(), p) for key, p in sorted(every.items(), key=lambda kv: -kv[1])]
+    return listed[:shown] + ([("Miss", miss)] if miss is not None else [])

@@ -51,41 +51,67 @@ HEADLINE: dict[str, tuple[tuple[str, Getter], ...]] = {
                     ("Crippled", _detail("crippled")), ("Dead", _top("dead"))),
 }
 
-# the chart: outcomes that add up to the whole (to what was worked out, if time ran out), then the grave ones
+# the chart: outcomes that add up to the whole (to what was worked out, if time ran out), then the grave ones,
+# each part of one of those (marked NESTED: a reader must not add them to the rest)
+NESTED = "\u00bb "
 CHART: dict[str, tuple[tuple[str, Getter], ...]] = {
     "ars-harn": (("Miss", _detail("miss")), ("Hit, no injury", _less(_top("hit"), _top("injury"))),
                  ("Minor", _detail("severity", "minor")), ("Serious", _detail("severity", "serious")),
                  ("Grievous", _detail("severity", "grievous")), ("Kill-level", _detail("severity", "kill")),
-                 ("Kill roll failed", _top("kill_failed"))),
+                 (NESTED + "kill roll failed", _top("kill_failed"))),
     "pendragon": (("Win", _top("win")), ("Tie", _top("tie")), ("Both fail", _detail("neither")),
-                  ("Loss", _top("loss")), ("Knockdown", _detail("knockdown")), ("Major wound", _top("major_wound")),
-                  ("Unconscious", _top("unconscious"))),
+                  ("Loss", _top("loss")), (NESTED + "knockdown", _detail("knockdown")),
+                  (NESTED + "major wound", _top("major_wound")), (NESTED + "unconscious", _top("unconscious"))),
     "fading-suns": (("Miss", _detail("miss")), ("Defended", _detail("defended")),
                     ("Hit, no wound", _less(_top("hit"), _top("wound"))), ("Wound", _top("wound")),
-                    ("Crippled", _detail("crippled")), ("Stunned", _detail("stunned")),
-                    ("Unconscious", _detail("unconscious")), ("Dead", _top("dead"))),
+                    (NESTED + "crippled", _detail("crippled")), (NESTED + "stunned", _detail("stunned")),
+                    (NESTED + "unconscious", _detail("unconscious")), (NESTED + "dead", _top("dead"))),
 }
+# rows left out when no declaration can reach them (an ars-harn hit always injures: "Hit, no injury" is noise)
+_WHEN_ANY = ("Hit, no injury", "Hit, no wound")
+
+# Pendragon when the attacker rolls alone (the foe cannot strike back): a success hits, anything else misses
+UNOPPOSED_HEADLINE = (("Hit", _top("win")), ("Miss", _detail("neither")), ("Major wound", _top("major_wound")),
+                      ("Unconscious", _top("unconscious")))
+UNOPPOSED_CHART = (("Hit", _top("win")), ("Miss", _detail("neither")), (NESTED + "knockdown", _detail("knockdown")),
+                   (NESTED + "major wound", _top("major_wound")), (NESTED + "unconscious", _top("unconscious")))
+_ALONE = {"defender_down": "the target cannot strike back", "missile": "unopposed at range",
+          "asked": "unopposed", "disarmed": "the target, disarmed, cannot strike back"}
+
+
+def _unopposed(view: OddsView) -> bool:
+    return view.system == "pendragon" and all(d.odds.declared.get("unopposed") for d in view.declarations)
+
 
 # the rolls a blow's outcome calls for, which the odds follow too (a GM would make them later in gm mode)
 FOLLOW_UPS = {"ars-harn": "kill and shock", "pendragon": "knockdown and major wound", "fading-suns": "wound effect"}
 
 _SHOWN = ("weapon", "aspect", "aim", "location", "defense", "mounted", "charge", "save_excess", "modifier",
-          "modifiers", "spell", "damage", "damage_type", "body_levels")
+          "modifiers", "spell", "damage", "damage_type", "body_levels", "unopposed")
+
+
+_CAST_SHOWN = ("spell", "aim", "modifier", "modifiers", "damage", "damage_type", "body_levels", "aspect")
 
 
 def declaration_text(declaration: Declaration) -> str:
     """``Broadsword, edge, aim high``: the engine action /odds asked about, with the engine's own choices."""
-    action = {**declaration.action, **declaration.odds.declared}
-    if action.get("type") == "cast":
+    return action_text({**declaration.action, **declaration.odds.declared}, declaration.odds.system)
+
+
+def action_text(action: dict[str, Any], system: str) -> str:
+    """An engine action in a player's words, each thing said once: ``Pilum of Fire, aim mid, damage 10, fire``."""
+    action = dict(action)
+    cast = action.get("type") == "cast"
+    if cast:
         action.pop("weapon", None)
-    parts = []
-    for key in _SHOWN:
+    parts: list[str] = []
+    for key in _CAST_SHOWN if cast else _SHOWN:
         value = action.get(key)
         if value is None or value is False:
             continue
         if key == "aim":
             # ars-harn aims high, mid or low; Fading Suns aims at a location (its /attack location option)
-            parts.append(f"aimed at {plain(str(value).replace('_', ' '))}" if declaration.odds.system == "fading-suns"
+            parts.append(f"aimed at {plain(str(value).replace('_', ' '))}" if system == "fading-suns"
                          else f"aim {plain(value)}")
         elif key in ("mounted", "charge"):
             parts.append(key)
@@ -99,11 +125,17 @@ def declaration_text(declaration: Declaration) -> str:
             parts.append(f"{plain(value)} Body Levels")
         elif key == "defense":
             parts.append(f"target {plain(value)}s")
+        elif key == "unopposed":
+            parts.append(_ALONE.get(str(value), "unopposed"))
         else:
             parts.append(plain(value))
-    if action.get("type") == "cast" and not action.get("spell"):
+    if cast and not action.get("spell"):
         parts.insert(0, "spell")
-    return ", ".join(parts) or "as declared"
+    said: list[str] = []
+    for part in parts:  # a spell's aspect is its damage type: "fire" once
+        if part.casefold() not in (p.casefold() for p in said):
+            said.append(part)
+    return ", ".join(said) or "as declared"
 
 
 def _coverage(declarations: Sequence[Declaration]) -> str:
@@ -124,18 +156,27 @@ def odds_embed(view: OddsView) -> discord.Embed:
     compare = len(declarations) > 1
     if compare:
         description = "\n".join(f"**{'AB'[i]}** {declaration_text(d)}" for i, d in enumerate(declarations))
+    elif view.refused is not None:
+        description = f"**A** {declaration_text(declarations[0])}"
     else:
         description = declaration_text(declarations[0])
+    if view.refused is not None:
+        action, why = view.refused
+        description += f"\n**B** {action_text(action, view.system)}: cannot be made \u2014 {plain(why)}"
     if view.forced:
         dice = " ".join(f"{plain(label)}={','.join(map(str, faces))}"
                         for label, faces in view.forced.items())
         description += f"\nDice kept as rolled: {dice}"
     embed = _embed(f"\U0001f3b2 Odds: {plain(view.attacker)} vs {plain(view.target)}", description,
                    Severity.INFO.colour)
-    for label, get in HEADLINE.get(view.system, ()):
+    shown: list[str] | None = None
+    for label, get in UNOPPOSED_HEADLINE if _unopposed(view) else HEADLINE.get(view.system, ()):
         # an unfinished enumeration found only part of each outcome's chances: at least that much
         values = [("\u2265" if not d.odds.distribution.complete else "") + percent(get(d.odds.summary))
                   for d in declarations]
+        if values == shown and label == "Injury":  # every hit injures: "Hit" said it
+            continue
+        shown = values
         embed.add_field(name=label, value=" \u00b7 ".join(f"{'AB'[i]} {v}" for i, v in enumerate(values))
                         if compare else values[0], inline=True)
     coverage = _coverage(declarations)
@@ -168,8 +209,17 @@ def odds_chart(view: OddsView, chart: str | None = None) -> discord.File:
     figure = diagram_layout(view.system) if chart == "locations" else None
     if isinstance(figure, FigureLayout):
         chances = [location_chances(d.odds) for d in view.declarations]
-        data = location_map(f"Where it lands: {title}", figure, chances, legend)
+        # no blow lands (a miss, or one parried or dodged): what the locations leave of the whole
+        misses = [max(0.0, 1.0 - float(d.odds.summary.get("hit", 1.0))) for d in view.declarations]
+        data = location_map(f"Where it lands: {title}", figure, chances, legend, misses)
     else:
-        rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in CHART.get(view.system, ())]
+        rows = chart_rows(view)
         data = bar_chart(title, rows, legend)
     return discord.File(io.BytesIO(data), filename=CHART_NAME)
+
+
+def chart_rows(view: OddsView) -> list[tuple[str, list[float]]]:
+    """The bars: the outcomes that add up to the whole, then (marked) the grave parts of them."""
+    chart = UNOPPOSED_CHART if _unopposed(view) else CHART.get(view.system, ())
+    rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in chart]
+    return [(label, values) for label, values in rows if label not in _WHEN_ANY or any(v > 1e-12 for v in values)]

@@ -100,7 +100,8 @@ def warm() -> list[str]:
 
 
 def declared(outcome: Mapping[str, Any]) -> dict[str, str]:
-    """The weapon (and ars-harn aspect and aim) an action used, as its outcome names them."""
+    """The weapon (and ars-harn aspect and aim) an action used, as its outcome names them; why a Pendragon
+    attack is unopposed, when it is."""
     out: dict[str, str] = {}
     roll = outcome.get("attacker_roll")
     weapon = outcome.get("weapon") or (roll.get("weapon") if isinstance(roll, Mapping) else None)
@@ -109,4 +110,6 @@ def declared(outcome: Mapping[str, Any]) -> dict[str, str]:
     for key in ("aspect", "aim"):
         if isinstance(outcome.get(key), str):
             out[key] = outcome[key]
+    if outcome.get("unopposed"):  # Pendragon: the attacker rolls alone (the foe is down, disarmed, or shot at)
+        out["unopposed"] = str(outcome.get("unopposed_why") or "asked")
     return out

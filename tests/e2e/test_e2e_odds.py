@@ -115,3 +115,19 @@ async def test_a_bad_comparison_is_one_private_line(table: Any, compare: str, li
     message = await handle.message(30.0)
     assert message.ephemeral and line in message.content, message.content
     assert not message.embeds
+
+
+async def test_a_comparison_the_rules_forbid_still_answers_the_first_and_says_why_not_the_second(
+        table: Any) -> None:
+    """Issue 22 §4: compare:weapon:sword beside a lance charge refused the whole answer (a sword cannot charge)."""
+    await fighters(table, "pendragon", "Pendragon",
+                   {"name": "Sir Bors", "stats": "siz=15 dex=12 str=14 con=13 app=10 skills.sword=16 skills.lance=14 "
+                    "skills.horsemanship=15 horse=charger", "weapons": "lance, sword", "armour": "chainmail"},
+                   {"name": "Sir Kay", "stats": "siz=13 dex=11 str=12 con=12 app=10 skills.sword=14",
+                    "weapons": "sword", "armour": "chainmail"})
+    answer = await ask(table, {"target": "Sir Kay", "weapon": "lance", "mounted": True, "charge": True,
+                               "compare": "weapon:sword"}, "Sir Bors vs Sir Kay")
+    description = answer.embeds[0]["description"]
+    assert description.startswith("**A** lance, mounted, charge"), description
+    assert "**B** sword, mounted, charge: cannot be made \u2014 " in description and "to charge" in description
+    assert field(table, answer, "Win").endswith("%") and " \u00b7 B " not in field(table, answer, "Win")
