@@ -14,7 +14,7 @@ from bot.ui.odds_embeds import NESTED, action_text, chart_rows, location_chances
 from content.diagram import FigureLayout, diagram_layout
 from rules.odds.api import compute_odds
 from rules.registry import get_engine
-from tests.rules.odds.odds_support import example, exact, load_catalog
+from tests.rules.odds.odds_support import exact, example, load_catalog
 
 
 def view_of(*odds: object, system: str) -> OddsView:
