@@ -298,6 +298,27 @@ class GrievousBot(commands.AutoShardedBot):
             log.info("stopping: every interaction in flight was answered")
         return left
 
+    async def earlier_handled(self, interaction: discord.Interaction[Any], within: float) -> None:
+        """Wait, up to ``within`` seconds, until the interactions of ``interaction``'s channel that this process
+        took before it have been handled: a command that reads what they did (``/undo``) then finds their
+        messages known. With latency an answer's message id comes back ~100 ms after the user saw it."""
+        mine = current()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + within
+
+        def earlier() -> bool:
+            return any(f is not mine and f.interaction is not None and f.kind != "autocomplete"
+                       and f.interaction.channel_id == interaction.channel_id
+                       and (mine is None or f.started <= mine.started) for f in self.flights.active)
+
+        while True:
+            self._quiet.clear()  # before looking: a flight that lands after the look sets it again
+            left = until - loop.time()
+            if not earlier() or left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), left)
+
     async def _turn_away(self, data: dict[str, Any]) -> None:
         """An interaction that arrived while stopping: not run, and the user told so (nothing to undo)."""
         try:

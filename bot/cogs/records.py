@@ -9,9 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
+from bot.services.views import EventView
 from bot.ui import embeds
 from bot.ui.decisions import close_settled, mark_taken_back, post_decisions
 from bot.ui.publish import refresh_tracker, reply, slow, to_gm_channel
+
+# How long /undo waits for an earlier action of its channel to be answered (past 1.5 s it shows "thinking").
+EARLIER_WAIT = 3.0
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -47,7 +51,14 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="undo", description="Take back the last action of this channel's encounter (GM)")
     async def undo(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
-        event = await slow(interaction, self.bot.services.records.undo(actor))
+
+        async def undo_after_the_earlier() -> EventView:
+            # An action of this channel still being answered is not taken back before its message is known
+            # (it would stay unmarked, its GM buttons live): its answer is on its way, a round trip at most.
+            await self.bot.earlier_handled(interaction, EARLIER_WAIT)
+            return await self.bot.services.records.undo(actor)
+
+        event = await slow(interaction, undo_after_the_earlier())
         # the decisions it had settled wait again, with their buttons here; those it asked for leave their message
         await post_decisions(interaction, event.reopened, embed=embeds.undone(event))
         await mark_taken_back(interaction, event)  # with the buttons it carried of the decisions now closed

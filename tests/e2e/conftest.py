@@ -223,6 +223,12 @@ class Table:
 
         return await self.emu.wait_until(ready, TRACKER_WAIT, what)
 
+    async def channel_edit(self, predicate: Callable[[], Any], what: str) -> Any:
+        """Wait for a change the bot makes through channel REST after answering (buttons taken off an older
+        message, a tracker): it waits on the channel's message bucket, as long as TRACKER_WAIT at Discord's
+        sizes, not only the emulator's default 5 s."""
+        return await self.emu.wait_until(lambda: predicate() or None, TRACKER_WAIT, what)
+
     async def count_rows(self, sql: str, **params: Any) -> int:
         database = Database.from_url(self.db_url)
         try:

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from emulator import Message
 from emulator.models import walk_components
+
+# Each flow runs again with realistic latency (50 ms REST, 40 ms gateway) and Discord's buckets: [realistic].
+pytestmark = pytest.mark.latency
 
 WAITING = "\u23f3 Waiting for the GM"
 
@@ -128,7 +133,7 @@ async def test_settled_elsewhere_or_undone_the_buttons_leave_their_message(table
     assert table.buttons(hit)
     undone = await table.run("undo")
     assert "Bandit 1's shock roll: taken back with /undo" in table.text(undone) and not table.buttons(undone)
-    await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the undone buttons to go")
+    await table.channel_edit(lambda: not table.buttons(hit), "the undone buttons to go")
     assert "Bandit 1's shock roll: taken back with /undo" in table.text(hit) and WAITING not in table.text(hit)
 
     # a failed kill roll makes the shock roll of an earlier attack moot: its buttons leave that attack
@@ -138,7 +143,7 @@ async def test_settled_elsewhere_or_undone_the_buttons_leave_their_message(table
                  if c.get("custom_id", "").startswith("grv:gm:") and "kill" in c.get("label", "")}
     failed = await press(table, kill_hit, f"{kill_id}:dice", "kill=2")
     assert sorted(b.rsplit(":", 1)[1] for b in table.buttons(failed)) == ["death", "incapacitation"]
-    await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the moot buttons to go")
+    await table.channel_edit(lambda: not table.buttons(hit), "the moot buttons to go")
     assert "Bandit 1's shock roll: a later result made it needless" in table.value(hit, "\u2716\ufe0f No longer")
     assert WAITING not in table.text(hit)
 
@@ -146,7 +151,7 @@ async def test_settled_elsewhere_or_undone_the_buttons_leave_their_message(table
     undone = await table.run("undo")
     assert "Bandit 1's kill roll" in table.value(undone, WAITING) and "shock roll" in table.value(undone, WAITING)
     assert {b.rsplit(":", 1)[1] for b in table.buttons(undone)} == {"roll", "dice"}
-    await table.emu.wait_until(lambda: not table.buttons(failed) or None, what="the undone death buttons to go")
+    await table.channel_edit(lambda: not table.buttons(failed), "the undone death buttons to go")
     assert "taken back with /undo" in table.text(failed)
     rolled = await press(table, undone, f"{kill_id}:dice", "kill=9")
     rolled_details = await table.details(rolled)
