@@ -13,10 +13,24 @@ def examples() -> Path:
     return Path(str(resources.files("content") / "examples"))
 
 
+# Transcripts already replayed in this process (without files_dir), by (script, profile): several tests of a
+# module read the same replay; each replays it only once (under xdist, once per worker that runs one).
+_replayed: dict[tuple[str, str], str] = {}
+
+
 async def replay(name: str, files_dir: Path | None = None, *, discord: str = "quick") -> str:
     """The transcript of ``content/examples/NAME``; fails on any line the playground could not run, any request
     the emulator refused, and any traceback or apology in it. ``files_dir``: where sent files are saved;
     ``discord``: the emulator's profile (the test's ``discord_profile``; emulator/profiles.py)."""
+    if files_dir is None and (name, discord) in _replayed:
+        return _replayed[(name, discord)]
+    text = await _replay(name, files_dir, discord)
+    if files_dir is None:
+        _replayed[(name, discord)] = text
+    return text
+
+
+async def _replay(name: str, files_dir: Path | None, discord: str) -> str:
     out = io.StringIO()
     playground = Playground(out, echo=True, base_dir=examples(), files_dir=files_dir, discord=discord)
     async with playground.running():
