@@ -76,4 +76,4 @@ async def test_the_fading_suns_fight_reads_well(discord_profile: str) -> None:
     assert "Thug 1 survives, unconscious." in text
     assert "2 Head: grievous" in text
     assert "Erian treats Thug 1's grievous wound 2 with Remedy: success." in text
-    assert "Thug 1 rests 10 days." in text and "wound 1 (major) mends to minor" in text
+    assert "Thug 1 rests 10 days." in text and "wound 1 major → minor (day 10)" in text
