@@ -141,7 +141,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         moot=tuple(decision_view(row) for row in moot), secret=secret,
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
-        target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog),
+        target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings),
     )
 
 
@@ -154,7 +154,7 @@ def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:
 
 
 def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any], outcome: Outcome,
-                    before: set[int], catalog: Any) -> WoundPicture | None:
+                    before: set[int], catalog: Any, rulings: Mapping[str, Any]) -> WoundPicture | None:
     """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
     after = resolution.get("defender")
     if (not wound_state.ATTACK_PICTURES or call.kind not in ("attack", "cast") or call.target is None
@@ -162,7 +162,7 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
         return None
     if not _wound_indexes(after) - before and armour_held_at(outcome) is None:
         return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)
-    picture = wound_picture(system, after, catalog)
+    picture = wound_picture(system, after, catalog, rulings)
     return with_attack(picture, before, outcome) if picture is not None else None
 
 

@@ -21,6 +21,7 @@ from rules.outcome import Outcome
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character as parse_pendragon
 from rules.pendragon.derived import current_hp, derive
+from rules.pendragon.settings import SETTINGS as PENDRAGON_SETTINGS
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +81,8 @@ class HitPointWounds:
     hit_points: int
     current: int
     unconscious: int  # at or below this many hit points the knight falls unconscious
-    knockdown: int  # a single blow of this much or more may knock down
-    major_wound: int  # a single blow of this much or more is a major wound
+    knockdown: int  # the smallest single blow that may knock down (the rulings say: over SIZ, or at it)
+    major_wound: int  # the smallest single blow that is a major wound
     segments: tuple[Segment, ...]
     conditions: tuple[str, ...] = ()  # "chirurgery needed", "unconscious", "prone" ...
     new: tuple[int, ...] = ()  # indexes of the wounds the last attack made
@@ -90,16 +91,17 @@ class HitPointWounds:
 WoundPicture = BodyWounds | HitPointWounds
 
 
-def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Any) -> WoundPicture | None:
+def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Any,
+                  rulings: Mapping[str, Any] | None = None) -> WoundPicture | None:
     """The picture's state for a stored sheet; None for a system without a diagram or a sheet the engine
-    cannot read (the text answer still goes out)."""
+    cannot read (the text answer still goes out). ``rulings``: the server's overrides (the defaults if None)."""
     try:
         if system == "ars-harn" and isinstance(catalog, ArsHarnCatalog):
             return _ars_harn(sheet, catalog)
         if system == "fading-suns" and isinstance(catalog, FadingSunsCatalog):
             return _fading_suns(sheet, catalog)
         if system == "pendragon" and isinstance(catalog, PendragonCatalog):
-            return _pendragon(sheet, catalog)
+            return _pendragon(sheet, catalog, rulings or {})
     except (RulesError, KeyError, ValueError, TypeError):
         log.info("no wound picture for a %s sheet the engine cannot read", system, exc_info=True)
     return None
@@ -159,14 +161,23 @@ def _fading_suns(sheet: Mapping[str, Any], catalog: FadingSunsCatalog) -> BodyWo
     return BodyWounds(system="fading-suns", name=char.name, marks=tuple(marks), conditions=conditions)
 
 
-def _pendragon(sheet: Mapping[str, Any], catalog: PendragonCatalog) -> HitPointWounds:
+def _first_blow(value: int, trigger: str) -> int:
+    """The smallest blow that counts against ``value``: one more when it must exceed it."""
+    return value + 1 if trigger == "exceeds" else value
+
+
+def _pendragon(sheet: Mapping[str, Any], catalog: PendragonCatalog, rulings: Mapping[str, Any]) -> HitPointWounds:
     char = parse_pendragon(sheet, catalog)
     derived = derive(char, catalog)
+    defaults = {s.name: s.default for s in PENDRAGON_SETTINGS}
+    knockdown = _first_blow(derived.knockdown, str(rulings.get("knockdown_trigger", defaults["knockdown_trigger"])))
+    major = _first_blow(derived.major_wound,
+                        str(rulings.get("major_wound_threshold", defaults["major_wound_threshold"])))
     segments = tuple(Segment(w.index, w.remaining, w.major, w.mortal, w.first_aid)
                      for w in char.wounds if w.remaining > 0)
     flags = [("chirurgery needed", char.chirurgery_needed), ("dead", char.dead), ("dying", char.dying),
              ("unconscious", char.unconscious), ("prone", char.prone)]
     return HitPointWounds(system="pendragon", name=char.name, hit_points=derived.hit_points,
                           current=current_hp(char, catalog), unconscious=derived.unconscious,
-                          knockdown=derived.knockdown, major_wound=derived.major_wound, segments=segments,
+                          knockdown=knockdown, major_wound=major, segments=segments,
                           conditions=tuple(name for name, on in flags if on))

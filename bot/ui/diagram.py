@@ -353,6 +353,7 @@ class _Bar:
         unconscious = f"unconscious at {picture.unconscious}"
         half = c.text_width(unconscious, 14) / 2
         c.text((min(max(ux, x0 + half), layout.bar[2] - half), y0 - 8), unconscious, 14, INK, anchor="ms")
+        # the first blow that knocks down (15 against SIZ 14 under the default knockdown_trigger = exceeds)
         self._ruler(y1 + 12, picture.knockdown, f"Knockdown: a blow of {picture.knockdown}+")
         self._ruler(y1 + 50, picture.major_wound, f"Major wound: a blow of {picture.major_wound}+")
         if picture.conditions:
