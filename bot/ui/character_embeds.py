@@ -81,15 +81,25 @@ def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
     if not wounds:
         return "none"
     lines = [wound_line(w, system) for w in wounds]
+    # what bleeding does, and what stops it, said once under the list
+    note = BLEEDING_NOTE if system == "ars-harn" and any(w.bleeding for w in wounds) else None
+    room = limits.FIELD_VALUE - 30 - (len(note) + 1 if note else 0)
     out: list[str] = []
     used = 0
     for number, line in enumerate(lines):
-        if used + len(line) + 1 > limits.FIELD_VALUE - 30:
+        if used + len(line) + 1 > room:
             out.append(f"\u2026 and {len(lines) - number} more (see /injuries)")
             break
         out.append(line)
         used += len(line) + 1
+    if note:
+        out.append(note)
     return "\n".join(out)
+
+
+# issue 22 §3: a G4 showed "bleeding" for a week with nothing saying what that meant
+BLEEDING_NOTE = ("\U0001fa78 each bleeding wound: \u22121 to Shock and Fatigue rolls, until a chirurgy success "
+                 "or a healing spell stops it (or it heals below grievous)")
 
 
 def _wound_colour(wounds: Sequence[Wound]) -> int:

@@ -223,6 +223,8 @@ def test_character_and_injuries_embeds_with_many_wounds() -> None:
     for embed in (embeds.character(view), embeds.injuries(view)):
         assert_within_limits(embed)
         assert "more" in str(embed.to_dict())
+        # issue 22 §3: what bleeding does and what stops it, said once under the list
+        assert str(embed.to_dict()).count("\u22121 to Shock and Fatigue rolls, until a chirurgy success") == 1
     bare = CharacterView(id=2, name="Ghost", system="pendragon", owner_id=1, npc=True,
                          sheet={"name": "Ghost", "siz": 12}, summary=None, version=1)
     assert "siz" in str(embeds.character(bare).to_dict())
