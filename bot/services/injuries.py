@@ -127,7 +127,7 @@ class InjuryService:
                 if not await access.controls(session, actor, patient):
                     payload = {"patient_id": patient.id, "patient": patient.name, "healer_id": healer.id,
                                "healer": healer.name, "method": neutral_method(method), "options": opts,
-                               "dice": dice_text}
+                               "dice": dice_text, "system": patient.system}
                     event = record_event(self._rt, session, actor, "treatment_offer", payload, None, None)
                     await session.flush()
                     return TreatmentOffer(event_id=event.id, healer=healer.name, patient=patient.name,

@@ -12,6 +12,7 @@ from bot.services.views import EventView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import ACTION_TITLES, action_heading
+from bot.ui.character_embeds import treatment_label
 from bot.ui.decision_embeds import NO_LONGER_NEEDED, WAITING, _pending_lines, closed_line
 from bot.ui.embed_common import _embed
 from bot.ui.outcomes import Severity, describe
@@ -54,6 +55,11 @@ def event_line(event: EventView) -> str:
         elif event.kind in ("join", "add_npcs", "leave") and isinstance(names, list):
             who = ", ".join(plain(n) for n in names)
             what = f"{actor}: {who} {'left' if event.kind == 'leave' else 'joined'} the encounter"
+        elif event.kind == "treatment_offer":  # a healer's offer, waiting for the patient's side to accept
+            method = str(summary.get("method") or "treatment")
+            how = treatment_label(str(summary["system"]), method) if summary.get("system") else method.replace("_", " ")
+            what = (f"{actor}: {plain(summary.get('healer', '?'))} offers {plain(summary.get('patient', '?'))} "
+                    f"{how.lower()}")
         elif event.kind == "edit":
             what = f"{actor} edits {plain(summary.get('character', '?'))}: {edit_change(summary)}"
         elif event.kind in EVENT_TITLES:

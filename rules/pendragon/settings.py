@@ -33,7 +33,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sword_breaks_on_double_critical", False,
             "A sword also breaks a non-sword when both roll criticals on different numbers"),
     Setting("armour_dex_penalty", True, "Armour and large-shield DEX modifiers apply to DEX rolls (knockdown, falls)"),
-    Setting("first_aid_on_self", False, "First Aid may be given to oneself (research A5: it cannot)"),
+    Setting("first_aid_on_self", False, "First Aid may be given to oneself (by the rules it cannot)"),
     Setting("auto_rolls", True, "Roll knockdown, major wound and fall at once; if false they wait on the sheet"),
     Setting("replace_broken_in_fight", False, "A broken weapon may be replaced in a fight (a spare), not only after"),
     Setting("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),

@@ -337,3 +337,23 @@ def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
     assert embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "
                                           "**mercy (unconscious)**.")
+
+
+def test_the_log_tells_a_treatment_offer_in_words() -> None:
+    """Issue 22 §3: /log said "#38 Alice treatment offer"."""
+    offer = EventView(id=38, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Alice",
+                      summary={"patient": "Thug 2", "healer": "Erian", "method": "chirurgy", "system": "fading-suns"})
+    line = embeds.event_line(offer)
+    assert line.endswith("Alice: Erian offers Thug 2 physick"), line
+    older = EventView(id=39, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Bob",
+                      summary={"patient": "Hrolf", "healer": "Anselm", "method": "first_aid"})
+    assert embeds.event_line(older).endswith("Bob: Anselm offers Hrolf first aid")
+
+
+def test_no_ruling_a_gm_reads_in_setup_show_points_at_our_research_notes() -> None:
+    """Issue 22 §3: /setup show read "First Aid may be given to oneself (research A5: it cannot)"."""
+    from rules.registry import available_ids, get_engine
+
+    for system in available_ids():
+        for setting in get_engine(system).settings:
+            assert "research" not in setting.description.casefold(), (system, setting.name)
