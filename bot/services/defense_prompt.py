@@ -55,7 +55,10 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
     settings = scenario_settings(engine, guild)
     if not engine.turn_readiness(target.sheet, catalog, settings).can_act:
         return None  # stunned, unconscious ...: no defence to choose
-    if "attack" in forced and not _defense_called(engine, catalog, call, forced, settings):
+    tried = _tried(engine, catalog, call, forced, settings)
+    if tried is None:
+        return None  # the attack is refused (a stunned attacker, a weapon not in hand): it says why itself
+    if "attack" in forced and tried.get("defense_from") is None:
         return None  # the attack roll typed misses: nothing to defend against
     payload = {"attacker_id": call.actor_character.id, "attacker": call.actor_character.name,
                "target_id": target.id, "target": target.name, "action": dict(call.action), "dice": call.dice_text,
@@ -66,10 +69,10 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
     return view_of(rt, event, catalog, target)
 
 
-def _defense_called(engine: Engine, catalog: Any, call: ActionCall, forced: Mapping[str, list[int]],
-                    settings: Mapping[str, Any]) -> bool:
-    """Whether the attack, its roll typed, calls for a defence (it hits): the engine asked, its other dice
-    thrown away. A refused attack answers True, so the real one says why."""
+def _tried(engine: Engine, catalog: Any, call: ActionCall, forced: Mapping[str, list[int]],
+           settings: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The attack's outcome as the engine would make it with the faces typed (the rest thrown away), or None
+    when the engine refuses it: asking for a defence first would only delay that one line."""
     assert call.target is not None
     scenario = Scenario(system=engine.system_id, action=dict(call.action),
                         attacker=copy.deepcopy(call.actor_character.sheet), defender=copy.deepcopy(call.target.sheet),
@@ -77,8 +80,8 @@ def _defense_called(engine: Engine, catalog: Any, call: ActionCall, forced: Mapp
     try:
         outcome = engine.resolve(scenario, DiceSource(forced, rng=random.Random(0)), catalog).to_dict()["outcome"]
     except RulesError:
-        return True
-    return isinstance(outcome, Mapping) and outcome.get("defense_from") is not None
+        return None
+    return outcome if isinstance(outcome, Mapping) else {}
 
 
 def view_of(rt: Runtime, event: Event, catalog: Any, target: Character) -> DefensePrompt:

@@ -37,7 +37,7 @@ STORIES = {
         "Sir Gawain readies the sword (it takes the round).",
         "Bandit 1 is dying",
         "Bandit 1 is dead: skipped.",
-        "Round 4: Bandit 2's turn.",
+        "Round 5: Bandit 2's turn.",
         "Sir Gawain takes a new lance.",
         "Turn order changed (Sir Gawain moved)",
         "Sir Gawain's turn",
@@ -55,6 +55,9 @@ STORIES = {
         "Thug 1 attacks Erian",
         "gone: Thug 1, Thug 2.",
         "Erian attacks Thug 1",
+        "@alice, how does Erian defend?",  # the defender's player chooses (issue 18)
+        "Thug 2 attacks Erian: a parry, chosen by @alice.",
+        "Erian's player chose a parry.",
     ],
 }
 
