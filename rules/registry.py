@@ -22,6 +22,7 @@ SYSTEMS: dict[str, str] = {
 OUTCOMES: dict[str, str] = {
     "ars-harn": "rules.ars_harn.outcomes",
     "fading-suns": "rules.fading_suns.outcomes",
+    "pendragon": "rules.pendragon.outcomes",
 }
 
 _loaded: dict[str, Engine] = {}

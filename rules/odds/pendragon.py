@@ -24,11 +24,11 @@ from rules.model import Resolution, Scenario
 from rules.odds.common import check_result, group_faces, labels, make_leaf, spread
 from rules.odds.dice import Policy
 from rules.odds.tree import Distribution, History, Leaf, State
-from rules.outcome import legacy
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
 from rules.pendragon.injury import is_major, knockdown_triggered, lose_stat
 from rules.pendragon.opposed import SUCCESSES, compare
+from rules.pendragon.outcomes import AttackOutcome
 from rules.pendragon.settings import parse_settings
 
 CHECKS = frozenset({"knockdown", "major_wound", "valorous", "fall"})
@@ -81,17 +81,25 @@ class _After:
     fixed: Leaf
 
 
+def _attack(resolution: Resolution) -> AttackOutcome:
+    """The exchange a run resolved (the odds are only asked of attacks)."""
+    out = resolution.outcome
+    if not isinstance(out, AttackOutcome):
+        raise TypeError(f"Pendragon odds read an attack, not a {type(out).__name__}")
+    return out
+
+
 class PendragonOdds:
     def __init__(self, catalog: Any, scenario: Scenario, probe: Resolution,
                  forced: Mapping[str, Sequence[int]]) -> None:
-        out = legacy(probe.outcome)
-        self.opposed = not out.get("unopposed")
+        out = _attack(probe)
+        self.opposed = not out.unopposed
         self.targets: dict[str, int] | None = None
-        rolls = [out.get("attacker_roll"), out.get("defender_roll") if self.opposed else None]
-        if not ({"attacker", "defender"} & set(forced)) and isinstance(rolls[0], Mapping):
-            self.targets = {"attacker": int(rolls[0]["target"])}
-            if isinstance(rolls[1], Mapping):
-                self.targets["defender"] = int(rolls[1]["target"])
+        defender_roll = out.defender_roll if self.opposed else None
+        if not ({"attacker", "defender"} & set(forced)):
+            self.targets = {"attacker": int(out.attacker_roll.target or 0)}
+            if defender_roll is not None:
+                self.targets["defender"] = int(defender_roll.target or 0)
         self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
         # the d20s the enumeration rolls: a face the user forced is no request (nor the exchange's node)
         self.d20s = tuple(who for who in (("attacker", "defender") if self.opposed else ("attacker",))
@@ -181,12 +189,11 @@ class PendragonOdds:
                 return State(found)
             if resolution is None:
                 return None
-            out = legacy(resolution.outcome)
-            rolls = tuple((r.get("result"), r.get("natural_1"), int(r.get("face") or 0) % 2)
-                          for r in (out.get("attacker_roll"), out.get("defender_roll")) if isinstance(r, Mapping))
-            events = out.get("events") or {}
-            return State(("exchange-run", rolls, out.get("winner"), out.get("tie"), out.get("critical"),
-                          tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender"))))
+            out = _attack(resolution)
+            rolls = tuple((r.result, r.natural_1, int(r.face or 0) % 2)
+                          for r in (out.attacker_roll, out.defender_roll) if r is not None)
+            return State(("exchange-run", rolls, out.winner, out.tie, out.critical,
+                          tuple("natural_1_hits_self" in out.events.of(w) for w in ("attacker", "defender"))))
         if history and history[-1][0] in DAMAGE and labels_before(history):
             return self._blow(history, resolution)
         if history and history[-1][0] in DAMAGE and _damage_rolls(history) == 2:
@@ -219,22 +226,20 @@ class PendragonOdds:
                 return self._state(history, blow.loser, max(0, rolled - blow.armour), kind, after)
         if resolution is None:
             return None
-        out = legacy(resolution.outcome)
-        events = out.get("events") or {}
-        knock = out.get("knockdown")
-        kind = None if not isinstance(knock, Mapping) else ("automatic" if knock.get("automatic") else "roll")
+        out = _attack(resolution)
+        knock = out.knockdown
+        kind = None if knock is None else ("automatic" if knock.automatic else "roll")
         leaf = dict(self.leaf(resolution))
-        after = _After(out.get("weapon_dropped"), out.get("weapon_broken"),
-                       tuple("natural_1_hits_self" in events.get(w, []) for w in ("attacker", "defender")),
+        after = _After(out.weapon_dropped, out.weapon_broken,
+                       tuple("natural_1_hits_self" in out.events.of(w) for w in ("attacker", "defender")),
                        tuple((name, leaf[name]) for name in EXCHANGE_FIELDS))
-        loser, doubled, dice_total = out.get("loser"), out.get("damage_rolled"), out.get("damage_roll_total")
-        if (isinstance(total, int) and isinstance(loser, str) and isinstance(doubled, int)
-                and isinstance(dice_total, int) and dice_total > 0):
+        loser, doubled, dice_total = out.loser, out.damage_rolled, out.damage_roll_total
+        if isinstance(total, int) and doubled is not None and dice_total is not None and dice_total > 0:
             # everything before the damage roll is fixed by the history: learn how its other totals read
-            blow = _Blow(loser, doubled // dice_total, dice_total - total, int(out.get("armor") or 0))
+            blow = _Blow(loser, doubled // dice_total, dice_total - total, int(out.armour or 0))
             self.blows.setdefault(prefix, blow)
             self.afters.setdefault((prefix, dice_total % 2 if self.odd_damage else None), after)
-        return self._state(history, loser, out.get("damage_taken"), kind, after)
+        return self._state(history, loser, out.damage_taken, kind, after)
 
     def _own_blow(self, history: History, resolution: Resolution | None) -> State | None:
         """A flail's blow to its own wielder (a natural 1), after the winner's blow to him. What follows reads
@@ -275,14 +280,13 @@ class PendragonOdds:
         return State(("own blow", found.who, before, after), found.fixed)
 
     def _learn_wielder(self, prefix: History, total: Hashable, resolution: Resolution) -> _Wielder | None:
-        out = legacy(resolution.outcome)
-        own = out.get("self_hit")
-        events = out.get("events") or {}
-        if not isinstance(own, Mapping) or not isinstance(total, int) or own.get("major_wound"):
+        out = _attack(resolution)
+        own = out.self_hit
+        if own is None or not isinstance(total, int) or own.major_wound:
             return None  # a major wound of his own may cost a characteristic: his hit points before are unknown
-        who = own.get("who")
-        hits = [w for w in ("attacker", "defender") if "natural_1_hits_self" in events.get(w, [])]
-        if hits != [who] or out.get("loser") != who or self.can_fall.get(str(who), True):
+        who = own.who
+        hits = [w for w in ("attacker", "defender") if "natural_1_hits_self" in out.events.of(w)]
+        if hits != [who] or out.loser != who or self.can_fall.get(str(who), True):
             return None
         char = self.chars[str(who)]
         for name, value in prefix:  # the characteristics the winner's blow cost him, by the engine's own roll
@@ -292,8 +296,8 @@ class PendragonOdds:
         leaf = dict(self.leaf(resolution))
         fixed = tuple((name, leaf[name]) for name in
                       (*EXCHANGE_FIELDS, "damage_taken", "knocked_down", "major_wound", "fall", "self_hit"))
-        found = _Wielder(str(who), int(own["hit_points"]) + int(own["damage_taken"]), char,
-                         int(own["damage_rolled"]) - total, int(own["armor"]), fixed)
+        found = _Wielder(str(who), int(own.hit_points or 0) + own.damage_taken, char,
+                         own.damage_rolled - total, own.armour, fixed)
         self.wielders[prefix] = found
         return found
 
@@ -395,27 +399,26 @@ class PendragonOdds:
         return None
 
     def leaf(self, resolution: Resolution) -> Leaf:
-        out = legacy(resolution.outcome)
-        knock = out.get("knockdown")
+        out = _attack(resolution)
+        knock = out.knockdown
         fumbles = [who for who in ("attacker", "defender")
-                   if isinstance(out.get(f"{who}_roll"), Mapping) and out[f"{who}_roll"].get("result") == "fumble"]
+                   if (roll := out.roll_of(who)) is not None and roll.result == "fumble"]
         return make_leaf([
-            ("winner", out.get("winner")),
-            ("loser", out.get("loser")),
-            ("tie", bool(out.get("tie"))),
-            ("critical", bool(out.get("critical"))),
+            ("winner", out.winner),
+            ("loser", out.loser),
+            ("tie", out.tie),
+            ("critical", out.critical),
             ("fumble", ",".join(fumbles) or None),
-            ("damage_taken", out.get("damage_taken")),
-            ("knocked_down", isinstance(knock, Mapping) and bool(knock.get("automatic") or not knock.get("passed"))),
-            ("major_wound", bool(out.get("major_wound"))),
-            ("unconscious", bool(out.get("unconscious"))),
-            ("dying", bool(out.get("dying"))),
-            ("out_of_fight", isinstance(out.get("loser"), str)
-             and "out_of_fight" in (out.get("events") or {}).get(out["loser"], [])),
-            ("weapon_broken", out.get("weapon_broken")),
-            ("lance_broken", out.get("lance_broken")),
-            ("self_hit", (out.get("self_hit") or {}).get("who")),
-            ("fall", check_result(out.get("fall"))),
+            ("damage_taken", out.damage_taken),
+            ("knocked_down", knock is not None and bool(knock.automatic or not knock.passed)),
+            ("major_wound", out.major_wound),
+            ("unconscious", out.unconscious),
+            ("dying", out.dying),
+            ("out_of_fight", "out_of_fight" in out.events.of(out.loser)),
+            ("weapon_broken", out.weapon_broken),
+            ("lance_broken", out.lance_broken),
+            ("self_hit", out.self_hit.who if out.self_hit is not None else None),
+            ("fall", check_result(out.fall.to_dict() if out.fall is not None else None)),
         ])
 
 

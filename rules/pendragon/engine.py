@@ -8,11 +8,12 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import READY, InitiativeScore, Resolution, Scenario, SheetSummary, TurnReadiness, WayOut
-from rules.outcome import LegacyOutcome, Outcome
+from rules.outcome import Outcome
 from rules.pendragon import attack, healing, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
+from rules.pendragon.outcomes import RECORDS
 from rules.pendragon.settings import SETTINGS, Rulings, parse_settings
 from rules.pendragon.sheets import summarize, to_sheet, validate_sheet
 
@@ -20,8 +21,6 @@ SYSTEM_ID = "pendragon"
 # ``damage`` is the attacker's damage dice and ``defender_damage`` the defender's (attack.damage_label)
 ROLL_LABELS = frozenset({"attacker", "defender", "damage", "defender_damage", "knockdown", "fall", "fall_damage",
                          "major_wound", "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
-ACTIONS = frozenset({"attack", "rearm", "stand", "first_aid", "chirurgery", "rest", "fall", "knockdown",
-                     "major_wound", "gm_decide", "initiative", "unequip", "end_fight", "condition"})
 URGENCY = ("dying", "fall_damage", "experience_check")
 
 
@@ -59,41 +58,75 @@ def _characters(scenario: Scenario, pack: PendragonCatalog, kind: str) -> tuple[
     return attacker, defender
 
 
+# One rule's run: the parsed characters before, the action; what it did and both characters after.
+Run = Callable[[Ctx, Character | None, Character | None, Mapping[str, Any]],
+               tuple[dict[str, Any], Character | None, Character | None]]
+
+
+def _attack(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
+            ) -> tuple[dict[str, Any], Character | None, Character | None]:
+    assert a is not None and d is not None
+    return attack.resolve_attack(ctx, a, d, action)
+
+
+def _initiative(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
+                ) -> tuple[dict[str, Any], Character | None, Character | None]:
+    return upkeep.initiative(ctx, a, action), a, d
+
+
+def _healer(rule: Callable[[Ctx, Character, Character | None, Any], tuple[dict[str, Any], Character]]) -> Run:
+    """A treatment: the patient is the attacker, the healer (who is not changed) the defender."""
+    def run(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
+            ) -> tuple[dict[str, Any], Character | None, Character | None]:
+        assert a is not None
+        outcome, after = rule(ctx, a, d, action)
+        return outcome, after, d
+    return run
+
+
+def _on_attacker(rule: Callable[[Ctx, Character, Any], tuple[dict[str, Any], Character]]) -> Run:
+    def run(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
+            ) -> tuple[dict[str, Any], Character | None, Character | None]:
+        assert a is not None
+        outcome, after = rule(ctx, a, action)
+        return outcome, after, d
+    return run
+
+
+# action type -> its rule; each writes the record rules/pendragon/outcomes.py RECORDS names for it
+ACTIONS: dict[str, Run] = {
+    "attack": _attack,
+    "rearm": _on_attacker(upkeep.rearm),
+    "stand": _on_attacker(upkeep.stand),
+    "first_aid": _healer(healing.first_aid),
+    "chirurgery": _healer(healing.chirurgery),
+    "rest": _on_attacker(healing.rest),
+    "fall": _on_attacker(upkeep.fall),
+    "knockdown": _on_attacker(upkeep.knockdown),
+    "major_wound": _on_attacker(upkeep.major_wound),
+    "gm_decide": _on_attacker(upkeep.gm_decide),
+    "initiative": _initiative,
+    "unequip": _on_attacker(upkeep.unequip),
+    "end_fight": _on_attacker(ways_out.end_fight),
+    "condition": _on_attacker(ways_out.set_conditions),
+}
+
+
 def _resolve(pack: PendragonCatalog, rules: Rulings, dice: DiceSource, kind: str, action: Mapping[str, Any],
              a_before: Character | None, d_before: Character | None, *, sheets: bool) -> Resolution:
     """One action on parsed characters (never changed: every rule returns new ones); ``sheets``: write both
     sheets after into the Resolution."""
     ctx = Ctx(pack, rules, dice)
     start = len(dice.rolls)
-    a_after, d_after = a_before, d_before
-    if kind == "attack":
-        assert a_before is not None and d_before is not None
-        outcome, a_after, d_after = attack.resolve_attack(ctx, a_before, d_before, action)
-    elif kind == "initiative":
-        outcome = upkeep.initiative(ctx, a_before, action)
-    else:
-        assert a_before is not None
-        if kind == "first_aid":
-            outcome, a_after = healing.first_aid(ctx, a_before, d_before, action)
-        elif kind == "chirurgery":
-            outcome, a_after = healing.chirurgery(ctx, a_before, d_before, action)
-        elif kind == "rest":
-            outcome, a_after = healing.rest(ctx, a_before, action)
-        else:
-            handler = {"rearm": upkeep.rearm, "stand": upkeep.stand, "gm_decide": upkeep.gm_decide,
-                       "knockdown": upkeep.knockdown, "major_wound": upkeep.major_wound,
-                       "fall": upkeep.fall, "unequip": upkeep.unequip, "end_fight": ways_out.end_fight,
-                       "condition": ways_out.set_conditions}[kind]
-            outcome, a_after = handler(ctx, a_before, action)
+    outcome, a_after, d_after = ACTIONS[kind](ctx, a_before, d_before, action)
     decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
         _new(d_before, d_after, "pending_decisions", "defender")
     decisions.sort(key=lambda d: URGENCY.index(d["kind"]) if d.get("kind") in URGENCY else len(URGENCY))
-    outcome["gm_decisions"] = decisions
-    outcome["gm_decision"] = decisions[0] if decisions else None
-    outcome["pending_rolls"] = _new(a_before, a_after, "pending_rolls", "attacker") + \
+    pending = _new(a_before, a_after, "pending_rolls", "attacker") + \
         _new(d_before, d_after, "pending_rolls", "defender")
+    record = RECORDS[kind].from_dict({**outcome, "gm_decisions": decisions, "pending_rolls": pending})
     return Resolution(
-        system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=LegacyOutcome(outcome),
+        system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=record,
         attacker=None if a_after is None or not sheets else to_sheet(a_after, pack),
         defender=None if d_after is None or not sheets else to_sheet(d_after, pack))
 
@@ -102,7 +135,7 @@ class PendragonEngine:
     system_id = SYSTEM_ID
     title = "King Arthur Pendragon"
     roll_labels = ROLL_LABELS
-    actions = ACTIONS
+    actions = frozenset(ACTIONS)
     settings = SETTINGS
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:

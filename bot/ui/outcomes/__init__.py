@@ -17,6 +17,7 @@ from typing import Any
 from bot.text_safety import plain
 from bot.ui.outcomes import ars_harn
 from bot.ui.outcomes import fading_suns as fading_suns_words
+from bot.ui.outcomes import pendragon as pendragon_words
 from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
@@ -74,7 +75,7 @@ SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] 
 
 # record type -> the words for it (each typed system's describer module adds its own table here)
 DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {
-    **ars_harn.DESCRIBERS, **fading_suns_words.DESCRIBERS,
+    **ars_harn.DESCRIBERS, **fading_suns_words.DESCRIBERS, **pendragon_words.DESCRIBERS,
 }
 
 

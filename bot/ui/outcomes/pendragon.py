@@ -22,6 +22,9 @@ from bot.ui.outcomes.common import (
     title,
     worst,
 )
+from bot.ui.outcomes.decisions import gm_decided
+from rules.outcome import Outcome
+from rules.pendragon.outcomes import RECORDS, PendragonOutcome
 
 
 def _opposed(roll: Any) -> str:
@@ -322,3 +325,15 @@ _PENDRAGON_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], Outco
     "first_aid": _pendragon_treatment, "chirurgery": _pendragon_treatment, "rest": _pendragon_rest,
     "rearm": _pendragon_rearm, "knockdown": _pendragon_roll, "major_wound": _pendragon_roll, "fall": _pendragon_roll,
 }
+
+
+def _from_record(outcome: PendragonOutcome, names: tuple[str, str]) -> OutcomeText:
+    stored = outcome.to_dict()
+    if outcome.action == "gm_decide":
+        return gm_decided(stored, names)
+    return pendragon(stored, names)
+
+
+# record type -> its words
+DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {
+    record: _from_record for record in RECORDS.values()}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from content import load_catalog
-from rules.dice import DiceSource
-from rules.model import Resolution, Scenario
+from rules.dice import DiceSource, Roll
+from rules.model import Resolution, Scenario, Sheet
+from rules.outcome import Outcome
 from rules.pendragon.engine import ENGINE
 
 CAT = load_catalog("pendragon")
@@ -24,10 +26,28 @@ def sheet(name: str = "Knight", **over: Any) -> dict[str, Any]:
     return base
 
 
+@dataclass(frozen=True)
+class Ran:
+    """An action's Resolution as these tests read it: ``outcome`` as an event stores it (the record's ``to_dict``,
+    so the tests hold the stored shape too), ``record`` the typed record itself."""
+
+    record: Outcome
+    outcome: dict[str, Any]
+    rolls: tuple[Roll, ...]
+    attacker: Sheet | None
+    defender: Sheet | None
+    resolution: Resolution
+
+    @classmethod
+    def of(cls, resolution: Resolution) -> Ran:
+        return cls(resolution.outcome, resolution.outcome.to_dict(), resolution.rolls, resolution.attacker,
+                   resolution.defender, resolution)
+
+
 def run(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Ran:
     source = DiceSource(forced=dice or {})
     scenario = Scenario("pendragon", action or {"type": "attack"}, attacker, defender, settings or {})
     result = ENGINE.resolve(scenario, source, CAT)
     assert source.unused() == {}, f"forced faces left over: {source.unused()}"
-    return result
+    return Ran.of(result)

@@ -10,6 +10,7 @@ from rules.dice import DiceSource
 from rules.errors import IllegalAction
 from rules.model import Scenario
 from rules.pendragon.engine import ENGINE as PENDRAGON
+from rules.pendragon.outcomes import RestOutcome
 from tests.rules.pendragon.pendragon_support import CAT, QUIET, run, sheet
 
 WIN = {"attacker": [10], "defender": [16]}
@@ -210,5 +211,6 @@ def test_rest_by_days_counts_whole_weeks_and_says_what_was_left_and_why_it_stopp
     wounded = sheet(wounds=[{"amount": 2}])
     res = PENDRAGON.resolve(Scenario("pendragon", {"type": "rest", "days": 17}, wounded), DiceSource(), CAT)
     out = res.outcome
-    assert (out["weeks"], out["days_unused"]) == (2, 3)
-    assert (out["weeks_counted"], out["stopped"]) == (1, "healed")  # whole after one week: the second not needed
+    assert isinstance(out, RestOutcome)
+    assert (out.weeks, out.days_unused) == (2, 3)
+    assert (out.weeks_counted, out.stopped) == (1, "healed")  # whole after one week: the second not needed

@@ -165,7 +165,7 @@ def test_unconscious_just_below_the_threshold() -> None:
 def test_zero_hit_points_is_dying_and_asks_the_gm() -> None:
     result = hit([1, 1, 1, 1, 1], foe(armour=[], wounds=[{"amount": 24}]))
     assert result.outcome["hit_points"] == 0 and result.outcome["dying"] is True
-    assert result.outcome["gm_decision"] == {"kind": "dying", "options": ["death", "survival"],
+    assert result.outcome["gm_decisions"][0] == {"kind": "dying", "options": ["death", "survival"],
                                              "deadline": "midnight", "who": "defender"}
     assert result.defender["dying"] is True
 
@@ -178,14 +178,15 @@ def test_one_hit_point_is_unconscious_but_not_dying() -> None:
 def test_a_single_wound_of_all_hit_points_is_mortal() -> None:
     result = hit([6, 6, 6, 6, 6], foe(armour=[]))
     assert result.defender["wounds"][0]["mortal"] is True and result.defender["mortal"] is True
-    assert result.outcome["gm_decision"]["deadline"] == "hour"
+    assert result.outcome["gm_decisions"][0]["deadline"] == "hour"
 
 
 def test_unconscious_on_horseback_dex_roll_success_is_a_gentle_fall() -> None:
     result = hit([1, 1, 2, 2, 2], foe(armour=[], wounds=[{"amount": 15}], mounted=True), extra={"fall": [5]})
     assert result.outcome["fall"]["passed"] is True and result.outcome["fall"]["target"] == 12
     assert result.defender["mounted"] is False and result.defender["prone"] is True
-    assert result.outcome["gm_decision"] == {"kind": "fall_damage", "options": ["none", "damage"], "who": "defender"}
+    assert result.outcome["gm_decisions"][0] == {"kind": "fall_damage", "options": ["none", "damage"],
+                                                 "who": "defender"}
     assert result.defender["current_hp"] == 6
 
 

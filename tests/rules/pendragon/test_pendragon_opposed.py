@@ -198,7 +198,7 @@ def test_critical_double_dice_setting_rolls_twice_the_dice() -> None:
 
 def test_critical_win_asks_the_gm_for_an_experience_check() -> None:
     result = run(sheet(), sheet("Foe"), None, {"attacker": [15], "defender": [16], "damage": [1, 1, 1, 1, 1]})
-    decision = result.outcome["gm_decision"]
+    decision = result.outcome["gm_decisions"][0]
     assert decision == {"kind": "experience_check", "skill": "sword", "options": ["approve", "deny"],
                         "who": "attacker"}
     approved = run(result.attacker, None, {"type": "gm_decide", "kind": "experience_check", "decision": "approve"})
@@ -213,7 +213,7 @@ def test_notable_success_also_asks_for_an_experience_check() -> None:
 
 def test_plain_success_asks_for_no_experience_check() -> None:
     out = run(sheet(), sheet("Foe"), None, {"attacker": [10], "defender": [16], "damage": [1, 1, 1, 1, 1]}).outcome
-    assert out["experience_check"] is None and out["gm_decision"] is None
+    assert out["experience_check"] is None and out["gm_decisions"] == []
 
 
 def test_flail_natural_1_hits_its_wielder_by_default() -> None:
@@ -256,7 +256,8 @@ def test_typed_damage_belongs_to_the_side_that_typed_it() -> None:
     the defender's): her faces stay unused and his damage is rolled."""
     source = DiceSource(forced={"attacker": [7], "defender": [11], "damage": [5, 5, 4, 2]})
     defender = sheet("Foe", skills={"sword": 12})
-    out = ENGINE.resolve(Scenario("pendragon", {"type": "attack"}, sheet(), defender, QUIET), source, CAT).outcome
+    out = ENGINE.resolve(Scenario("pendragon", {"type": "attack"}, sheet(), defender, QUIET), source,
+                         CAT).outcome.to_dict()
     assert out["winner"] == "defender"
     assert source.unused() == {"damage": [5, 5, 4, 2]}
     assert [r.label for r in source.rolls][:3] == ["attacker", "defender", "defender_damage"]  # a knockdown may follow
@@ -274,6 +275,6 @@ def test_a_flails_blow_to_its_wielder_rolls_under_the_wielders_damage_label() ->
     flailer = sheet("Foe", skills={"flail": 12}, weapons=["flail"])
     source = DiceSource(forced={"attacker": [17], "defender": [1], "defender_damage": [1] * 6})
     out = ENGINE.resolve(Scenario("pendragon", {"type": "attack", "defender_weapon": "flail"}, sheet(), flailer,
-                                  QUIET), source, CAT).outcome
+                                  QUIET), source, CAT).outcome.to_dict()
     assert out["self_hit"]["who"] == "defender" and out["self_hit"]["damage_rolled"] == 6
     assert source.unused() == {}
