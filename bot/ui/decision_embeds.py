@@ -109,7 +109,11 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
     waiting = WAITING
     decided_name = "\u2696\ufe0f The GM decided"
     # What it led to is the new message below (the channel tells the story in order): said once, there.
-    ruling = f"{decision_line(decision)} The result is posted below."
+    if decision.roll is not None:
+        ruling = f"{decision_line(decision)} The result is posted below."
+    else:  # the field's name says the GM decided; the new message says it in full
+        by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
+        ruling = f"**{human(decision.choice or '?')}** for {plain(decision.who)}{by}: the result is posted below."
     heads = tuple(_pending_head(d) for d in (decision, *moot))
     settled = decision.kind in ("dying", "death", "kill")
     who = plain(decision.who)

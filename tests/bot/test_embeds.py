@@ -332,7 +332,7 @@ def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     assert "Aldo is **dying**" in embed.description
     marked = embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"), "death", 2))
     assert "dying" not in (marked.description or "")
-    assert "The GM chose **death** for Aldo (<@2>). The result is posted below." in str(marked.to_dict())
+    assert "**death** for Aldo (<@2>): the result is posted below." in str(marked.to_dict())
     assert "**Aldo** dies." not in str(marked.to_dict())  # said once, in the result posted below (issue 22 §4)
     death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
     assert embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "

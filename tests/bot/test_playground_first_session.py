@@ -34,7 +34,9 @@ STORIES = {
         "refusal": "⚠️ it is Bandit 1's turn, not Bjorn's: wait for /encounter next",
         "npc_attack": "Bandit 1 attacks Bjorn",
         "npc_result": "Hit on Bjorn's face: S2, serious, 2 injury levels.",
-        "decision": "The GM chose incapacitation for Bandit 1 (@gm). Bandit 1 lives, but is incapacitated.",
+        # the message with the buttons points below, where the result is said once (issue 22 §4)
+        "decision": "incapacitation for Bandit 1 (@gm): the result is posted below.",
+        "decided": "Bandit 1 lives, but is incapacitated. The GM chose incapacitation for Bandit 1 (@gm).",
         "accepted": "🩺 Brother Anselm offered Bjorn chirurgy: accepted by @bob.",
         "treated": "Brother Anselm treats Bjorn's wound 1 with chirurgy: critical success.",
         "injuries": "1 Face: S2 serious, 2 levels, penalty −2, treated",
@@ -46,7 +48,8 @@ STORIES = {
         "refusal": "⚠️ it is Bandit 1's turn, not Sir Gawain's: wait for /encounter next",
         "npc_attack": "Bandit 1 attacks Dame Elaine",
         "npc_result": "Bandit 1 wins the exchange: Dame Elaine takes 8 damage. Dame Elaine: 18 hit points left",
-        "decision": "The GM chose death for Bandit 1 (@gm). Bandit 1 dies.",
+        "decision": "death for Bandit 1 (@gm): the result is posted below.",
+        "decided": "Bandit 1 dies. The GM chose death for Bandit 1 (@gm).",
         "accepted": "🩺 Sir Gawain offered Dame Elaine first aid: accepted by @alice.",
         "treated": "First aid for Dame Elaine by Sir Gawain: success, heals 2 hit points.",
         "injuries": "1 wound, 6 hit points, first aid",
@@ -58,7 +61,8 @@ STORIES = {
         "refusal": "⚠️ it is Erian's turn, not Sister Maren's: wait for /encounter next",
         "npc_attack": "Thug 2 attacks Erian",
         "npc_result": "Hit on Erian's chest: a minor wound.",
-        "decision": "The GM chose unconscious for Thug 1 (@gm). Thug 1 survives, unconscious.",
+        "decision": "unconscious for Thug 1 (@gm): the result is posted below.",
+        "decided": "Thug 1 survives, unconscious. The GM chose unconscious for Thug 1 (@gm).",
         "accepted": "🩺 Sister Maren offered Erian remedy: accepted by @bob.",
         "treated": "Sister Maren treats Erian's minor wound 1 with Remedy: success.",
         "injuries": "1 Chest: minor, penalty −1, treated",
@@ -101,7 +105,7 @@ async def test_a_first_session_plays_through(system: str, tmp_path: Path, discor
     assert lines[closing + 1] == "  (only you can see this)"
 
     # the GM's decision, the treatment the patient's owner accepted, the wound marked treated
-    assert story["decision"] in flat
+    assert story["decision"] in flat and story["decided"] in flat
     assert "⏳ Waiting for the GM" in flat
     assert story["accepted"] in text and story["treated"] in flat and story["injuries"] in flat
 

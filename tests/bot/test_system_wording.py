@@ -115,8 +115,7 @@ def test_ars_harn_gm_decision_reads_as_the_ruling_and_the_original_embed_shows_i
     marked = _text(embeds.mark_decided(original.copy(), decision))
     assert "\u23f3 Waiting for the GM" not in marked
     # what it led to is said once, in the new message (issue 22 §4): the edit says who chose what, and points there
-    assert ("\u2696\ufe0f The GM decided: The GM chose **death** for Thief (<@42>). "
-            "The result is posted below.") in marked
+    assert "\u2696\ufe0f The GM decided: **death** for Thief (<@42>): the result is posted below." in marked
     assert "**Thief** dies." not in marked
 
 
