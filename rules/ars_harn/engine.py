@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.ars_harn import combat, magic, recovery, status, ways_out
@@ -33,26 +33,6 @@ SYSTEM_ID = "ars-harn"
 
 ROLL_LABELS = frozenset({"initiative", "attack", "defense", "location", "shock", "kill", "fumble", "stumble",
                          "amputation", "targeting", "chirurgy", "healing", "fatigue"})
-
-# action type -> the options it takes ("who" picks the character for one-character actions)
-ACTION_OPTIONS: dict[str, tuple[str, ...]] = {
-    "attack": combat.ATTACK_OPTIONS,
-    "cast": magic.CAST_OPTIONS,
-    "initiative": ("modifier", "who"),
-    "shock": ("who",),
-    "kill": ("who",),
-    "gm_decide": ("decision", "who"),
-    "heal": recovery.HEAL_OPTIONS,
-    "rest": recovery.REST_OPTIONS,
-    "tactical_advantage": ("use", "weapon", "hand", "who"),
-    "recover": ("condition", "free", "who"),
-    "ready": ("weapon", "hand", "free", "who"),
-    "fatigue": ("change", "roll", "ease_factor", "modifier", "who"),
-    "condition": ("add", "remove", "who"),
-    "inflict": ("location", "side", "code", "effective_impact", "aspect", "bleeding", "who"),
-    "unequip": ("kind", "item", "who"),
-    "end_fight": ("who",),
-}
 
 Sides = tuple[Character | None, Character | None]
 # an action: the rules context, its options, the attacker's and defender's sheets -> its record and both sheets after
@@ -123,25 +103,34 @@ def _initiative(ctx: Ctx, options: Options, attacker: Character | None, defender
     return InitiativeOutcome(attacker=first, defender=second), attacker, defender
 
 
-# action type -> how it runs (every action's record is in rules/ars_harn/outcomes.py, keyed the same way)
-ACTIONS: dict[str, Run] = {
-    "attack": _both("attack", combat.attack),
-    "cast": _both("cast", magic.cast),
-    "initiative": _initiative,
-    "shock": _one("shock", _sheet(status.shock)),
-    "kill": _one("kill", status.kill),
-    "gm_decide": _one("gm_decide", _sheet(status.gm_decide)),
-    "heal": _heal,
-    "rest": _one("rest", _sheet(recovery.rest)),
-    "tactical_advantage": _one("tactical_advantage", _sheet(status.use_advantage)),
-    "recover": _one("recover", _sheet(ways_out.recover)),
-    "ready": _one("ready", _sheet(status.ready_weapon)),
-    "fatigue": _one("fatigue", _sheet(status.fatigue)),
-    "condition": _one("condition", _sheet(status.set_conditions)),
-    "inflict": _one("inflict", status.gm_wound),
-    "unequip": _one("unequip", _sheet(status.unequip_item)),
-    "end_fight": _one("end_fight", _sheet(ways_out.end_fight)),
+@dataclass(frozen=True)
+class Action:
+    options: tuple[str, ...]  # what it takes besides "type" ("who" picks the sheet of a one-character action)
+    run: Run
+
+
+# action type -> its options and its rule; each writes the record rules/ars_harn/outcomes.py RECORDS names
+ACTIONS: dict[str, Action] = {
+    "attack": Action(combat.ATTACK_OPTIONS, _both("attack", combat.attack)),
+    "cast": Action(magic.CAST_OPTIONS, _both("cast", magic.cast)),
+    "initiative": Action(("modifier", "who"), _initiative),
+    "shock": Action(("who",), _one("shock", _sheet(status.shock))),
+    "kill": Action(("who",), _one("kill", status.kill)),
+    "gm_decide": Action(("decision", "who"), _one("gm_decide", _sheet(status.gm_decide))),
+    "heal": Action(recovery.HEAL_OPTIONS, _heal),
+    "rest": Action(recovery.REST_OPTIONS, _one("rest", _sheet(recovery.rest))),
+    "tactical_advantage": Action(("use", "weapon", "hand", "who"),
+                                 _one("tactical_advantage", _sheet(status.use_advantage))),
+    "recover": Action(("condition", "free", "who"), _one("recover", _sheet(ways_out.recover))),
+    "ready": Action(("weapon", "hand", "free", "who"), _one("ready", _sheet(status.ready_weapon))),
+    "fatigue": Action(("change", "roll", "ease_factor", "modifier", "who"), _one("fatigue", _sheet(status.fatigue))),
+    "condition": Action(("add", "remove", "who"), _one("condition", _sheet(status.set_conditions))),
+    "inflict": Action(("location", "side", "code", "effective_impact", "aspect", "bleeding", "who"),
+                      _one("inflict", status.gm_wound)),
+    "unequip": Action(("kind", "item", "who"), _one("unequip", _sheet(status.unequip_item))),
+    "end_fight": Action(("who",), _one("end_fight", _sheet(ways_out.end_fight))),
 }
+ACTION_OPTIONS: dict[str, tuple[str, ...]] = {kind: action.options for kind, action in ACTIONS.items()}
 
 
 def _catalog(catalog: Any) -> ArsHarnCatalog:
@@ -206,7 +195,7 @@ class ArsHarnEngine:
         first = len(dice.rolls)
         attacker = None if scenario.attacker is None else parse_character(scenario.attacker, "attacker", cat)
         defender = None if scenario.defender is None else parse_character(scenario.defender, "defender", cat)
-        outcome, attacker, defender = ACTIONS[kind](ctx, options, attacker, defender)
+        outcome, attacker, defender = ACTIONS[kind].run(ctx, options, attacker, defender)
         return Resolution(
             system=SYSTEM_ID,
             rolls=tuple(dice.rolls[first:]),
@@ -228,7 +217,7 @@ class ArsHarnEngine:
         options = Options(action_map, ACTION_OPTIONS[kind])
         attacker = parse_character(scenario.attacker, "attacker", cat)
         defender = parse_character(scenario.defender, "defender", cat)
-        run = ACTIONS[kind]
+        run = ACTIONS[kind].run
 
         def once(dice: DiceSource) -> Resolution:
             first = len(dice.rolls)
