@@ -138,6 +138,11 @@ async def test_a_fading_suns_players_character_is_asked_its_defence(services: An
     await services.characters.edit_stat(alice, "Hero E", "defense", "dodge")
     sheet = await services.combat.attack(gm, "Hero E", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
     assert not isinstance(sheet, DefensePrompt) and sheet.outcome["defense_from"] == "sheet"
+    # an attack the engine refuses (a stunned attacker) says so at once, not after asking her
+    await services.characters.set_condition(gm, "Thug 1", "stunned", True)
+    with pytest.raises(RulesError, match="stunned"):
+        await services.combat.attack(gm, "Hero F", "knife", attacker="Thug 1", dice_text="location=12")
+    await services.characters.set_condition(gm, "Thug 1", "stunned", False)
     await services.settings.set_ruling(manager, "ask_defense", "false")
     off = await services.combat.attack(gm, "Hero F", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
     assert not isinstance(off, DefensePrompt) and off.outcome["defense_from"] == "ruling"
