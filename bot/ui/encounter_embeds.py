@@ -162,7 +162,8 @@ def initiative(view: EncounterView) -> discord.Embed:
     """/encounter initiative: the order it set, in one paragraph, and the faces; each combatant's state is the
     pinned tracker's to show (it is brought up to date too: not posted a second time here)."""
     embed = _embed(f"\U0001f3b2 Initiative \u2014 round {view.round}", "", Severity.INFO.colour)
-    order = " \u00b7 ".join(f"{number}. **{plain(c.name)}**" + (f" {c.initiative}" if c.initiative is not None else "")
+    order = " \u00b7 ".join(f"{number}. **{plain(c.name)}**"
+                            + (f" ({c.initiative})" if c.initiative is not None else "")
                             for number, c in enumerate(view.combatants, 1))
     embed.description = order or "Nobody is in the encounter yet: `/encounter add` or `/encounter npcs`."
     if view.combatants and all(c.initiative is None for c in view.combatants):

@@ -256,7 +256,7 @@ def test_initiative_answers_with_the_order_in_one_paragraph_not_the_tracker_agai
     view = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=1, turn=0, active=True,
                          combatants=combatants, tracker_message_id=None, version=4)
     shown = embeds.initiative(view)
-    assert shown.description == "1. **Bandit 1** 19 \u00b7 2. **Bandit 2** 18 \u00b7 3. **Bandit 3** 17"
+    assert shown.description == "1. **Bandit 1** (19) \u00b7 2. **Bandit 2** (18) \u00b7 3. **Bandit 3** (17)"
     assert "wound" not in str(shown.to_dict()) and "shock" not in str(shown.to_dict())
     assert [f.value for f in shown.fields if f.name == "Turn"] == ["Bandit 1 (NPC)"]
 
