@@ -141,6 +141,11 @@ def character(view: CharacterView) -> discord.Embed:
         embed.add_field(name=f"Wounds ({len(summary.wounds)})", value=_wounds_value(summary.wounds, view.system),
                         inline=False)
         embed.colour = discord.Colour(_wound_colour(summary.wounds))
+    checks = view.sheet.get("experience_checks")
+    if isinstance(checks, list) and checks:  # Pendragon: the checks the GM approved (they were only in the export)
+        embed.add_field(name="Experience checks", value=limits.clip(
+            ", ".join(plain(str(check).replace("_", " ")) for check in checks) + " (approved by the GM)",
+            limits.FIELD_VALUE), inline=False)
     embed.add_field(name="Owner", value=kind, inline=True)
     embed.set_footer(text=f"character #{view.id} \u00b7 version {view.version}")
     return limits.fit(embed)

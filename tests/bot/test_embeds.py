@@ -357,3 +357,16 @@ def test_no_ruling_a_gm_reads_in_setup_show_points_at_our_research_notes() -> No
     for system in available_ids():
         for setting in get_engine(system).settings:
             assert "research" not in setting.description.casefold(), (system, setting.name)
+
+
+def test_a_knights_approved_experience_checks_show_on_character_show() -> None:
+    """Issue 22 §3: a knight's approved checks showed only in the export."""
+    summary = SheetSummary(name="Sir Gawain", stats=(("SIZ", "15"),), equipment=(("sword", "18"),), wounds=(),
+                           condition="ready")
+    view = CharacterView(id=1, name="Sir Gawain", system="pendragon", owner_id=42, npc=False, version=3,
+                         sheet={"name": "Sir Gawain", "experience_checks": ["sword", "great_spear"]}, summary=summary)
+    fields = {f.name: f.value for f in embeds.character(view).fields}
+    assert fields["Experience checks"] == "sword, great spear (approved by the GM)"
+    view = CharacterView(id=1, name="Sir Gawain", system="pendragon", owner_id=42, npc=False, version=3,
+                         sheet={"name": "Sir Gawain"}, summary=summary)
+    assert "Experience checks" not in {f.name for f in embeds.character(view).fields}
