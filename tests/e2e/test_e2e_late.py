@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from bot.db.engine import Database
@@ -155,6 +156,7 @@ KILL_BLOW = {"target": "Keeper 1", "weapon": "Broadsword", "aspect": "edge", "ai
              "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}
 
 
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def test_a_late_post_after_a_restart_carries_the_gm_buttons_and_a_press_resolves_it(
         empty_db_url: str, tmp_path: Path) -> None:
     """Killed between commit and answer on an attack whose kill roll awaits the GM: the restarted bot's late
