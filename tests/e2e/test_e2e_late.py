@@ -100,7 +100,10 @@ async def test_killed_between_commit_and_answer_the_restarted_bot_posts_the_atta
                 await asyncio.sleep(0.1)
             undo = await emu.slash("undo", {}, user=world.gm, channel=world.combat)
             await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the /undo's answer held")
-            await asyncio.sleep(0.5)  # its transaction commits before the answer is sent
+            for _ in range(int(DEADLINE / 0.1)):  # its transaction commits before the answer is tried
+                if await unanswered_events(empty_db_url) == 2:
+                    break
+                await asyncio.sleep(0.1)
             bot.kill()
             assert await bot.wait() == -9
             assert not answered(held) and not answered(undo)
@@ -249,7 +252,10 @@ async def test_an_action_shown_but_not_marked_before_a_crash_is_not_posted_again
             emu.callback_faults = ["hold"]
             held = await emu.slash("undo", {}, user=world.gm, channel=world.combat)
             await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the /undo's answer held")
-            await asyncio.sleep(0.5)  # its transaction commits before the answer is sent
+            for _ in range(int(DEADLINE / 0.1)):  # its transaction commits before the answer is tried
+                if await unanswered_events(empty_db_url) == 1:
+                    break
+                await asyncio.sleep(0.1)
             bot.kill()
             assert await bot.wait() == -9
             assert not answered(held)
