@@ -57,7 +57,30 @@ async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, b
     return 0
 
 
+def database_url(text: str | None) -> str | None:
+    """``--database``: a database URL, or a plain file path kept as a SQLite file; one line if neither."""
+    if text is None:
+        return None
+    if "://" not in text:
+        path = Path(text).expanduser().resolve()
+        if not path.parent.is_dir():
+            raise UsageError(f"--database {text}: there is no folder {path.parent}")
+        return f"sqlite+aiosqlite:///{path}"
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        backend = make_url(text).get_backend_name()
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise UsageError(f"--database {text!r} is not a database URL: give a file path (campaign.db) or a URL "
+                         "(sqlite+aiosqlite:///campaign.db, postgresql+asyncpg://user@host/db)") from None
+    if backend not in ("sqlite", "postgresql"):
+        raise UsageError(f"--database: only SQLite and PostgreSQL databases are supported, not {backend}")
+    return text
+
+
 def cmd_playground(args: argparse.Namespace) -> int:
+    args.database = database_url(args.database)
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
     interactive = sys.stdin.isatty() and not args.script
@@ -81,7 +104,7 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     parser = sub.add_parser("playground", help="play offline: a loopback Discord and the bot, in this terminal")
     parser.add_argument("--demo", action="store_true", help="replay a short demo fight first")
     parser.add_argument("--script", metavar="FILE", help="replay a script of lines (- for standard input)")
-    parser.add_argument("--database", metavar="URL", help="keep the game in this database (default: a scratch file)")
+    parser.add_argument("--database", metavar="URL", help="keep the game in this database: a file path or a database URL (default: a scratch file)")
     parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
     parser.add_argument("--files", metavar="DIR", default="playground-files",
                         help="save the files the bot sends (pictures, exports) here (default: %(default)s)")

@@ -105,6 +105,27 @@ def test_the_cli_replays_a_script_and_exits_2_on_unreadable_lines(tmp_path: Path
     assert "1 line(s) could not be run" in out.err
 
 
+@pytest.mark.parametrize("given", ["postgresql+asyncpg://::bad", "mysql://a@b/c", "/no/such/folder/campaign.db"])
+def test_a_database_that_is_not_one_is_one_line_and_exit_2(given: str, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "script.txt"
+    script.write_text("/roll expression:3d6\n", encoding="utf-8")
+    assert main(["playground", "--database", given, "--script", str(script)]) == 2
+    out = capsys.readouterr()
+    assert "--database" in out.err and "Traceback" not in out.err + out.out
+    assert len(out.err.strip().splitlines()) == 1 and "rolls" not in out.out
+
+
+def test_a_plain_file_path_keeps_the_game_in_that_sqlite_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "script.txt"
+    script.write_text("/roll expression:3d6+2 dice:1,2,3\n", encoding="utf-8")
+    assert main(["playground", "--database", "campaign.db", "--script", str(script)]) == 0
+    assert "Total 8" in capsys.readouterr().out
+    assert (tmp_path / "campaign.db").stat().st_size > 0
+
+
 def _examples() -> Path:
     return Path(str(resources.files("content") / "examples"))
 
