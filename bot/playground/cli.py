@@ -104,7 +104,8 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     parser = sub.add_parser("playground", help="play offline: a loopback Discord and the bot, in this terminal")
     parser.add_argument("--demo", action="store_true", help="replay a short demo fight first")
     parser.add_argument("--script", metavar="FILE", help="replay a script of lines (- for standard input)")
-    parser.add_argument("--database", metavar="URL", help="keep the game in this database: a file path or a database URL (default: a scratch file)")
+    parser.add_argument("--database", metavar="URL",
+                        help="keep the game in this database: a file path or a URL (default: a scratch file)")
     parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
     parser.add_argument("--files", metavar="DIR", default="playground-files",
                         help="save the files the bot sends (pictures, exports) here (default: %(default)s)")
