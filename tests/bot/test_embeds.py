@@ -121,7 +121,7 @@ def test_ars_harn_shock_fumble_stumble_and_tactical_advantage() -> None:
 
 
 PENDRAGON = {
-    "attacker_roll": {"face": 14, "target": 16, "result": "success"},
+    "action": "attack", "attacker_roll": {"face": 14, "target": 16, "result": "success"},
     "defender_roll": {"face": 9, "target": 13, "result": "success"}, "winner": "attacker", "tie": False,
     "damage_rolled": 22, "armor": 4, "shield_applied": False, "damage_taken": 18,
     "knockdown": {"total": 12, "target": 5, "passed": False}, "major_wound": True, "unconscious": False,
@@ -327,8 +327,8 @@ def test_marking_a_roll_decided_drops_its_line_and_moot_ones_and_keeps_the_rest(
 
 def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     dying = PendingDecisionView(id=1, kind="dying", who="Aldo", options=("death", "survival"))
-    embed = embeds.action(report("pendragon", {"winner": "attacker", "damage_taken": 30, "hit_points": -5,
-                                               "dying": True}, pending=(dying,)))
+    embed = embeds.action(report("pendragon", {"action": "attack", "winner": "attacker", "damage_taken": 30,
+                                               "hit_points": -5, "dying": True}, pending=(dying,)))
     assert "Aldo is **dying**" in embed.description
     marked = embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"), "death", 2))
     assert "dying" not in (marked.description or "")

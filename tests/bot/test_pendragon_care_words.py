@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from bot.ui.outcomes.pendragon import _pendragon_rest, _pendragon_treatment
+from bot.ui.outcomes import describe
 
 
 def test_a_successful_chirurgery_says_whether_more_care_is_needed() -> None:
     base = {"action": "chirurgery", "roll": {"result": "success", "roll": 5, "target": 12}, "healed": 3,
             "hit_points": 4}
-    still = _pendragon_treatment({**base, "chirurgery_needed": True}, ("Sir Bedwyr", "Brother Cadoc"))
+    still = describe("pendragon", {**base, "chirurgery_needed": True}, ("Sir Bedwyr", "Brother Cadoc"))
     assert "More chirurgery is needed (another week: /heal method:chirurgy)." in still.headline
-    done = _pendragon_treatment({**base, "chirurgery_needed": False}, ("Sir Bedwyr", "Brother Cadoc"))
+    done = describe("pendragon", {**base, "chirurgery_needed": False}, ("Sir Bedwyr", "Brother Cadoc"))
     assert "No more chirurgery is needed" in done.headline
 
 
 def test_a_rest_by_days_says_what_the_days_did_and_why_it_stopped() -> None:
-    words = _pendragon_rest({"action": "rest", "weeks": 2, "weeks_counted": 1, "days": 17, "days_unused": 3,
-                             "stopped": "healed", "healed": 2, "lost": 0, "wounds_left": 0},
-                            ("Sir Bedwyr", "Sir Bedwyr"))
+    words = describe("pendragon", {"action": "rest", "weeks": 2, "weeks_counted": 1, "days": 17, "days_unused": 3,
+                                   "stopped": "healed", "healed": 2, "lost": 0, "wounds_left": 0},
+                     ("Sir Bedwyr", "Sir Bedwyr"))
     assert words.headline == ("**Sir Bedwyr** rests 1 week: heals 2 hit points. The rest stopped after 1 of 2 weeks: "
                               "every wound has healed. Pendragon heals by the week: the 3 days left over heal nothing.")

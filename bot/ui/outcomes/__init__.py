@@ -34,7 +34,6 @@ from bot.ui.outcomes.common import (
     worst,
 )
 from bot.ui.outcomes.decisions import decision_words, gm_decided
-from bot.ui.outcomes.pendragon import pendragon
 from rules.outcome import LegacyOutcome, Outcome
 from rules.registry import read_outcome
 
@@ -52,7 +51,6 @@ __all__ = [
     "gm_decided",
     "human",
     "modifiers",
-    "pendragon",
     "roll_line",
     "rolls_value",
     "signed",
@@ -68,9 +66,7 @@ def generic(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
     return OutcomeText(f"{names[0]} acts.", _details(outcome, set()), Severity.INFO)
 
 
-SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
-    "pendragon": pendragon,
-}
+SYSTEMS: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {}
 
 
 # record type -> the words for it (each typed system's describer module adds its own table here)

@@ -1,8 +1,13 @@
-"""King Arthur Pendragon outcomes as words: opposed exchanges, knockdown, major wounds, treatment, rest."""
+"""King Arthur Pendragon outcomes as words: opposed exchanges, knockdown, major wounds, treatment, rest.
+
+One describer per record type (rules/pendragon/outcomes.py), chosen by type (``DESCRIBERS``). Each is put
+together from small parts, and each part words the full form (the Details fields) and the public one (the
+brief lines and the totals) at once, so the two cannot disagree."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ui.outcomes.common import (
@@ -10,330 +15,440 @@ from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
     Severity,
-    _brief,
-    _details,
     _num,
-    check_line,
     human,
     joined,
     plural,
     signed,
     text,
-    title,
     worst,
 )
-from bot.ui.outcomes.decisions import gm_decided
+from bot.ui.outcomes.decisions import decision_severity, decision_words
 from rules.outcome import Outcome
-from rules.pendragon.outcomes import RECORDS, PendragonOutcome
+from rules.pendragon.outcomes import (
+    SIDES,
+    AttackOutcome,
+    ChirurgeryOutcome,
+    ConditionOutcome,
+    EndFightOutcome,
+    Fall,
+    FallOutcome,
+    FirstAidOutcome,
+    GmDecideOutcome,
+    InitiativeOutcome,
+    Knockdown,
+    KnockdownOutcome,
+    MajorWoundEffects,
+    MajorWoundOutcome,
+    RearmOutcome,
+    RestOutcome,
+    RollView,
+    SideRoll,
+    StandOutcome,
+    UnequipOutcome,
+)
+
+Names = tuple[str, str]
+_PASSES = ("success", "critical")
 
 
-def _opposed(roll: Any) -> str:
-    if not isinstance(roll, Mapping):
-        return text(roll)
-    face, total = roll.get("face"), roll.get("total")
-    shown = _num(total if total is not None else face)
-    if isinstance(face, int) and isinstance(total, int) and face != total:
-        shown = f"{face} {signed(total - face)} = {total}"
-    line = f"{shown} vs {_num(roll.get('target'))}: **{human(roll.get('result') or '?')}**"
-    extras = [f"{human(name)} {signed(value)}" for name, value in roll.get("modifiers") or []
-              if isinstance(value, int)] if isinstance(roll.get("modifiers"), list) else []
-    if extras:
-        line += f" ({', '.join(extras)})"
-    return line
+@dataclass
+class Part:
+    """One piece of an outcome in words: its Details fields, the effects said together in one public line, its
+    other public lines, its totals (each with the side whose roll it is: the target's are left out under secret
+    rolls, ``OutcomeText.own_numbers``) and how bad it is."""
+
+    fields: list[Field] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    rolls: list[tuple[str, str]] = field(default_factory=list)  # the d20s, said ``14 success vs 9 failure``
+    numbers: list[tuple[str, str]] = field(default_factory=list)
+    severity: Severity = Severity.INFO  # the lowest: a part that says nothing of harm leaves the headline's
 
 
-def _roll_words(roll: Any) -> str:
-    """A d20 roll mapping as ``7 vs 9, success``."""
-    if not isinstance(roll, Mapping):
-        return text(roll)
-    total = roll.get("total", roll.get("face"))
-    return f"{_num(total)} vs {_num(roll.get('target'))}, {human(roll.get('result') or '?')}"
+def _put_together(headline: str, parts: Sequence[Part], severity: Severity, brief: bool = True) -> OutcomeText:
+    rolls = [r for part in parts for r in part.rolls]
+    numbers = [n for part in parts for n in part.numbers]
+    effects = joined([e for part in parts for e in part.effects])
+    lines = ([effects] if effects else []) + [line for part in parts for line in part.lines]
+
+    def totals(sides: Sequence[str]) -> str | None:
+        return joined([" vs ".join(r for side, r in rolls if side in sides),
+                       *(n for side, n in numbers if side in sides)]) or None
+
+    return OutcomeText(
+        headline, [f for part in parts for f in part.fields], worst(severity, *(p.severity for p in parts)),
+        lines if brief else None, totals(SIDES), own_numbers=totals(("attacker",)))
 
 
-def _passed(roll: Any) -> bool:
-    return isinstance(roll, Mapping) and str(roll.get("result")) in ("success", "critical")
+def _side(names: Names, side: str) -> str:
+    return {"attacker": names[0], "defender": names[1]}.get(side, text(side))
 
 
-def _major_wound_lines(effects: Any, who: str) -> list[str]:
-    if not isinstance(effects, Mapping):
-        return []
-    lines = []
-    conscious = effects.get("conscious_roll")
-    if conscious is not None:
-        lines.append(f"stays conscious ({_roll_words(conscious)})" if _passed(conscious)
-                     else f"falls **unconscious** ({_roll_words(conscious)})")
-    valorous = effects.get("valorous_roll")
-    if valorous is not None:
-        lines.append(f"fights on (Valorous {_roll_words(valorous)})" if _passed(valorous)
-                     else f"loses heart and **leaves the fight** (Valorous {_roll_words(valorous)})")
-    lost = effects.get("stat_lost")
-    if lost and str(lost) != "none":
-        lines.append(f"loses a point of **{str(lost).upper()}**")
-    elif "stat_lost" in effects:
-        lines.append("loses no statistic")
-    return lines
+def _check(total: int | None, target: int | None, passed: bool | None, result: str | None) -> str:
+    """A check as ``12 vs 9: **passed**`` (``waiting for the GM`` while neither is known)."""
+    line = _num(total)
+    if target is not None:
+        line += f" vs {_num(target)}"
+    if passed is not None:
+        return line + (": **passed**" if passed else ": **failed**")
+    return line + (f": **{human(result)}**" if result else ": waiting for the GM")
 
 
-def pendragon(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    if outcome.get("action") in _PENDRAGON_OTHER:
-        return _PENDRAGON_OTHER[str(outcome["action"])](outcome, names)
-    attacker, defender = names
-    used = {"attacker_roll", "defender_roll", "winner", "tie", "damage_rolled", "armor", "shield_applied",
-            "damage_taken", "knockdown", "major_wound", "unconscious", "hit_points", "weapon_broken",
-            "weapon_dropped", "dying", "critical", "damage_dice", "unopposed", "unopposed_why",
-            "major_wound_effects", "fall",
-            "lance_broken", "self_hit", "experience_check", "damage_notes"}
-    fields: list[Field] = []
-    severity = Severity.NONE
-    winner = outcome.get("winner")
-    winner_name = {"attacker": attacker, "defender": defender}.get(str(winner))
-    loser_name = {"attacker": defender, "defender": attacker}.get(str(winner))
-    hurt = loser_name or defender
-    taken = outcome.get("damage_taken")
-    if outcome.get("tie"):
-        headline = "**Tie**: the blows meet and nobody is hurt."
-    elif winner_name is None:
-        headline = "**Both miss**: nobody is hurt this round." if "winner" in outcome else f"{attacker} acts."
-        severity = Severity.NONE if "winner" in outcome else Severity.INFO
-    elif taken:
-        headline = f"**{winner_name}** wins the exchange: {loser_name} takes **{taken}** damage."
-        severity = Severity.LIGHT
-    elif outcome.get("damage_rolled") is not None:
-        headline = f"**{winner_name}** wins the exchange, but {loser_name}'s armour holds."
+# -- the exchange's parts -------------------------------------------------------------------------------------
+
+
+def _opposed(roll: SideRoll | RollView) -> str:
+    """A d20 in full: ``11 +3 = 14 vs 23: **success** (mounted +5)``; a secret one (its numbers left out,
+    ``SideRoll.hiding_numbers``) by what it did: ``**success**``."""
+    if roll.face is None and roll.total is None:
+        return f"**{human(roll.result or '?')}**"
+    shown = _num(roll.total if roll.total is not None else roll.face)
+    if roll.face is not None and roll.total is not None and roll.face != roll.total:
+        shown = f"{roll.face} {signed(roll.total - roll.face)} = {roll.total}"
+    line = f"{shown} vs {_num(roll.target)}: **{human(roll.result or '?')}**"
+    extras = [f"{human(name)} {signed(value)}" for name, value in roll.modifiers] if isinstance(roll, SideRoll) else []
+    return line + (f" ({', '.join(extras)})" if extras else "")
+
+
+def _rolls(out: AttackOutcome, names: Names) -> Part:
+    part = Part()
+    for who in SIDES:
+        roll = out.roll_of(who)
+        if roll is None:
+            continue
+        name = _side(names, who)
+        part.fields.append((f"{name} ({text(roll.weapon)})" if roll.weapon else name, _opposed(roll), True))
+        total = roll.total if roll.total is not None else roll.face
+        part.rolls.append((who, f"{_num(total)} {human(roll.result or '?')}" if total is not None
+                             else human(roll.result or "?")))
+    return part
+
+
+def _damage(out: AttackOutcome) -> Part:
+    if out.damage_rolled is None:
+        return Part()
+    armour = f"armour {_num(out.armour)}"
+    line = f"{out.damage_rolled} rolled" + (f" on {out.damage_dice}" if out.damage_dice else "")
+    if out.critical:
+        line += ", **critical**: doubled"
+    if out.damage_notes:
+        line += f" ({', '.join(human(n) for n in out.damage_notes)})"
+    shield = " with shield" if out.shield_applied else ""
+    total = f"critical: damage {out.damage_rolled} doubled \u2212 {armour}" if out.critical \
+        else f"damage {out.damage_rolled} \u2212 {armour}"
+    return Part(fields=[("Damage", f"{line} \u2212 {armour}{shield} = **{_num(out.damage_taken)}**", False)],
+                numbers=[(out.winner, total)])
+
+
+def _knockdown(knockdown: Knockdown | None, hurt: str) -> Part:
+    if knockdown is None:
+        return Part()
+    down = knockdown.passed is False or knockdown.automatic
+    check = _check(knockdown.total, knockdown.target, knockdown.passed, knockdown.result)
+    if knockdown.pending:  # the public message's "Waiting for the GM" says so: not said twice (issue 22 §4)
+        line = f"{hurt} rolls DEX against the blow: waiting for the GM"
+    elif knockdown.automatic:
+        line = f"twice {hurt}'s SIZ: **knocked down**"
+    elif down:
+        line = f"{check}\n{hurt} is **knocked down**"
     else:
-        headline = f"**{winner_name}** wins the exchange."
-    if outcome.get("unopposed"):
+        line = f"{check}\n{hurt} keeps their feet"
+    if knockdown.fall_damage:
+        line += f", and the fall deals {knockdown.fall_damage}"
+    return Part(fields=[("Knockdown", line, True)], effects=[f"{hurt} is **knocked down**"] if down else [],
+                severity=Severity.SERIOUS if down else Severity.INFO)
+
+
+def _roll_words(roll: RollView) -> str:
+    return f"{_num(roll.total if roll.total is not None else roll.face)} vs {_num(roll.target)}, " \
+           f"{human(roll.result or '?')}"
+
+
+def _major_wound(effects: MajorWoundEffects | None, hurt: str) -> Part:
+    """A major wound: chirurgery needed, and what its rolls did (the CON roll, Valorous, a characteristic)."""
+    said: list[tuple[str, bool]] = []  # (words, whether the public line says it too)
+    if effects is not None:
+        conscious, valorous = effects.conscious_roll, effects.valorous_roll
+        if conscious is not None:
+            said.append((f"stays conscious ({_roll_words(conscious)})", False) if conscious.result in _PASSES
+                        else (f"falls **unconscious** ({_roll_words(conscious)})", True))
+        if valorous is not None:
+            said.append((f"fights on (Valorous {_roll_words(valorous)})", False) if valorous.result in _PASSES
+                        else (f"loses heart and **leaves the fight** (Valorous {_roll_words(valorous)})", True))
+        lost = effects.stat_lost
+        said.append((f"loses a point of **{lost.upper()}**", True) if lost and lost != "none"
+                    else ("loses no statistic", False))
+    value = f"{hurt} suffers a **major wound** and needs chirurgery" + "".join(f"\n{hurt} {w}" for w, _ in said)
+    return Part(fields=[("Major wound", value, False)],
+                effects=[f"{hurt} suffers a **major wound**"] + [f"{hurt} {w.split(' (')[0]}" for w, public in said
+                                                                 if public],
+                severity=Severity.GRIEVOUS)
+
+
+def _said_unconscious(effects: MajorWoundEffects | None) -> bool:
+    roll = effects.conscious_roll if effects is not None else None
+    return roll is not None and roll.result not in _PASSES
+
+
+def _fall(fall: Fall | None, hurt: str) -> Part:
+    if fall is None:
+        return Part()
+    if fall.pending:
+        return Part(fields=[("Fall", f"{hurt} falls unconscious: the DEX roll waits for the GM", True)])
+    line = f"{_check(fall.total, fall.target, fall.passed, fall.result)}: " + \
+        ("a gentle fall" if fall.passed else f"{hurt} falls hard")
+    if fall.fall_damage:
+        line += f", {fall.fall_damage} damage"
+    return Part(fields=[("Fall", line, True)])
+
+
+def _life(hurt: str, hit_points: int | None, *, dying: bool, unconscious: bool, hurt_now: bool,
+          said_unconscious: bool) -> Part:
+    """Hit points left, dying, unconscious: ``hurt_now`` the blow (or the flail's) took hit points."""
+    part = Part()
+    if hit_points is not None and hurt_now:
+        part.fields.append(("Hit points", f"{hurt}: {text(hit_points)}", True))
+    if dying or (hit_points is not None and hit_points <= 0):
+        part.fields.append(("Dying", f"{hurt} is **dying**", True))
+        part.lines.append(f"{MORTAL_MARK} {hurt} is **dying** ({_num(hit_points)} hit points)")
+        part.severity = Severity.MORTAL
+    elif unconscious:
+        part.fields.append(("Unconscious", f"{hurt} falls **unconscious**", True))
+        if not said_unconscious:
+            part.lines.append(f"{hurt} falls **unconscious** ({plural(hit_points, 'hit point')} left)")
+        elif hit_points is not None:  # the major wound's line said it: the hit points left only
+            part.lines.append(f"{hurt}: {plural(hit_points, 'hit point')} left")
+        part.severity = Severity.GRIEVOUS
+    elif hit_points is not None and hurt_now:
+        part.lines.append(f"{hurt}: {plural(hit_points, 'hit point')} left")
+    return part
+
+
+def _sides(whose: str | None) -> tuple[str, ...]:
+    return () if not whose else SIDES if whose == "both" else (whose,)
+
+
+def _weapons(out: AttackOutcome, names: Names) -> Part:
+    """Weapons broken or dropped, and lances broken on a charge (each weapon said once, issue 22 §4: a charge's
+    broken lance is also its side's broken weapon)."""
+    part = Part()
+    lost = {item.who: item.weapon for item in out.weapons_lost}
+    for whose, verb, name in ((out.weapon_broken, "breaks", "Weapon broken"),
+                              (out.weapon_dropped, "is dropped", "Weapon dropped")):
+        for side in _sides(whose):
+            said = f"{_side(names, side)}'s {text(lost[side]) if lost.get(side) else 'weapon'} {verb}"
+            part.fields.append((name, f"{said}: they must re-arm (/ready)", True))
+            part.lines.append(said)
+            part.severity = Severity.LIGHT
+    lances = [side for side in _sides(out.lance_broken) if side not in _sides(out.weapon_broken)]
+    if lances:
+        owners = " and ".join(f"{_side(names, side)}'s" for side in lances)
+        lance = "lances break" if len(lances) > 1 else "lance breaks"
+        part.fields.append(("Lance", f"{owners} {lance} on the blow", True))
+        part.lines.append(f"{owners} {lance}")
+    return part
+
+
+def _self_hit(out: AttackOutcome, names: Names) -> Part:
+    own = out.self_hit
+    if own is None:
+        return Part()
+    line = f"the flail hits its wielder, {_side(names, own.who)}: {own.damage_rolled} rolled on {own.damage_dice} " \
+           f"\u2212 armour {own.armour} = **{own.damage_taken}**"
+    if own.major_wound:
+        line += ", a **major wound**"
+    return Part(fields=[("Flail", line, False)])
+
+
+def _experience(out: AttackOutcome) -> Part:
+    if out.experience_check is None:
+        return Part()
+    return Part(fields=[("Experience", "a notable success: the GM may grant an experience check", True)])
+
+
+def _attack_headline(out: AttackOutcome, names: Names) -> tuple[str, Severity]:
+    defender = names[1]
+    severity = Severity.NONE
+    if out.tie:
+        headline = "**Tie**: the blows meet and nobody is hurt."
+    elif out.winner not in SIDES:
+        headline = "**Both miss**: nobody is hurt this round."
+    else:
+        winner, loser = _side(names, out.winner), _side(names, "defender" if out.winner == "attacker" else "attacker")
+        if out.damage_taken:
+            headline = f"**{winner}** wins the exchange: {loser} takes **{out.damage_taken}** damage."
+            severity = Severity.LIGHT
+        elif out.damage_rolled is not None:
+            headline = f"**{winner}** wins the exchange, but {loser}'s armour holds."
+        else:
+            headline = f"**{winner}** wins the exchange."
+    if out.unopposed:
         headline += f" {defender} could not fight back" + (
-            " (a missile, unopposed at range)." if outcome.get("unopposed_why") == "missile" else ".")
-    for name, key in ((attacker, "attacker_roll"), (defender, "defender_roll")):
-        roll = outcome.get(key)
-        if roll is not None:
-            weapon = roll.get("weapon") if isinstance(roll, Mapping) else None
-            fields.append((f"{name} ({text(weapon)})" if weapon else name, _opposed(roll), True))
-    if outcome.get("damage_rolled") is not None:
-        armour = f"armour {_num(outcome.get('armor'))}" + (" with shield" if outcome.get("shield_applied") else "")
-        dice = f" on {outcome['damage_dice']}" if outcome.get("damage_dice") else ""
-        line = f"{outcome['damage_rolled']} rolled{dice}"
-        if outcome.get("critical"):
-            line += ", **critical**: doubled"
-        notes = [human(n) for n in outcome.get("damage_notes") or [] if isinstance(n, str)]
-        if notes:
-            line += f" ({', '.join(notes)})"
-        fields.append(("Damage", f"{line} \u2212 {armour} = **{_num(taken)}**", False))
-    knockdown = outcome.get("knockdown")
-    if isinstance(knockdown, Mapping):
-        if knockdown.get("pending"):
-            line = f"{hurt} rolls DEX against the blow: waiting for the GM"
-        elif knockdown.get("automatic"):
-            line = f"twice {hurt}'s SIZ: **knocked down**"
-        elif knockdown.get("passed") is False:
-            line = f"{check_line(knockdown)}\n{hurt} is **knocked down**"
-        else:
-            line = f"{check_line(knockdown)}\n{hurt} keeps their feet"
-        if knockdown.get("fall_damage"):
-            line += f", and the fall deals {knockdown['fall_damage']}"
-        fields.append(("Knockdown", line, True))
-        if knockdown.get("passed") is False or knockdown.get("automatic"):
-            severity = worst(severity, Severity.SERIOUS)
-    if outcome.get("major_wound"):
-        lines = _major_wound_lines(outcome.get("major_wound_effects"), hurt)
-        fields.append(("Major wound", f"{hurt} suffers a **major wound** and needs chirurgery"
-                       + "".join(f"\n{hurt} {line}" for line in lines), False))
-        severity = worst(severity, Severity.GRIEVOUS)
-    fall = outcome.get("fall")
-    if isinstance(fall, Mapping) and fall.get("pending"):
-        fields.append(("Fall", f"{hurt} falls unconscious: the DEX roll waits for the GM", True))
-    elif isinstance(fall, Mapping):
-        line = f"{check_line(fall)}: " + ("a gentle fall" if fall.get("passed") else f"{hurt} falls hard")
-        if fall.get("fall_damage"):
-            line += f", {fall['fall_damage']} damage"
-        fields.append(("Fall", line, True))
-    if outcome.get("hit_points") is not None and (taken or outcome.get("self_hit")):
-        fields.append(("Hit points", f"{hurt}: {text(outcome['hit_points'])}", True))
-    if outcome.get("dying") or (isinstance(outcome.get("hit_points"), int) and outcome["hit_points"] <= 0):
-        severity = Severity.MORTAL
-        fields.append(("Dying", f"{hurt} is **dying**", True))
-    elif outcome.get("unconscious"):
-        fields.append(("Unconscious", f"{hurt} falls **unconscious**", True))
-        severity = worst(severity, Severity.GRIEVOUS)
-    lost = {str(item.get("who")): item for item in outcome.get("weapons_lost") or [] if isinstance(item, Mapping)}
-    for key, verb in (("weapon_broken", "breaks"), ("weapon_dropped", "is dropped")):
-        whose = outcome.get(key)
-        if whose:
-            sides = ("attacker", "defender") if str(whose) == "both" else (str(whose),)
-            for side in sides:
-                owner = {"attacker": attacker, "defender": defender}.get(side, text(side))
-                weapon = lost.get(side, {}).get("weapon")
-                fields.append((title(key), f"{owner}'s {text(weapon) if weapon else 'weapon'} {verb}: "
-                               "they must re-arm (/ready)", True))
-            severity = worst(severity, Severity.LIGHT)
-    if outcome.get("lance_broken"):
-        broken = str(outcome["lance_broken"])
-        if broken == "both":
-            fields.append(("Lance", f"{attacker}'s and {defender}'s lances break on the blow", True))
-        else:
-            owner = {"attacker": attacker, "defender": defender}.get(broken, attacker)
-            fields.append(("Lance", f"{owner}'s lance breaks on the blow", True))
-    if isinstance(outcome.get("self_hit"), Mapping):
-        fields.append(("Flail", f"the flail hits its wielder: {_brief(outcome['self_hit'])}", False))
-    if outcome.get("experience_check"):
-        fields.append(("Experience", "a notable success: the GM may grant an experience check", True))
-    fields.extend(_details(outcome, used))
-    numbers, brief = _pendragon_brief(outcome, names, hurt)
-    return OutcomeText(headline, fields, severity, brief, numbers)
+            " (a missile, unopposed at range)." if out.unopposed_why == "missile" else ".")
+    return headline, severity
 
 
-def _short_roll(roll: Any) -> str | None:
-    """An opposed roll as ``14 success``."""
-    if not isinstance(roll, Mapping):
-        return None
-    total = roll.get("total", roll.get("face"))
-    return f"{_num(total)} {human(roll.get('result') or '?')}"
+def _attack(out: AttackOutcome, names: Names) -> OutcomeText:
+    # who the blow fell on: the loser (the defender when nobody won); a flail's own blow is its wielder's
+    hurt = _side(names, out.loser) if out.loser in SIDES else names[1]
+    headline, severity = _attack_headline(out, names)
+    parts = [
+        _rolls(out, names), _damage(out), _knockdown(out.knockdown, hurt),
+        _major_wound(out.major_wound_effects, hurt) if out.major_wound else Part(), _fall(out.fall, hurt),
+        _life(hurt, out.hit_points, dying=out.dying, unconscious=out.unconscious,
+              hurt_now=bool(out.damage_taken or out.self_hit is not None),
+              said_unconscious=out.major_wound and _said_unconscious(out.major_wound_effects)),
+        _weapons(out, names), _self_hit(out, names), _experience(out),
+    ]
+    return _put_together(headline, parts, severity)
 
 
-def _pendragon_brief(outcome: Mapping[str, Any], names: tuple[str, str],
-                     hurt: str) -> tuple[str | None, list[str]]:
-    """The public lines under an exchange's headline: both rolls and the damage in one line, then what the
-    blow did (knockdown, major wound, hit points left, weapons lost)."""
-    attacker, defender = names
-    lines: list[str] = []
-    rolls = [_short_roll(outcome.get("attacker_roll")), _short_roll(outcome.get("defender_roll"))]
-    numbers = " vs ".join(r for r in rolls if r)
-    damage = None
-    if outcome.get("damage_rolled") is not None:
-        damage = f"damage {outcome['damage_rolled']} \u2212 armour {_num(outcome.get('armor'))}"
-        if outcome.get("critical"):
-            damage = f"critical: damage {outcome['damage_rolled']} doubled \u2212 armour {_num(outcome.get('armor'))}"
-    totals = joined([numbers, damage]) or None
-    effects: list[str] = []
-    knockdown = outcome.get("knockdown")
-    if isinstance(knockdown, Mapping):
-        if knockdown.get("pending"):
-            effects.append("knockdown roll waits for the GM")
-        elif knockdown.get("passed") is False or knockdown.get("automatic"):
-            effects.append(f"{hurt} is **knocked down**")
-    if outcome.get("major_wound"):
-        effects.append(f"{hurt} suffers a **major wound**")
-        for line in _major_wound_lines(outcome.get("major_wound_effects"), hurt):
-            if "unconscious" in line or "leaves the fight" in line or "loses a point" in line:
-                effects.append(f"{hurt} {line.split(' (')[0]}")
-    if effects:
-        lines.append(joined(effects))
-    hit_points = outcome.get("hit_points")
-    if outcome.get("dying") or (isinstance(hit_points, int) and hit_points <= 0):
-        lines.append(f"{MORTAL_MARK} {hurt} is **dying** ({_num(hit_points)} hit points)")
-    elif outcome.get("unconscious") and not any("unconscious" in e for e in effects):
-        lines.append(f"{hurt} falls **unconscious** ({plural(hit_points, 'hit point')} left)")
-    elif hit_points is not None and (outcome.get("damage_taken") or outcome.get("self_hit") or
-                                     outcome.get("unconscious")):
-        lines.append(f"{hurt}: {plural(hit_points, 'hit point')} left")
-    lost = {str(item.get("who")): item for item in outcome.get("weapons_lost") or [] if isinstance(item, Mapping)}
-    for key, verb in (("weapon_broken", "breaks"), ("weapon_dropped", "is dropped")):
-        whose = outcome.get(key)
-        if whose:
-            for side in ("attacker", "defender") if str(whose) == "both" else (str(whose),):
-                owner = {"attacker": attacker, "defender": defender}.get(side, text(side))
-                weapon = lost.get(side, {}).get("weapon")
-                lines.append(f"{owner}'s {text(weapon) if weapon else 'weapon'} {verb}")
-    if outcome.get("lance_broken") and not any("lance breaks" in line for line in lines):
-        # said once: a charge's broken lance is also the winner's broken weapon, named above
-        lines.append("lances break" if str(outcome["lance_broken"]) == "both" else "a lance breaks")
-    return totals, lines
+# -- a roll the GM's buttons made later (knockdown, major wound, fall) ------------------------------------------
 
 
-def _pendragon_treatment(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def _later(headline: str, parts: Sequence[Part]) -> OutcomeText:
+    return _put_together(headline, parts, Severity.INFO)
+
+
+def _knockdown_roll(out: KnockdownOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    kept = out.knockdown is not None and out.knockdown.passed is True
+    headline = f"**{who}** keeps their feet." if kept else f"**{who}** is **knocked down**."
+    return _later(headline, [_knockdown(out.knockdown, who),
+                             _life(who, out.hit_points, dying=False, unconscious=False, hurt_now=False,
+                                   said_unconscious=False)])
+
+
+def _major_wound_roll(out: MajorWoundOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    return _later(f"**{who}** suffers the major wound's effects.", [
+        _major_wound(out.major_wound_effects, who), _fall(out.fall, who),
+        _life(who, out.hit_points, dying=False, unconscious=out.unconscious, hurt_now=False,
+              said_unconscious=_said_unconscious(out.major_wound_effects))])
+
+
+def _fall_roll(out: FallOutcome, names: Names) -> OutcomeText:
+    who = names[0]
+    gentle = out.fall is not None and out.fall.passed is True
+    headline = f"**{who}** falls gently." if gentle else f"**{who}** falls hard."
+    return _later(headline, [_fall(out.fall, who),
+                             _life(who, out.hit_points, dying=False, unconscious=False, hurt_now=False,
+                                   said_unconscious=False)])
+
+
+# -- care -----------------------------------------------------------------------------------------------------
+
+
+def _treatment(out: FirstAidOutcome | ChirurgeryOutcome, names: Names) -> OutcomeText:
     patient, healer = names[0], names[1] if names[1] != names[0] else None
-    what = "First aid" if outcome.get("action") == "first_aid" else "Chirurgery"
-    roll = outcome.get("roll")
-    result = human(roll.get("result")) if isinstance(roll, Mapping) else "done"
-    healed, harmed = outcome.get("healed") or 0, outcome.get("harmed") or 0
-    change = f"heals **{healed}** hit point{'s' if healed != 1 else ''}" if healed else "heals nothing"
+    chirurgery = isinstance(out, ChirurgeryOutcome)
+    what = "Chirurgery" if chirurgery else "First aid"
+    harmed = out.harmed if isinstance(out, FirstAidOutcome) else 0
+    lost = out.lost if isinstance(out, ChirurgeryOutcome) else 0
+    change = f"heals **{out.healed}** hit point{'s' if out.healed != 1 else ''}" if out.healed else "heals nothing"
     if harmed:
         change = f"**worsens the wound by {harmed}**"
-    headline = f"{what} for **{patient}**" + (f" by {healer}" if healer else "") + f": {result}, {change}."
-    if outcome.get("action") == "chirurgery":
+    headline = f"{what} for **{patient}**" + (f" by {healer}" if healer else "") + \
+        f": {human(out.roll.result) if out.roll.result else 'done'}, {change}."
+    if isinstance(out, ChirurgeryOutcome):
         # a week of chirurgery ends the need only once the patient is out of danger: say which
         headline += " More chirurgery is needed (another week: /heal method:chirurgy)." \
-            if outcome.get("chirurgery_needed") else " No more chirurgery is needed: rest heals the rest."
-    fields: list[Field] = []
-    if roll is not None:
-        fields.append(("Roll", _opposed(roll), True))
-    if outcome.get("hit_points") is not None:
-        fields.append(("Hit points", f"{patient}: {text(outcome['hit_points'])}", True))
-    used = {"roll", "healed", "harmed", "hit_points", "wound_index", "events", "gm_decision", "chirurgery_needed"}
-    fields.extend(_details(outcome, used))
-    return OutcomeText(headline, fields, Severity.SERIOUS if harmed else Severity.LIGHT)
+            if out.chirurgery_needed else " No more chirurgery is needed: rest heals the rest."
+    fields: list[Field] = [("Roll", _opposed(out.roll), True)]
+    if out.hit_points is not None:
+        fields.append(("Hit points", f"{patient}: {text(out.hit_points)}", True))
+    if lost:
+        fields.append(("Worsened", f"{patient} loses **{lost}** hit points: the wound deteriorates", True))
+    return OutcomeText(headline, fields, Severity.SERIOUS if harmed or lost else Severity.LIGHT)
 
 
 _REST_STOPPED = {"healed": "every wound has healed", "dying": "the patient is dying", "dead": "the patient died"}
 
 
-def _pendragon_rest(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
+def _rest(out: RestOutcome, names: Names) -> OutcomeText:
     who = names[0]
-    weeks = outcome.get("weeks_counted", outcome.get("weeks"))
-    healed, lost = outcome.get("healed") or 0, outcome.get("lost") or 0
+    weeks, healed, lost = out.weeks_counted, out.healed, out.lost
     headline = f"**{who}** rests {weeks} week{'s' if weeks != 1 else ''}: heals {healed} hit point" \
                f"{'s' if healed != 1 else ''}" + (f", **loses {lost}** to deterioration (a chirurgeon is needed: "
                                                    "/heal method:chirurgy)" if lost else "") + "."
-    asked, unused = outcome.get("weeks"), outcome.get("days_unused")
-    stopped = _REST_STOPPED.get(str(outcome.get("stopped")))
-    if stopped and isinstance(asked, int) and isinstance(weeks, int) and asked > weeks:
-        headline += f" The rest stopped after {weeks} of {asked} weeks: {stopped}."
-    if unused:
-        headline += f" Pendragon heals by the week: the {unused} day{'s' if unused != 1 else ''} left over " \
-                    "heal nothing."
-    if outcome.get("chirurgery_needed") and not lost and outcome.get("wounds_left"):
+    stopped = _REST_STOPPED.get(str(out.stopped))
+    if stopped and out.weeks > weeks:
+        headline += f" The rest stopped after {weeks} of {out.weeks} weeks: {stopped}."
+    if out.days_unused:
+        headline += f" Pendragon heals by the week: the {out.days_unused} day{'s' if out.days_unused != 1 else ''}" \
+                    " left over heal nothing."
+    if out.chirurgery_needed and not lost and out.wounds_left:
         headline += " Chirurgery is still needed."
     fields: list[Field] = []
-    if outcome.get("hit_points") is not None:
-        fields.append(("Hit points", f"{who}: {text(outcome['hit_points'])}", True))
-    if outcome.get("wounds_left") is not None:
-        fields.append(("Wounds left", str(outcome["wounds_left"]), True))
-    used = {"weeks", "weeks_counted", "healed", "lost", "hit_points", "wounds_left", "events", "gm_decision", "days",
-            "days_unused", "stopped", "chirurgery_needed"}
-    fields.extend(_details(outcome, used))
+    if out.hit_points is not None:
+        fields.append(("Hit points", f"{who}: {text(out.hit_points)}", True))
+    fields.append(("Wounds left", str(out.wounds_left), True))
     return OutcomeText(headline, fields, Severity.SERIOUS if lost else Severity.LIGHT)
 
 
-def _pendragon_rearm(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    weapon = outcome.get("weapon")
-    headline = f"**{names[0]}** re-arms" + (f" with the {text(weapon)}." if weapon else ".")
-    return OutcomeText(headline, _details(outcome, {"weapon", "events", "gm_decision"}), Severity.INFO)
+# -- between blows --------------------------------------------------------------------------------------------
 
 
-def _pendragon_roll(outcome: Mapping[str, Any], names: tuple[str, str]) -> OutcomeText:
-    """A knockdown, major wound or fall roll made later (the GM makes them: ``/setup rolls mode:gm``)."""
-    who = names[0]
-    action = str(outcome.get("action"))
-    shown = {key: value for key, value in outcome.items() if key != "action"}
-    if action == "major_wound":
-        shown["major_wound"] = True
-    words = pendragon(shown, (who, who))
-    roll = outcome.get(action)
-    passed = isinstance(roll, Mapping) and (roll.get("passed") is True)
-    if action == "knockdown":
-        headline = f"**{who}** keeps their feet." if passed else f"**{who}** is **knocked down**."
-    elif action == "fall":
-        headline = f"**{who}** falls gently." if passed else f"**{who}** falls hard."
+def _rearm(out: RearmOutcome, names: Names) -> OutcomeText:
+    if out.replaced:
+        headline = f"**{names[0]}** replaces the broken {text(out.weapon)} and re-arms with it."
     else:
-        headline = f"**{who}** suffers the major wound's effects."
-    return OutcomeText(headline, words.fields, words.severity if words.severity != Severity.NONE else Severity.INFO,
-                       words.brief, words.numbers)
+        headline = f"**{names[0]}** re-arms" + (f" with the {text(out.weapon)}." if out.weapon else ".")
+    return OutcomeText(headline, [], Severity.INFO)
 
 
-_PENDRAGON_OTHER: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], OutcomeText]] = {
-    "first_aid": _pendragon_treatment, "chirurgery": _pendragon_treatment, "rest": _pendragon_rest,
-    "rearm": _pendragon_rearm, "knockdown": _pendragon_roll, "major_wound": _pendragon_roll, "fall": _pendragon_roll,
-}
+def _stand(out: StandOutcome, names: Names) -> OutcomeText:
+    return OutcomeText(f"**{names[0]}** gets up" + (" and mounts again." if out.mounted else "."), [], Severity.INFO)
 
 
-def _from_record(outcome: PendragonOutcome, names: tuple[str, str]) -> OutcomeText:
-    stored = outcome.to_dict()
-    if outcome.action == "gm_decide":
-        return gm_decided(stored, names)
-    return pendragon(stored, names)
+def _initiative(out: InitiativeOutcome, names: Names) -> OutcomeText:
+    return OutcomeText("Pendragon rolls no initiative: both sides of an exchange roll at once.", [], Severity.INFO)
+
+
+def _unequip(out: UnequipOutcome, names: Names) -> OutcomeText:
+    item = text(out.removed) if out.removed else "it"
+    words = f"puts the {item} away" if out.kind == "weapon" else f"takes the {item} off"
+    return OutcomeText(f"**{names[0]}** {words}.", [], Severity.INFO)
+
+
+_ENDED = {"prone": "gets up", "out_of_fight": "is back with the others"}
+
+
+def _end_fight(out: EndFightOutcome, names: Names) -> OutcomeText:
+    done = [_ENDED.get(state, f"is no longer {human(state)}") for state in out.ended]
+    done += [f"picks up the {text(weapon)}" for weapon in out.gathered]
+    said = f": {', '.join(done)}" if done else ""
+    return OutcomeText(f"The fight is over for **{names[0]}**{said}.", [], Severity.INFO)
+
+
+def _condition(out: ConditionOutcome, names: Names) -> OutcomeText:
+    if not out.conditions:
+        return OutcomeText(f"**{names[0]}** has no condition now.", [], Severity.INFO)
+    return OutcomeText(f"**{names[0]}** is now {', '.join(human(c) for c in out.conditions)}.", [], Severity.INFO)
+
+
+def _gm_decide(out: GmDecideOutcome, names: Names) -> OutcomeText:
+    fields: list[Field] = []
+    if out.hit_points is not None:
+        fields.append(("Hit points", f"{names[0]}: {text(out.hit_points)}", True))
+    return OutcomeText(decision_words(out.kind, out.decision, names[0]), fields, decision_severity(out.decision))
 
 
 # record type -> its words
-DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {
-    record: _from_record for record in RECORDS.values()}
+DESCRIBERS: dict[type[Outcome], Callable[[Any, Names], OutcomeText]] = {
+    AttackOutcome: _attack,
+    KnockdownOutcome: _knockdown_roll,
+    MajorWoundOutcome: _major_wound_roll,
+    FallOutcome: _fall_roll,
+    FirstAidOutcome: _treatment,
+    ChirurgeryOutcome: _treatment,
+    RestOutcome: _rest,
+    RearmOutcome: _rearm,
+    StandOutcome: _stand,
+    InitiativeOutcome: _initiative,
+    UnequipOutcome: _unequip,
+    EndFightOutcome: _end_fight,
+    ConditionOutcome: _condition,
+    GmDecideOutcome: _gm_decide,
+}
