@@ -1,4 +1,5 @@
-"""Systems plug in here, keyed by the ids in DESIGN.md; each is imported only when asked for."""
+"""The rule systems, keyed by the ids that /setup system, content packs and stored events use; each engine is
+imported only when asked for."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def get_engine(system_id: str) -> Engine:
         module = import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and module_name.startswith(exc.name):
-            raise UnknownEntry(f"system '{system_id}' is not implemented yet") from exc
+            raise UnknownEntry(f"system '{system_id}' has no engine module ({module_name})") from exc
         raise
     engine = cast(Engine, module.ENGINE)
     _loaded[system_id] = engine
@@ -53,7 +54,7 @@ def get_engine(system_id: str) -> Engine:
 
 
 def available_ids() -> list[str]:
-    """The systems whose engines import (all three once they are built)."""
+    """The systems whose engine modules import."""
     out = []
     for system_id in SYSTEMS:
         try:

@@ -1,1 +1,1 @@
-"""Fading Suns with J. Ruszczyk's Size, hit-location and wound-severity adaptation (seed 002)."""
+"""Fading Suns with J. Ruszczyk's Size, hit-location and wound-severity adaptation (docs/rules/fading-suns.md)."""

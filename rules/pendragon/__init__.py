@@ -1,1 +1,1 @@
-"""King Arthur Pendragon opposed combat (seed 001): knockdown, major wounds, healing."""
+"""King Arthur Pendragon opposed combat: knockdown, major wounds, healing (docs/rules/pendragon.md)."""

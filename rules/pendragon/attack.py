@@ -1,4 +1,4 @@
-"""One opposed exchange: both roll, the winner deals damage, the loser takes it (seed 001)."""
+"""One opposed exchange: both roll, the winner deals damage, the loser takes it (docs/rules/pendragon.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The winner's damage dice: the character's Damage adjusted by the weapon (research A6)."""
+"""The winner's damage dice: the character's Damage adjusted by the weapon (docs/rules/pendragon.md, rule 7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Derived statistics from SIZ, DEX, STR, CON (research A2), each overridable on the sheet."""
+"""Derived statistics from SIZ, DEX, STR, CON (docs/rules/pendragon.md, rule 1), each overridable on the sheet."""
 
 from __future__ import annotations
 

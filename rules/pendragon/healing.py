@@ -45,7 +45,7 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
         raise IllegalAction("the patient is dead")
     if healer is not None and healer.name.strip().casefold() == patient.name.strip().casefold() \
             and not ctx.rules.flag("first_aid_on_self"):
-        # research A5 ([DTP]): First Aid cannot be used on oneself
+        # docs/rules/pendragon.md, rule 12a: First Aid cannot be used on oneself unless the ruling allows it
         raise IllegalAction(f"{patient.name} cannot give First Aid to themself: another character must")
     wanted = opts.whole("wound", None, 1, 1000000)
     if wanted is None:

@@ -153,8 +153,9 @@ def test_the_seed_shares_add_to_110_percent_so_a_full_suit_weighs_110_percent_by
 
 
 def test_half_plate_is_fs_half_plate_six_dice_not_plate() -> None:
-    # research B6: "Half plate | 6 | -1 / -" (plate is 10). Broadsword 6 + 3 VP (9 against goal 13) = 9 on
-    # the chest, less half plate's slash 6 = 3 against Size 5: a major wound (plate's 10 would stop it)
+    # docs/rules/fading-suns.md, rule 6b: FS 2e's half plate is 6, -1 Dex (plate is 10). Broadsword 6 + 3 VP
+    # (9 against goal 13) = 9 on the chest, less half plate's slash 6 = 3 against Size 5: a major wound
+    # (plate's 10 would stop it)
     attacker = {"name": "A", "dex": 7, "skills": {"melee": 6}, "weapons": ["broadsword"]}
     res = run({"type": "attack"}, attacker, {"name": "D", "str": 10, "armour": ["half plate"]},
               {"attack": [9], "location": [12], "effect": [4]})
@@ -165,7 +166,7 @@ def test_half_plate_is_fs_half_plate_six_dice_not_plate() -> None:
     assert CAT.armour["half plate"].covers == ("abdomen", "chest", "right_arm", "left_arm")
 
 
-# -- FS armour Dex/Vigor penalties (research B6; setting armour_penalties) ---------------------------
+# -- FS armour Dex/Vigor penalties (docs/rules/fading-suns.md, rule 6c; setting armour_penalties) ------------
 
 KNIGHT = {"name": "K", "str": 10, "dex": 7, "skills": {"melee": 6, "vigor": 7, "dodge": 5},
           "weapons": ["broadsword"]}

@@ -72,7 +72,7 @@ def test_first_aid_success_heals_1d3_once_per_wound() -> None:
 
 
 def test_first_aid_cannot_be_used_on_oneself_unless_the_setting_allows_it() -> None:
-    # research A5 ([DTP]): First Aid "cannot be used on self"
+    # docs/rules/pendragon.md, rule 12a: First Aid cannot be used on oneself
     own = patient(wounds=[{"amount": 6}], skills={"first_aid": 12})
     with pytest.raises(IllegalAction, match="cannot give First Aid to themself"):
         run(own, own, {"type": "first_aid"}, {})
