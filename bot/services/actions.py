@@ -62,6 +62,24 @@ class ActionCall:
     extra_payload: Mapping[str, Any] | None = None
     dice_label: str | None = None  # the label bare faces in ``dice_text`` belong to (a roll the GM makes)
     out_of_turn: str | None = None  # whose turn it was, when the actor acts out of it (turns: warn)
+    # the combatant whose action for the round this spends, and on what (``attack``, ``recover:prone``): kept in
+    # its declaration (the round's declarations end with the round), so /undo takes it back with the action
+    spends: tuple[Combatant, str] | None = None
+    spent_before: str | None = None  # what the round's action already went on (turns: warn; the GM)
+
+
+SPENT = "spent"  # a combatant's declaration: what its action this round went on
+
+
+def spent_words(what: str) -> str:
+    """``attack`` -> ``an attack``; ``recover:prone`` -> ``getting out of prone``; ``ready:sword`` -> ``readying
+    the sword`` (what a round's action went on, in the line that says it was spent already)."""
+    kind, _, thing = what.partition(":")
+    if kind == "ready":
+        return f"readying the {thing}"
+    if kind == "recover":
+        return f"recovering ({thing.replace('_', ' ')})"
+    return {"attack": "an attack", "cast": "a spell"}.get(kind, kind.replace("_", " "))
 
 
 def _check_typed_faces(dice: DiceSource, owed: str) -> None:
@@ -99,6 +117,9 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         # is refused, rather than rolled for and reported as the table's dice. Nothing is stored.
         _check_typed_faces(dice, call.dice_label)
 
+    if call.spends is not None:
+        combatant, what = call.spends
+        combatant.declaration = {**combatant.declaration, SPENT: what}
     now = rt.clock()
     for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):
         if row is not None and after is not None:
@@ -142,6 +163,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
         target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings),
+        spent_before=call.spent_before,
     )
 
 

@@ -15,12 +15,14 @@ from bot.db.models import Character, Combatant, Encounter, PendingDecision
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
 from bot.services import access, defense_prompt, ways_out
 from bot.services.actions import (
+    SPENT,
     ActionCall,
     clean_options,
     combatant_named,
     require_action,
     require_combatant,
     run_action,
+    spent_words,
 )
 from bot.services.actor import Actor
 from bot.services.characters import load_character
@@ -162,8 +164,9 @@ class CombatService:
             require_action(self._rt.engine(encounter.system), "cast")
             casting, out_of_turn = await self._acting(session, actor, encounter, acting, "cast for them", turns)
             defending = require_combatant(encounter, target)
-            return ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
+            call = ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
                               defending.character, out_of_turn=out_of_turn)
+            return await self._spending(session, actor, call, casting, "cast") if turns else call
         attacking, out_of_turn = await self._acting(session, actor, encounter, acting, "attack with them", turns)
         defending = require_combatant(encounter, target)
         if defending.character_id == attacking.character_id:
@@ -184,7 +187,8 @@ class CombatService:
         action.update(engine_attack_options(encounter.system, chosen))
         if weapon is not None:
             action["weapon"] = self._weapon(attacking.character, weapon)
-        return ActionCall("attack", action, attacking.character, defending.character, out_of_turn=out_of_turn)
+        call = ActionCall("attack", action, attacking.character, defending.character, out_of_turn=out_of_turn)
+        return await self._spending(session, actor, call, attacking, "attack") if turns else call
 
     async def _location(self, session: AsyncSession, actor: Actor, system: str, typed: str) -> str:
         """The pack's location for a typed one: its name ("right_arm") or its label ("R.Arm"), however spelled
@@ -264,6 +268,8 @@ class CombatService:
             call = ActionCall(kind, dict(way.action), row, None, dice_text,
                               extra_payload={"way_out": {"condition": way.condition, "cost": way.cost,
                                                          "weapon": way.weapon}})
+            if combatant is not None and encounter is not None and way.cost == "action":  # it takes the round
+                call = await self._spending(session, actor, call, combatant, f"{kind}:{way.weapon or way.condition}")
             report = await run_action(self._rt, session, actor, call, encounter)
             view = WayOutView(way.condition, way.cost, way.weapon, encounter is not None)
             return replace(report, out_of_turn=out_of_turn, way_out=view)
@@ -421,6 +427,24 @@ class CombatService:
             raise UserError(f"it is {current.character.name}'s turn, not {combatant.character.name}'s: "
                             "wait for /encounter next")
         return combatant, current.character.name if mode == "warn" else None
+
+    async def _spending(self, session: AsyncSession, actor: Actor, call: ActionCall, combatant: Combatant,
+                        what: str) -> ActionCall:
+        """``call`` as one that spends ``combatant``'s action for the round on ``what``. Spent already this
+        round (standing up, then readying a weapon): a player is refused where the server enforces turns; else
+        the answer says so (the GM, who may rule otherwise, is never refused)."""
+        before = combatant.declaration.get(SPENT)
+        call.spends = (combatant, what)
+        if not isinstance(before, str):
+            return call
+        mode = turns_mode(await repo.guild_settings(session, actor.guild_id))
+        if mode == "off":
+            return call
+        if mode == "enforce" and not await access.is_gm(session, actor):
+            raise UserError(f"{combatant.character.name} has spent this round's action already "
+                            f"({spent_words(before)}): wait for the next round")
+        call.spent_before = before
+        return call
 
     @staticmethod
     def _weapon(character: Character, weapon: str) -> str:

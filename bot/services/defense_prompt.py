@@ -136,4 +136,7 @@ async def waiting_attack(rt: Runtime, session: AsyncSession, actor: Actor, event
                      user_name=str(payload.get("asked_by_name") or "?"), interaction_id=actor.interaction_id)
     call = ActionCall("attack", action, attacker, target, payload.get("dice"),
                       out_of_turn=payload.get("out_of_turn"))
+    attacking = combatant_named(encounter, attacker.name)
+    if attacking is not None:  # the attack spends the attacker's action for the round when it is made
+        call.spends = (attacking, "attack")
     return prompt, call, declared, by

@@ -236,6 +236,7 @@ class ActionReport:
     way_out: WayOutView | None = None  # /recover and /ready: the state ended and what it cost
     typed_dice: dict[str, list[int]] = field(default_factory=dict)  # the faces the dice option gave, by label
     defense_asked: DefenseAnswer | None = None  # an attack that waited for the target's player to choose a defence
+    spent_before: str | None = None  # the actor had spent this round's action already, on this (turns: warn)
 
     @property
     def outcome(self) -> dict[str, Any]:

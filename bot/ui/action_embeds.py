@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.services.actions import spent_words
 from bot.services.views import ActionReport, EventView, RollView
 from bot.text_safety import plain
 from bot.ui import limits
@@ -72,6 +73,9 @@ def action(report: ActionReport) -> discord.Embed:
         said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,
                                                                                decided.who)
         embed.description = "\n".join([said, decision_line(decided), *brief])
+    if report.spent_before:  # this round's action was spent already (turns: warn; the GM)
+        embed.description = (f"{embed.description}\n\u26a0\ufe0f {plain(report.actor_name)} had spent this round's "
+                             f"action already ({spent_words(report.spent_before)}).")
     if report.out_of_turn:
         embed.description = f"{embed.description}\n\u26a0\ufe0f Out of turn: it is {plain(report.out_of_turn)}'s turn."
     if report.pending:

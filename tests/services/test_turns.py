@@ -217,3 +217,36 @@ async def test_a_delay_passes_over_those_who_cannot_act(services: Any, manager: 
     assert [(s.name, s.words) for s in view.skipped] == [("Archer 1", "is dead")]
     assert view.current.name == "Archer 2"
     assert [c.name for c in view.combatants] == ["Archer 1", "Archer 2", "Wulf"]
+
+
+async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    """Issue 18: standing and readying in the same round were stated ("it takes the round") but not counted.
+    Standing up spends Sir Owain's round: an attack after it in that round is refused where turns are enforced,
+    said where they warn; the next round is his again; /undo of the stand gives the round back."""
+    from bot.ui import embeds
+
+    await services.settings.set_system(manager, "pendragon")
+    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
+                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Sir Owain")
+    await services.encounters.add_npcs(gm, "bandit", 1)
+    await services.characters.set_condition(gm, "Sir Owain", "prone", True)
+    await services.settings.set_turns(manager, "enforce")
+    stood = await services.combat.recover(alice, "Sir Owain", condition="prone")
+    assert stood.spent_before is None
+    with pytest.raises(UserError, match=r"Sir Owain has spent this round's action already \(recovering \(prone\)\)"):
+        await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=14 defender=15")
+    await services.settings.set_turns(manager, "warn")
+    late = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
+    assert late.spent_before == "recover:prone"
+    assert "Sir Owain had spent this round's action already (recovering (prone))." in embeds.action(late).description
+    await services.records.undo(gm)  # the late attack
+    await services.records.undo(gm)  # the stand: the round is his again
+    again = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
+    assert again.spent_before is None
+    await services.encounters.next_turn(alice)
+    await services.encounters.next_turn(gm)  # round 2
+    fresh = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
+    assert fresh.spent_before is None
