@@ -470,11 +470,23 @@ class EncounterService:
 
         return await self._rt.transact(actor.channel_id, work)
 
-    async def set_tracker_message(self, actor: Actor, message_id: int | None) -> EncounterView:
-        """Remember the pinned tracker message so the cog edits it instead of posting anew."""
+    async def set_tracker_message(self, actor: Actor, message_id: int | None,
+                                  encounter_id: int | None = None) -> EncounterView | None:
+        """Remember the pinned tracker message so the cog edits it instead of posting anew. With
+        ``encounter_id``, only while that encounter is the channel's active one (None otherwise): the tracker
+        is posted after the answer, and a quick /encounter end and start may come first; the next
+        encounter must not take the old one's tracker."""
 
-        async def work(session: AsyncSession) -> EncounterView:
-            encounter = await active_encounter(session, actor)
+        async def work(session: AsyncSession) -> EncounterView | None:
+            if encounter_id is not None:
+                try:
+                    encounter = await active_encounter(session, actor)
+                except NotInEncounter:
+                    return None
+                if encounter.id != encounter_id:
+                    return None
+            else:
+                encounter = await active_encounter(session, actor)
             encounter.tracker_message_id = message_id
             return await self._saved(session, encounter)
 

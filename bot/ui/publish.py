@@ -288,7 +288,8 @@ class _ChannelTracker:
                 await posted.pin(reason="Grievous encounter tracker")
             except discord.HTTPException as exc:
                 await access.refused(interaction, channel_id, access.PINNING, exc, "pin the tracker")
-        await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id)
+        await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id,
+                                                                      encounter.id)
 
 
 # Per bot (a test process runs several in turn): channel id -> its tracker updates (kept: a few dozen bytes a
