@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of, read_upload
-from bot.services.views import CharacterView
+from bot.services.results import CharacterView
 from bot.ui import autocomplete, diagram, embeds, pictures, sheet_files
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.services.views import DefensePrompt
+from bot.services.results import DefensePrompt
 from bot.ui import autocomplete
 from bot.ui.decisions import publish_report
 from bot.ui.defense_prompts import post_prompt

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.services.views import EncounterView
+from bot.services.results import EncounterView
 from bot.ui import autocomplete, embeds
 from bot.ui.publish import refresh_tracker, reply, slow
 

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.services.views import CharacterView, PartyView, TreatmentOffer
+from bot.services.results import CharacterView, PartyView, TreatmentOffer
 from bot.services.wound_state import WoundPicture
 from bot.ui import autocomplete, diagram, embeds, pictures
 from bot.ui.decisions import publish_report

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.services.views import EventView
+from bot.services.results import EventView
 from bot.ui import embeds
 from bot.ui.decisions import close_settled, mark_taken_back, post_decisions
 from bot.ui.publish import refresh_tracker, reply, slow, to_gm_channel

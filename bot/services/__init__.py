@@ -21,9 +21,7 @@ from bot.services.injuries import InjuryService
 from bot.services.odds import OddsService
 from bot.services.packs import PackService
 from bot.services.records import RecordService
-from bot.services.runtime import Runtime, _load_catalog, utcnow
-from bot.services.settings import SettingsService
-from bot.services.views import (
+from bot.services.results import (
     ActionReport,
     CharacterBrief,
     CharacterView,
@@ -36,6 +34,8 @@ from bot.services.views import (
     PendingDecisionView,
     RollView,
 )
+from bot.services.runtime import Runtime, _load_catalog, utcnow
+from bot.services.settings import SettingsService
 
 __all__ = [
     "ActionReport", "Actor", "CharacterBrief", "CharacterView", "CombatantView", "EncounterView", "EventView",

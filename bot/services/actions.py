@@ -16,12 +16,12 @@ from bot.services import wound_state
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
+from bot.services.results import ActionReport, PendingDecisionView
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
-from bot.services.snapshots import decision_view, encounter_view, ordered_combatants
+from bot.services.snapshots import encounter_view, ordered_combatants, pending_view
 from bot.services.undo_record import ChangeRecorder
-from bot.services.views import ActionReport, PendingDecisionView
 from bot.services.wound_state import WoundPicture, armour_held_at, with_attack, wound_picture
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
@@ -152,14 +152,14 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     moot += await lapse_decisions(session, touched, changes.sheets_before())
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
         event.before = replace(record, open_decisions=tuple(row.id for row in moot)).to_json()
-    pending += [decision_view(row) for row in rolls]
+    pending += [pending_view(row) for row in rolls]
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
         pending=tuple(pending), unused_dice=unused, typed_dice=forced,
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
                    if encounter is not None else None), event_id=event.id,
-        moot=tuple(decision_view(row) for row in moot), secret=secret,
+        moot=tuple(pending_view(row) for row in moot), secret=secret,
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
         target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings),
@@ -199,7 +199,7 @@ async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event:
                               options=list(request.options), created_at=rt.clock())
         session.add(row)
         await session.flush()
-        views.append(decision_view(row))
+        views.append(pending_view(row))
     return views
 
 

@@ -21,7 +21,7 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event, PendingDecision
-from bot.services.views import EventView, PendingDecisionView, decision_view, event_view
+from bot.services.results import EventView, PendingDecisionView, event_view, pending_view
 
 if TYPE_CHECKING:
     from bot.services.runtime import Runtime
@@ -154,7 +154,7 @@ class AnswerLog:
             found: dict[int, list[PendingDecisionView]] = {}
             for row in rows:
                 if row.event_id is not None:
-                    found.setdefault(row.event_id, []).append(decision_view(row))
+                    found.setdefault(row.event_id, []).append(pending_view(row))
             return found
 
         return await self._rt.read(work)

@@ -15,6 +15,7 @@ from bot.errors import NotFound, PermissionDenied, UserError
 from bot.services import access
 from bot.services.actions import record_event
 from bot.services.actor import Actor
+from bot.services.results import CharacterBrief, CharacterView, ItemKind
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import (
@@ -32,7 +33,6 @@ from bot.services.sheet_file import (
 from bot.services.sheet_guide import SheetGuide, sheet_guide
 from bot.services.snapshots import brief, character_view
 from bot.services.undo_record import ChangeRecorder
-from bot.services.views import CharacterBrief, CharacterView, ItemKind
 from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
 from content.guard import check_text
 from rules.dice import DiceSource

@@ -37,11 +37,11 @@ from bot.services.pending_rolls import (
     roll_action,
     sync_roll_decisions,
 )
+from bot.services.results import ActionReport, DefenseAnswer, DefensePrompt, WayOutView
 from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, item_label, matching, name_key
-from bot.services.snapshots import decision_view, ordered_combatants
-from bot.services.views import ActionReport, DefenseAnswer, DefensePrompt, WayOutView
+from bot.services.snapshots import ordered_combatants, pending_view
 from bot.system_commands import require_in_system
 from content.guard import check_text
 from rules.errors import RulesError
@@ -331,7 +331,7 @@ class CombatService:
                 owes = f"owes only: {names}" if names else "owes no roll"
                 raise UserError(f"{rolling.name} {owes}" + (f", not a {wanted} roll" if wanted and names else ""))
             report = await self._apply(session, actor, decision, DICE if dice_text else ROLL, dice_text)
-            return replace(report, moot=tuple(decision_view(row) for row in stale) + report.moot)
+            return replace(report, moot=tuple(pending_view(row) for row in stale) + report.moot)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -384,7 +384,7 @@ class CombatService:
             action.update(decision_value(decision.kind, picked, value))
             call = ActionCall("gm_decide", action, character, None, None, extra_payload=extra)
         report = await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
-        return replace(report, decided=decision_view(decision))
+        return replace(report, decided=pending_view(decision))
 
     # -- shared ---------------------------------------------------------------------------------
 

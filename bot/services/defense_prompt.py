@@ -23,9 +23,9 @@ from bot.services import access
 from bot.services.actions import ActionCall, combatant_named, record_event
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
+from bot.services.results import DefensePrompt
 from bot.services.rulings import effective_rulings, scenario_settings, stored_rulings
 from bot.services.runtime import Runtime
-from bot.services.views import DefensePrompt
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import Engine, Scenario

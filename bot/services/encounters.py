@@ -16,12 +16,12 @@ from bot.services.actions import record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
+from bot.services.results import EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
 from bot.services.rulings import channel_system, scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
 from bot.services.snapshots import encounter_view, ordered_combatants, readiness
 from bot.services.undo_record import ChangeRecorder
-from bot.services.views import EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
 from bot.system_commands import require_in_system
 from bot.systems import system_title
 from rules.dice import DiceSource

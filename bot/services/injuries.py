@@ -14,10 +14,10 @@ from bot.services import access
 from bot.services.actions import ActionCall, clean_options, record_event, require_action, run_action
 from bot.services.actor import Actor
 from bot.services.characters import load_character
+from bot.services.results import ActionReport, CharacterView, PartyView, TreatmentOffer
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.snapshots import character_view, ordered_combatants
-from bot.services.views import ActionReport, CharacterView, PartyView, TreatmentOffer
 from bot.system_commands import require_in_system
 
 MAX_REST_DAYS = 365

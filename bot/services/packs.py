@@ -24,9 +24,9 @@ from bot.db.models import ContentPack
 from bot.errors import Conflict, NotFound, UserError
 from bot.services import access
 from bot.services.actor import Actor
+from bot.services.results import PackFileView, PackView
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
-from bot.services.views import PackFileView, PackView
 from content.guard import PACK_FILE, parse_document
 from content.loader import pack_file_names, package_name
 from content.pack_merge import dump_document, merge_document, pack_file_name

@@ -14,9 +14,9 @@ from bot.services.actions import record_event
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
+from bot.services.results import EventView, RollView, event_view
 from bot.services.runtime import Runtime
 from bot.services.undo import undo_last
-from bot.services.views import EventView, RollView, event_view
 from content import victory_chart
 from content.guard import check_text
 from rules.dice import DiceSource

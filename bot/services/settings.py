@@ -9,6 +9,7 @@ from bot.db.models import ChannelSettings
 from bot.errors import UserError
 from bot.services import access
 from bot.services.actor import Actor
+from bot.services.results import GuildSettingsView, RollsMode, TurnsMode
 from bot.services.rulings import (
     DEFAULT_SYSTEM,
     ROLLS_MODES,
@@ -22,7 +23,6 @@ from bot.services.rulings import (
     turns_mode,
 )
 from bot.services.runtime import Runtime
-from bot.services.views import GuildSettingsView, RollsMode, TurnsMode
 from rules.errors import RulesError
 from rules.model import Setting
 from rules.registry import available_ids

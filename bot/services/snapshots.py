@@ -7,14 +7,14 @@ import logging
 from typing import Any
 
 from bot.db.models import Character, Encounter
-from bot.services.runtime import Runtime
-from bot.services.views import (
+from bot.services.results import (
     CharacterBrief,
     CharacterView,
     CombatantView,
     EncounterView,
 )
-from bot.services.views import decision_view as decision_view  # beside the views; its callers import it from here
+from bot.services.results import pending_view as pending_view  # beside the views; its callers import it from here
+from bot.services.runtime import Runtime
 from bot.services.wound_state import wound_picture
 from rules.errors import RulesError
 from rules.model import READY, SheetSummary, TurnReadiness

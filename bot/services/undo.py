@@ -20,12 +20,12 @@ from bot.errors import NotFound, UndoBlocked
 from bot.services.actions import record_event, touch
 from bot.services.actor import Actor
 from bot.services.changes import Blocked, take_back, touches
+from bot.services.results import EventView, event_view
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
-from bot.services.snapshots import decision_view
+from bot.services.snapshots import pending_view
 from bot.services.undo_record import LegacySnapshot, UndoRecord, characters_in, encounter_state, read_record
 from bot.services.undo_wording import blocked_line
-from bot.services.views import EventView, event_view
 from rules.errors import RulesError
 
 
@@ -46,8 +46,8 @@ async def undo_last(rt: Runtime, session: AsyncSession, actor: Actor, encounter:
     touch(rt, encounter)
     record_event(rt, session, actor, "undo", {"undone_event": event.id, "undone_kind": event.kind}, None, encounter)
     await session.flush()
-    return replace(event_view(event), closed=tuple(decision_view(row) for row in closed),
-                   reopened=tuple(decision_view(row) for row in reopened),
+    return replace(event_view(event), closed=tuple(pending_view(row) for row in closed),
+                   reopened=tuple(pending_view(row) for row in reopened),
                    message_id=event.message_id or rt.answers.posted_in(event.interaction_id))
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.services.actions import spent_words
-from bot.services.views import ActionReport, EventView, RollView
+from bot.services.results import ActionReport, EventView, RollView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.services.views import CharacterBrief, CharacterView, PartyView, TreatmentOffer
+from bot.services.results import CharacterBrief, CharacterView, PartyView, TreatmentOffer
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title

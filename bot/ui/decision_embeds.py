@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.services.views import PendingDecisionView
+from bot.services.results import PendingDecisionView
 from bot.text_safety import label, plain
 from bot.ui import limits
 from bot.ui.outcomes import human, title

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.interactions import actor_of, bot_of, services_of
-from bot.services.views import ActionReport, EventView, PendingDecisionView
+from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import channel_access as access
 from bot.ui import embeds, forms, pictures
@@ -196,13 +196,13 @@ class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], te
 
 def action_view(event_id: int | None, pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
     """The buttons under an action: the GM's buttons for every open decision, then Details."""
-    view = decision_view(pending, room=MAX_BUTTONS - 1) or discord.ui.View(timeout=None)
+    view = decision_buttons(pending, room=MAX_BUTTONS - 1) or discord.ui.View(timeout=None)
     if event_id is not None:
         view.add_item(DetailsButton(event_id))
     return view if view.children else None
 
 
-def decision_view(pending: Sequence[PendingDecisionView], room: int = MAX_BUTTONS) -> discord.ui.View | None:
+def decision_buttons(pending: Sequence[PendingDecisionView], room: int = MAX_BUTTONS) -> discord.ui.View | None:
     """GM buttons for every open decision (None when there is nothing to decide); at most ``room``."""
     view = discord.ui.View(timeout=None)
     for decision in pending:

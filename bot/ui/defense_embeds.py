@@ -3,7 +3,7 @@ buttons, the line it is closed with, and the line an attack made after it carrie
 
 from __future__ import annotations
 
-from bot.services.views import DefenseAnswer, DefensePrompt
+from bot.services.results import DefenseAnswer, DefensePrompt
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.outcomes import title

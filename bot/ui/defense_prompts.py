@@ -17,7 +17,7 @@ import discord
 from bot.errors import Conflict, NotFound
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.actor import Actor
-from bot.services.views import DefensePrompt
+from bot.services.results import DefensePrompt
 from bot.tree import report_error
 from bot.ui.decisions import publish_report
 from bot.ui.defense_embeds import defense_closed, defense_label, defense_prompt

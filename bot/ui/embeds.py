@@ -1,6 +1,6 @@
 """Every word the bot shows: embeds built from service results, and the one-line replies.
 
-Builders take the frozen views of bot/services/views.py (or plain values) and return embeds that
+Builders take the frozen views of bot/services/results.py (or plain values) and return embeds that
 ``limits.fit`` has clipped to Discord's limits, so any input, however large, can be sent. They live in
 one module per subject, and this module gathers them so that callers keep writing ``embeds.action(...)``:
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.services.views import CombatantView, EncounterView, NpcsCleared, SkippedTurn
+from bot.services.results import CombatantView, EncounterView, NpcsCleared, SkippedTurn
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.character_embeds import condition_text

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.services.views import EventView
+from bot.services.results import EventView
 from bot.ui import embeds
 from bot.ui.decisions import DETAILS_PREFIX, GMDecisionButton, action_view
 from bot.ui.late_embeds import late_event_id

@@ -9,7 +9,7 @@ from datetime import datetime
 
 import discord
 
-from bot.services.views import EventView
+from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import event_details

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.interactions import actor_of, services_of
-from bot.services.views import TreatmentOffer
+from bot.services.results import TreatmentOffer
 from bot.tree import report_error
 from bot.ui import embeds
 from bot.ui.decisions import publish_report

@@ -13,7 +13,7 @@ import discord
 from bot.discord_permissions import VIEW
 from bot.interactions import actor_of, bot_of, services_of
 from bot.ops import flights
-from bot.services.views import EncounterView
+from bot.services.results import EncounterView
 from bot.ui import channel_access as access
 from bot.ui import embeds, replies
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.services.views import EventView
+from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import ACTION_TITLES, action_heading

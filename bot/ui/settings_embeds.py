@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_permissions import Needed
+from bot.services.results import GuildSettingsView, PackView
 from bot.services.rulings import ROLLS_RULING
-from bot.services.views import GuildSettingsView, PackView
 from bot.systems import gm_rolls, gm_rolls_heading
 from bot.text_safety import plain
 from bot.ui import limits

@@ -6,7 +6,7 @@ ars-harn round's action or a Tactical Advantage, the Pendragon round, a Fading S
 
 from __future__ import annotations
 
-from bot.services.views import FightEnded, WayOutView
+from bot.services.results import FightEnded, WayOutView
 from bot.text_safety import plain
 
 # state -> what the character does to leave it ("{who} gets up")

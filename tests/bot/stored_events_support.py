@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bot.services.views import EventView
+from bot.services.results import EventView
 from bot.ui.action_embeds import event_details
 from bot.ui.outcomes import describe
 

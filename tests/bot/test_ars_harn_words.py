@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot.services.views import ActionReport
+from bot.services.results import ActionReport
 from bot.ui import embeds
 from bot.ui.outcomes import describe
 

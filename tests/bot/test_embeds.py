@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.runner import resolve_text
-from bot.services.views import (
+from bot.services.results import (
     ActionReport,
     CharacterBrief,
     CharacterView,
@@ -296,7 +296,7 @@ def test_clip_keeps_code_fences_closed_and_characters_whole() -> None:
 
 
 def test_a_roll_waiting_for_the_gm_says_whose_and_which_with_labelled_buttons() -> None:
-    from bot.ui.decisions import decision_view
+    from bot.ui.decisions import decision_buttons
 
     shock = PendingDecisionView(id=7, kind="roll:shock", who="Bandit 1", options=("roll", "dice"))
     effect = PendingDecisionView(id=8, kind="roll:effect:2", who="Thug 1", options=("roll", "dice"))
@@ -304,7 +304,7 @@ def test_a_roll_waiting_for_the_gm_says_whose_and_which_with_labelled_buttons() 
     waiting = {f.name: f.value for f in embed.fields}["\u23f3 Waiting for the GM"]
     assert waiting.startswith("Bandit 1's shock roll: the GM presses **Roll**")
     assert "Thug 1's wound-effect roll" in waiting
-    view = decision_view([shock, effect])
+    view = decision_buttons([shock, effect])
     assert view is not None
     labels = [(item.item.custom_id, item.item.label) for item in view.children]  # type: ignore[attr-defined]
     assert labels[:2] == [("grv:gm:7:roll", "Roll: Bandit 1's shock"), ("grv:gm:7:dice", "Dice: Bandit 1's shock")]

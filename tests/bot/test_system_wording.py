@@ -10,7 +10,7 @@ import discord
 import yaml
 
 from bot.runner import resolve_text
-from bot.services.views import ActionReport, CharacterView, EventView, PendingDecisionView
+from bot.services.results import ActionReport, CharacterView, EventView, PendingDecisionView
 from bot.ui import embeds
 from bot.ui.outcomes import Severity
 from rules.model import SheetSummary, Wound

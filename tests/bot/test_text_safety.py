@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import UserError
-from bot.services.views import (
+from bot.services.results import (
     ActionReport,
     CharacterBrief,
     CharacterView,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.errors import Conflict, PermissionDenied, UserError
-from bot.services.views import DefensePrompt
+from bot.services.results import DefensePrompt
 from bot.ui import embeds
 from rules.errors import RulesError
 from tests.conftest import GM_ROLE

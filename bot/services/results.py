@@ -326,7 +326,7 @@ def event_view(row: Event) -> EventView:
                      interaction_id=row.interaction_id)
 
 
-def decision_view(row: PendingDecision) -> PendingDecisionView:
+def pending_view(row: PendingDecision) -> PendingDecisionView:
     return PendingDecisionView(id=row.id, kind=row.kind, who=row.who, options=tuple(str(o) for o in row.options),
                                choice=row.choice, decided_by=row.decided_by, channel_id=row.channel_id,
                                message_id=row.message_id)
