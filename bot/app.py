@@ -25,7 +25,7 @@ from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui import autocomplete, embeds
-from bot.ui.decisions import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
+from bot.ui.action_message import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
 from bot.ui.defense_prompts import DefenseButton
 from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.interactions import actor_of
 from bot.services.results import DefensePrompt
 from bot.ui import autocomplete
-from bot.ui.decisions import publish_report
+from bot.ui.action_message import publish_report
 from bot.ui.defense_prompts import post_prompt
 from bot.ui.publish import slow
 

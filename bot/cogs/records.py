@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.interactions import actor_of
 from bot.services.results import EventView
 from bot.ui import embeds
-from bot.ui.decisions import close_settled, mark_taken_back, post_decisions
+from bot.ui.action_message import close_settled, mark_taken_back, post_decisions
 from bot.ui.publish import refresh_tracker, reply, slow, to_gm_channel
 
 # How long /undo waits for an earlier action of its channel to be answered (past 1.5 s it shows "thinking").

@@ -19,7 +19,7 @@ from bot.interactions import actor_of, bot_of, services_of
 from bot.services.actor import Actor
 from bot.services.results import DefensePrompt
 from bot.tree import report_error
-from bot.ui.decisions import publish_report
+from bot.ui.action_message import publish_report
 from bot.ui.defense_embeds import defense_closed, defense_label, defense_prompt
 from bot.ui.publish import reply
 from bot.ui.stored_id import StoredId

@@ -13,7 +13,7 @@ import discord
 
 from bot.services.results import EventView
 from bot.ui import embeds
-from bot.ui.decisions import DETAILS_PREFIX, GMDecisionButton, action_view
+from bot.ui.action_message import DETAILS_PREFIX, GMDecisionButton, action_view
 from bot.ui.late_embeds import late_event_id
 
 if TYPE_CHECKING:

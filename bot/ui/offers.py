@@ -15,7 +15,7 @@ from bot.interactions import actor_of, services_of
 from bot.services.results import TreatmentOffer
 from bot.tree import report_error
 from bot.ui import embeds
-from bot.ui.decisions import publish_report
+from bot.ui.action_message import publish_report
 from bot.ui.publish import reply
 from bot.ui.stored_id import StoredId
 from content.guard import bounded_id

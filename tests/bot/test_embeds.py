@@ -296,7 +296,7 @@ def test_clip_keeps_code_fences_closed_and_characters_whole() -> None:
 
 
 def test_a_roll_waiting_for_the_gm_says_whose_and_which_with_labelled_buttons() -> None:
-    from bot.ui.decisions import decision_buttons
+    from bot.ui.action_message import decision_buttons
 
     shock = PendingDecisionView(id=7, kind="roll:shock", who="Bandit 1", options=("roll", "dice"))
     effect = PendingDecisionView(id=8, kind="roll:effect:2", who="Thug 1", options=("roll", "dice"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.app import GrievousBot
 from bot.services import Services
-from bot.ui import decisions
+from bot.ui import action_message
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 COMPONENTS = {"Button", "Select", "UserSelect", "RoleSelect", "ChannelSelect", "MentionableSelect"}
@@ -63,7 +63,7 @@ def test_every_form_is_sent_unstored() -> None:
 async def test_every_form_the_bot_opens_has_a_route() -> None:
     bot = GrievousBot(services=object.__new__(Services))
     routes = [pattern for pattern, _ in bot.forms._routes]
-    for choice in decisions.VALUE_PROMPTS:
-        form = decisions.value_form(12, choice)
+    for choice in action_message.VALUE_PROMPTS:
+        form = action_message.value_form(12, choice)
         assert form.is_finished()  # unstored
         assert any(re.fullmatch(pattern, form.custom_id) for pattern in routes), form.custom_id

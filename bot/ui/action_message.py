@@ -1,6 +1,8 @@
-"""An action's result and the GM decisions it leaves open: the buttons and the value forms (which survive a
-restart), what a press or a submit does, and posting those buttons and taking them off again once a decision
-is settled."""
+"""An action's message: its embed, its buttons and what pressing them does.
+
+`publish_report` posts an action's result with the GM decisions it leaves open: the buttons and the value
+forms (which survive a restart), what a press or a submit does, and taking those buttons off again once a
+decision is settled."""
 
 from __future__ import annotations
 
