@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.cogs import EXTENSIONS
 from bot.command_sync import CommandSync
+from bot.config import Config
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
 from bot.discord_permissions import Refusals
 from bot.ops.flights import Flight, Flights, current, install_task_factory
@@ -49,7 +50,8 @@ def default_intents() -> discord.Intents:
 
 class GrievousBot(commands.AutoShardedBot):
     """Construct with a ready ``services`` (tests, the playground), a ``db``/``database``, or a ``database_url``;
-    ``settings`` (bot.settings.Settings) supplies database_url, sync_commands and the shard settings.
+    ``config`` (bot.config.Config, read from the environment) supplies database_url, sync_commands, the
+    shards and the health endpoint.
 
     ``sync_commands`` pushes the commands every server shares to Discord in ``setup_hook``: globally, or
     to ``sync_guild_id`` only (instant, for development). Only one process of several should sync them.
@@ -68,7 +70,7 @@ class GrievousBot(commands.AutoShardedBot):
     def __init__(
         self,
         *,
-        settings: Any = None,
+        config: Config | None = None,
         services: Services | None = None,
         db: Database | None = None,
         database: Database | None = None,
@@ -87,16 +89,12 @@ class GrievousBot(commands.AutoShardedBot):
         **options: Any,
     ) -> None:
         database = database or db
-        if settings is not None:  # bot.settings.Settings: its values win over the defaults above
-            database_url = getattr(settings, "database_url", None) or database_url
-            sync_commands = bool(getattr(settings, "sync_commands", sync_commands))
-            sync_guild_id = getattr(settings, "sync_guild_id", None) or sync_guild_id
-            ids = getattr(settings, "shard_ids", None)
-            shard_ids = list(ids) if ids is not None else shard_ids
-            shard_count = getattr(settings, "shard_count", None) or shard_count
-            health_host = getattr(settings, "health_host", health_host)
-            health_port = getattr(settings, "health_port", health_port)
-            stall_ms = getattr(settings, "stall_ms", stall_ms)
+        if config is not None:  # the process configuration: its values win over the defaults above
+            database_url = config.database_url or database_url
+            sync_commands = config.sync_commands
+            shard_ids = list(config.shard_ids) if config.shard_ids is not None else shard_ids
+            shard_count = config.shard_count or shard_count
+            health_host, health_port, stall_ms = config.health_host, config.health_port, config.stall_ms
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,

@@ -20,8 +20,8 @@ from bot.cli import EXIT_USAGE, EXTRA_COMMANDS, say
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
+    from bot.config import Config
     from bot.db.engine import Database
-    from bot.settings import Settings
 
 log = logging.getLogger("grievous")
 
@@ -35,13 +35,13 @@ class DatabaseUnavailable(Exception):
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from bot.config import Config, ConfigError
     from bot.db.engine import DEFAULT_DATABASE_URL
-    from bot.settings import Settings, SettingsError
 
     try:
-        url = args.url or Settings.from_env(require_token=False).database_url or DEFAULT_DATABASE_URL
+        url = args.url or Config.from_env(require_token=False).database_url or DEFAULT_DATABASE_URL
         revision = asyncio.run(_upgrade(url))
-    except (SettingsError, DatabaseUnavailable) as exc:
+    except (ConfigError, DatabaseUnavailable) as exc:
         say(f"grievous: {exc}")
         return EXIT_USAGE
     print(f"database is at revision {revision}")
@@ -60,7 +60,7 @@ async def _upgrade(url: str) -> str | None:
 
 async def ready_database(url: str, **engine_options: int) -> Database:
     """The database at ``url``, answering and migrated to the newest revision; else DatabaseUnavailable.
-    ``engine_options``: the connection pool's size (Settings.pool_options)."""
+    ``engine_options``: the connection pool's size (Config.pool_options)."""
     from sqlalchemy import text
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -120,18 +120,18 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bot.settings import Settings, SettingsError
+    from bot.config import Config, ConfigError
 
     try:
-        settings = Settings.from_env()
-    except SettingsError as exc:
+        config = Config.from_env()
+    except ConfigError as exc:
         say(f"grievous: {exc}")
         return EXIT_USAGE
     from bot.ops.logs import configure_logging
 
-    configure_logging(settings.log_level, settings.log_format, token=settings.token)
+    configure_logging(config.log_level, config.log_format, token=config.token)
     try:
-        asyncio.run(run_bot(settings))
+        asyncio.run(run_bot(config))
     except DatabaseUnavailable as exc:
         say(f"grievous: {exc}")
         return EXIT_USAGE
@@ -149,16 +149,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def run_bot(settings: Settings) -> None:
+async def run_bot(config: Config) -> None:
     """Upgrade the database, then run the bot until it is closed."""
     from bot.app import GrievousBot  # the Discord layer is imported only when the bot really starts
 
-    db = await ready_database(settings.database_url, **settings.pool_options())
+    db = await ready_database(config.database_url, **config.pool_options())
     try:
         log.info("database ready (%s)", db.dialect)
-        bot = GrievousBot(settings=settings, db=db)
+        bot = GrievousBot(config=config, db=db)
         async with bot:
-            await _run_until_stopped(bot, settings.token)
+            await _run_until_stopped(bot, config.token)
     finally:
         await db.dispose()
 
@@ -204,18 +204,18 @@ HEALTH_TIMEOUT = 5.0  # seconds; the endpoint's own database check gives up afte
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Ask the running bot's /healthz: exit 0 when healthy, 1 when not (or no answer); one line either way."""
-    from bot.settings import Settings, SettingsError
+    from bot.config import Config, ConfigError
 
     try:
-        settings = Settings.from_env(require_token=False)
-    except SettingsError as exc:
+        config = Config.from_env(require_token=False)
+    except ConfigError as exc:
         print(f"grievous: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    port = args.port if args.port is not None else settings.health_port
+    port = args.port if args.port is not None else config.health_port
     if port is None:
         print("grievous: HEALTH_PORT is off: the bot has no health endpoint to ask", file=sys.stderr)
         return EXIT_USAGE
-    host = settings.health_host if settings.health_host not in ("0.0.0.0", "::") else "127.0.0.1"
+    host = config.health_host if config.health_host not in ("0.0.0.0", "::") else "127.0.0.1"
     url = f"http://{host}:{port}/healthz"
     try:
         with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as answer:
@@ -235,7 +235,7 @@ def cmd_health(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    run = sub.add_parser("run", help="run the Discord bot (settings from the environment: DISCORD_TOKEN ...)")
+    run = sub.add_parser("run", help="run the Discord bot (configuration from the environment: DISCORD_TOKEN ...)")
     run.set_defaults(func=cmd_run)
     health = sub.add_parser("health", help="ask the running bot whether it is healthy (exit 0) or not (exit 1)")
     health.add_argument("--port", type=int, help="the bot's HEALTH_PORT (default: HEALTH_PORT, else 8081)")

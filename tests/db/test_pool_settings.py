@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import Config, ConfigError
 from bot.db.engine import Database
-from bot.settings import Settings, SettingsError
 
 
 def test_the_pool_is_sqlalchemys_default_unless_set() -> None:
-    assert Settings.from_env({"DISCORD_TOKEN": "t"}).pool_options() == {}
-    settings = Settings.from_env({"DISCORD_TOKEN": "t", "DATABASE_POOL_SIZE": "3", "DATABASE_MAX_OVERFLOW": "0"})
-    assert settings.pool_options() == {"pool_size": 3, "max_overflow": 0}
+    assert Config.from_env({"DISCORD_TOKEN": "t"}).pool_options() == {}
+    config = Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_POOL_SIZE": "3", "DATABASE_MAX_OVERFLOW": "0"})
+    assert config.pool_options() == {"pool_size": 3, "max_overflow": 0}
 
 
 @pytest.mark.parametrize(("env", "says"), [
@@ -22,13 +22,13 @@ def test_the_pool_is_sqlalchemys_default_unless_set() -> None:
     ({"DATABASE_MAX_OVERFLOW": "-1"}, "DATABASE_MAX_OVERFLOW must be at least 0, not -1"),
 ])
 def test_a_bad_pool_setting_is_one_line(env: dict[str, str], says: str) -> None:
-    with pytest.raises(SettingsError, match=says):
-        Settings.from_env({"DISCORD_TOKEN": "t", **env})
+    with pytest.raises(ConfigError, match=says):
+        Config.from_env({"DISCORD_TOKEN": "t", **env})
 
 
 async def test_the_engine_gets_the_pool_it_was_given(tmp_path: Path) -> None:
-    settings = Settings.from_env({"DISCORD_TOKEN": "t", "DATABASE_POOL_SIZE": "3", "DATABASE_MAX_OVERFLOW": "1"})
-    database = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", **settings.pool_options())
+    config = Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_POOL_SIZE": "3", "DATABASE_MAX_OVERFLOW": "1"})
+    database = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", **config.pool_options())
     try:
         pool = database.engine.pool
         assert (pool.size(), pool._max_overflow) == (3, 1)  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.config import Config, ConfigError
 from bot.db.engine import Database
 from bot.db.migrate import head_revision, upgrade
 from bot.ops.flights import Flight, Flights, flight_of, install_task_factory, interaction_name
@@ -23,20 +24,19 @@ from bot.ops.logs import configure_logging
 from bot.ops.metrics import Metrics
 from bot.ops.redact import REDACTED, add_secret, redact
 from bot.ops.watchdog import Stall, Watchdog
-from bot.settings import Settings, SettingsError
 
-# -- settings --------------------------------------------------------------------------------------------
+# -- config ----------------------------------------------------------------------------------------------
 
 
-def test_operator_settings_from_env() -> None:
-    default = Settings.from_env({"DISCORD_TOKEN": "t"})
+def test_operator_config_from_env() -> None:
+    default = Config.from_env({"DISCORD_TOKEN": "t"})
     assert (default.health_host, default.health_port, default.stall_ms, default.log_format) == (
         "127.0.0.1", 8081, 100, "json")
-    chosen = Settings.from_env({"DISCORD_TOKEN": "t", "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": "9100",
-                                "STALL_LOG_MS": "250", "LOG_FORMAT": "Text"})
+    chosen = Config.from_env({"DISCORD_TOKEN": "t", "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": "9100",
+                              "STALL_LOG_MS": "250", "LOG_FORMAT": "Text"})
     assert (chosen.health_host, chosen.health_port, chosen.stall_ms, chosen.log_format) == (
         "0.0.0.0", 9100, 250, "text")
-    assert Settings.from_env({"DISCORD_TOKEN": "t", "HEALTH_PORT": "off"}).health_port is None
+    assert Config.from_env({"DISCORD_TOKEN": "t", "HEALTH_PORT": "off"}).health_port is None
 
 
 @pytest.mark.parametrize(("env", "message"), [
@@ -45,9 +45,9 @@ def test_operator_settings_from_env() -> None:
     ({"STALL_LOG_MS": "soon"}, "STALL_LOG_MS must be a whole number"),
     ({"LOG_FORMAT": "xml"}, "LOG_FORMAT is one of json, text"),
 ])
-def test_bad_operator_settings_are_one_line(env: dict[str, str], message: str) -> None:
-    with pytest.raises(SettingsError, match=message):
-        Settings.from_env({"DISCORD_TOKEN": "t", **env})
+def test_bad_operator_config_is_one_line(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Config.from_env({"DISCORD_TOKEN": "t", **env})
 
 
 # -- interaction names: bounded, never an id or a user's text ---------------------------------------------

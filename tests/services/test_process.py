@@ -1,4 +1,4 @@
-"""Settings from the environment, and the `grievous run` / `grievous db upgrade` commands."""
+"""The process configuration from the environment, and the `grievous run` / `grievous db upgrade` commands."""
 
 from __future__ import annotations
 
@@ -7,18 +7,20 @@ from typing import Any
 
 import pytest
 
+from bot.app import GrievousBot
 from bot.cli import main
+from bot.config import Config, ConfigError, MissingToken
 from bot.db.migrate import head_revision
-from bot.settings import MissingToken, Settings, SettingsError
+from bot.services import Services
 
 
-def test_settings_from_env() -> None:
-    settings = Settings.from_env({"DISCORD_TOKEN": " abc ", "SHARD_COUNT": "8", "SHARD_IDS": "0-3,6",
-                                  "SYNC_COMMANDS": "yes", "LOG_LEVEL": "debug"})
-    assert (settings.token, settings.shard_count, settings.shard_ids) == ("abc", 8, (0, 1, 2, 3, 6))
-    assert (settings.sync_commands, settings.log_level) == (True, "DEBUG")
-    assert settings.database_url == "sqlite+aiosqlite:///grievous.db"
-    assert "abc" not in repr(settings)
+def test_config_from_env() -> None:
+    config = Config.from_env({"DISCORD_TOKEN": " abc ", "SHARD_COUNT": "8", "SHARD_IDS": "0-3,6",
+                              "SYNC_COMMANDS": "yes", "LOG_LEVEL": "debug"})
+    assert (config.token, config.shard_count, config.shard_ids) == ("abc", 8, (0, 1, 2, 3, 6))
+    assert (config.sync_commands, config.log_level) == (True, "DEBUG")
+    assert config.database_url == "sqlite+aiosqlite:///grievous.db"
+    assert "abc" not in repr(config)
 
 
 @pytest.mark.parametrize(("env", "message"), [
@@ -30,14 +32,25 @@ def test_settings_from_env() -> None:
     ({"DISCORD_TOKEN": "t", "SYNC_COMMANDS": "perhaps"}, "SYNC_COMMANDS must be true or false"),
     ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL is one of"),
 ])
-def test_bad_settings_are_one_line(env: dict[str, str], message: str) -> None:
-    with pytest.raises(SettingsError, match=message):
-        Settings.from_env(env)
+def test_bad_config_is_one_line(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Config.from_env(env)
 
 
 def test_missing_token_is_its_own_error() -> None:
     with pytest.raises(MissingToken):
-        Settings.from_env({"DATABASE_URL": "sqlite+aiosqlite:///x.db"})
+        Config.from_env({"DATABASE_URL": "sqlite+aiosqlite:///x.db"})
+
+
+async def test_the_bot_takes_its_values_from_the_config() -> None:
+    config = Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "1,3", "SYNC_COMMANDS": "yes",
+                              "HEALTH_PORT": "off", "STALL_LOG_MS": "250"})
+    bot = GrievousBot(config=config, services=object.__new__(Services))  # no database needed to read them
+    assert (bot.shard_ids, bot.shard_count, bot.sync_commands) == ([1, 3], 4, True)
+    assert bot.health is None and bot.watchdog.threshold == 0.25
+    served = GrievousBot(config=Config.from_env({"DISCORD_TOKEN": "t", "HEALTH_PORT": "0"}),
+                         services=object.__new__(Services))
+    assert served.health is not None and served.shard_ids is None and served.sync_commands is False
 
 
 def test_run_without_a_token_prints_one_line_and_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:

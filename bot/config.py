@@ -1,4 +1,4 @@
-"""Process settings from the environment (a small frozen dataclass; no settings framework needed)."""
+"""The process configuration, read from the environment (a small frozen dataclass; no settings framework needed)."""
 
 from __future__ import annotations
 
@@ -14,18 +14,18 @@ DEFAULT_HEALTH_PORT = 8081
 DEFAULT_STALL_MS = 100
 
 
-class SettingsError(Exception):
+class ConfigError(Exception):
     """A setting that is missing or unreadable; the message is one line naming the variable."""
 
 
-class MissingToken(SettingsError):
+class MissingToken(ConfigError):
     def __init__(self) -> None:
         super().__init__("DISCORD_TOKEN is not set: put the bot's token in the environment (see deploy/.env.example),"
                          " or play offline with: grievous playground --demo")
 
 
 @dataclass(frozen=True)
-class Settings:
+class Config:
     token: str = field(repr=False)
     database_url: str = DEFAULT_DATABASE_URL
     shard_count: int | None = None
@@ -48,7 +48,7 @@ class Settings:
         return {name: value for name, value in options.items() if value is not None}
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Settings:
+    def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> Config:
         env = os.environ if env is None else env
         token = env.get("DISCORD_TOKEN", "").strip()
         if require_token and not token:
@@ -56,15 +56,15 @@ class Settings:
         shard_count = _int(env, "SHARD_COUNT")
         shard_ids = _shard_ids(env.get("SHARD_IDS", ""))
         if shard_ids is not None and shard_count is None:
-            raise SettingsError("SHARD_IDS needs SHARD_COUNT (the total number of shards) as well")
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards) as well")
         if shard_ids is not None and shard_count is not None and max(shard_ids) >= shard_count:
-            raise SettingsError(f"SHARD_IDS go up to {max(shard_ids)}, but SHARD_COUNT is {shard_count}")
+            raise ConfigError(f"SHARD_IDS go up to {max(shard_ids)}, but SHARD_COUNT is {shard_count}")
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
-            raise SettingsError(f"LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not '{level}'")
+            raise ConfigError(f"LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not '{level}'")
         log_format = env.get("LOG_FORMAT", "json").strip().lower() or "json"
         if log_format not in LOG_FORMATS:
-            raise SettingsError(f"LOG_FORMAT is one of {', '.join(LOG_FORMATS)}, not '{log_format}'")
+            raise ConfigError(f"LOG_FORMAT is one of {', '.join(LOG_FORMATS)}, not '{log_format}'")
         stall_ms = _int(env, "STALL_LOG_MS")
         overflow = _int(env, "DATABASE_MAX_OVERFLOW", low=0)
         return cls(
@@ -90,9 +90,9 @@ def _int(env: Mapping[str, str], name: str, *, low: int = 1) -> int | None:
     try:
         value = int(text)
     except ValueError:
-        raise SettingsError(f"{name} must be a whole number, not '{text}'") from None
+        raise ConfigError(f"{name} must be a whole number, not '{text}'") from None
     if value < low:
-        raise SettingsError(f"{name} must be at least {low}, not {value}")
+        raise ConfigError(f"{name} must be at least {low}, not {value}")
     return value
 
 
@@ -104,7 +104,7 @@ def _port(text: str) -> int | None:
     if text in ("off", "none", "false", "no"):
         return None
     if not text.isdigit() or int(text) > 65535:
-        raise SettingsError(f"HEALTH_PORT is a port number (0-65535) or off, not '{text}'")
+        raise ConfigError(f"HEALTH_PORT is a port number (0-65535) or off, not '{text}'")
     return int(text)
 
 
@@ -114,7 +114,7 @@ def _bool(env: Mapping[str, str], name: str) -> bool:
         return False
     if text in ("1", "true", "yes", "on"):
         return True
-    raise SettingsError(f"{name} must be true or false, not '{text}'")
+    raise ConfigError(f"{name} must be true or false, not '{text}'")
 
 
 def _shard_ids(text: str) -> tuple[int, ...] | None:
@@ -131,5 +131,5 @@ def _shard_ids(text: str) -> tuple[int, ...] | None:
                 raise ValueError
             ids.update(range(start, end + 1))
     except ValueError:
-        raise SettingsError(f"SHARD_IDS is a list like 0-3 or 0,2,5, not '{text}'") from None
+        raise ConfigError(f"SHARD_IDS is a list like 0-3 or 0,2,5, not '{text}'") from None
     return tuple(sorted(ids))
