@@ -21,7 +21,7 @@ from rules.outcome import Outcome
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character as parse_pendragon
 from rules.pendragon.derived import current_hp, derive
-from rules.pendragon.settings import SETTINGS as PENDRAGON_SETTINGS
+from rules.pendragon.rulings import RULINGS as PENDRAGON_RULINGS
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +169,7 @@ def _first_blow(value: int, trigger: str) -> int:
 def _pendragon(sheet: Mapping[str, Any], catalog: PendragonCatalog, rulings: Mapping[str, Any]) -> HitPointWounds:
     char = parse_pendragon(sheet, catalog)
     derived = derive(char, catalog)
-    defaults = {s.name: s.default for s in PENDRAGON_SETTINGS}
+    defaults = {s.name: s.default for s in PENDRAGON_RULINGS}
     knockdown = _first_blow(derived.knockdown, str(rulings.get("knockdown_trigger", defaults["knockdown_trigger"])))
     major = _first_blow(derived.major_wound,
                         str(rulings.get("major_wound_threshold", defaults["major_wound_threshold"])))

@@ -207,7 +207,7 @@ def build(docs: dict[str, Any]) -> PendragonCatalog:
 
 
 def _npcs(docs: dict[str, Any], catalog: PendragonCatalog) -> dict[str, dict[str, Any]]:
-    from rules.pendragon.sheets import validate_sheet
+    from rules.pendragon.summary import validate_sheet
 
     file = "pendragon/npcs.yaml"
     out: dict[str, dict[str, Any]] = {}

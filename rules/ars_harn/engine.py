@@ -6,13 +6,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.ars_harn import combat, magic, recovery, status, ways_out
+from rules.ars_harn import combat, magic, recovery, upkeep, ways_out
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import Character, parse_character
 from rules.ars_harn.injury import Ctx
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import InitiativeOutcome, OneCharacter
-from rules.ars_harn.settings import SETTINGS, parse_rulings
+from rules.ars_harn.rulings import RULINGS, parse_rulings
 from rules.ars_harn.summary import summarize
 from rules.dice import DiceSource
 from rules.errors import RulesError
@@ -114,20 +114,20 @@ ACTIONS: dict[str, Action] = {
     "attack": Action(combat.ATTACK_OPTIONS, _both("attack", combat.attack)),
     "cast": Action(magic.CAST_OPTIONS, _both("cast", magic.cast)),
     "initiative": Action(("modifier", "who"), _initiative),
-    "shock": Action(("who",), _one("shock", _sheet(status.shock))),
-    "kill": Action(("who",), _one("kill", status.kill)),
-    "gm_decide": Action(("decision", "who"), _one("gm_decide", _sheet(status.gm_decide))),
+    "shock": Action(("who",), _one("shock", _sheet(upkeep.shock))),
+    "kill": Action(("who",), _one("kill", upkeep.kill)),
+    "gm_decide": Action(("decision", "who"), _one("gm_decide", _sheet(upkeep.gm_decide))),
     "heal": Action(recovery.HEAL_OPTIONS, _heal),
     "rest": Action(recovery.REST_OPTIONS, _one("rest", _sheet(recovery.rest))),
     "tactical_advantage": Action(("use", "weapon", "hand", "who"),
-                                 _one("tactical_advantage", _sheet(status.use_advantage))),
+                                 _one("tactical_advantage", _sheet(upkeep.use_advantage))),
     "recover": Action(("condition", "free", "who"), _one("recover", _sheet(ways_out.recover))),
-    "ready": Action(("weapon", "hand", "free", "who"), _one("ready", _sheet(status.ready_weapon))),
-    "fatigue": Action(("change", "roll", "ease_factor", "modifier", "who"), _one("fatigue", _sheet(status.fatigue))),
-    "condition": Action(("add", "remove", "who"), _one("condition", _sheet(status.set_conditions))),
+    "ready": Action(("weapon", "hand", "free", "who"), _one("ready", _sheet(upkeep.ready_weapon))),
+    "fatigue": Action(("change", "roll", "ease_factor", "modifier", "who"), _one("fatigue", _sheet(upkeep.fatigue))),
+    "condition": Action(("add", "remove", "who"), _one("condition", _sheet(upkeep.set_conditions))),
     "inflict": Action(("location", "side", "code", "effective_impact", "aspect", "bleeding", "who"),
-                      _one("inflict", status.gm_wound)),
-    "unequip": Action(("kind", "item", "who"), _one("unequip", _sheet(status.unequip_item))),
+                      _one("inflict", upkeep.gm_wound)),
+    "unequip": Action(("kind", "item", "who"), _one("unequip", _sheet(upkeep.unequip_item))),
     "end_fight": Action(("who",), _one("end_fight", _sheet(ways_out.end_fight))),
 }
 ACTION_OPTIONS: dict[str, tuple[str, ...]] = {kind: action.options for kind, action in ACTIONS.items()}
@@ -144,7 +144,7 @@ class ArsHarnEngine:
     title = "Ars Magica with HarnMaster armour and injuries"
     roll_labels = ROLL_LABELS
     actions = frozenset(ACTION_OPTIONS)
-    settings: tuple[Setting, ...] = SETTINGS
+    settings: tuple[Setting, ...] = RULINGS
 
     def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
         cat = _catalog(catalog)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from rules.ars_harn.catalog import ArsHarnCatalog, Location
 from rules.ars_harn.character import Character, WoundRec
 from rules.ars_harn.outcomes import Check, Injury, KillDecision, OwedRoll, Wounding
-from rules.ars_harn.settings import Rulings
+from rules.ars_harn.rulings import Rulings
 from rules.ars_harn.totals import fatigue_penalty, physical_encumbrance
 from rules.dice import SUCCESS, DiceSource
 

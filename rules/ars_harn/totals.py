@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import Character
-from rules.ars_harn.settings import Rulings
+from rules.ars_harn.rulings import Rulings
 
 
 def fatigue_penalty(c: Character, catalog: ArsHarnCatalog) -> int:

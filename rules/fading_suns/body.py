@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character
-from rules.fading_suns.settings import Rules
+from rules.fading_suns.rulings import Rulings
 
 
 def mass_cap(size: int, catalog: FadingSunsCatalog) -> Fraction:
@@ -20,15 +20,15 @@ def enc_kg(char: Character, catalog: FadingSunsCatalog) -> Fraction:
     return Fraction(char.char("str") ** catalog.strength_power)
 
 
-def armour_weight(char: Character, catalog: FadingSunsCatalog, rules: Rules) -> Fraction:
-    normalised = rules.armour_share_basis == "normalised"
+def armour_weight(char: Character, catalog: FadingSunsCatalog, rulings: Rulings) -> Fraction:
+    normalised = rulings.armour_share_basis == "normalised"
     total = sum((catalog.piece_weight(piece, normalised) for piece in char.armour), Fraction(0))
-    if rules.armour_scales_with_size:
+    if rulings.armour_scales_with_size:
         total *= catalog.size_step ** (char.size - catalog.size_average)
     return total
 
 
-def carried_kg(char: Character, catalog: FadingSunsCatalog, rules: Rules) -> Fraction:
+def carried_kg(char: Character, catalog: FadingSunsCatalog, rulings: Rulings) -> Fraction:
     """Armour (each piece its locations' share of the suit), weapons still held, shield and other gear."""
     dropped = Counter(char.dropped)
     weapons = Fraction(0)
@@ -38,7 +38,7 @@ def carried_kg(char: Character, catalog: FadingSunsCatalog, rules: Rules) -> Fra
         else:
             weapons += weapon.weight
     shield = char.shield.weight if char.shield is not None else Fraction(0)
-    return armour_weight(char, catalog, rules) + weapons + shield + char.gear_kg
+    return armour_weight(char, catalog, rulings) + weapons + shield + char.gear_kg
 
 
 def load_modifier(carried: Fraction, enc: Fraction, catalog: FadingSunsCatalog) -> int:
@@ -50,5 +50,5 @@ def load_modifier(carried: Fraction, enc: Fraction, catalog: FadingSunsCatalog) 
     return modifier
 
 
-def encumbrance(char: Character, catalog: FadingSunsCatalog, rules: Rules) -> int:
-    return load_modifier(carried_kg(char, catalog, rules), enc_kg(char, catalog), catalog)
+def encumbrance(char: Character, catalog: FadingSunsCatalog, rulings: Rulings) -> int:
+    return load_modifier(carried_kg(char, catalog, rulings), enc_kg(char, catalog), catalog)

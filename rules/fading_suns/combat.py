@@ -36,7 +36,7 @@ def own_defense(ctx: Ctx, char: Character, mode: str, action: Mapping[str, Any]
                 ) -> tuple[str | None, str | None, str | None]:
     """The defense the defender's side makes when the attack names none: the sheet's ``defense``, else the
     ruling ``unnamed_defense`` (dodge). Returns (defense, where it came from, why there is none)."""
-    chosen, source = (char.defense, "sheet") if char.defense is not None else (ctx.rules.unnamed_defense, "ruling")
+    chosen, source = (char.defense, "sheet") if char.defense is not None else (ctx.rulings.unnamed_defense, "ruling")
     if chosen == "none":
         return None, source, "none_chosen"
     for condition in CANNOT_ACT:
@@ -97,7 +97,7 @@ def armour_at(ctx: Ctx, char: Character, location: str, damage_type: str) -> tup
     """The armour at one location against one damage type: the best piece, or all pieces summed."""
     pieces = [p for p in char.armour if location in p.covers]
     ratings = [p.rating(damage_type) for p in pieces]
-    if ctx.rules.armour_layers == "sum":
+    if ctx.rulings.armour_layers == "sum":
         value = sum(ratings)
     else:
         value = max(ratings, default=0)
@@ -153,14 +153,14 @@ class HitDamage:
 def hit_damage(ctx: Ctx, defender: Character, weapon: Weapon, bonus: int, location: Location
                ) -> tuple[Character, HitDamage]:
     """Final damage = weapon base + victory bonus (energy shield first) - armour at the location for the type."""
-    if ctx.rules.damage_mode == "rolled":
+    if ctx.rulings.damage_mode == "rolled":
         raw = effect_dice(ctx, "damage", weapon.damage + bonus).total
     else:
         raw = weapon.damage + bonus
     before_armour = raw
     shield_report = None
     shield = defender.shield
-    if ctx.rules.energy_shields and shield is not None and not weapon.ignores_shield:
+    if ctx.rulings.energy_shields and shield is not None and not weapon.ignores_shield:
         hits_left = max(0, shield.hits - defender.shield_hits_used)
         absorbed = 0
         activated = hits_left > 0 and raw >= shield.min
@@ -171,9 +171,9 @@ def hit_damage(ctx: Ctx, defender: Character, weapon: Weapon, bonus: int, locati
             hits_left -= 1
         shield_report = Shield(name=shield.name, activated=activated, absorbed=absorbed, hits_left=hits_left)
     rating, pieces = (0, []) if weapon.ignores_armour else armour_at(ctx, defender, location.name, weapon.type)
-    if ctx.rules.damage_mode == "rolled" and rating > 0 and raw > 0:
+    if ctx.rulings.damage_mode == "rolled" and rating > 0 and raw > 0:
         armour = effect_dice(ctx, "armor", rating).total
-    elif ctx.rules.damage_mode == "rolled":
+    elif ctx.rulings.damage_mode == "rolled":
         armour = 0
     else:
         armour = rating
@@ -198,7 +198,7 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
     goal = Goal(((weapon.characteristic, attacker.char(weapon.characteristic)),
                  (weapon.skill, attacker.skill(weapon.skill, cat)))).plus(
         ("weapon", weapon.goal), ("modifiers", modifiers), ("aim", aim.called_shot if aim else 0),
-        *situational(attacker, cat, ctx.rules, "attack", (weapon.characteristic, weapon.skill)),
+        *situational(attacker, cat, ctx.rulings, "attack", (weapon.characteristic, weapon.skill)),
     )
     roll = goal_roll(ctx.dice, "attack", goal, cat)
     att, dfd = SideLog("attacker", hand=weapon.name), SideLog("defender")
@@ -209,7 +209,7 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         return dataclasses.replace(outcome, after=aftermath(ctx, [att, dfd], dfd, defender)), attacker, defender
 
     check = cat.attack_critical_failure_check
-    if roll.result == CRITICAL_FAILURE and ctx.rules.fumble_on_critical_failure and check:
+    if roll.result == CRITICAL_FAILURE and ctx.rulings.fumble_on_critical_failure and check:
         attacker = wound_roll(ctx, attacker, check, None, att, "attack")
     if mode == "missile" and "melee" in weapon.modes and any(w.name == weapon.name for w in attacker.ready_weapons()):
         # a thrown hand weapon leaves the hand, hit or miss (unless a fumble has dropped it already)
@@ -244,7 +244,7 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
         else:
             parts.append((defense.skill, defender.skill(defense.skill, cat)))
         dgoal = Goal(tuple(parts[:2])).plus(*parts[2:], ("modifiers", defense_mods),
-                                            *situational(defender, cat, ctx.rules, defense_name,
+                                            *situational(defender, cat, ctx.rulings, defense_name,
                                                          (parts[0][0], parts[1][0])))
         droll = goal_roll(ctx.dice, "defense", dgoal, cat)
         head = dataclasses.replace(head, defense=Defense(kind=defense_name, weapon=used, roll=report(droll, dgoal)))
@@ -255,7 +255,7 @@ def attack(ctx: Ctx, attacker: Character, defender: Character,
             dice_bonus = max(0, dice_bonus - (droll.victory_points or 0))
             if points < 1:
                 return done(dataclasses.replace(head, defended=True, net_victory_points=points))
-    bonus = points if ctx.rules.victory_bonus == "points" else dice_bonus
+    bonus = points if ctx.rulings.victory_bonus == "points" else dice_bonus
     if aim is not None:
         location, face = aim, None
     else:

@@ -14,7 +14,7 @@ from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character, parse
 from rules.fading_suns.injury import Ctx
 from rules.fading_suns.outcomes import InitiativeOutcome
-from rules.fading_suns.settings import SETTINGS, parse_settings
+from rules.fading_suns.rulings import RULINGS, parse_rulings
 from rules.fading_suns.summary import summarize
 from rules.model import (
     READY,
@@ -154,13 +154,13 @@ class FadingSunsEngine:
     roll_labels = frozenset({"attack", "defense", "location", "effect", "stumble", "fumble", "heal",
                              "damage", "armor"})
     actions = frozenset(OPTIONS)
-    settings: tuple[Setting, ...] = SETTINGS
+    settings: tuple[Setting, ...] = RULINGS
 
     def turn_readiness(self, sheet: Sheet, catalog: Any, settings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, dying or unconscious: no turn. Stunned: the next turn is lost, and that pays the stun off
         (``lose_turn``) unless the ruling ``stun_lasts`` is ``until_recovered``, docs/rules/fading-suns.md."""
         char = parse(sheet, _catalog(catalog), "sheet")
-        if char.has("stunned") and parse_settings(settings or {}).stun_lasts == "until_recovered":
+        if char.has("stunned") and parse_rulings(settings or {}).stun_lasts == "until_recovered":
             return TurnReadiness("stunned", "is stunned until recovered (/recover)", skipped=True)
         for condition in ("dead", "dying", "unconscious"):
             if char.has(condition):
@@ -188,9 +188,9 @@ class FadingSunsEngine:
 
     def _resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         cat = _catalog(catalog)
-        rules = parse_settings(scenario.settings)
+        rulings = parse_rulings(scenario.settings)
         kind, action = _action(scenario.action)
-        ctx = Ctx(cat, rules, dice)
+        ctx = Ctx(cat, rulings, dice)
         start = len(dice.rolls)
         attacker_in, defender_in = scenario.attacker, scenario.defender
         attacker_out: Any = _passthrough(attacker_in, "attacker")
@@ -212,14 +212,14 @@ class FadingSunsEngine:
             kind, action = _action(scenario.action)
             if kind != "attack":
                 return lambda dice: self.resolve(scenario, dice, cat)
-            rules = parse_settings(scenario.settings)
+            rulings = parse_rulings(scenario.settings)
             attacker = _sheet(scenario.attacker, cat, "attacker")
             defender = _sheet(scenario.defender, cat, "defender")
 
         def once(dice: DiceSource) -> Resolution:
             start = len(dice.rolls)
             with _one_line():
-                outcome, _, _ = combat.attack(Ctx(cat, rules, dice), attacker, defender, action)
+                outcome, _, _ = combat.attack(Ctx(cat, rulings, dice), attacker, defender, action)
             return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
                               attacker=None, defender=None)
 

@@ -14,7 +14,7 @@ from rules.fading_suns.body import encumbrance
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character
 from rules.fading_suns.outcomes import GoalRoll, Penalties
-from rules.fading_suns.settings import Rules
+from rules.fading_suns.rulings import Rulings
 
 MAX_MODIFIER = 50
 
@@ -57,11 +57,11 @@ def parse_modifiers(value: Any, field: str) -> int:
     return total
 
 
-def wound_goal_penalty(char: Character, catalog: FadingSunsCatalog, kind: str, rules: Rules) -> int:
+def wound_goal_penalty(char: Character, catalog: FadingSunsCatalog, kind: str, rulings: Rulings) -> int:
     """Wound goal penalties accumulate; by location, a wound only reaches the rolls its location affects."""
     total = 0
     for wound in char.wounds:
-        if rules.wound_penalties == "by_location" and kind != "effect" \
+        if rulings.wound_penalties == "by_location" and kind != "effect" \
                 and kind not in catalog.location(wound.location).affects:
             continue
         total += catalog.severity(wound.severity).goal
@@ -81,38 +81,38 @@ def penalties(char: Character, catalog: FadingSunsCatalog) -> Penalties:
 ARMOUR_TRAITS = ("dex", "vigor")
 
 
-def armour_penalty(char: Character, catalog: FadingSunsCatalog, rules: Rules, trait: str) -> int:
+def armour_penalty(char: Character, catalog: FadingSunsCatalog, rulings: Rulings, trait: str) -> int:
     """FS 2e armour penalty to rolls using ``trait`` (the Dex characteristic or the Vigor skill).
 
     ``by_coverage``: each piece's full-suit penalty times the part of the body it covers (the seed's
     location shares, all seven = 1), summed and rounded to the nearest whole point (a half rounds to the
     larger penalty): full chain mail -1 Dex / -2 Vigor, a plate helm alone nothing. ``full``: the worst
     full-suit penalty of any piece worn. ``none``: no penalties."""
-    if rules.armour_penalties == "none" or not char.armour:
+    if rulings.armour_penalties == "none" or not char.armour:
         return 0
-    if rules.armour_penalties == "full":
+    if rulings.armour_penalties == "full":
         return min((piece.penalty(trait) for piece in char.armour), default=0)
     total = sum((piece.penalty(trait) * catalog.coverage_fraction(piece) for piece in char.armour), Fraction(0))
     return -math.floor(-total + Fraction(1, 2))
 
 
-def armour_parts(char: Character, catalog: FadingSunsCatalog, rules: Rules,
+def armour_parts(char: Character, catalog: FadingSunsCatalog, rulings: Rulings,
                  uses: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """The armour penalties reaching a goal built on ``uses`` (its characteristic and skill names)."""
-    return tuple((f"armour_{trait}", armour_penalty(char, catalog, rules, trait)) for trait in ARMOUR_TRAITS
+    return tuple((f"armour_{trait}", armour_penalty(char, catalog, rulings, trait)) for trait in ARMOUR_TRAITS
                  if trait in uses)
 
 
-def situational(char: Character, catalog: FadingSunsCatalog, rules: Rules, kind: str,
+def situational(char: Character, catalog: FadingSunsCatalog, rulings: Rulings, kind: str,
                 uses: tuple[str, ...] = ()) -> tuple[tuple[str, int], ...]:
     """Wounds, load, armour penalties (for a goal using Dex or Vigor) and conditions, as they reach a
     roll of this kind."""
-    if kind == "effect" and not rules.effect_roll_penalties:
+    if kind == "effect" and not rulings.effect_roll_penalties:
         return ()
-    parts = [("wounds", wound_goal_penalty(char, catalog, kind, rules))]
+    parts = [("wounds", wound_goal_penalty(char, catalog, kind, rulings))]
     if kind in catalog.encumbrance_applies_to:
-        parts.append(("encumbrance", encumbrance(char, catalog, rules)))
-    parts.extend(armour_parts(char, catalog, rules, uses))
+        parts.append(("encumbrance", encumbrance(char, catalog, rulings)))
+    parts.extend(armour_parts(char, catalog, rulings, uses))
     for condition in char.conditions:
         parts.append((condition, catalog.condition_modifier(condition, kind)))
     return tuple(p for p in parts if p[1] != 0)

@@ -10,7 +10,7 @@ from rules.fading_suns.catalog import CHECK_ROLLS, FadingSunsCatalog, Location, 
 from rules.fading_suns.character import Character, Decision, PendingRoll, WoundState
 from rules.fading_suns.goals import Goal, goal_roll, penalties, report, situational
 from rules.fading_suns.outcomes import Aftermath, Check, DeathDecision, EffectRoll, GoalRoll, PendingNote
-from rules.fading_suns.settings import Rules
+from rules.fading_suns.rulings import Rulings
 
 DEATH_OPTIONS = ("death", "unconscious")
 
@@ -18,7 +18,7 @@ DEATH_OPTIONS = ("death", "unconscious")
 @dataclass(frozen=True)
 class Ctx:
     catalog: FadingSunsCatalog
-    rules: Rules
+    rulings: Rulings
     dice: DiceSource
 
 
@@ -100,7 +100,7 @@ def apply_effect(ctx: Ctx, char: Character, effect: str, wound: int | None, afte
     elif effect == "unconscious":
         char = char.with_conditions(("unconscious", "prone"))
     elif effect == "death":
-        if ctx.rules.gm_confirms_death:
+        if ctx.rulings.gm_confirms_death:
             char = char.with_conditions(("dying",))
             decision = Decision("death", DEATH_OPTIONS, wound)
             char = dataclasses.replace(char, decision=decision)
@@ -117,7 +117,7 @@ def effect_goal(ctx: Ctx, char: Character) -> Goal:
     cat = ctx.catalog
     name = f"{cat.effect_characteristic} x{cat.effect_times}"
     return Goal(((name, char.char(cat.effect_characteristic) * cat.effect_times),)).plus(
-        *situational(char, cat, ctx.rules, "effect")
+        *situational(char, cat, ctx.rulings, "effect")
     )
 
 
@@ -140,7 +140,7 @@ def check_goal(ctx: Ctx, char: Character, name: str, after: SideLog) -> Goal | N
             return None
         skill = weapon.skill
     goal = Goal(((check.characteristic, char.char(check.characteristic)), (skill, char.skill(skill, ctx.catalog))))
-    return goal.plus(*situational(char, ctx.catalog, ctx.rules, name, (check.characteristic, skill)))
+    return goal.plus(*situational(char, ctx.catalog, ctx.rulings, name, (check.characteristic, skill)))
 
 
 def run_check(ctx: Ctx, char: Character, name: str, wound: int | None, after: SideLog, cause: str) -> Character:
@@ -163,7 +163,7 @@ def wound_roll(ctx: Ctx, char: Character, kind: str, wound: int | None, after: S
     """The roll a wound (or a fumbled attack) calls for: made now, or queued for the GM when auto_rolls is off."""
     if kind == "none":
         return char
-    if not ctx.rules.auto_rolls:
+    if not ctx.rulings.auto_rolls:
         pending = PendingRoll(
             id=char.next_pending_id(),
             kind=kind if kind in CHECK_ROLLS else "effect",

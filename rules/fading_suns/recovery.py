@@ -180,7 +180,7 @@ def heal(ctx: Ctx, healer: Character, patient: Character | None,
     goal = Goal(((healing.characteristic, healer.char(healing.characteristic)),
                  (skill, healer.skill(skill, ctx.catalog)))).plus(
         ("modifiers", modifiers), ("self_treatment", healing.self_treatment if self_treatment else 0),
-        *situational(healer, ctx.catalog, ctx.rules, "heal", (healing.characteristic, skill)),
+        *situational(healer, ctx.catalog, ctx.rulings, "heal", (healing.characteristic, skill)),
     )
     roll = goal_roll(ctx.dice, "heal", goal, ctx.catalog)
     rep = report(roll, goal)

@@ -8,7 +8,7 @@ from rules.fading_suns.body import carried_kg, enc_kg, load_modifier, mass_cap
 from rules.fading_suns.catalog import FadingSunsCatalog, kg
 from rules.fading_suns.character import parse
 from rules.fading_suns.goals import penalties
-from rules.fading_suns.settings import Rules
+from rules.fading_suns.rulings import Rulings
 from rules.model import SheetSummary, Wound
 
 
@@ -16,10 +16,10 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def summarize(sheet: Any, catalog: FadingSunsCatalog, rules: Rules | None = None) -> SheetSummary:
+def summarize(sheet: Any, catalog: FadingSunsCatalog, rulings: Rulings | None = None) -> SheetSummary:
     char = parse(sheet, catalog)
     enc = enc_kg(char, catalog)
-    carried = carried_kg(char, catalog, rules or Rules())
+    carried = carried_kg(char, catalog, rulings or Rulings())
     pens = penalties(char, catalog)
     effect_goal = char.char(catalog.effect_characteristic) * catalog.effect_times
     stats: list[tuple[str, str]] = [(c.upper(), str(char.char(c))) for c in ("str", "dex", "end", "wits")]

@@ -35,7 +35,7 @@ def end_fight(ctx: Ctx, char: Character, action: Mapping[str, Any]) -> tuple[End
     weapons are gathered (ruling ``weapons_gathered``) and a spent energy shield recharges (``shield_spent``
     in ``ended``; docs/rules/fading-suns.md). Wounds and unconsciousness stay."""
     ended = [c for c in ("prone", "stunned") if char.has(c) and not (c == "prone" and char.has("unconscious"))]
-    gathered = list(char.dropped) if ctx.rules.weapons_gathered else []
+    gathered = list(char.dropped) if ctx.rulings.weapons_gathered else []
     char = char.with_conditions((), tuple(ended))
     if char.shield is not None and char.shield_hits_used:
         ended.append("shield_spent")

@@ -16,7 +16,7 @@ from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import HANDS
 from rules.ars_harn.combat import earns_advantage
 from rules.ars_harn.outcomes import AttackOutcome, CastOutcome, Check
-from rules.ars_harn.settings import parse_rulings
+from rules.ars_harn.rulings import parse_rulings
 from rules.dice import FAILURE, FUMBLE, SUCCESS, DiceSource
 from rules.model import Resolution, Scenario
 from rules.odds.common import group_faces, labels, last, make_leaf, spread

@@ -12,7 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from rules.fading_suns.outcomes import AttackOutcome, Check
-from rules.fading_suns.settings import parse_settings
+from rules.fading_suns.rulings import parse_rulings
 from rules.model import Resolution, Scenario
 from rules.odds.common import group_faces, make_leaf, spread
 from rules.odds.dice import Policy
@@ -28,7 +28,7 @@ class FadingSunsOdds:
         self.column = probe.outcome.column if isinstance(probe.outcome, AttackOutcome) else None
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
         # the wound is known once the location is (fixed damage); rolled damage and armour come after it
-        self.wound_at_location = parse_settings(scenario.settings).damage_mode == "fixed"
+        self.wound_at_location = parse_rulings(scenario.settings).damage_mode == "fixed"
         # learned from runs: what reaches the armour after a hit (by the history before the location), with the
         # hit's leaf fields and state; each location's armour; each damage's severity
         self.hits: dict[History, tuple[int, Leaf, tuple[Hashable, ...]]] = {}

@@ -29,10 +29,10 @@ from rules.pendragon.context import Ctx
 from rules.pendragon.injury import is_major, knockdown_triggered, lose_stat
 from rules.pendragon.opposed import SUCCESSES, compare
 from rules.pendragon.outcomes import AttackOutcome
-from rules.pendragon.settings import parse_settings
+from rules.pendragon.rulings import parse_rulings
 
 CHECKS = frozenset({"knockdown", "major_wound", "valorous", "fall"})
-# each side's damage dice have their own label (rules.pendragon.attack.damage_label): the winner's blow, then a
+# each side's damage dice have their own label (rules.pendragon.combat.damage_label): the winner's blow, then a
 # flail's blow to its own wielder, are the first and the second damage roll whichever side's they are
 DAMAGE = frozenset({"damage", "defender_damage"})
 # the leaf fields the two d20s (and the damage total) decide before the loser's part begins
@@ -104,12 +104,12 @@ class PendragonOdds:
         # the d20s the enumeration rolls: a face the user forced is no request (nor the exchange's node)
         self.d20s = tuple(who for who in (("attacker", "defender") if self.opposed else ("attacker",))
                           if who not in forced)
-        self.rules = parse_settings(scenario.settings)
+        self.rulings = parse_rulings(scenario.settings)
         # the engine's own tests (knockdown, major wound, hit points) are asked with faces given: never drawn
         self.unused = Random(0)
-        self.ctx = Ctx(catalog, self.rules, DiceSource(rng=self.unused))
+        self.ctx = Ctx(catalog, self.rulings, DiceSource(rng=self.unused))
         # a charging lance breaks on an odd damage total: then a total's parity is part of its state
-        self.odd_damage = self.rules.text("lance_breaks") == "odd_damage"
+        self.odd_damage = self.rulings.text("lance_breaks") == "odd_damage"
         self.chars: dict[str, Character] = {
             who: parse_character(sheet, catalog, who)
             for who, sheet in (("attacker", scenario.attacker), ("defender", scenario.defender)) if sheet is not None}
@@ -292,7 +292,7 @@ class PendragonOdds:
         for name, value in prefix:  # the characteristics the winner's blow cost him, by the engine's own roll
             if name == "stat_loss" and isinstance(value, tuple):
                 lost = DiceSource({"stat_loss": [value[0]]}, rng=self.unused)
-                char, _ = lose_stat(Ctx(self.catalog, self.rules, lost), char, None)
+                char, _ = lose_stat(Ctx(self.catalog, self.rulings, lost), char, None)
         leaf = dict(self.leaf(resolution))
         fixed = tuple((name, leaf[name]) for name in
                       (*EXCHANGE_FIELDS, "damage_taken", "knocked_down", "major_wound", "fall", "self_hit"))
@@ -338,7 +338,7 @@ class PendragonOdds:
             if not isinstance(lost[0], tuple):
                 return None
             forced = DiceSource({"stat_loss": [lost[0][0]]}, rng=self.unused)
-            char, _ = lose_stat(Ctx(self.catalog, self.rules, forced), char, None)
+            char, _ = lose_stat(Ctx(self.catalog, self.rulings, forced), char, None)
         fall = amount + self.unconscious_fall_bonus
         if is_major(self.ctx, char, fall):
             return None

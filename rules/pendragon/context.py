@@ -8,18 +8,18 @@ from rules.dice import DiceSource
 from rules.pendragon.catalog import DiceSpec, PendragonCatalog
 from rules.pendragon.character import Character
 from rules.pendragon.derived import Derived, current_hp, derive
-from rules.pendragon.settings import Rulings
+from rules.pendragon.rulings import Rulings
 
 
 @dataclass(frozen=True)
 class Ctx:
     catalog: PendragonCatalog
-    rules: Rulings
+    rulings: Rulings
     dice: DiceSource
 
     def with_auto_rolls(self) -> Ctx:
         """The same context rolling at once: for actions that resolve a roll that waited."""
-        return replace(self, rules=Rulings({**self.rules.values, "auto_rolls": True}))
+        return replace(self, rulings=Rulings({**self.rulings.values, "auto_rolls": True}))
 
     def derived(self, char: Character) -> Derived:
         return derive(char, self.catalog)
@@ -34,5 +34,5 @@ class Ctx:
 
     def dex_target(self, char: Character) -> int:
         """DEX for a DEX roll, less the armour's DEX modifier when that ruling is on."""
-        penalty = char.dex_penalty if self.rules.flag("armour_dex_penalty") else 0
+        penalty = char.dex_penalty if self.rulings.flag("armour_dex_penalty") else 0
         return char.stats["dex"] + penalty

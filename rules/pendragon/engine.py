@@ -9,16 +9,16 @@ from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import READY, InitiativeScore, Resolution, Scenario, SheetSummary, TurnReadiness, WayOut
 from rules.outcome import Outcome
-from rules.pendragon import attack, healing, upkeep, ways_out
+from rules.pendragon import combat, recovery, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
 from rules.pendragon.outcomes import RECORDS
-from rules.pendragon.settings import SETTINGS, Rulings, parse_settings
-from rules.pendragon.sheets import summarize, to_sheet, validate_sheet
+from rules.pendragon.rulings import RULINGS, Rulings, parse_rulings
+from rules.pendragon.summary import summarize, to_sheet, validate_sheet
 
 SYSTEM_ID = "pendragon"
-# ``damage`` is the attacker's damage dice and ``defender_damage`` the defender's (attack.damage_label)
+# ``damage`` is the attacker's damage dice and ``defender_damage`` the defender's (combat.damage_label)
 ROLL_LABELS = frozenset({"attacker", "defender", "damage", "defender_damage", "knockdown", "fall", "fall_damage",
                          "major_wound", "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
 URGENCY = ("dying", "fall_damage", "experience_check")
@@ -66,7 +66,7 @@ Run = Callable[[Ctx, Character | None, Character | None, Mapping[str, Any]],
 def _attack(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
             ) -> tuple[dict[str, Any], Character | None, Character | None]:
     assert a is not None and d is not None
-    return attack.resolve_attack(ctx, a, d, action)
+    return combat.resolve_attack(ctx, a, d, action)
 
 
 def _initiative(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
@@ -98,9 +98,9 @@ ACTIONS: dict[str, Run] = {
     "attack": _attack,
     "rearm": _on_attacker(upkeep.rearm),
     "stand": _on_attacker(upkeep.stand),
-    "first_aid": _healer(healing.first_aid),
-    "chirurgery": _healer(healing.chirurgery),
-    "rest": _on_attacker(healing.rest),
+    "first_aid": _healer(recovery.first_aid),
+    "chirurgery": _healer(recovery.chirurgery),
+    "rest": _on_attacker(recovery.rest),
     "fall": _on_attacker(upkeep.fall),
     "knockdown": _on_attacker(upkeep.knockdown),
     "major_wound": _on_attacker(upkeep.major_wound),
@@ -112,11 +112,11 @@ ACTIONS: dict[str, Run] = {
 }
 
 
-def _resolve(pack: PendragonCatalog, rules: Rulings, dice: DiceSource, kind: str, action: Mapping[str, Any],
+def _resolve(pack: PendragonCatalog, rulings: Rulings, dice: DiceSource, kind: str, action: Mapping[str, Any],
              a_before: Character | None, d_before: Character | None, *, sheets: bool) -> Resolution:
     """One action on parsed characters (never changed: every rule returns new ones); ``sheets``: write both
     sheets after into the Resolution."""
-    ctx = Ctx(pack, rules, dice)
+    ctx = Ctx(pack, rulings, dice)
     start = len(dice.rolls)
     outcome, a_after, d_after = ACTIONS[kind](ctx, a_before, d_before, action)
     decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
@@ -136,23 +136,23 @@ class PendragonEngine:
     title = "King Arthur Pendragon"
     roll_labels = ROLL_LABELS
     actions = frozenset(ACTIONS)
-    settings = SETTINGS
+    settings = RULINGS
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         pack = _catalog(catalog)
         kind, action = _action(scenario)
-        rules = parse_settings(scenario.settings)
+        rulings = parse_rulings(scenario.settings)
         a_before, d_before = _characters(scenario, pack, kind)
-        return _resolve(pack, rules, dice, kind, action, a_before, d_before, sheets=True)
+        return _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=True)
 
     def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
         """``scenario`` resolved again and again with other dice (``rules.odds``): the sheets and rulings are
         read once and no sheet is written back (the Resolution's sheets are None)."""
         pack = _catalog(catalog)
         kind, action = _action(scenario)
-        rules = parse_settings(scenario.settings)
+        rulings = parse_rulings(scenario.settings)
         a_before, d_before = _characters(scenario, pack, kind)
-        return lambda dice: _resolve(pack, rules, dice, kind, action, a_before, d_before, sheets=False)
+        return lambda dice: _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=False)
 
     def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
         return validate_sheet(sheet, _catalog(catalog))

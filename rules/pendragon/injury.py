@@ -39,11 +39,11 @@ def drop_pending_roll(char: Character, kind: str) -> tuple[Character, dict[str, 
 def knockdown_triggered(ctx: Ctx, char: Character, damage: int) -> tuple[bool, bool]:
     """(roll needed or automatic, automatic) for a blow of ``damage`` against the Knockdown value."""
     size = ctx.derived(char).knockdown
-    if ctx.rules.text("knockdown_trigger") == "exceeds":
+    if ctx.rulings.text("knockdown_trigger") == "exceeds":
         triggered = damage > size
     else:
         triggered = damage >= size
-    automatic = triggered and ctx.rules.flag("knockdown_automatic_at_double") and damage >= 2 * size
+    automatic = triggered and ctx.rulings.flag("knockdown_automatic_at_double") and damage >= 2 * size
     return triggered, automatic
 
 
@@ -59,7 +59,7 @@ def knockdown_check(ctx: Ctx, char: Character, damage: int, mounted: bool, event
                             "skill": "horsemanship" if mounted else "dex"}
     if automatic:
         view.update(total=None, face=None, target=None, result=None, passed=False)
-    elif not ctx.rules.flag("auto_rolls"):
+    elif not ctx.rulings.flag("auto_rolls"):
         char = add_pending_roll(char, {"kind": "knockdown", "damage": damage, "mounted": mounted})
         view.update(total=None, face=None, target=None, result=None, passed=None, pending=True)
         events.append("knockdown_pending")
@@ -93,7 +93,7 @@ def knocked_down(ctx: Ctx, char: Character, height: str | None, events: list[str
 
 def is_major(ctx: Ctx, char: Character, amount: int) -> bool:
     threshold = ctx.derived(char).major_wound
-    if ctx.rules.text("major_wound_threshold") == "exceeds":
+    if ctx.rulings.text("major_wound_threshold") == "exceeds":
         return amount > threshold
     return amount >= threshold
 
@@ -116,7 +116,7 @@ def apply_wound(ctx: Ctx, char: Character, amount: int, source: str, events: lis
     if major:
         events.append("major_wound")
         char = char.with_(chirurgery_needed=True)
-        if ctx.rules.flag("auto_rolls"):
+        if ctx.rulings.flag("auto_rolls"):
             char, effects = major_wound_effects(ctx, char, index, events)
             if details is not None:
                 details["major_wound_effects"] = effects
@@ -164,7 +164,7 @@ def major_wound_effects(ctx: Ctx, char: Character, index: int, events: list[str]
                         ) -> tuple[Character, dict[str, Any]]:
     """Stay conscious (d20 against current hit points), stay in the fight (Valorous), Statistics Lost."""
     out: dict[str, Any] = {"conscious_roll": None, "valorous_roll": None, "stat_lost": None}
-    mode = ctx.rules.text("major_wound_unconscious")
+    mode = ctx.rulings.text("major_wound_unconscious")
     # Already collapsing (hit points under the Unconscious value): no roll can keep him up.
     collapsed = char.unconscious or ctx.hp(char) < ctx.derived(char).unconscious
     conscious = not collapsed
@@ -177,13 +177,13 @@ def major_wound_effects(ctx: Ctx, char: Character, index: int, events: list[str]
     if not conscious and not char.unconscious:
         char = char.with_(unconscious=True, prone=True)
         events.append("unconscious")
-    if conscious and ctx.rules.flag("valorous_roll"):
+    if conscious and ctx.rulings.flag("valorous_roll"):
         roll = ctx.dice.pendragon("valorous", char.trait("valorous", ctx.catalog.combat.default_valorous))
         out["valorous_roll"] = roll_view(roll)
         if roll.result not in SUCCESSES:
             char = char.with_(out_of_fight=True)
             events.append("out_of_fight")
-    if ctx.rules.flag("stat_loss"):
+    if ctx.rulings.flag("stat_loss"):
         char, out["stat_lost"] = lose_stat(ctx, char, index)
     return char, out
 
@@ -209,7 +209,7 @@ def fall_check(ctx: Ctx, char: Character, mounted: bool, on_wall: bool, events: 
     """Unconscious on horseback or a wall: DEX roll; success a gentle fall, failure a Knockdown."""
     if not (mounted or on_wall):
         return char, None
-    if not ctx.rules.flag("auto_rolls"):
+    if not ctx.rulings.flag("auto_rolls"):
         events.append("fall_pending")
         char = hold_dying(add_pending_roll(char, {"kind": "fall", "mounted": mounted, "on_wall": on_wall}))
         return char, {"pending": True}
@@ -246,7 +246,7 @@ def after_healing(ctx: Ctx, char: Character, events: list[str]) -> Character:
         was_mortal = char.mortal
         char = char.with_(dying=False, mortal=False,
                           pending_decisions=tuple(d for d in char.pending_decisions if d.get("kind") != "dying"))
-        if was_mortal and ctx.rules.flag("stat_loss"):
+        if was_mortal and ctx.rulings.flag("stat_loss"):
             for _ in range(ctx.catalog.combat.mortal_stat_rolls):
                 char, _lost = lose_stat(ctx, char, None)
     if char.unconscious and not char.dying and hp >= ctx.derived(char).unconscious:

@@ -42,7 +42,7 @@ def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Chara
     opts = Options(action, "rearm", ("weapon", "replace", "in_fight"))
     name = opts.text("weapon")
     renew = bool(opts.flag("replace", False))
-    if renew and opts.flag("in_fight", False) and not ctx.rules.flag("replace_broken_in_fight"):
+    if renew and opts.flag("in_fight", False) and not ctx.rulings.flag("replace_broken_in_fight"):
         raise IllegalAction("a broken weapon is replaced between fights; in this one, re-arm with another "
                             "(ruling replace_broken_in_fight)")
     if char.dead or char.unconscious or char.dying:

@@ -48,7 +48,7 @@ def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     being on foot stay (a horse is remounted, a weapon replaced, with /recover and /ready)."""
     Options(action, "end_fight", ())
     ended = [flag for flag in ("prone", "out_of_fight") if getattr(char, flag)]
-    gathered = list(char.dropped_weapons) if ctx.rules.flag("weapons_gathered") else []
+    gathered = list(char.dropped_weapons) if ctx.rulings.flag("weapons_gathered") else []
     wielding = char.wielding
     if gathered and (wielding is None or wielding in char.broken_weapons):
         wielding = gathered[0]

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from rules.ars_harn.settings import SETTINGS as ARS_HARN
+from rules.ars_harn.rulings import RULINGS as ARS_HARN
 from rules.errors import RulesError
-from rules.fading_suns.settings import SETTINGS as FADING_SUNS
-from rules.fading_suns.settings import Rules, parse_settings
+from rules.fading_suns.rulings import RULINGS as FADING_SUNS
+from rules.fading_suns.rulings import Rulings, parse_rulings
 from rules.model import Setting
-from rules.pendragon.settings import SETTINGS as PENDRAGON
+from rules.pendragon.rulings import RULINGS as PENDRAGON
 from rules.rulings import check_value, overlay, parse_value
 
 FLAG = Setting("auto_rolls", True, "a flag")
@@ -30,7 +30,7 @@ def test_every_engine_default_passes_its_own_check(settings: tuple[Setting, ...]
 
 
 def test_fading_suns_rules_defaults_match_its_settings() -> None:
-    assert parse_settings(None) == Rules() == parse_settings({})
+    assert parse_rulings(None) == Rulings() == parse_rulings({})
 
 
 def test_overlay_keeps_defaults_and_takes_good_values() -> None:

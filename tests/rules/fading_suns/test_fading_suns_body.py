@@ -11,7 +11,7 @@ from rules.errors import SheetError
 from rules.fading_suns.body import carried_kg, enc_kg, load_modifier, mass_cap
 from rules.fading_suns.character import parse
 from rules.fading_suns.engine import ENGINE
-from rules.fading_suns.settings import Rules
+from rules.fading_suns.rulings import Rulings
 from tests.rules.fading_suns.fading_suns_support import CAT, run
 
 
@@ -125,7 +125,7 @@ def test_load_penalty_reaches_the_stumble_roll() -> None:
 # -- Partial armour -----------------------------------------------------------------------------------
 
 def carried(armour: list[Any], **rules: Any) -> Fraction:
-    return carried_kg(parse({"name": "A", "armour": armour}, CAT), CAT, Rules(**rules))
+    return carried_kg(parse({"name": "A", "armour": armour}, CAT), CAT, Rulings(**rules))
 
 
 def test_each_location_contributes_its_share_of_the_armour_weight() -> None:
@@ -214,15 +214,15 @@ def test_armour_penalties_setting_full_or_none() -> None:
 
 def test_armour_weight_can_scale_with_size() -> None:
     big = parse({"name": "A", "size": 7, "armour": ["plate helm"]}, CAT)
-    assert carried_kg(big, CAT, Rules()) == Fraction(24, 10)
-    assert carried_kg(big, CAT, Rules(armour_scales_with_size=True)) == Fraction(24, 10) * Fraction(9, 4)
+    assert carried_kg(big, CAT, Rulings()) == Fraction(24, 10)
+    assert carried_kg(big, CAT, Rulings(armour_scales_with_size=True)) == Fraction(24, 10) * Fraction(9, 4)
 
 
 def test_carried_weight_counts_weapons_in_hand_shield_and_gear_but_not_dropped_weapons() -> None:
     sheet = {"name": "A", "weapons": ["broadsword", "knife"], "shield": "battle", "gear_kg": 3}
-    assert carried_kg(parse(sheet, CAT), CAT, Rules()) == Fraction(15 + 3 + 20 + 30, 10)
+    assert carried_kg(parse(sheet, CAT), CAT, Rulings()) == Fraction(15 + 3 + 20 + 30, 10)
     dropped = {**sheet, "dropped": ["broadsword"]}
-    assert carried_kg(parse(dropped, CAT), CAT, Rules()) == Fraction(3 + 20 + 30, 10)
+    assert carried_kg(parse(dropped, CAT), CAT, Rulings()) == Fraction(3 + 20 + 30, 10)
 
 
 def test_inline_armour_weight_given_outright_is_used_as_is() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from rules.model import Setting
 from rules.rulings import overlay
 
-SETTINGS: tuple[Setting, ...] = (
+RULINGS: tuple[Setting, ...] = (
     Setting("knockdown_trigger", "exceeds", "Knockdown roll when a blow's damage exceeds SIZ, or equals it too",
             ("exceeds", "equals_or_exceeds")),
     Setting("knockdown_automatic_at_double", True, "A blow of twice SIZ or more knocks down with no roll"),
@@ -51,6 +51,6 @@ class Rulings:
         return bool(self.values[name])
 
 
-def parse_settings(given: Any) -> Rulings:
+def parse_rulings(given: Any) -> Rulings:
     """Our defaults overlaid with the scenario's; an unknown name or a bad value names itself."""
-    return Rulings(overlay(SETTINGS, given, "pendragon"))
+    return Rulings(overlay(RULINGS, given, "pendragon"))

@@ -8,7 +8,7 @@ from typing import Any
 from rules.model import Setting
 from rules.rulings import overlay
 
-SETTINGS: tuple[Setting, ...] = (
+RULINGS: tuple[Setting, ...] = (
     Setting("auto_rolls", True, "Roll Shock and Kill at once; when off they wait for the GM's shock/kill action"),
     Setting("combat_botch_dice", 1, "Botch dice on Attack, Defense, Targeting and Initiative stress rolls (0-10)",
             low=0, high=10),
@@ -59,5 +59,5 @@ class Rulings:
 
 def parse_rulings(overrides: Any) -> Rulings:
     """Defaults overlaid with ``overrides``; an unknown name or a bad value names the setting."""
-    values: dict[str, Any] = overlay(SETTINGS, overrides, "ars-harn")
+    values: dict[str, Any] = overlay(RULINGS, overrides, "ars-harn")
     return Rulings(**values)

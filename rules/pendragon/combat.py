@@ -96,7 +96,7 @@ def build_side(ctx: Ctx, opts: Options, who: str, char: Character, forced_unarme
     charge = bool(opts.flag(p + "charge", False))
     if weapon.mounted_only and not mounted:
         raise IllegalAction(f"{who} can only use a {weapon.name} on horseback")
-    if weapon.hands == 2 and mounted and not ctx.rules.flag("two_handed_mounted"):
+    if weapon.hands == 2 and mounted and not ctx.rulings.flag("two_handed_mounted"):
         raise IllegalAction(f"{who} cannot wield the two-handed {weapon.name} on horseback")
     if charge:
         if not mounted:
@@ -119,7 +119,7 @@ def target_for(ctx: Ctx, me: Side, foe: Side | None) -> tuple[int, list[list[Any
     skill_name = me.weapon.charge_skill if me.charge and me.weapon.charge_skill else me.weapon.skill
     base = me.char.skill(skill_name)
     mods: list[list[Any]] = []
-    negate = ctx.rules.text("great_spear_vs_horse") == "negate"
+    negate = ctx.rulings.text("great_spear_vs_horse") == "negate"
     if foe is not None:
         foe_spear = foe.weapon.negates_mounted_bonus and not foe.mounted
         my_spear = me.weapon.negates_mounted_bonus and not me.mounted
@@ -128,7 +128,7 @@ def target_for(ctx: Ctx, me: Side, foe: Side | None) -> tuple[int, list[list[Any
         if not me.mounted and foe.mounted:
             if my_spear and not negate:
                 mods.append(["great_spear", c.great_spear_bonus])
-            elif ctx.rules.flag("footman_penalty") and not my_spear:
+            elif ctx.rulings.flag("footman_penalty") and not my_spear:
                 mods.append(["footman", c.footman_penalty])
         if me.charge and not foe.weapon.lance and not (foe_spear and negate):
             mods.append(["charge", c.charge_bonus])
@@ -153,7 +153,7 @@ def target_for(ctx: Ctx, me: Side, foe: Side | None) -> tuple[int, list[list[Any
 def effective(ctx: Ctx, side: Side, roll: Roll) -> tuple[str, bool]:
     """The result as the exchange reads it, and whether a flail hit its own wielder (natural 1)."""
     if side.weapon.natural_1_hits_self and roll.faces[0] == 1:
-        ruling = ctx.rules.text("flail_natural_1")
+        ruling = ctx.rulings.text("flail_natural_1")
         if ruling == "hits_self":
             return FAILURE, True
         if ruling == "fumble":
@@ -255,7 +255,7 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
     # number are the seed's same-number tie; two on different numbers break a weapon only by the ruling.
     both_crit = tie and results.get("defender") == CRITICAL and results["attacker"] == CRITICAL
     same_number = d_roll is not None and a_roll.total == d_roll.total
-    if tie and (not both_crit or same_number or ctx.rules.flag("sword_breaks_on_double_critical")):
+    if tie and (not both_crit or same_number or ctx.rulings.flag("sword_breaks_on_double_critical")):
         for who in SIDES:
             mine, theirs = sides[who].weapon, sides[other(who)].weapon
             if mine.sword and not theirs.sword:
@@ -339,7 +339,7 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str,
     plan = plan_damage(w_side.weapon, ctx.derived(w_char).damage_dice, horse_dice=horse,
                        foe_shield=l_side.shield, foe_mail=ex.chars[loser].wears_mail)
     count = plan.count
-    doubled_dice = critical and ctx.rules.text("critical_damage") == "double_dice"
+    doubled_dice = critical and ctx.rulings.text("critical_damage") == "double_dice"
     if doubled_dice:
         count *= 2
     roll = ctx.dice.dice(damage_label(winner), count, 6, plan.bonus)
@@ -410,7 +410,7 @@ def _self_hit(ctx: Ctx, ex: Exchange, who: str) -> dict[str, Any]:
 
 
 def _lance(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str, a_roll: Roll, d_roll: Roll | None) -> None:
-    ruling = ctx.rules.text("lance_breaks")
+    ruling = ctx.rulings.text("lance_breaks")
     rolls = {"attacker": a_roll, "defender": d_roll}
     for who in SIDES:
         side = ex.sides[who]

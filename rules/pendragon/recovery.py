@@ -44,7 +44,7 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
     if patient.dead:
         raise IllegalAction("the patient is dead")
     if healer is not None and healer.name.strip().casefold() == patient.name.strip().casefold() \
-            and not ctx.rules.flag("first_aid_on_self"):
+            and not ctx.rulings.flag("first_aid_on_self"):
         # docs/rules/pendragon.md, rule 12a: First Aid cannot be used on oneself unless the ruling allows it
         raise IllegalAction(f"{patient.name} cannot give First Aid to themself: another character must")
     wanted = opts.whole("wound", None, 1, 1000000)

@@ -8,7 +8,7 @@ from typing import Any
 from rules.model import Setting
 from rules.rulings import overlay
 
-SETTINGS: tuple[Setting, ...] = (
+RULINGS: tuple[Setting, ...] = (
     Setting("auto_rolls", True, "Roll wound effect, stumble and fumble rolls at once; off queues them for the GM"),
     Setting("damage_mode", "fixed", "Weapon base and armour as fixed numbers, or rolled as FS effect dice",
             ("fixed", "rolled")),
@@ -39,7 +39,7 @@ SETTINGS: tuple[Setting, ...] = (
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rulings:
     auto_rolls: bool = True
     damage_mode: str = "fixed"
     victory_bonus: str = "points"
@@ -58,7 +58,7 @@ class Rules:
     stun_lasts: str = "next_turn"
 
 
-def parse_settings(raw: Any) -> Rules:
+def parse_rulings(raw: Any) -> Rulings:
     """Scenario settings over our defaults; an unknown name or a bad value is one RulesError line."""
-    values: dict[str, Any] = overlay(SETTINGS, raw, "fading-suns")
-    return Rules(**values)
+    values: dict[str, Any] = overlay(RULINGS, raw, "fading-suns")
+    return Rulings(**values)
