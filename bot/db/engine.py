@@ -65,8 +65,15 @@ class Database:
         if state.is_update or state.is_delete:
             # The answer log marks events answered in bulk after nearly every command: naming the table lets
             # the encounter cache keep what such a statement cannot have touched.
+            # An ORM statement names its mapper; a Core one (update(Event.__table__)) only its table.
             mapper = state.bind_mapper
-            change = BulkWrite(None if mapper is None else frozenset(t.name for t in mapper.tables))
+            table_name = getattr(getattr(state.statement, "table", None), "name", None)
+            if mapper is not None:
+                change = BulkWrite(frozenset(t.name for t in mapper.tables))
+            elif isinstance(table_name, str):
+                change = BulkWrite(frozenset({table_name}))
+            else:
+                change = BulkWrite(None)
             for listener in self.on_change:
                 listener(state.session, change)
 

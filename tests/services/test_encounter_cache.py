@@ -141,6 +141,7 @@ async def test_marking_answers_keeps_the_encounter_in_memory(table: Any, gm: Any
     cache = table.runtime.encounters
     asked = replace(gm, interaction_id=777)
     await table.combat.attack(asked, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    table.runtime.answers.posted(777, 4242)  # its message id, by a Core UPDATE of the events table
     table.runtime.answers.answered([777])
     await table.runtime.answers.flush()
     assert await table.runtime.answers.unanswered(777) == []
@@ -164,3 +165,17 @@ async def test_a_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: An
     assert len(cache) == 0
     report = await table.combat.attack(gm, "Bruno", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
     assert report.target_name == "Bruno"
+
+
+async def test_a_core_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: Any) -> None:
+    cache = table.runtime.encounters
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    assert len(cache) == 1
+    characters = Character.__table__
+
+    async def touch(session: Any) -> None:
+        await session.execute(update(characters).where(characters.c.name == "Brun")
+                              .values(version=characters.c.version + 1))
+
+    await table.runtime.transact(None, touch)
+    assert len(cache) == 0
