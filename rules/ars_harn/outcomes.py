@@ -531,6 +531,7 @@ class HealingRoll(Record):
     """One wound's healing roll at the end of five days of rest (``automatic``: its rate heals it unrolled)."""
 
     interval: int = 1
+    day: int | None = None  # the day of the rest it came on (events stored before it was kept: None)
     wound: int = 0
     healing_rate: int = 0
     result: str = ""  # CS, MS, MF, CF, or automatic
@@ -541,8 +542,9 @@ class HealingRoll(Record):
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
-        if self.ease_factor is None:
-            del out["ease_factor"]
+        for key in ("ease_factor", "day"):
+            if out[key] is None:
+                del out[key]
         return out
 
 

@@ -174,6 +174,7 @@ def rest(ctx: Ctx, action: Options, c: Character) -> tuple[RestOutcome, Characte
     attending = action.integer("attending_chirurgy", 0, low=0, high=30)
     interval = numbers.healing_interval_days
     intervals = (c.rest_days + days) // interval - c.rest_days // interval
+    first_day = interval - c.rest_days % interval  # the day of this rest that ends the first interval
     c = replace(c, rest_days=c.rest_days + days, fatigue=0, tactical_advantage=False, saved_points=0,
                 saved_rounds=0, initiative=None)
     for condition in ("shock", "prone", "unconscious"):
@@ -205,8 +206,9 @@ def rest(ctx: Ctx, action: Options, c: Character) -> tuple[RestOutcome, Characte
             c, after = set_levels(catalog, c, w, w.levels - drop)
             if after is None:
                 healed.append(w.index)
-            log.append(HealingRoll(interval=number, wound=w.index, healing_rate=rate, result=result, total=total,
-                                   ease_factor=ease, before=w.code, after=None if after is None else after.code))
+            log.append(HealingRoll(interval=number, day=first_day + (number - 1) * interval, wound=w.index,
+                                   healing_rate=rate, result=result, total=total, ease_factor=ease, before=w.code,
+                                   after=None if after is None else after.code))
     c = lapse_kill_decision(limb_restored(catalog, c))
     return RestOutcome(days=days, intervals=intervals, healing=tuple(log), healed=tuple(healed),
                        injury_levels=c.injury_levels, conditions=c.conditions), c

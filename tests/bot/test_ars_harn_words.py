@@ -13,6 +13,7 @@ from typing import Any
 from bot.services.results import ActionReport
 from bot.ui import embeds
 from bot.ui.outcomes import describe
+from tests.rules.ars_harn.ars_harn_support import run, who
 
 EVENTS = {e["source"]: e for e in json.loads(
     (Path(__file__).parent / "fixtures" / "ars_harn_events.json").read_text(encoding="utf-8"))["events"]}
@@ -87,3 +88,21 @@ def test_the_small_actions_say_what_happened_not_a_list_of_fields() -> None:
         text = words.headline + " ".join(value for _, value, _ in words.fields) + " ".join(words.brief or [])
         for internal in ("upper_arm", "Held:", "In shock: yes", "Severed kills", "? vs"):
             assert internal not in text, (source, internal)
+
+
+def test_a_long_rest_marks_the_day_of_each_healing_roll() -> None:
+    """Before (issue 22 §4): '/rest days:30' gave 'Healing rolls: wound 1: K5 → G4 (14 vs 10) wound 2: …' as one
+    unbroken paragraph, with no day marks, and a failed roll read 'G4 → G4'."""
+    patient = who("Bjorn", sta=1, rest_days=3, wounds=[{"location": "abdomen", "code": "S3", "aspect": "edge"},
+                                                       {"location": "thigh", "code": "S2", "aspect": "edge"}])
+    outcome = run({"type": "rest", "days": 12}, patient, None, {"healing": [5, 4, 5, 5, 5, 5]}).outcome.to_dict()
+    words = describe("ars-harn", outcome, ("Bjorn", "Bjorn"))
+    # three days into his rest already: the rolls come on days 2, 7 and 12 of this one
+    assert words.brief == ["Day 2: wound `1` S3 \u2192 S2 (10 vs 10) \u00b7 wound `2` S2 stays (9 vs 10: failed)",
+                           "Day 7: wound `1` S2 \u2192 M1 (10 vs 10) \u00b7 wound `2` S2 \u2192 M1 (10 vs 10)",
+                           "Day 12: wound `1` M1 \u2192 healed (11 vs 10) \u00b7 wound `2` M1 \u2192 healed (11 vs 10)",
+                           "Now: Bjorn has 0 injury levels"]
+    report = ActionReport(system="ars-harn", action="rest", actor_name="Bjorn", target_name=None,
+                          resolution={"system": "ars-harn", "rolls": [], "outcome": outcome, "attacker": {},
+                                      "defender": {}}, pending=(), unused_dice={}, encounter=None, event_id=9)
+    assert (embeds.action(report).description or "").splitlines()[1].startswith("Day 2: wound `1` S3")

@@ -34,6 +34,7 @@ from rules.ars_harn.outcomes import (
     EndFightOutcome,
     FatigueOutcome,
     GmDecisionOutcome,
+    HealingRoll,
     HealOutcome,
     InflictOutcome,
     InitiativeOutcome,
@@ -381,17 +382,45 @@ def heal(out: HealOutcome, names: Names) -> OutcomeText:
     return OutcomeText(headline, fields, severity)
 
 
-def rest(out: RestOutcome, names: Names) -> OutcomeText:
-    who = names[0]
-    lines = []
+_HEALING_RESULTS = {"CS": "critical success", "MS": "success", "MF": "failed", "CF": "botch"}
+
+
+def _healing_step(roll: HealingRoll) -> str:
+    """``wound `1` G4 → G3 (12 vs 9)``; a roll that heals nothing: ``wound `2` S2 stays (4 vs 9: failed)``."""
+    change = f"{roll.before} \u2192 {roll.after or 'healed'}" if roll.after != roll.before else f"{roll.before} stays"
+    if roll.total is None:
+        said = " (no roll: its rate heals it)" if roll.result == "automatic" else ""
+    else:
+        failed = f": {_HEALING_RESULTS[roll.result]}" if roll.result in ("MF", "CF") else ""
+        said = f" ({roll.total} vs {roll.ease_factor}{failed})"
+    return f"wound `{roll.wound}` {change}{said}"
+
+
+def _healing_days(out: RestOutcome) -> dict[str, list[str]]:
+    """The healing rolls by the day they came on (``Day 5``). Events stored before the day was kept say which
+    roll of the rest it was, or, with one, nothing more."""
+    by_day: dict[str, list[str]] = {}
     for roll in out.healing:
-        change = f"{roll.before} \u2192 {roll.after or 'healed'}"
-        total = f" ({roll.total} vs {roll.ease_factor})" if roll.total is not None else ""
-        lines.append(f"wound `{roll.wound}`: {change}{total}")
-    fields: list[Field] = [("Healing rolls", "\n".join(lines) or "none due yet", False)]
+        when = (f"Day {roll.day}" if roll.day is not None else f"Roll {roll.interval}" if out.intervals > 1
+                else "Healing")
+        by_day.setdefault(when, []).append(_healing_step(roll))
+    return by_day
+
+
+def rest(out: RestOutcome, names: Names) -> OutcomeText:
+    """A line a day that had healing rolls; in Details, a line a roll."""
+    who = names[0]
+    by_day = _healing_days(out)
+    lines = ([f"{when}: " + " \u00b7 ".join(steps) for when, steps in by_day.items()]
+             or [f"Healing: {'no wound to heal' if out.intervals else 'no roll due yet'}"])
+    each = [f"{when} \u00b7 {step}" if when != "Healing" else step for when, steps in by_day.items() for step in steps]
+    fields: list[Field] = [("Healing rolls", "\n".join(each) or lines[0].removeprefix("Healing: "), False)]
     if out.injury_levels is not None:
-        fields.append(("Now", f"{who} has {plural(out.injury_levels, 'injury level')}", True))
-    return OutcomeText(f"**{who}** rests {out.days} day{'s' if out.days != 1 else ''}.", fields, Severity.LIGHT)
+        now = f"{who} has {plural(out.injury_levels, 'injury level')}"
+        fields.append(("Now", now, True))
+        lines.append(f"Now: {now}")
+    return OutcomeText(f"**{who}** rests {out.days} day{'s' if out.days != 1 else ''}.", fields, Severity.LIGHT,
+                       lines)
 
 
 # -- the small actions ------------------------------------------------------------------------------------------
