@@ -94,11 +94,11 @@ async def add_tables(emu: Emulator, services: Services, count: int, combatants: 
         gm = emu.add_member(guild, emu.add_user(f"gm-{g}"), roles=[role])
         channel = emu.add_channel(guild, "fight")
         manager = Actor(guild.id, channel.id, emu.state.owner.id, "Owner", is_manager=True)
-        await services.settings.set_system(manager, "ars-harn")
-        await services.settings.set_gm_role(manager, role.id)
+        await services.setup.set_system(manager, "ars-harn")
+        await services.setup.set_gm_role(manager, role.id)
         table = Table(channel, gm, gm_rolls=g % 2 == 1, guards=max(0, combatants - 2) if g % 4 >= 2 else 0)
         if table.gm_rolls:
-            await services.settings.set_rolls(manager, "gm")
+            await services.setup.set_rolls(manager, "gm")
         actor = Actor(guild.id, channel.id, gm.user.id, "GM", (role.id,))
         await services.encounters.start(actor)
         for template, number, prefix in fighters(table):

@@ -190,8 +190,8 @@ async def build_table(emu: Emulator, services: Services, spec: AttackSpec, chann
                             json.dumps(sheets[1]).encode()))
     table = Table(spec, guild, gm_role.id, player, gm, arenas, dice)
     manager = Actor(guild.id, arenas[0].channel.id, gm.user.id, "Manager", is_manager=True)
-    await services.settings.set_system(manager, spec.system)
-    await services.settings.set_gm_role(manager, gm_role.id)
+    await services.setup.set_system(manager, spec.system)
+    await services.setup.set_gm_role(manager, gm_role.id)
 
     async def furnish(arena: Arena) -> None:
         player, gm = table.actor(table.player, arena.channel), table.actor(table.gm, arena.channel)

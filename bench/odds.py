@@ -159,8 +159,8 @@ async def through_emulator(repeat: int, worker: bool = True) -> list[str]:
                     gm_role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES | perms.PIN_MESSAGES)
                     gm = emu.add_member(guild, emu.add_user(f"gm-{system}"), roles=[gm_role])
                     manager = Actor(guild.id, 0, gm.user.id, "Manager", is_manager=True)
-                    await services.settings.set_system(manager, system)
-                    await services.settings.set_gm_role(manager, gm_role.id)
+                    await services.setup.set_system(manager, system)
+                    await services.setup.set_gm_role(manager, gm_role.id)
                     guilds[system] = (guild, gm, gm_role)
                 guild, gm, gm_role = guilds[system]
                 channel = emu.add_channel(guild, name[:90])

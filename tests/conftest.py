@@ -329,8 +329,8 @@ def bob() -> Any:
 @pytest.fixture
 async def table(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
     """A guild on the fake system with a GM role, Alice's Aldo and Bob's Brun in an encounter."""
-    await services.settings.set_system(manager, "fake")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "fake")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Aldo", {"str": 12}, ["sword"], ["leather cap"])
     await services.characters.create(bob, "Brun", {"str": 11}, ["Club", "Spear"])
     await services.encounters.start(alice)

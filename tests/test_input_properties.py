@@ -159,7 +159,7 @@ SHEETS = st.one_of(
 @given(text=SHEETS, filename=st.sampled_from(["sheet.yaml", "sheet.json", "sheet.txt"]))
 async def test_sheet_import_answers_or_refuses_without_a_change(services: Any, manager: Any, alice: Any,
                                                                 text: str, filename: str) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     data = text.encode("utf-8", "surrogatepass")[: SHEET.max_bytes + 10]
     await answered(services, lambda: services.characters.import_sheet(alice, filename, data))
 
@@ -170,7 +170,7 @@ async def test_sheet_import_answers_or_refuses_without_a_change(services: Any, m
 async def test_rolls_and_stat_edits_answer_or_refuse_without_a_change(services: Any, manager: Any, alice: Any,
                                                                       expression: str, dice: str | None,
                                                                       stat: str) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     if not await services.characters.names(alice, "Aldo"):
         await services.characters.create(alice, "Aldo", {})
     await answered(services, lambda: services.records.roll(alice, expression, dice))
@@ -189,7 +189,7 @@ PACK_TEXT = st.one_of(
 @given(text=PACK_TEXT)
 async def test_pack_upload_answers_or_refuses_without_a_change(services: Any, manager: Any, gm: Any,
                                                                text: str) -> None:
-    await services.settings.set_system(manager, "ars-harn")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     data = text.encode("utf-8", "surrogatepass")
     await answered(services, lambda: services.packs.upload(gm, "weapons.yaml", data))

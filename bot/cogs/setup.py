@@ -58,11 +58,11 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.command(name="show", description="Show the system, GM role, rolls mode and rulings in this channel")
     async def show(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
-        settings = self.bot.services.settings
+        setup = self.bot.services.setup
         # Two reads that do not depend on each other: side by side, so the answer waits for the slower only.
-        view, rulings = await slow(interaction, asyncio.gather(settings.show(actor), settings.ruling_names(actor)),
+        view, rulings = await slow(interaction, asyncio.gather(setup.show(actor), setup.ruling_names(actor)),
                                    ephemeral=True)
-        await reply(interaction, embed=embeds.settings(view, rulings), ephemeral=True)
+        await reply(interaction, embed=embeds.setup_shown(view, rulings), ephemeral=True)
 
     @app_commands.command(name="system", description="Choose the rule system for this server or one channel")
     @app_commands.describe(system="The rule system", channel_only="Only this channel (overrides the server's)")
@@ -71,7 +71,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
                      channel_only: bool = False) -> None:
         actor = actor_of(interaction)
         await defer(interaction, ephemeral=True)  # the server's commands are sent (REST) before the answer
-        _, problem = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.settings.set_system(
+        _, problem = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.setup.set_system(
             actor, system, channel_only)), ephemeral=True)
         await reply(interaction, embed=embeds.system_set(system, channel_only, problem), ephemeral=True)
 
@@ -80,7 +80,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         actor = actor_of(interaction)
         await defer(interaction, ephemeral=True)  # as /setup system: a command sync (REST) precedes the answer
         view, problem = await slow(interaction, self._resynced(
-            actor.guild_id, self.bot.services.settings.clear_channel_system(actor)), ephemeral=True)
+            actor.guild_id, self.bot.services.setup.clear_channel_system(actor)), ephemeral=True)
         await reply(interaction, embed=embeds.system_set(view.system, False, problem), ephemeral=True)
 
     async def _resynced(self, guild_id: int, change: Awaitable[T]) -> tuple[T, discord.HTTPException | None]:
@@ -98,7 +98,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         async def commands_current() -> bool:
             return not self.bot.guild_commands or await sync.current(actor.guild_id)
 
-        view, current = await slow(interaction, asyncio.gather(self.bot.services.settings.show(actor),
+        view, current = await slow(interaction, asyncio.gather(self.bot.services.setup.show(actor),
                                                                commands_current()), ephemeral=True)
         here = _can(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
         gm_mention = can_gm = None
@@ -115,14 +115,14 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.command(name="gm-role", description="Choose the role whose members are GMs")
     @app_commands.describe(role="Members with this role adjudicate and run GM commands")
     async def gm_role(self, interaction: discord.Interaction[GrievousBot], role: discord.Role) -> None:
-        await slow(interaction, self.bot.services.settings.set_gm_role(actor_of(interaction), role.id), ephemeral=True)
+        await slow(interaction, self.bot.services.setup.set_gm_role(actor_of(interaction), role.id), ephemeral=True)
         await reply(interaction, embed=embeds.gm_role_set(role.id), ephemeral=True)
 
     @app_commands.command(name="rolls",
                           description="Whether the bot makes the rolls a wound calls for, or they wait for the GM")
     @app_commands.describe(mode="auto: the bot rolls them (shock, knockdown, wound effect...); gm: the GM's buttons")
     async def rolls(self, interaction: discord.Interaction[GrievousBot], mode: Literal["auto", "gm"]) -> None:
-        view = await slow(interaction, self.bot.services.settings.set_rolls(actor_of(interaction), mode),
+        view = await slow(interaction, self.bot.services.setup.set_rolls(actor_of(interaction), mode),
                           ephemeral=True)
         await reply(interaction, embed=embeds.rolls_set(mode, view.system), ephemeral=True)
 
@@ -130,7 +130,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.describe(mode="enforce: only on their turn; warn: they may, and it is said; off: any time")
     async def turns(self, interaction: discord.Interaction[GrievousBot],
                     mode: Literal["enforce", "warn", "off"]) -> None:
-        await slow(interaction, self.bot.services.settings.set_turns(actor_of(interaction), mode), ephemeral=True)
+        await slow(interaction, self.bot.services.setup.set_turns(actor_of(interaction), mode), ephemeral=True)
         await reply(interaction, embed=embeds.turns_set(mode), ephemeral=True)
 
     @app_commands.command(name="secret-rolls", description="Keep the NPCs' rolls from the players")
@@ -142,7 +142,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
             refusal = cannot_post(interaction, gm_channel)
             if refusal is not None:
                 raise UserError(refusal)
-        view = await slow(interaction, self.bot.services.settings.set_secret_rolls(
+        view = await slow(interaction, self.bot.services.setup.set_secret_rolls(
             actor_of(interaction), on, gm_channel.id if gm_channel is not None else None), ephemeral=True)
         await reply(interaction, embed=embeds.secret_rolls_set(view.secret_rolls, view.gm_channel_id),
                     ephemeral=True)
@@ -152,7 +152,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.autocomplete(name=autocomplete.ruling, value=autocomplete.ruling_value)
     async def ruling(self, interaction: discord.Interaction[GrievousBot], name: app_commands.Range[str, 1, 60],
                      value: app_commands.Range[str, 1, 60]) -> None:
-        view = await slow(interaction, self.bot.services.settings.set_ruling(actor_of(interaction), name, value),
+        view = await slow(interaction, self.bot.services.setup.set_ruling(actor_of(interaction), name, value),
                           ephemeral=True)
         shown = view.rulings.get(name, value)
         await reply(interaction, embed=embeds.ruling_set(name, str(shown).lower() if isinstance(shown, bool)

@@ -28,18 +28,29 @@ from bot.services.results import (
     CombatantView,
     EncounterView,
     EventView,
-    GuildSettingsView,
     PackFileView,
     PackView,
     PendingDecisionView,
     RollView,
+    SetupView,
 )
 from bot.services.runtime import Runtime, _load_catalog, utcnow
-from bot.services.settings import SettingsService
+from bot.services.setup import SetupService
 
 __all__ = [
-    "ActionReport", "Actor", "CharacterBrief", "CharacterView", "CombatantView", "EncounterView", "EventView",
-    "GuildSettingsView", "PackFileView", "PackView", "PendingDecisionView", "RollView", "Services",
+    "ActionReport",
+    "Actor",
+    "CharacterBrief",
+    "CharacterView",
+    "CombatantView",
+    "EncounterView",
+    "EventView",
+    "PackFileView",
+    "PackView",
+    "PendingDecisionView",
+    "RollView",
+    "Services",
+    "SetupView",
 ]
 
 
@@ -60,7 +71,7 @@ class Services:
         self.db = db
         self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit,
                                encounter_cache=encounter_cache)
-        self.settings = SettingsService(self.runtime)
+        self.setup = SetupService(self.runtime)
         self.characters = CharacterService(self.runtime)
         self.encounters = EncounterService(self.runtime)
         self.combat = CombatService(self.runtime)

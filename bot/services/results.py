@@ -19,8 +19,8 @@ ItemKind = Literal["weapon", "armour"]
 
 
 @dataclass(frozen=True)
-class GuildSettingsView:
-    """A server's settings as seen from one channel."""
+class SetupView:
+    """A server's /setup as seen from one channel."""
 
     guild_id: int
     channel_id: int

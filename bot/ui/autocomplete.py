@@ -284,7 +284,7 @@ async def npc_template(interaction: discord.Interaction[Any], current: str) -> C
 @capped
 async def ruling(interaction: discord.Interaction[Any], current: str) -> Choices:
     async def fetch(actor: Actor) -> Iterable[str]:
-        return [s.name for s in await services_of(interaction).settings.ruling_names(actor)]
+        return [s.name for s in await services_of(interaction).setup.ruling_names(actor)]
 
     return await _safe(interaction, current, fetch)
 
@@ -315,7 +315,7 @@ async def ruling_value(interaction: discord.Interaction[Any], current: str) -> C
 
     async def fetch(actor: Actor) -> Iterable[str]:
         name = str(getattr(interaction.namespace, "name", "") or "")
-        for setting in await services_of(interaction).settings.ruling_names(actor):
+        for setting in await services_of(interaction).setup.ruling_names(actor):
             if setting.name == name:
                 if setting.choices:
                     return setting.choices

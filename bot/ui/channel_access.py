@@ -114,7 +114,7 @@ async def is_gm(interaction: discord.Interaction[Any]) -> bool:
         return True
     try:
         actor = actor_of(interaction)
-        view = await services_of(interaction).settings.show(actor)
+        view = await services_of(interaction).setup.show(actor)
     except Exception:  # a DM, or the database: not worth failing the action over
         log.info("could not tell whether the user is a GM", exc_info=True)
         return False

@@ -11,7 +11,7 @@ one module per subject, and this module gathers them so that callers keep writin
 - character_embeds.py: characters, injuries, wounds and /heal's treatments
 - encounter_embeds.py: the tracker, initiative and the encounter lines
 - record_embeds.py: the event log and /undo
-- settings_embeds.py: /setup
+- setup_embeds.py: /setup
 - help_embeds.py: /help
 - defense_embeds.py: a defence the target's player chooses (Fading Suns)
 """
@@ -101,7 +101,7 @@ from bot.ui.replies import (
     error_line,
     name_the_character,
 )
-from bot.ui.settings_embeds import (
+from bot.ui.setup_embeds import (
     commands_not_updated,
     gm_role_set,
     pack,
@@ -112,8 +112,8 @@ from bot.ui.settings_embeds import (
     rolls_set,
     ruling_set,
     secret_rolls_set,
-    settings,
     setup_check,
+    setup_shown,
     system_set,
     turns_set,
 )
@@ -204,8 +204,8 @@ __all__ = [
     "rolls_set",
     "ruling_set",
     "secret_rolls_set",
-    "settings",
     "setup_check",
+    "setup_shown",
     "system_set",
     "system_title",
     "taken_back_content",

@@ -19,8 +19,8 @@ GM_BUTTON = "grv:gm:"
 async def bot(emu: Emulator, world: World, make_services: Any) -> AsyncIterator[GrievousBot]:
     services: Services = make_services()
     manager = Actor(world.guild.id, world.combat.id, 1, "Owner", is_manager=True)
-    await services.settings.set_system(manager, "fake")
-    await services.settings.set_gm_role(manager, world.gm_role.id)
+    await services.setup.set_system(manager, "fake")
+    await services.setup.set_gm_role(manager, world.gm_role.id)
     async with running_bot(emu, GrievousBot(services=services, sync_commands=True)) as client:
         await emu.wait_for_commands("character")
         await emu.wait_for_commands("attack", "encounter", guild=world.guild)

@@ -16,9 +16,9 @@ from bot.services.results import (
     CombatantView,
     EncounterView,
     EventView,
-    GuildSettingsView,
     PendingDecisionView,
     RollView,
+    SetupView,
 )
 from bot.ui import embeds, limits
 from bot.ui.outcomes import Severity
@@ -273,10 +273,10 @@ def test_roll_log_undo_settings_and_lists() -> None:
     assert "Bjorn attacks Aldo" in (log.description or "") and "~~" in (log.description or "")
     assert_within_limits(log)
     assert "Took back" in (embeds.undone(events[0]).description or "")
-    settings = GuildSettingsView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system="pendragon",
+    settings = SetupView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system="pendragon",
                                  system="pendragon", gm_role_id=77, rolls="gm",
                                  rulings={f"rule_{i}": HUGE[:40] for i in range(80)}, overridden=("rule_1",))
-    assert_within_limits(embeds.settings(settings, [Setting("rule_1", "x", "a ruling")]))
+    assert_within_limits(embeds.setup_shown(settings, [Setting("rule_1", "x", "a ruling")]))
     briefs = [CharacterBrief(id=i, name=f"N{i}" * 30, system="ars-harn", owner_id=i, npc=i % 2 == 0)
               for i in range(300)]
     assert_within_limits(embeds.character_list(briefs))

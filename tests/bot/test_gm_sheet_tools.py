@@ -16,8 +16,8 @@ WULF = {"str": 2, "sta": 1, "dex": 1, "qik": 0, "abilities.Axe": 5, "abilities.S
 
 
 async def _server(services: Any, manager: Any, system: str) -> None:
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
 
 
 async def test_set_stat_takes_false_for_a_flag_and_a_list_for_a_list(services: Any, manager: Any, gm: Any) -> None:

@@ -13,8 +13,8 @@ from tests.conftest import GM_ROLE
 
 async def _table(services: Any, manager: Any, alice: Any, gm: Any, system: str, sheet: dict[str, Any],
                  weapons: list[str], armour: list[str] | None = None) -> None:
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Hero", sheet, weapons, armour or [])
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Hero")
@@ -76,7 +76,7 @@ async def test_rearm_works_in_every_system(services: Any, manager: Any, alice: A
 
 async def test_delete_check_refuses_a_non_owner_before_any_prompt(services: Any, manager: Any, alice: Any,
                                                                    bob: Any, gm: Any) -> None:
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Aldo", {"str": 1, "sta": 1, "dex": 1, "qik": 0})
     with pytest.raises(UserError, match="not yours"):
         await services.characters.check_can_delete(bob, "Aldo")

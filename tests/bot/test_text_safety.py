@@ -25,7 +25,6 @@ from bot.services.results import (
     EncounterView,
     EventView,
     FightEnded,
-    GuildSettingsView,
     InitiativeRoll,
     NpcsCleared,
     PackFileView,
@@ -33,6 +32,7 @@ from bot.services.results import (
     PartyView,
     PendingDecisionView,
     RollView,
+    SetupView,
     SkippedTurn,
     TreatmentOffer,
     WayOutView,
@@ -138,11 +138,11 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         embeds.closed_line(decision), export_reply(name),
         embeds.mark_decided(embeds.action(report), PendingDecisionView(3, "kill", name, ("death",), "death", 5)),
     ]
-    settings_view = GuildSettingsView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system=None,
+    settings_view = SetupView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system=None,
                                       system="ars-harn", gm_role_id=None, rolls="auto", rulings={"style": name})
     pack_view = PackView(system="ars-harn", files=(PackFileView(name, 1, datetime(2026, 1, 1, tzinfo=UTC), 10),),
                          weapons=1, armour=1, npcs=1, changed=name)
-    echoed += [embeds.settings(settings_view), embeds.ruling_set("style", name), embeds.pack(pack_view),
+    echoed += [embeds.setup_shown(settings_view), embeds.ruling_set("style", name), embeds.pack(pack_view),
                embeds.pack_uploaded(pack_view), embeds.pack_reset(pack_view)]
     for item in echoed:
         check_echoed(_everything(item))

@@ -18,8 +18,8 @@ KNIGHT = {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword":
 
 
 async def _server(services: Any, manager: Any, system: str) -> None:
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
 
 
 async def _fight(services: Any, gm: Any, *names: str) -> None:

@@ -40,9 +40,9 @@ async def fill(url: str) -> None:
     database = Database.from_url(url)
     services = Services(database)
     try:
-        await services.settings.set_system(MANAGER, "ars-harn")
-        await services.settings.set_gm_role(MANAGER, GM_ROLE)
-        await services.settings.set_system(Actor(GUILD, OTHER_CHANNEL, 1, "Manager", is_manager=True), "pendragon",
+        await services.setup.set_system(MANAGER, "ars-harn")
+        await services.setup.set_gm_role(MANAGER, GM_ROLE)
+        await services.setup.set_system(Actor(GUILD, OTHER_CHANNEL, 1, "Manager", is_manager=True), "pendragon",
                                            channel_only=True)
         await services.packs.upload(MANAGER, "armour.yaml", ARMOUR_PACK)
         await services.characters.create(ALICE, "Bjorn", {"str": 2, "sta": 1, "dex": 1, "qik": 1,

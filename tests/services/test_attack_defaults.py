@@ -15,8 +15,8 @@ from tests.conftest import GM_ROLE
 
 async def _fight(services: Any, manager: Any, alice: Any, gm: Any, system: str, sheet: dict[str, Any],
                  weapons: list[str], template: str) -> None:
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Hero", sheet, weapons, [])
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Hero")
@@ -143,6 +143,6 @@ async def test_a_fading_suns_players_character_is_asked_its_defence(services: An
     with pytest.raises(RulesError, match="stunned"):
         await services.combat.attack(gm, "Hero F", "knife", attacker="Thug 1", dice_text="location=12")
     await services.characters.set_condition(gm, "Thug 1", "stunned", False)
-    await services.settings.set_ruling(manager, "ask_defense", "false")
+    await services.setup.set_ruling(manager, "ask_defense", "false")
     off = await services.combat.attack(gm, "Hero F", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
     assert not isinstance(off, DefensePrompt) and off.outcome["defense_from"] == "ruling"

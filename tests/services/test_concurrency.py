@@ -87,8 +87,8 @@ async def test_100_attacks_at_once_into_one_channel(table: Any, gm: Any, make_se
 
 
 async def test_100_attacks_at_once_into_20_channels(services: Any, manager: Any, gm: Any) -> None:
-    await services.settings.set_system(manager, "fake")
-    await services.settings.set_gm_role(manager, 3000)
+    await services.setup.set_system(manager, "fake")
+    await services.setup.set_gm_role(manager, 3000)
     channels = [Actor(GUILD, 5000 + n, gm.user_id, gm.user_name, gm.role_ids) for n in range(20)]
     for n, actor in enumerate(channels):
         await services.characters.create(actor, f"Red {n}", {}, ["Spear"], npc=True)
@@ -111,8 +111,8 @@ async def test_100_attacks_at_once_into_20_channels(services: Any, manager: Any,
 async def test_100_attacks_with_a_real_engine(services: Any, manager: Any, gm: Any, system: str) -> None:
     if system not in available_ids():
         pytest.skip(f"{system} engine not available yet")
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, 3000)
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, 3000)
     channels = [Actor(GUILD, 7000 + n, gm.user_id, gm.user_name, gm.role_ids) for n in range(20)]
     templates = list(services.runtime.catalog(system).npc_templates())
     for n, actor in enumerate(channels):

@@ -66,7 +66,7 @@ async def test_a_settings_change_reaches_the_next_attack(table: Any, manager: An
     warned = await table.combat.attack(bob, "Aldo", "Club", dice_text="attack=2 location=1")
     assert warned.out_of_turn == "Aldo"
     # ... until a manager has turns enforced: the encounter held in memory must not keep the old setting
-    await table.settings.set_turns(manager, "enforce")
+    await table.setup.set_turns(manager, "enforce")
     with pytest.raises(UserError, match="it is Aldo's turn"):
         await table.combat.attack(bob, "Aldo", "Club", dice_text="attack=2 location=1")
 

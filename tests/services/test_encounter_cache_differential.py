@@ -33,8 +33,8 @@ def at(actor: Actor, channel: int) -> Actor:
 
 
 async def setup_table(services: Services) -> None:
-    await services.settings.set_system(MANAGER, "fake")
-    await services.settings.set_gm_role(MANAGER, GM_ROLE)
+    await services.setup.set_system(MANAGER, "fake")
+    await services.setup.set_gm_role(MANAGER, GM_ROLE)
     await services.characters.create(ALICE, "Aldo", {"str": 12}, ["Sword"])
     await services.characters.create(BOB, "Brun", {"str": 11}, ["Club", "Spear"])
     await services.characters.create(ALICE, "Cora", {"str": 9}, ["Spear"])
@@ -89,7 +89,7 @@ async def play(services: Services, stream: list[tuple[str, int, tuple[Any, ...]]
                 view = await services.encounters.next_turn(gm)
                 answers.append(f"next {view.round}.{view.turn}")
             elif kind == "turns":
-                await services.settings.set_turns(at(MANAGER, channel), mode)
+                await services.setup.set_turns(at(MANAGER, channel), mode)
                 answers.append(f"turns {mode}")
             elif kind == "undo":
                 event = await services.records.undo(gm)

@@ -20,9 +20,9 @@ SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
 
 
 async def _gm_table(services: Any, manager: Any, gm: Any, system: str, npc: str) -> None:
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, GM_ROLE)
-    await services.settings.set_rolls(manager, "gm")
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_rolls(manager, "gm")
     await services.encounters.start(gm)
     await services.encounters.add_npcs(gm, npc, 1)
 
@@ -154,7 +154,7 @@ async def test_fading_suns_effect_roll_waits_and_a_death_result_asks_the_gm(make
                                                                              gm: Any, alice: Any) -> None:
     services = make_services()
     await _gm_table(services, manager, gm, "fading-suns", "thug")
-    await services.settings.set_ruling(manager, "gm_confirms_death", "true")
+    await services.setup.set_ruling(manager, "gm_confirms_death", "true")
     await services.characters.import_sheet(alice, "erian.yaml", (SHEETS / "erian.yaml").read_bytes())
     await services.encounters.add(alice, "Erian")
     hit = await services.combat.attack(alice, "Thug 1", "broadsword", {}, "attack=10 location=20", attacker="Erian")

@@ -53,10 +53,10 @@ async def test_a_player_is_not_a_gm(table: Any, alice: Any, bob: Any, gm: Any) -
     await refused(table, PermissionDenied, "only the GM", table.encounters.add_npcs(alice, "bandit", 2))
     await refused(table, PermissionDenied, "only the GM", table.encounters.roll_initiative(bob))
     await refused(table, PermissionDenied, "only the GM", table.characters.create(bob, "Ogre", npc=True))
-    for call in (table.settings.set_system(gm, "fake"), table.settings.set_gm_role(gm, 1),
-                 table.settings.set_rolls(gm, "gm"), table.settings.set_ruling(gm, "hit_on", "4")):
+    for call in (table.setup.set_system(gm, "fake"), table.setup.set_gm_role(gm, 1),
+                 table.setup.set_rolls(gm, "gm"), table.setup.set_ruling(gm, "hit_on", "4")):
         await refused(table, PermissionDenied, "only a server manager", call)
-    assert not await table.settings.is_gm(alice)
+    assert not await table.setup.is_gm(alice)
 
 
 async def test_the_gm_may_act_for_anyone_and_owns_npcs(table: Any, alice: Any, gm: Any) -> None:
@@ -84,7 +84,7 @@ async def test_bad_attacks_change_nothing(table: Any, alice: Any, kwargs: dict[s
 
 
 async def test_attacking_outside_an_encounter(services: Any, manager: Any, alice: Any) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     await services.characters.create(alice, "Aldo", {}, ["Sword"])
     await refused(services, NotInEncounter, "no encounter in this channel", services.combat.attack(alice, "Brun"))
     await refused(services, NotInEncounter, "no encounter", services.encounters.next_turn(alice))
@@ -122,7 +122,7 @@ BIG_BOMB = BOMB + b"g: &g [" + b",".join([b"*f"] * 40) + b"]\n"
 ])
 async def test_hostile_or_malformed_uploads(services: Any, manager: Any, alice: Any, filename: str, data: bytes,
                                             match: str) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     await refused(services, (UserError, RulesError), match,  # type: ignore[arg-type]
                   services.characters.import_sheet(alice, filename, data))
 
@@ -158,7 +158,7 @@ async def test_characters_of_another_system_cannot_join(table: Any, manager: Any
     if not real:
         pytest.skip("no real engine yet")
     other = Actor(bob.guild_id, bob.channel_id + 5, bob.user_id, bob.user_name)
-    await table.settings.set_system(Actor(bob.guild_id, other.channel_id, 1, "M", is_manager=True), real[0],
+    await table.setup.set_system(Actor(bob.guild_id, other.channel_id, 1, "M", is_manager=True), real[0],
                                     channel_only=True)
     await table.encounters.start(other)
     await refused(table, UserError, f"Brun plays fake, but this encounter is {real[0]}",
@@ -166,7 +166,7 @@ async def test_characters_of_another_system_cannot_join(table: Any, manager: Any
 
 
 async def test_a_dice_face_longer_than_any_die_is_one_short_line(services: Any, manager: Any, alice: Any) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     await refused(services, UserError, r"^dice: a face is a number a die shows, at most 4 digits$",
                   services.records.roll(alice, "3d6", "9" * 150))
     await refused(services, RulesError, r"^a number in a roll is at most 999999, not 9999999999\u2026$",

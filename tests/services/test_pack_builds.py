@@ -36,8 +36,8 @@ class CountingBuilds:
 
 
 async def _ars_harn(services: Any, manager: Any) -> None:
-    await services.settings.set_system(manager, "ars-harn")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
 
 
 async def test_one_build_per_pack_version_off_the_loop_outside_transactions(make_services: Any, manager: Any,

@@ -21,8 +21,8 @@ HERO = {"str": 1, "sta": 1, "dex": 1, "qik": 0, "abilities.Sword": 5}
 
 
 async def _ars_harn(services: Any, manager: Any) -> None:
-    await services.settings.set_system(manager, "ars-harn")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
 
 
 async def test_an_uploaded_weapon_can_be_wielded_and_attacked_with(services: Any, manager: Any, gm: Any,

@@ -12,25 +12,25 @@ GM_ROLE = 3000
 
 
 async def test_settings_show_and_change(services: Any, manager: Any, gm: Any) -> None:
-    view = await services.settings.show(manager)
+    view = await services.setup.show(manager)
     assert (view.system, view.rolls, view.gm_role_id, view.channel_system) == ("ars-harn", "auto", None, None)
-    await services.settings.set_system(manager, "fake")
-    view = await services.settings.set_ruling(manager, "hit_on", "5")
+    await services.setup.set_system(manager, "fake")
+    view = await services.setup.set_ruling(manager, "hit_on", "5")
     assert view.rulings == {"auto_rolls": True, "hit_on": 5, "style": "plain"}
     assert view.overridden == ("hit_on",)
-    view = await services.settings.set_ruling(manager, "STYLE", "Grim")
+    view = await services.setup.set_ruling(manager, "STYLE", "Grim")
     assert view.rulings["style"] == "grim"
-    view = await services.settings.set_ruling(manager, "auto_rolls", "off")
+    view = await services.setup.set_ruling(manager, "auto_rolls", "off")
     assert view.rulings["auto_rolls"] is False
-    view = await services.settings.set_ruling(manager, "hit_on", "3")  # back to the default: stored no more
+    view = await services.setup.set_ruling(manager, "hit_on", "3")  # back to the default: stored no more
     assert view.overridden == ("auto_rolls", "style")
-    assert [s.name for s in await services.settings.ruling_names(manager)] == ["auto_rolls", "hit_on", "style"]
-    assert (await services.settings.set_rolls(manager, "gm")).rolls == "gm"
-    assert (await services.settings.set_gm_role(manager, GM_ROLE)).gm_role_id == GM_ROLE
-    assert await services.settings.is_gm(gm) and await services.settings.is_gm(manager)
-    view = await services.settings.set_system(manager, "ars-harn", channel_only=True)
+    assert [s.name for s in await services.setup.ruling_names(manager)] == ["auto_rolls", "hit_on", "style"]
+    assert (await services.setup.set_rolls(manager, "gm")).rolls == "gm"
+    assert (await services.setup.set_gm_role(manager, GM_ROLE)).gm_role_id == GM_ROLE
+    assert await services.setup.is_gm(gm) and await services.setup.is_gm(manager)
+    view = await services.setup.set_system(manager, "ars-harn", channel_only=True)
     assert (view.guild_system, view.channel_system, view.system) == ("fake", "ars-harn", "ars-harn")
-    view = await services.settings.clear_channel_system(manager)
+    view = await services.setup.clear_channel_system(manager)
     assert (view.system, view.channel_system) == ("fake", None)
 
 
@@ -39,22 +39,22 @@ async def test_settings_show_and_change(services: Any, manager: Any, gm: Any) ->
     ("style", "baroque", "one of plain, grim"), ("nonsense", "1", "has no ruling 'nonsense'"),
 ])
 async def test_bad_rulings_are_refused(services: Any, manager: Any, name: str, value: str, message: str) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     with pytest.raises(UserError, match=message):
-        await services.settings.set_ruling(manager, name, value)
-    assert (await services.settings.show(manager)).overridden == ()
+        await services.setup.set_ruling(manager, name, value)
+    assert (await services.setup.show(manager)).overridden == ()
 
 
 async def test_unknown_system_and_rolls_mode(services: Any, manager: Any) -> None:
     with pytest.raises(UserError, match="unknown or unavailable system 'dnd'"):
-        await services.settings.set_system(manager, "dnd")
+        await services.setup.set_system(manager, "dnd")
     with pytest.raises(UserError, match="rolls is one of auto, gm"):
-        await services.settings.set_rolls(manager, "sometimes")
+        await services.setup.set_rolls(manager, "sometimes")
 
 
 async def test_characters_lifecycle(services: Any, manager: Any, alice: Any, gm: Any) -> None:
-    await services.settings.set_system(manager, "fake")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "fake")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     made = await services.characters.create(alice, "  Aldo   the Bold ", {"str": "12", "notes.home": "Kaldor"},
                                             ["sword"], ["mail shirt"])
     assert made.name == "Aldo the Bold"
@@ -86,7 +86,7 @@ async def test_characters_lifecycle(services: Any, manager: Any, alice: Any, gm:
 
 
 async def test_import_sheet_and_replace(services: Any, manager: Any, alice: Any) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     data = b"name: Cara\nstr: 9\nweapons: [Spear]\n"
     view = await services.characters.import_sheet(alice, "cara.yaml", data)
     assert view.sheet["weapons"] == ["Spear"] and view.sheet["str"] == 9
@@ -175,7 +175,7 @@ async def test_bad_choice_for_a_decision(table: Any, alice: Any, gm: Any) -> Non
 
 
 async def test_gm_rolls_mode_makes_the_engine_wait(table: Any, alice: Any, manager: Any) -> None:
-    await table.settings.set_rolls(manager, "gm")
+    await table.setup.set_rolls(manager, "gm")
     report = await table.combat.attack(alice, "Brun", dice_text="attack=5 location=40")
     assert [p.kind for p in report.pending] == ["shock"]
 

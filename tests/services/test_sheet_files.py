@@ -40,8 +40,8 @@ def fill(template: str, values: dict[str, str]) -> str:
 
 
 async def _server(services: Any, manager: Any, system: str) -> None:
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
 
 
 def test_every_example_sheet_is_listed_with_its_system() -> None:

@@ -23,7 +23,7 @@ async def _events(services: Any) -> int:
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_a_full_disk_is_one_line_nothing_is_saved_and_health_says_so(services: Any, manager: Any,
                                                                            alice: Any) -> None:
-    await services.settings.set_system(manager, "fake")
+    await services.setup.set_system(manager, "fake")
     assert (await check(lambda: "ok", services.db, None)).storage == "ok"
     capped = {"on": True}
 

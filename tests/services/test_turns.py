@@ -14,8 +14,8 @@ WULF = {"str": 1, "sta": 1, "dex": 1, "qik": 3, "abilities.Sword": 5}
 
 
 async def _ars_harn(services: Any, manager: Any, alice: Any, gm: Any) -> None:
-    await services.settings.set_system(manager, "ars-harn")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Wulf", WULF, ["Broadsword"], [])
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Wulf")
@@ -95,8 +95,8 @@ async def test_a_fight_where_nobody_can_act_says_so(services: Any, manager: Any,
 
 async def test_fading_suns_stun_costs_the_next_turn_and_then_ends(services: Any, manager: Any, alice: Any,
                                                                  gm: Any) -> None:
-    await services.settings.set_system(manager, "fading-suns")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "fading-suns")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Erian", {"dex": 6, "wits": 5, "skills.melee": 5}, ["broadsword"], [])
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Erian")
@@ -133,8 +133,8 @@ def _json(sheet: dict[str, Any]) -> bytes:
 
 
 async def _pendragon(services: Any, manager: Any, alice: Any, gm: Any) -> None:
-    await services.settings.set_system(manager, "pendragon")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "pendragon")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Sir Cador", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
                                                           "skills.sword": 16}, ["sword"], [])
     await services.encounters.start(gm)
@@ -225,20 +225,20 @@ async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: 
     said where they warn; the next round is his again; /undo of the stand gives the round back."""
     from bot.ui import embeds
 
-    await services.settings.set_system(manager, "pendragon")
-    await services.settings.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_system(manager, "pendragon")
+    await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
                                                           "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Sir Owain")
     await services.encounters.add_npcs(gm, "bandit", 1)
     await services.characters.set_condition(gm, "Sir Owain", "prone", True)
-    await services.settings.set_turns(manager, "enforce")
+    await services.setup.set_turns(manager, "enforce")
     stood = await services.combat.recover(alice, "Sir Owain", condition="prone")
     assert stood.spent_before is None
     with pytest.raises(UserError, match=r"Sir Owain has spent this round's action already \(recovering \(prone\)\)"):
         await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=14 defender=15")
-    await services.settings.set_turns(manager, "warn")
+    await services.setup.set_turns(manager, "warn")
     late = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
     assert late.spent_before == "recover:prone"
     assert "Sir Owain had spent this round's action already (recovering (prone))." in embeds.action(late).description

@@ -78,8 +78,8 @@ async def assert_log_matches_sheets(services: Any) -> None:
 
 async def two_fights(services: Any, manager: Actor, gm: Actor, alice: Actor, system: str) -> Any:
     """Bjorn (Alice's) in #fight-1 against Foe 1 and in #fight-2 against Foe 2."""
-    await services.settings.set_system(manager, system)
-    await services.settings.set_gm_role(manager, gm.role_ids[0])
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, gm.role_ids[0])
     template = SYSTEMS[system]["template"] if system in SYSTEMS else "bandit"
     sheet = dict(services.runtime.catalog(system).npc_templates()[template], name="Bjorn")
     if system in SYSTEMS:

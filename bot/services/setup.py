@@ -9,7 +9,7 @@ from bot.db.models import ChannelSettings
 from bot.errors import UserError
 from bot.services import access
 from bot.services.actor import Actor
-from bot.services.results import GuildSettingsView, RollsMode, TurnsMode
+from bot.services.results import RollsMode, SetupView, TurnsMode
 from bot.services.rulings import (
     DEFAULT_SYSTEM,
     ROLLS_MODES,
@@ -28,8 +28,9 @@ from rules.model import Setting
 from rules.registry import available_ids
 
 
-class SettingsService:
-    """Per-guild settings; every change is for server managers only."""
+class SetupService:
+    """A server's /setup (system, GM role, rolls, turns, secret rolls, rulings); every change is for server
+    managers only."""
 
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
@@ -38,11 +39,11 @@ class SettingsService:
         """A server manager, or someone with the guild's GM role."""
         return await self._rt.read(lambda session: access.is_gm(session, actor))
 
-    async def show(self, actor: Actor) -> GuildSettingsView:
+    async def show(self, actor: Actor) -> SetupView:
         """The settings in force in the caller's channel."""
         return await self._rt.read(lambda session: self._view(session, actor))
 
-    async def set_system(self, actor: Actor, system: str, channel_only: bool = False) -> GuildSettingsView:
+    async def set_system(self, actor: Actor, system: str, channel_only: bool = False) -> SetupView:
         """Choose the server's system, or this channel's (``channel_only``). Only systems whose engine loads."""
         access.require_manager(actor, "change the system")
         system = system.strip().lower()
@@ -50,7 +51,7 @@ class SettingsService:
         if system not in systems:
             raise UserError(f"unknown or unavailable system '{system}' (available: {', '.join(systems) or 'none'})")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             if channel_only:
                 row = await session.get(ChannelSettings, actor.channel_id, with_for_update=True)
                 if row is None:
@@ -64,11 +65,11 @@ class SettingsService:
 
         return await self._rt.transact(None, work)
 
-    async def clear_channel_system(self, actor: Actor) -> GuildSettingsView:
+    async def clear_channel_system(self, actor: Actor) -> SetupView:
         """Drop this channel's override so the server's system applies again."""
         access.require_manager(actor, "change the system")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             row = await session.get(ChannelSettings, actor.channel_id)
             if row is not None:
                 await session.delete(row)
@@ -77,24 +78,24 @@ class SettingsService:
 
         return await self._rt.transact(None, work)
 
-    async def set_gm_role(self, actor: Actor, role_id: int | None) -> GuildSettingsView:
+    async def set_gm_role(self, actor: Actor, role_id: int | None) -> SetupView:
         """The role whose members are GMs (None: only server managers)."""
         access.require_manager(actor, "set the GM role")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             (await repo.guild_settings_for_update(session, actor.guild_id)).gm_role_id = role_id
             await session.flush()
             return await self._view(session, actor)
 
         return await self._rt.transact(None, work)
 
-    async def set_rolls(self, actor: Actor, mode: RollsMode) -> GuildSettingsView:
+    async def set_rolls(self, actor: Actor, mode: RollsMode) -> SetupView:
         """"auto": the bot makes shock and kill rolls at once; "gm": they wait for the GM."""
         access.require_manager(actor, "change who makes shock and kill rolls")
         if mode not in ROLLS_MODES:
             raise UserError(f"rolls is one of {', '.join(ROLLS_MODES)}, not '{mode}'")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             row = await repo.guild_settings_for_update(session, actor.guild_id)
             row.rolls_mode = mode
             # the switch is the one truth: an auto_rolls ruling set earlier (/setup ruling) goes with it
@@ -105,26 +106,26 @@ class SettingsService:
 
         return await self._rt.transact(None, work)
 
-    async def set_turns(self, actor: Actor, mode: TurnsMode) -> GuildSettingsView:
+    async def set_turns(self, actor: Actor, mode: TurnsMode) -> SetupView:
         """"enforce": players act only on their character's turn; "warn": they may, and the result says so;
         "off": anyone acts any time. The GM may always act, for the NPCs."""
         access.require_manager(actor, "change how turns are kept")
         if mode not in TURNS_MODES:
             raise UserError(f"turns is one of {', '.join(TURNS_MODES)}, not '{mode}'")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             (await repo.guild_settings_for_update(session, actor.guild_id)).turns = mode
             await session.flush()
             return await self._view(session, actor)
 
         return await self._rt.transact(None, work)
 
-    async def set_secret_rolls(self, actor: Actor, on: bool, gm_channel_id: int | None = None) -> GuildSettingsView:
+    async def set_secret_rolls(self, actor: Actor, on: bool, gm_channel_id: int | None = None) -> SetupView:
         """Secret NPC rolls on or off; with ``gm_channel_id`` the full rolls are posted there, else only the GM
         who made them sees them."""
         access.require_manager(actor, "change secret rolls")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             row = await repo.guild_settings_for_update(session, actor.guild_id)
             row.secret_rolls = on
             row.gm_channel_id = gm_channel_id if on else None
@@ -133,11 +134,11 @@ class SettingsService:
 
         return await self._rt.transact(None, work)
 
-    async def set_ruling(self, actor: Actor, name: str, value: str) -> GuildSettingsView:
+    async def set_ruling(self, actor: Actor, name: str, value: str) -> SetupView:
         """Change one ruling of the channel's system; ``value`` is checked against the engine's setting."""
         access.require_manager(actor, "change rulings")
 
-        async def work(session: AsyncSession) -> GuildSettingsView:
+        async def work(session: AsyncSession) -> SetupView:
             system = await channel_system(session, actor)
             setting = find_setting(self._rt.engine(system), name)
             typed = parse_ruling(setting, value)
@@ -166,7 +167,7 @@ class SettingsService:
 
         return await self._rt.read(work)
 
-    async def _view(self, session: AsyncSession, actor: Actor) -> GuildSettingsView:
+    async def _view(self, session: AsyncSession, actor: Actor) -> SetupView:
         guild = await repo.guild_settings(session, actor.guild_id)
         channel = await repo.channel_settings(session, actor.channel_id)
         guild_system = guild.system if guild is not None and guild.system else DEFAULT_SYSTEM
@@ -176,7 +177,7 @@ class SettingsService:
             rulings = effective_rulings(self._rt.engine(system), stored)
         except RulesError:
             rulings = stored
-        return GuildSettingsView(
+        return SetupView(
             guild_id=actor.guild_id, channel_id=actor.channel_id, guild_system=guild_system,
             channel_system=channel.system if channel is not None else None, system=system,
             gm_role_id=guild.gm_role_id if guild is not None else None,

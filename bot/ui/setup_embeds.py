@@ -1,4 +1,4 @@
-"""The /setup embeds: the settings shown, and what a change did."""
+"""The /setup embeds: what is in force in a channel, and what a change did."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_permissions import Needed
-from bot.services.results import GuildSettingsView, PackView
+from bot.services.results import PackView, SetupView
 from bot.services.rulings import ROLLS_RULING
 from bot.systems import gm_rolls, gm_rolls_heading
 from bot.text_safety import plain
@@ -19,7 +19,7 @@ from content.errors import PackProblems
 from rules.model import Setting
 
 
-def settings(view: GuildSettingsView, rulings: Sequence[Setting] = ()) -> discord.Embed:
+def setup_shown(view: SetupView, rulings: Sequence[Setting] = ()) -> discord.Embed:
     embed = _embed("\u2699\ufe0f Grievous settings")
     system = f"**{view.system}** ({system_title(view.system)})"
     if view.channel_system:
