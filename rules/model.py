@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules.dice import DiceSource, Roll
 from rules.outcome import LegacyOutcome, Outcome
 
 Sheet = Mapping[str, Any]
+Run = TypeVar("Run")
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,23 @@ class Resolution:
             "attacker": None if self.attacker is None else dict(self.attacker),
             "defender": None if self.defender is None else dict(self.defender),
         }
+
+
+@dataclass(frozen=True)
+class Action(Generic[Run]):
+    """One action type of an engine: the options it takes besides ``type``, and the rule that runs it.
+
+    Every engine keys its actions the same way: ``ACTIONS: dict[str, Action[Run]]`` (``Run`` is that engine's own
+    signature of a rule), and ``ACTION_OPTIONS = action_options(ACTIONS)``; its ``RECORDS`` names the record
+    each one writes (tests/rules/test_engine_actions.py holds all three to it)."""
+
+    options: tuple[str, ...]
+    run: Run
+
+
+def action_options(actions: Mapping[str, Action[Any]]) -> dict[str, tuple[str, ...]]:
+    """Each action type's options, from an engine's ``ACTIONS``."""
+    return {kind: action.options for kind, action in actions.items()}
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from rules.ars_harn import combat, magic, recovery, upkeep, ways_out
@@ -18,6 +18,7 @@ from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import (
     READY,
+    Action,
     InitiativeScore,
     Resolution,
     Scenario,
@@ -26,6 +27,7 @@ from rules.model import (
     SheetSummary,
     TurnReadiness,
     WayOut,
+    action_options,
 )
 from rules.outcome import Outcome
 
@@ -103,14 +105,8 @@ def _initiative(ctx: Ctx, options: Options, attacker: Character | None, defender
     return InitiativeOutcome(attacker=first, defender=second), attacker, defender
 
 
-@dataclass(frozen=True)
-class Action:
-    options: tuple[str, ...]  # what it takes besides "type" ("who" picks the sheet of a one-character action)
-    run: Run
-
-
 # action type -> its options and its rule; each writes the record rules/ars_harn/outcomes.py RECORDS names
-ACTIONS: dict[str, Action] = {
+ACTIONS: dict[str, Action[Run]] = {  # ("who" picks the sheet of a one-character action)
     "attack": Action(combat.ATTACK_OPTIONS, _both("attack", combat.attack)),
     "cast": Action(magic.CAST_OPTIONS, _both("cast", magic.cast)),
     "initiative": Action(("modifier", "who"), _initiative),
@@ -130,7 +126,7 @@ ACTIONS: dict[str, Action] = {
     "unequip": Action(("kind", "item", "who"), _one("unequip", _sheet(upkeep.unequip_item))),
     "end_fight": Action(("who",), _one("end_fight", _sheet(ways_out.end_fight))),
 }
-ACTION_OPTIONS: dict[str, tuple[str, ...]] = {kind: action.options for kind, action in ACTIONS.items()}
+ACTION_OPTIONS = action_options(ACTIONS)
 
 
 def _catalog(catalog: Any) -> ArsHarnCatalog:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rules.dice import DiceSource
@@ -18,6 +17,7 @@ from rules.fading_suns.rulings import RULINGS, parse_rulings
 from rules.fading_suns.summary import summarize
 from rules.model import (
     READY,
+    Action,
     InitiativeScore,
     Resolution,
     Scenario,
@@ -26,6 +26,7 @@ from rules.model import (
     SheetSummary,
     TurnReadiness,
     WayOut,
+    action_options,
 )
 from rules.outcome import Outcome
 
@@ -80,11 +81,11 @@ def _action(raw: Any) -> tuple[str, Mapping[str, Any]]:
     if not isinstance(raw, Mapping):
         raise RulesError("action must be a mapping with a 'type'")
     kind = raw.get("type", "attack")
-    if not isinstance(kind, str) or kind not in OPTIONS:
-        raise RulesError(f"action: type must be one of {', '.join(OPTIONS)}, not {kind!r}")
+    if not isinstance(kind, str) or kind not in ACTION_OPTIONS:
+        raise RulesError(f"action: type must be one of {', '.join(ACTION_OPTIONS)}, not {kind!r}")
     for key in raw:
-        if key != "type" and key not in OPTIONS[kind]:
-            allowed = ", ".join(OPTIONS[kind]) or "none"
+        if key != "type" and key not in ACTION_OPTIONS[kind]:
+            allowed = ", ".join(ACTION_OPTIONS[kind]) or "none"
             raise RulesError(f"action: unknown option {key!r} for {kind} (options: {allowed})")
     return kind, raw
 
@@ -124,14 +125,8 @@ def _on_attacker(rule: Callable[[Ctx, Character, Mapping[str, Any]], tuple[Outco
 Run = Callable[[Ctx, FadingSunsCatalog, Any, Any, Mapping[str, Any]], Done]
 
 
-@dataclass(frozen=True)
-class Action:
-    options: tuple[str, ...]  # what it takes besides "type"
-    run: Run
-
-
 # action type -> its options and its rule; each writes the record rules/fading_suns/outcomes.py RECORDS names
-ACTIONS: dict[str, Action] = {
+ACTIONS: dict[str, Action[Run]] = {
     "attack": Action(("weapon", "mode", "aim", "modifiers", "defense", "defense_weapon", "defense_modifiers"),
                      _attack),
     "initiative": Action(("weapon", "defender_weapon", "modifiers", "defender_modifiers"), _initiative),
@@ -145,7 +140,7 @@ ACTIONS: dict[str, Action] = {
     "end_fight": Action((), _on_attacker(ways_out.end_fight)),
     "condition": Action(("add", "remove"), _on_attacker(ways_out.set_conditions)),
 }
-OPTIONS: dict[str, tuple[str, ...]] = {kind: action.options for kind, action in ACTIONS.items()}
+ACTION_OPTIONS = action_options(ACTIONS)
 
 
 class FadingSunsEngine:
@@ -153,7 +148,7 @@ class FadingSunsEngine:
     title = "Fading Suns (Size and hit-location adaptation)"
     roll_labels = frozenset({"attack", "defense", "location", "effect", "stumble", "fumble", "heal",
                              "damage", "armor"})
-    actions = frozenset(OPTIONS)
+    actions = frozenset(ACTION_OPTIONS)
     settings: tuple[Setting, ...] = RULINGS
 
     def turn_readiness(self, sheet: Sheet, catalog: Any, settings: Mapping[str, Any] | None = None) -> TurnReadiness:

@@ -25,7 +25,7 @@ from rules.pendragon.options import Options
 
 SIDES = ("attacker", "defender")
 PER_SIDE = ("weapon", "shield", "mounted", "charge", "modifier", "situation", "tactic", "on_wall", "notable")
-OPTIONS = (*PER_SIDE, *(f"defender_{o}" for o in PER_SIDE), "unopposed")
+ATTACK_OPTIONS: tuple[str, ...] = (*PER_SIDE, *(f"defender_{o}" for o in PER_SIDE), "unopposed")
 
 
 @dataclass(frozen=True)
@@ -207,7 +207,7 @@ def damage_label(who: str) -> str:
 
 def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: Any
                    ) -> tuple[dict[str, Any], Character, Character]:
-    opts = Options(action, "attack", OPTIONS)
+    opts = Options(action, "attack", ATTACK_OPTIONS)
     can_act(attacker, "attacker")
     if defender.dead:
         raise IllegalAction("defender is already dead")

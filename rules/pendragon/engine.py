@@ -7,7 +7,17 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import READY, InitiativeScore, Resolution, Scenario, SheetSummary, TurnReadiness, WayOut
+from rules.model import (
+    READY,
+    Action,
+    InitiativeScore,
+    Resolution,
+    Scenario,
+    SheetSummary,
+    TurnReadiness,
+    WayOut,
+    action_options,
+)
 from rules.outcome import Outcome
 from rules.pendragon import combat, recovery, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
@@ -45,8 +55,8 @@ def _action(scenario: Scenario) -> tuple[str, Mapping[str, Any]]:
     if not isinstance(action, Mapping):
         raise RulesError("action must be a mapping with a 'type'")
     kind = action.get("type", "attack")
-    if not isinstance(kind, str) or kind not in ACTIONS:
-        raise RulesError(f"unknown pendragon action {kind!r} (actions: {', '.join(sorted(ACTIONS))})")
+    if not isinstance(kind, str) or kind not in ACTION_OPTIONS:
+        raise RulesError(f"unknown pendragon action {kind!r} (actions: {', '.join(sorted(ACTION_OPTIONS))})")
     return kind, action
 
 
@@ -93,23 +103,24 @@ def _on_attacker(rule: Callable[[Ctx, Character, Any], tuple[dict[str, Any], Cha
     return run
 
 
-# action type -> its rule; each writes the record rules/pendragon/outcomes.py RECORDS names for it
-ACTIONS: dict[str, Run] = {
-    "attack": _attack,
-    "rearm": _on_attacker(upkeep.rearm),
-    "stand": _on_attacker(upkeep.stand),
-    "first_aid": _healer(recovery.first_aid),
-    "chirurgery": _healer(recovery.chirurgery),
-    "rest": _on_attacker(recovery.rest),
-    "fall": _on_attacker(upkeep.fall),
-    "knockdown": _on_attacker(upkeep.knockdown),
-    "major_wound": _on_attacker(upkeep.major_wound),
-    "gm_decide": _on_attacker(upkeep.gm_decide),
-    "initiative": _initiative,
-    "unequip": _on_attacker(upkeep.unequip),
-    "end_fight": _on_attacker(ways_out.end_fight),
-    "condition": _on_attacker(ways_out.set_conditions),
+# action type -> its options and its rule; each writes the record rules/pendragon/outcomes.py RECORDS names for it
+ACTIONS: dict[str, Action[Run]] = {
+    "attack": Action(combat.ATTACK_OPTIONS, _attack),
+    "rearm": Action(upkeep.REARM_OPTIONS, _on_attacker(upkeep.rearm)),
+    "stand": Action(upkeep.STAND_OPTIONS, _on_attacker(upkeep.stand)),
+    "first_aid": Action(recovery.FIRST_AID_OPTIONS, _healer(recovery.first_aid)),
+    "chirurgery": Action(recovery.CHIRURGERY_OPTIONS, _healer(recovery.chirurgery)),
+    "rest": Action(recovery.REST_OPTIONS, _on_attacker(recovery.rest)),
+    "fall": Action(upkeep.FALL_OPTIONS, _on_attacker(upkeep.fall)),
+    "knockdown": Action(upkeep.KNOCKDOWN_OPTIONS, _on_attacker(upkeep.knockdown)),
+    "major_wound": Action(upkeep.MAJOR_WOUND_OPTIONS, _on_attacker(upkeep.major_wound)),
+    "gm_decide": Action(upkeep.GM_DECIDE_OPTIONS, _on_attacker(upkeep.gm_decide)),
+    "initiative": Action(upkeep.INITIATIVE_OPTIONS, _initiative),
+    "unequip": Action(upkeep.UNEQUIP_OPTIONS, _on_attacker(upkeep.unequip)),
+    "end_fight": Action(ways_out.END_FIGHT_OPTIONS, _on_attacker(ways_out.end_fight)),
+    "condition": Action(ways_out.CONDITION_OPTIONS, _on_attacker(ways_out.set_conditions)),
 }
+ACTION_OPTIONS = action_options(ACTIONS)
 
 
 def _resolve(pack: PendragonCatalog, rulings: Rulings, dice: DiceSource, kind: str, action: Mapping[str, Any],
@@ -118,7 +129,7 @@ def _resolve(pack: PendragonCatalog, rulings: Rulings, dice: DiceSource, kind: s
     sheets after into the Resolution."""
     ctx = Ctx(pack, rulings, dice)
     start = len(dice.rolls)
-    outcome, a_after, d_after = ACTIONS[kind](ctx, a_before, d_before, action)
+    outcome, a_after, d_after = ACTIONS[kind].run(ctx, a_before, d_before, action)
     decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
         _new(d_before, d_after, "pending_decisions", "defender")
     decisions.sort(key=lambda d: URGENCY.index(d["kind"]) if d.get("kind") in URGENCY else len(URGENCY))
@@ -135,7 +146,7 @@ class PendragonEngine:
     system_id = SYSTEM_ID
     title = "King Arthur Pendragon"
     roll_labels = ROLL_LABELS
-    actions = frozenset(ACTIONS)
+    actions = frozenset(ACTION_OPTIONS)
     settings = RULINGS
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:

@@ -16,6 +16,11 @@ from rules.pendragon.context import Ctx
 from rules.pendragon.injury import after_healing, check_condition, heal, roll_view
 from rules.pendragon.options import Options
 
+# what each action takes besides "type" (the engine's ACTIONS table lists them)
+FIRST_AID_OPTIONS: tuple[str, ...] = ("wound", "skill", "modifier")
+CHIRURGERY_OPTIONS: tuple[str, ...] = ("skill", "modifier")
+REST_OPTIONS: tuple[str, ...] = ("weeks", "days")
+
 
 def _healer_skill(opts: Options, healer: Character | None, skill: str) -> int:
     given = opts.whole("skill", None, 0, 100)
@@ -40,7 +45,7 @@ def _harm(ctx: Ctx, char: Character, amount: int, wound_index: int | None, event
 
 
 def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[dict[str, Any], Character]:
-    opts = Options(action, "first_aid", ("wound", "skill", "modifier"))
+    opts = Options(action, "first_aid", FIRST_AID_OPTIONS)
     if patient.dead:
         raise IllegalAction("the patient is dead")
     if healer is not None and healer.name.strip().casefold() == patient.name.strip().casefold() \
@@ -82,7 +87,7 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
 def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[dict[str, Any], Character]:
     """One week of a chirurgeon's care: critical heals twice the Healing Rate, success the Healing Rate,
     failure is the week's deterioration, a fumble deteriorates and loses 1d6 more."""
-    opts = Options(action, "chirurgery", ("skill", "modifier"))
+    opts = Options(action, "chirurgery", CHIRURGERY_OPTIONS)
     if patient.dead:
         raise IllegalAction("the patient is dead")
     if not patient.chirurgery_needed:
@@ -117,7 +122,7 @@ def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[dict[str, Any], Cha
     deteriorates instead (use the chirurgery action for a week with a chirurgeon). ``days`` (instead of
     ``weeks``) counts the whole weeks in them; the days left over heal nothing and are reported. The rest
     stops early when nothing is left to heal, or the patient is dying or dead, and says why (``stopped``)."""
-    opts = Options(action, "rest", ("weeks", "days"))
+    opts = Options(action, "rest", REST_OPTIONS)
     days = opts.whole("days", None, 1, 7 * ctx.catalog.healing.max_weeks)
     if days is not None and opts.whole("weeks") is not None:
         raise RulesError("action 'rest': give weeks or days, not both")

@@ -26,6 +26,16 @@ from rules.pendragon.injury import (
 )
 from rules.pendragon.options import Options
 
+# what each action takes besides "type" (the engine's ACTIONS table lists them)
+REARM_OPTIONS: tuple[str, ...] = ("weapon", "replace", "in_fight")
+STAND_OPTIONS: tuple[str, ...] = ("mount",)
+INITIATIVE_OPTIONS: tuple[str, ...] = ()
+GM_DECIDE_OPTIONS: tuple[str, ...] = ("kind", "decision", "skill", "amount", "wound", "source")
+KNOCKDOWN_OPTIONS: tuple[str, ...] = ("damage", "mounted")
+MAJOR_WOUND_OPTIONS: tuple[str, ...] = ("wound", "mounted", "on_wall")
+FALL_OPTIONS: tuple[str, ...] = ("mounted", "on_wall")
+UNEQUIP_OPTIONS: tuple[str, ...] = ("kind", "item")
+
 DECISIONS: dict[str, tuple[str, ...]] = {
     "experience_check": ("approve", "deny"),
     "dying": ("death", "survival"),
@@ -39,7 +49,7 @@ DECISIONS: dict[str, tuple[str, ...]] = {
 def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """Take up a weapon again: the dropped one by default, or any unbroken one on the sheet.
     ``replace: true`` gives the character a new one of a broken weapon."""
-    opts = Options(action, "rearm", ("weapon", "replace", "in_fight"))
+    opts = Options(action, "rearm", REARM_OPTIONS)
     name = opts.text("weapon")
     renew = bool(opts.flag("replace", False))
     if renew and opts.flag("in_fight", False) and not ctx.rulings.flag("replace_broken_in_fight"):
@@ -70,7 +80,7 @@ def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Chara
 
 def stand(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """Get up after a knockdown (and remount with ``mount: true``)."""
-    opts = Options(action, "stand", ("mount",))
+    opts = Options(action, "stand", STAND_OPTIONS)
     mount = bool(opts.flag("mount", False))
     if char.dead or char.unconscious or char.dying:
         raise IllegalAction("attacker cannot stand while dead, dying or unconscious")
@@ -82,13 +92,13 @@ def stand(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Chara
 
 def initiative(ctx: Ctx, char: Character | None, action: Any) -> dict[str, Any]:
     """Pendragon has no initiative: both combatants roll at once in the opposed exchange."""
-    Options(action, "initiative", ())
+    Options(action, "initiative", INITIATIVE_OPTIONS)
     return {"action": "initiative", "initiative": "simultaneous", "winner": "none", "order": [],
             "events": ["no_initiative_in_pendragon"]}
 
 
 def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
-    opts = Options(action, "gm_decide", ("kind", "decision", "skill", "amount", "wound", "source"))
+    opts = Options(action, "gm_decide", GM_DECIDE_OPTIONS)
     kind = opts.text("kind", None, tuple(DECISIONS))
     if kind is None:
         raise RulesError(f"action gm_decide: option 'kind' is missing (one of {', '.join(DECISIONS)})")
@@ -159,7 +169,7 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
 
 def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """The Knockdown roll that waited (auto_rolls off), or one the GM calls for with ``damage``."""
-    opts = Options(action, "knockdown", ("damage", "mounted"))
+    opts = Options(action, "knockdown", KNOCKDOWN_OPTIONS)
     char, pending = drop_pending_roll(char, "knockdown")
     damage = opts.whole("damage", None, 0, 100000)
     if damage is None:
@@ -177,7 +187,7 @@ def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
 
 def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """The major wound rolls that waited: stay conscious, Valorous, Statistics Lost."""
-    opts = Options(action, "major_wound", ("wound", "mounted", "on_wall"))
+    opts = Options(action, "major_wound", MAJOR_WOUND_OPTIONS)
     char, pending = drop_pending_roll(char, "major_wound")
     index = opts.whole("wound", None, 1, 1000000)
     if index is None and pending is not None and isinstance(pending.get("wound"), int):
@@ -203,7 +213,7 @@ def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any],
 
 def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """DEX roll for a character falling unconscious on horseback or a wall (if not already rolled)."""
-    opts = Options(action, "fall", ("mounted", "on_wall"))
+    opts = Options(action, "fall", FALL_OPTIONS)
     char, pending = drop_pending_roll(char, "fall")
     mounted = bool(opts.flag("mounted", bool(pending.get("mounted")) if pending else char.mounted))
     on_wall = bool(opts.flag("on_wall", bool(pending.get("on_wall")) if pending else False))
@@ -221,7 +231,7 @@ def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Charac
 def unequip(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """An owner's edit: a weapon or armour piece taken off the sheet, and with a weapon whatever state it had
     (in hand, dropped, broken): a weapon added again later comes whole."""
-    opts = Options(action, "unequip", ("kind", "item"))
+    opts = Options(action, "unequip", UNEQUIP_OPTIONS)
     kind = opts.text("kind", None, ("weapon", "armour"))
     item = opts.text("item")
     if kind is None or item is None:

@@ -15,6 +15,10 @@ from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.options import Options
 
+# what each action takes besides "type" (the engine's ACTIONS table lists them)
+END_FIGHT_OPTIONS: tuple[str, ...] = ()
+CONDITION_OPTIONS: tuple[str, ...] = ("add", "remove")
+
 
 def ways_out(char: Character, in_fight: bool) -> tuple[WayOut, ...]:
     if char.dead or char.dying:
@@ -46,7 +50,7 @@ def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     """What lasts only for a fight ends with it: the fallen get up, a knight who left the fight is back, and
     dropped weapons are gathered (ruling ``weapons_gathered``). Wounds, unconsciousness, a broken weapon and
     being on foot stay (a horse is remounted, a weapon replaced, with /recover and /ready)."""
-    Options(action, "end_fight", ())
+    Options(action, "end_fight", END_FIGHT_OPTIONS)
     ended = [flag for flag in ("prone", "out_of_fight") if getattr(char, flag)]
     gathered = list(char.dropped_weapons) if ctx.rulings.flag("weapons_gathered") else []
     wielding = char.wielding
@@ -65,7 +69,7 @@ GM_CONDITIONS = ("prone", "mounted", "unconscious", "dying", "dead", "out_of_fig
 
 def set_conditions(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
     """The GM's word: set (``add``) or clear (``remove``) sheet states by name."""
-    opts = Options(action, "condition", ("add", "remove"))
+    opts = Options(action, "condition", CONDITION_OPTIONS)
     changes: dict[str, bool] = {}
     for option, on in (("add", True), ("remove", False)):
         for name in opts.names(option):

@@ -14,10 +14,10 @@ EVENTS = stored_events("fading-suns")
 
 
 def test_every_action_the_engine_has_is_in_the_fixtures() -> None:
-    from rules.fading_suns.engine import OPTIONS
+    from rules.fading_suns.engine import ACTION_OPTIONS
 
     kinds = {str(e["payload"]["outcome"].get("action")) for e in EVENTS}
-    assert kinds == set(OPTIONS)
+    assert kinds == set(ACTION_OPTIONS)
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=[e["source"] for e in EVENTS])
