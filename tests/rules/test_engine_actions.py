@@ -21,6 +21,6 @@ def test_every_engine_has_one_actions_table_of_one_shape(system: str) -> None:
         assert isinstance(action, Action) and callable(action.run), kind
         assert isinstance(action.options, tuple) and all(isinstance(o, str) for o in action.options), kind
         assert "type" not in action.options and len(set(action.options)) == len(action.options), kind
-    assert module.ACTION_OPTIONS == action_options(actions)
+    assert action_options(actions) == module.ACTION_OPTIONS
     assert module.ENGINE.actions == frozenset(actions)
     assert set(registry.outcome_records(system)) == set(actions)
