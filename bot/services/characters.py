@@ -28,6 +28,7 @@ from bot.services.sheet_file import (
     load_sheet_file,
     matching,
     set_path,
+    shown_name,
     typed_for,
 )
 from bot.services.sheet_guide import SheetGuide, sheet_guide
@@ -286,7 +287,8 @@ class CharacterService:
                 catalog = await self._rt.catalog_for(session, actor.guild_id, system)
             except RulesError:
                 return []
-            return matching(catalog.weapon_names() if kind == "weapon" else catalog.armour_names(), prefix)
+            names = catalog.weapon_names() if kind == "weapon" else catalog.armour_names()
+            return matching([shown_name(name) for name in names], prefix)
 
         return await self._rt.read(work)
 
@@ -302,8 +304,7 @@ class CharacterService:
             names = getattr(catalog, "location_names", None)
             if not callable(names) or system != "fading-suns":
                 return []
-            shown = getattr(catalog, "display_name", str)  # as the results name them: "right arm"
-            return matching([shown(name) for name in names()], prefix)
+            return matching([shown_name(name) for name in names()], prefix)  # as the results say: "right arm"
 
         return await self._rt.read(work)
 
@@ -315,7 +316,7 @@ class CharacterService:
             if row is None:
                 return []
             entries = row.sheet.get(_list_key(kind))
-            labels = [item_label(e) for e in entries] if isinstance(entries, list) else []
+            labels = [shown_name(item_label(e)) for e in entries] if isinstance(entries, list) else []
             return matching(list(dict.fromkeys(label for label in labels if label)), prefix)
 
         return await self._rt.read(work)

@@ -155,6 +155,13 @@ def name_key(name: str) -> str:
 _SEPARATORS = re.compile(r"[\s_\-]+")
 
 
+def shown_name(key: str) -> str:
+    """A pack entry as players read it: a pack that keys its entries by id (Pendragon's ``great_axe``, Fading
+    Suns' ``right_arm``) shows them with spaces (``great axe``); a display name stays as it is. ``name_key``
+    matches either back to the entry."""
+    return " ".join(key.replace("_", " ").split())
+
+
 def canonical(name: str, known: Sequence[str], kind: str, shown: Mapping[str, str] | None = None) -> str:
     """The content pack's entry (key) for ``name``, matched by ``name_key`` against the keys and the names the
     pack shows for them (``shown``: key -> display name); unknown names list close matches by display name."""
