@@ -45,7 +45,7 @@ def _read_input(name: str) -> tuple[bytes, str]:
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
-    from bot.runner import resolve_text
+    from bot.scenario_runner import resolve_text
 
     data, source = _read_input(args.file)
     result = resolve_text(data, source)
@@ -54,7 +54,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from bot.runner import odds_text
+    from bot.scenario_runner import odds_text
 
     if args.budget is not None and not 0 < args.budget <= 3600:
         raise UsageError(f"--budget takes seconds from 0 to 3600, not {args.budget}")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import bot.runner
+import bot.scenario_runner
 from bot.cli import main
 from rules import registry
 from rules.dice import DiceSource
@@ -40,7 +40,7 @@ class EchoEngine:
 def echo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.SYSTEMS, "echo", "echo")
     monkeypatch.setitem(registry._loaded, "echo", EchoEngine())  # type: ignore[arg-type]
-    monkeypatch.setattr(bot.runner, "load_catalog", lambda system: None)
+    monkeypatch.setattr(bot.scenario_runner, "load_catalog", lambda system: None)
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, text: str,

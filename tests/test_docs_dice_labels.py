@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runner import resolve_text
+from bot.scenario_runner import resolve_text
 from rules.registry import get_engine, system_ids
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.runner import resolve_text
+from bot.scenario_runner import resolve_text
 from bot.services.results import (
     ActionReport,
     CharacterBrief,

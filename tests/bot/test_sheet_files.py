@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.runner import resolve_text
+from bot.scenario_runner import resolve_text
 from bot.services.sheet_file import load_sheet_file
 from bot.ui.sheet_files import export_filename, export_text
 from content import load_catalog

@@ -1,5 +1,5 @@
 """Embeds built from what the three engines really return (the content/examples scenarios, run through
-bot.runner.resolve_text): every outcome field a player needs reads as words, none leaks raw."""
+bot.scenario_runner.resolve_text): every outcome field a player needs reads as words, none leaks raw."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import yaml
 
-from bot.runner import resolve_text
+from bot.scenario_runner import resolve_text
 from bot.services.results import ActionReport, CharacterView, EventView, PendingDecisionView
 from bot.ui import embeds
 from bot.ui.outcomes import Severity

@@ -132,7 +132,7 @@ def test_there_are_at_least_three_example_scenarios() -> None:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_each_example_runs_through_the_scenario_runner(path: Path) -> None:
-    runner = pytest.importorskip("bot.runner")
+    runner = pytest.importorskip("bot.scenario_runner")
     out = runner.resolve_text(path.read_bytes(), str(path))
     assert out["system"] == "fading-suns"
     assert out["outcome"]["action"]

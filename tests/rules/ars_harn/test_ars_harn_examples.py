@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runner import resolve_text
+from bot.scenario_runner import resolve_text
 
 EXAMPLES = sorted((Path(__file__).parents[3] / "content" / "examples").glob("ars-harn-*.yaml"))
 

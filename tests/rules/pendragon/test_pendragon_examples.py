@@ -11,7 +11,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "content" / "examples"
 
 
 def resolve(name: str) -> dict[str, Any]:
-    from bot.runner import resolve_text
+    from bot.scenario_runner import resolve_text
 
     return resolve_text((EXAMPLES / name).read_bytes(), name)
 
