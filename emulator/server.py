@@ -90,6 +90,9 @@ class Emulator:
         self.token = bot_token(self.state.bot.id)
         self.gateway = Gateway(self, heartbeat_interval_ms=heartbeat_interval_ms, allowed_intents=allowed_intents)
         self.refusals: list[Refusal] = []
+        # Every REST request as "METHOD /route/{template}" (interaction callbacks included), in order: tests and
+        # benchmarks count the calls a command makes.
+        self.requests: list[str] = []
         self.unhandled: list[str] = []
         self.internal_errors: list[str] = []
         self.interactions: list[InteractionHandle] = []
@@ -179,6 +182,8 @@ class Emulator:
                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         path = request.path
         call = begin_call()
+        if path.startswith("/api/"):
+            self.requests.append(f"{request.method} {self._template(request)}")
         verdict = self._rate_limit(request)
         if verdict.text is not None:  # banned for too many invalid requests: Cloudflare's page, not JSON
             self.refusals.append(Refusal(request.method, path, 429, 0, "temporarily banned (invalid requests)",
@@ -195,12 +200,16 @@ class Emulator:
         return response
 
     def _rate_limit(self, request: web.Request) -> ratelimits.Verdict:
-        route = request.match_info.route
         if not request.path.startswith("/api/") or request.match_info.http_exception is not None:
             return ratelimits.Verdict()
+        return self.rate_limits.check(request.method, self._template(request), request.match_info)
+
+    @staticmethod
+    def _template(request: web.Request) -> str:
+        """The request's route, its ids as names: "/channels/{channel_id}/messages/{message_id}"."""
+        route = request.match_info.route
         template = route.resource.canonical if route.resource is not None else request.path
-        template = template.removeprefix("/api/{version}")
-        return self.rate_limits.check(request.method, template, request.match_info)
+        return template.removeprefix("/api/{version}")
 
     async def _handle(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
                       call: CallInfo) -> web.StreamResponse:

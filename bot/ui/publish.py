@@ -207,6 +207,9 @@ class _ChannelTracker:
         # encounter id -> the tracker posted here (the last few encounters). Kept after the database has it: a
         # command that read its encounter before that write (the next one typed at once) must not post another.
         self.posted: dict[int, int] = {}
+        # tracker message id -> the embed it shows (as sent; the last few trackers): an edit that would show the
+        # same is not sent. A tracker deleted meanwhile is posted again with the next change.
+        self.drawn: dict[int, dict[str, Any]] = {}
         self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
 
@@ -235,6 +238,8 @@ class _ChannelTracker:
                     del self.shown[old]
                 for old in sorted(self.posted)[:-4]:
                     del self.posted[old]
+                for old in sorted(self.drawn)[:-4]:
+                    del self.drawn[old]
                 self._release()
         finally:
             self._release(everyone=True)
@@ -257,13 +262,17 @@ class _ChannelTracker:
         channel_id = encounter.channel_id
         channel = bot.get_partial_messageable(channel_id, guild_id=encounter.guild_id)
         embed = embeds.tracker(encounter)
+        drawn: dict[str, Any] = dict(embed.to_dict())
         tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
         if tracker_id is not None:
+            if self.drawn.get(tracker_id) == drawn:
+                return  # it shows this already (a miss, a roll that changed nothing on it): no edit
             if not await access.allowed(interaction, channel_id, access.EDITING):
                 return
             message = channel.get_partial_message(tracker_id)
             try:
                 await message.edit(embed=embed)
+                self.drawn[tracker_id] = drawn
                 if not encounter.active:
                     await _unpin(interaction, message)
                 return
@@ -283,6 +292,7 @@ class _ChannelTracker:
             await access.refused(interaction, channel_id, needed, exc, "post the tracker")
             return
         self.posted[encounter.id] = posted.id
+        self.drawn[posted.id] = drawn
         if await access.allowed(interaction, channel_id, access.PINNING):
             try:
                 await posted.pin(reason="Grievous encounter tracker")
