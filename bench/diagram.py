@@ -26,7 +26,8 @@ if __package__ in (None, ""):  # `python bench/diagram.py`
 import yaml
 
 from bench.doc_block import write_block
-from bot.services.wound_state import WoundPicture, wound_picture
+from bot.services.wound_state import wound_picture
+from bot.systems.pictures import WoundPicture
 from bot.ui import diagram
 from bot.ui.diagram_golden import GOLDEN
 from content import load_catalog

@@ -16,53 +16,41 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.errors import UserError
-from bot.systems import system_title
-
-ARS, PENDRAGON, FADING_SUNS = "ars-harn", "pendragon", "fading-suns"
+from bot.systems import PROFILES, system_title
 
 # The commands each server gets its own copy of; the rest are the same everywhere (global).
 GUILD_COMMANDS = ("attack", "cast", "advantage", "shock", "pending-roll", "encounter", "heal")
 
-# Commands and subcommands (by path) that only some systems have.
+# Commands and subcommands (by path) that only some systems have (each profile's ``own_commands``).
 ONLY_IN: dict[str, frozenset[str]] = {
-    "cast": frozenset({ARS}),  # the engines' "cast" action
-    "advantage": frozenset({ARS}),  # "tactical_advantage"
-    "shock": frozenset({ARS}),  # "shock": the others roll their rolls through /pending-roll
-    "encounter declare": frozenset({ARS}),  # the Ars Magica movement phase
+    path: frozenset(s for s, p in PROFILES.items() if path in p.own_commands)
+    for path in sorted({path for p in PROFILES.values() for path in p.own_commands})
 }
 
-# Options that only some systems take: command path -> option -> {system: its description there}.
-# An option not listed means the same in every system; its description in the cog then stands.
-SYSTEM_OPTIONS: dict[str, dict[str, dict[str, str]]] = {
-    "attack": {
-        "aspect": {ARS: "Blunt, edge or point"},
-        "aim": {ARS: "High, mid or low (high and low are -3)"},
-        "save_excess": {ARS: "Keep the excess points for next round instead of adding them to damage"},
-        "mounted": {PENDRAGON: "You fight from horseback"},
-        "charge": {PENDRAGON: "A mounted lance charge"},
-        "unopposed": {PENDRAGON: "Only you roll (default for a bow or javelin at range; false: an exchange)"},
-        "range": {ARS: "A missile's range band: short, medium, long or extreme (default short)"},
-        "location": {FADING_SUNS: "A called location"},
-        "defense": {FADING_SUNS: "The target dodges or parries (rolled only if the attack succeeds)"},
-        "throw": {FADING_SUNS: "Throw the weapon (a knife or spear) instead of striking with it"},
-    },
-    "heal": {  # the treatments of bot/services/injuries.py: only ars-harn has a healing spell
-        "body_levels": {ARS: "Body Levels a healing spell heals"},
-    },
-}
+
+def _system_options() -> dict[str, dict[str, dict[str, str]]]:
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for system, profile in PROFILES.items():
+        for path, options in profile.own_options.items():
+            for name, description in options.items():
+                out.setdefault(path, {}).setdefault(name, {})[system] = description
+    return out
+
+
+# Options that only some systems take: command path -> option -> {system: its description there}
+# (each profile's ``own_options``). An option not listed means the same in every system; its description in
+# the cog then stands.
+SYSTEM_OPTIONS: dict[str, dict[str, dict[str, str]]] = _system_options()
 
 # Choices that only some systems offer: command path -> option -> {system: its values}
-# (the rolls bot/services/pending_rolls.py can wait for in each system).
+# (the rolls bot/services/pending_rolls.py can wait for in each system: the profiles' ``roll_actions``).
 SYSTEM_CHOICES: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
-    "pending-roll": {
-        "roll": {ARS: ("shock", "kill"), PENDRAGON: ("knockdown", "major_wound", "fall"),
-                 FADING_SUNS: ("effect", "stumble", "fumble")},
-    },
+    "pending-roll": {"roll": {system: tuple(p.roll_actions) for system, p in PROFILES.items()}},
 }
 
 _SUBCOMMAND_TYPES = (1, 2)
-# The systems this table describes; another (a test's stand-in engine) is shown, and allowed, everything.
-DESCRIBED = frozenset({ARS, PENDRAGON, FADING_SUNS})
+# The systems these tables describe; another (a test's stand-in engine) is shown, and allowed, everything.
+DESCRIBED = frozenset(PROFILES)
 
 
 def _has(path: str, systems: Collection[str]) -> bool:

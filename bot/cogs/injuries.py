@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.services.results import CharacterView, PartyView, TreatmentOffer
-from bot.services.wound_state import WoundPicture
+from bot.systems.pictures import WoundPicture
 from bot.ui import autocomplete, diagram, embeds, pictures
 from bot.ui.action_message import publish_report
 from bot.ui.offers import post_offer

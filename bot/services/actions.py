@@ -22,7 +22,8 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
 from bot.services.snapshots import encounter_view, ordered_combatants, pending_view
 from bot.services.undo_record import ChangeRecorder
-from bot.services.wound_state import WoundPicture, armour_held_at, with_attack, wound_picture
+from bot.services.wound_state import armour_held_at, with_attack, wound_picture
+from bot.systems.pictures import WoundPicture
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario
 from rules.outcome import Outcome

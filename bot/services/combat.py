@@ -43,15 +43,9 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, item_label, matching, name_key
 from bot.services.snapshots import ordered_combatants, pending_view
 from bot.system_commands import require_in_system
+from bot.systems import profile_of
 from content.guard import check_text
 from rules.errors import RulesError
-
-# How each engine's "gm_decide" action names the GM's choice (docs/rules/*.md, "Actions"); an engine not
-# listed here takes {"kind", "choice"}. The engines refuse options they do not know.
-_DECIDE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "ars-harn": ("decision",), "pendragon": ("kind", "decision"), "fading-suns": ("choice",),
-}
-
 
 # Choices that need a value the GM types (a modal on the button): the choice -> the engine option it fills.
 VALUE_CHOICES: dict[tuple[str, str], str] = {("fall_damage", "damage"): "amount", ("damage", "damage"): "amount"}
@@ -70,7 +64,9 @@ def decision_value(kind: str, choice: str, value: str | None) -> dict[str, Any]:
 
 def gm_decide_action(system: str, kind: str, choice: str) -> dict[str, Any]:
     """The engine's "gm_decide" action for a pending decision of ``kind`` answered with ``choice``."""
-    names = _DECIDE_OPTIONS.get(system, ("kind", "choice"))
+    # how the engine names the GM's choice (its profile); an engine without one takes {"kind", "choice"}
+    profile = profile_of(system)
+    names = profile.decide_options if profile is not None else ("kind", "choice")
     action: dict[str, Any] = {"type": "gm_decide"}
     if "kind" in names:
         action["kind"] = kind
@@ -78,29 +74,22 @@ def gm_decide_action(system: str, kind: str, choice: str) -> dict[str, Any]:
     return action
 
 
-# /attack options an engine names differently (the cog's name -> the engine's; docs/rules/*.md, "Actions").
-_ATTACK_OPTION_NAMES: dict[str, dict[str, str]] = {"fading-suns": {"location": "aim", "modifier": "modifiers"}}
-
-
 def engine_attack_options(system: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    renamed = _ATTACK_OPTION_NAMES.get(system, {})
+    """/attack's options as the engine names them (its profile's ``attack_option_names``)."""
+    profile = profile_of(system)
+    renamed = profile.attack_option_names if profile is not None else {}
     out = {renamed.get(key, key): value for key, value in options.items() if key != "throw"}
     if "throw" in options:  # Fading Suns: a thrown knife or spear is its missile mode
         out["mode"] = "missile" if options["throw"] else "melee"
     return out
 
 
-# Neutral action names the commands use, as each engine names them, with the options that go with them
-# (docs/rules/<system>.md, "Actions"): /rearm is ars-harn's "ready" and Fading Suns' "recover" from disarmed.
-_SYSTEM_ACTIONS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "ars-harn": {"rearm": ("ready", {})},
-    "fading-suns": {"rearm": ("recover", {"condition": "disarmed"})},
-}
-
-
 def engine_action(system: str, action_name: str) -> tuple[str, dict[str, Any]]:
     """The engine's action type and fixed options for a command's neutral ``action_name``."""
-    return _SYSTEM_ACTIONS.get(system, {}).get(action_name, (action_name, {}))
+    profile = profile_of(system)
+    action, options = profile.command_actions.get(action_name, (action_name, {})) if profile is not None else \
+        (action_name, {})
+    return action, dict(options)
 
 
 # The slash command of an action act() runs, where the two names differ (bot/system_commands.py).

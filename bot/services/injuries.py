@@ -19,29 +19,22 @@ from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.snapshots import character_view, ordered_combatants
 from bot.system_commands import require_in_system
+from bot.systems import profile_of
 
 MAX_REST_DAYS = 365
 
-# One neutral set of treatments (what /heal offers), and what each is in each system's engine: the action, its
-# fixed options, and whether the patient is the action's attacker (else the healer is, and the patient is the
-# defender, or alone for self-treatment). docs/rules/<system>.md, "Actions".
-TREATMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "ars-harn": {"chirurgy": ("heal", {"method": "chirurgy"}), "spell": ("heal", {"method": "spell"})},
-    "pendragon": {"first_aid": ("first_aid", {}), "chirurgy": ("chirurgery", {})},
-    "fading-suns": {"first_aid": ("heal", {"skill": "remedy"}), "chirurgy": ("heal", {"skill": "physick"})},
-}
+# /heal's neutral treatment names (each profile's ``treatments`` says what each is in its engine), and the other
+# names a player may type for them.
 METHOD_ALIASES = {"first aid": "first_aid", "firstaid": "first_aid", "remedy": "first_aid", "chirurgery": "chirurgy",
                   "surgery": "chirurgy", "physick": "chirurgy", "physician": "chirurgy", "healing_spell": "spell",
                   "healing spell": "spell", "heal:chirurgy": "chirurgy", "heal:spell": "spell"}
-_PATIENT_ACTS = {"pendragon"}  # Pendragon's first_aid/chirurgery act on the patient, the healer is the defender
-_MODIFIER_OPTION = {"fading-suns": "modifiers"}
-DAYS_PER_WEEK = 7
 Methods = tuple[str, list[str]]  # ``list`` is a method name in the class below
 
 
 def treatment_methods(system: str) -> list[str]:
     """The neutral treatment names a system supports, in the order /heal offers them."""
-    return list(TREATMENTS.get(system, {}))
+    profile = profile_of(system)
+    return list(profile.treatments) if profile is not None else []
 
 
 def neutral_method(method: str) -> str:
@@ -171,7 +164,8 @@ class InjuryService:
     async def _treat(self, session: AsyncSession, actor: Actor, patient: Character, healer: Character | None,
                      method: str, opts: dict[str, Any], dice_text: str | None) -> ActionReport:
         action_type, action = self._treatment(patient.system, method, opts)
-        if patient.system in _PATIENT_ACTS:
+        profile = profile_of(patient.system)
+        if profile is not None and profile.patient_acts:
             call = ActionCall(action_type, action, patient, healer, dice_text)
         else:
             call = ActionCall(action_type, action, healer or patient, patient if healer else None, dice_text)
@@ -187,9 +181,9 @@ class InjuryService:
             row = await load_character(session, actor, character, for_update=True)
             await access.require_control(session, actor, row, "treat them")
             require_action(self._rt.engine(row.system), "rest")
-            if row.system == "pendragon" and days < DAYS_PER_WEEK:
-                raise UserError(f"Pendragon heals by the week: rest {DAYS_PER_WEEK} days or more "
-                                f"(days:{2 * DAYS_PER_WEEK} is two weeks)")
+            profile = profile_of(row.system)
+            if profile is not None and days < profile.rest_days:
+                raise UserError(profile.rest_refusal)
             # Pendragon counts the whole weeks in the days, and says what the days left over did
             action: dict[str, Any] = {"type": "rest", "days": days}
             encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
@@ -201,19 +195,20 @@ class InjuryService:
     @staticmethod
     def _treatment(system: str, method: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """The engine action for a neutral treatment name, with the command's options as that engine names them."""
-        if system not in TREATMENTS:  # an engine without a mapping: the method is its action's own name
+        profile = profile_of(system)
+        if profile is None:  # an engine without a profile: the method is its action's own name
             return method.strip().lower(), {"type": method.strip().lower(), **options}
-        offered = TREATMENTS[system]
+        offered = profile.treatments
         key = neutral_method(method)
         if key not in offered:
             names = ", ".join(offered) or "none"
             raise UserError(f"{system} has no '{method.strip()}' treatment; it has: {names}")
-        action_type, fixed = offered[key]
+        action_type, fixed = offered[key].action, offered[key].options
         if options.get("body_levels") is not None and key != "spell":
             raise UserError("body_levels is for a healing spell (method: spell)")
         action: dict[str, Any] = {"type": action_type, **fixed}
         for name, value in options.items():
-            action[_MODIFIER_OPTION.get(system, name) if name == "modifier" else name] = value
+            action[profile.modifier_option if name == "modifier" else name] = value
         return action_type, action
 
     @staticmethod

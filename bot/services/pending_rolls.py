@@ -24,21 +24,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import Character, PendingDecision
 from bot.services.actor import Actor
 from bot.services.runtime import Runtime
+from bot.systems import profile_of
 
 PREFIX = "roll:"
 ROLL = "roll"
 DICE = "dice"
 CHOICES = (ROLL, DICE)
 MOOT = "moot"  # the choice recorded on a roll decision whose roll is no longer owed
-
-# Where each engine keeps the rolls it waits for (the sheet field), and the action that makes one.
-_SHEET_FIELD = {"ars-harn": "pending_rolls", "pendragon": "pending_rolls", "fading-suns": "pending"}
-_ROLL_ACTIONS = {
-    "ars-harn": {"shock": "shock", "kill": "kill"},
-    "pendragon": {"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
-    "fading-suns": {"effect": "effect", "stumble": "effect", "fumble": "effect"},
-}
-
 
 @dataclass(frozen=True)
 class OwedRoll:
@@ -66,20 +58,25 @@ def parse_kind(kind: str) -> OwedRoll:
 
 def owed_rolls(system: str, sheet: Mapping[str, Any]) -> list[OwedRoll]:
     """The rolls ``sheet`` says are owed, in the order the engine keeps them."""
-    items = sheet.get(_SHEET_FIELD.get(system, ""))
-    known = _ROLL_ACTIONS.get(system, {})
+    profile = profile_of(system)
+    if profile is None:
+        return []
+    items = sheet.get(profile.pending_field)  # where the engine keeps the rolls it waits for
+    known = profile.roll_actions
     owed = []
     for item in items if isinstance(items, list) else []:
         if not isinstance(item, Mapping) or item.get("kind") not in known:
             continue
-        ref = item.get("id") if system == "fading-suns" else None
+        ref = item.get("id") if profile.pending_ids else None
         owed.append(OwedRoll(str(item["kind"]), int(ref) if isinstance(ref, int) else None))
     return owed
 
 
 def roll_action(system: str, owed: OwedRoll) -> dict[str, Any]:
     """The engine action that makes ``owed`` (docs/rules/*.md, "Actions")."""
-    action: dict[str, Any] = {"type": _ROLL_ACTIONS[system][owed.roll]}
+    profile = profile_of(system)
+    rolls = profile.roll_actions if profile is not None else {}
+    action: dict[str, Any] = {"type": rolls[owed.roll]}
     if owed.ref is not None:
         action["pending"] = owed.ref
     return action
@@ -106,7 +103,7 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
     opened: list[PendingDecision] = []
     closed: list[PendingDecision] = []
     for character in characters:
-        if character.system not in _ROLL_ACTIONS:
+        if profile_of(character.system) is None:
             continue
         earlier = (before or {}).get(str(character.id))
         if (before is not None and isinstance(earlier, Mapping) and not owed_rolls(character.system, earlier)

@@ -1,12 +1,28 @@
-"""The rule systems' display names and the names of what each rolls, for the embeds and the services' lines."""
+"""The rule systems on the bot side: one profile each (``bot/systems/<system>.py``), found here by system id.
+
+A system is one engine (``rules/<system>/``), one content pack (``content/<system>/``) and one profile; the
+services and the embeds ask the profile instead of keeping a table per system. A system with no profile (a
+test's stand-in engine) gets each caller's neutral fallback: its own names, everything shown.
+"""
 
 from __future__ import annotations
 
-SYSTEM_TITLES = {
-    "ars-harn": "Ars Magica \u00d7 HarnMaster",
-    "pendragon": "King Arthur Pendragon",
-    "fading-suns": "Fading Suns",
-}
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from bot.systems import ars_harn, fading_suns, pendragon
+from bot.systems.profile import SystemProfile
+
+PROFILES: Mapping[str, SystemProfile] = MappingProxyType(
+    {p.system: p for p in (ars_harn.PROFILE, pendragon.PROFILE, fading_suns.PROFILE)})
+
+
+def profile_of(system: str) -> SystemProfile | None:
+    """``system``'s profile; None for a system the bot has none for."""
+    return PROFILES.get(system)
+
+
+SYSTEM_TITLES = {system: p.title for system, p in PROFILES.items()}
 
 
 def system_title(system: str) -> str:
@@ -14,11 +30,7 @@ def system_title(system: str) -> str:
 
 
 # The rolls a wound (or a fumble) calls for, which the bot makes unless /setup rolls mode:gm leaves them to the GM.
-GM_ROLLS = {
-    "ars-harn": "shock and kill rolls",
-    "pendragon": "knockdown, major wound and fall rolls",
-    "fading-suns": "wound-effect, STUMBLE and FUMBLE rolls",
-}
+GM_ROLLS = {system: p.gm_rolls for system, p in PROFILES.items()}
 
 
 def gm_rolls(system: str) -> str:

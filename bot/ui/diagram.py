@@ -17,7 +17,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.services.wound_state import BodyWounds, HitPointWounds, LocationMark, WoundPicture
+from bot.systems.pictures import BodyWounds, HitPointWounds, LocationMark, WoundPicture
 from content.diagram import BarLayout, FigureLayout, Shape, diagram_layout, rgb
 
 RGB = tuple[int, int, int]

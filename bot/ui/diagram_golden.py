@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from bot.services.wound_state import BodyWounds, HitPointWounds, LocationMark, LocationWound, Segment, WoundPicture
+from bot.systems.pictures import BodyWounds, HitPointWounds, LocationMark, LocationWound, Segment, WoundPicture
 from bot.ui import diagram
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "golden"

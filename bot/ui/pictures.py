@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.services.wound_state import WoundPicture
+from bot.systems.pictures import WoundPicture
 from bot.ui import diagram
 
 log = logging.getLogger(__name__)

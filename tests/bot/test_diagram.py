@@ -8,15 +8,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.services.wound_state import (
-    BodyWounds,
-    HitPointWounds,
-    LocationMark,
-    LocationWound,
-    Segment,
-    with_attack,
-    wound_picture,
-)
+from bot.services.wound_state import with_attack, wound_picture
+from bot.systems.pictures import BodyWounds, HitPointWounds, LocationMark, LocationWound, Segment
 from bot.ui import diagram
 from bot.ui.diagram_golden import GOLDEN, compare
 from content import load_catalog

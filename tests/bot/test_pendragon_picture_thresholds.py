@@ -3,7 +3,8 @@ must exceed SIZ 14 to knock down under the default ``knockdown_trigger = exceeds
 
 from __future__ import annotations
 
-from bot.services.wound_state import HitPointWounds, wound_picture
+from bot.services.wound_state import wound_picture
+from bot.systems.pictures import HitPointWounds
 from content import load_catalog
 
 WULFHERE = {"name": "Wulfhere", "siz": 14, "dex": 10, "str": 14, "con": 13, "app": 8, "skills": {"axe": 13},

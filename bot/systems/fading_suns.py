@@ -1,0 +1,62 @@
+"""Fading Suns on the bot side: how the commands reach its engine, and its body diagram."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
+from bot.systems.profile import SystemProfile, Treatment
+from rules.fading_suns.catalog import FadingSunsCatalog
+from rules.fading_suns.character import parse
+
+
+def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) -> BodyWounds | None:
+    """Every wounded location, its wounds' severities (``GRI``) and whether it is crippled."""
+    if not isinstance(catalog, FadingSunsCatalog):
+        return None
+    char = parse(sheet, catalog)
+    grouped: dict[str, list[Any]] = {}
+    for wound in char.wounds:
+        grouped.setdefault(wound.location, []).append(wound)
+    marks = []
+    for key, wounds in grouped.items():
+        try:
+            label = catalog.location(key).label
+        except KeyError:
+            label = key.replace("_", " ")
+        marks.append(LocationMark(
+            key=key, label=label,
+            wounds=tuple(LocationWound(w.severity, w.severity[:3].upper(), w.index) for w in wounds),
+            crippled=any(w.severity == "crippled" for w in wounds)))
+    conditions = tuple(c for c in char.conditions if c != "prone")
+    return BodyWounds(system="fading-suns", name=char.name, marks=tuple(marks), conditions=conditions)
+
+
+PROFILE = SystemProfile(
+    system="fading-suns",
+    title="Fading Suns",
+    gm_rolls="wound-effect, STUMBLE and FUMBLE rolls",
+    own_commands=frozenset(),
+    own_options={
+        "attack": {
+            "location": "A called location",
+            "defense": "The target dodges or parries (rolled only if the attack succeeds)",
+            "throw": "Throw the weapon (a knife or spear) instead of striking with it",
+        },
+    },
+    decide_options=("choice",),
+    attack_option_names={"location": "aim", "modifier": "modifiers"},
+    command_actions={"rearm": ("recover", {"condition": "disarmed"})},
+    # Fading Suns heals with a skill: Remedy (minor to grievous wounds) or Physick (crippled ones too)
+    treatments={"first_aid": Treatment("heal", {"skill": "remedy"}),
+                "chirurgy": Treatment("heal", {"skill": "physick"})},
+    patient_acts=False,
+    modifier_option="modifiers",
+    rest_days=1,
+    rest_refusal="",
+    pending_field="pending",
+    roll_actions={"effect": "effect", "stumble": "effect", "fumble": "effect"},
+    pending_ids=True,
+    picture=picture,
+)

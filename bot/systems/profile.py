@@ -1,0 +1,64 @@
+"""What the bot knows of one rule system, besides its engine and content pack: the record each profile fills.
+
+One ``SystemProfile`` per system (``bot/systems/<system>.py``), gathered by ``bot/systems/__init__.py``. The
+engine says what the rules do; the profile says how the bot's commands reach the engine (neutral command and
+option names -> the engine's), what its slash commands show in that system, and the system's words.
+``tests/bot/systems/test_profiles.py`` holds every profile to the same contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.systems.pictures import WoundPicture
+
+# sheet, catalog, the server's rulings -> the picture's state (None: the catalog is not this system's)
+PictureReader = Callable[[Mapping[str, Any], Any, Mapping[str, Any]], WoundPicture | None]
+
+
+@dataclass(frozen=True)
+class Treatment:
+    """One of /heal's neutral treatments as this system's engine runs it (docs/rules/<system>.md, "Actions")."""
+
+    action: str  # the engine action
+    options: Mapping[str, Any] = field(default_factory=dict)  # its fixed options
+
+
+@dataclass(frozen=True)
+class SystemProfile:
+    system: str  # the id /setup system, content packs and stored events use
+    title: str  # the display name
+    gm_rolls: str  # the rolls a wound (or a fumble) calls for, which /setup rolls mode:gm leaves to the GM
+
+    # -- slash commands (bot/system_commands.py) --
+    # the commands and subcommands (by path) that only some systems have, which this one has
+    own_commands: frozenset[str]
+    # the options that only some systems take, which this one does: command path -> option -> its description
+    own_options: Mapping[str, Mapping[str, str]]
+
+    # -- combat (bot/services/combat.py) --
+    # how the engine's "gm_decide" action names the GM's choice ("kind" too if it takes the decision's kind)
+    decide_options: tuple[str, ...]
+    # /attack options the engine names differently: the command's name -> the engine's
+    attack_option_names: Mapping[str, str]
+    # neutral action names the commands use -> the engine's action and the options that go with it (/rearm)
+    command_actions: Mapping[str, tuple[str, Mapping[str, Any]]]
+
+    # -- injuries (bot/services/injuries.py) --
+    treatments: Mapping[str, Treatment]  # /heal's neutral treatments, in the order it offers them
+    # True: a treatment acts on the patient (the action's attacker) and the healer is the defender;
+    # False: the healer acts, the patient is the defender (or alone, treating themself)
+    patient_acts: bool
+    modifier_option: str  # the engine's name for /heal's "modifier"
+    rest_days: int  # the fewest days /rest takes (Pendragon heals by the week)
+    rest_refusal: str  # what /rest says to fewer days than that ("" where any day will do)
+
+    # -- rolls left to the GM (bot/services/pending_rolls.py) --
+    pending_field: str  # the sheet field where the engine queues the rolls it waits for
+    roll_actions: Mapping[str, str]  # each roll that can wait (/pending-roll's choices) -> the engine action
+    pending_ids: bool  # each queued roll has an ``id`` the action names (``pending``)
+
+    # -- the body diagram (bot/services/wound_state.py) --
+    picture: PictureReader

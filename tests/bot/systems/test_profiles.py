@@ -1,0 +1,167 @@
+"""What a rule system must provide on the bot side, held against every profile (bot/systems/<system>.py).
+
+A fourth system is one engine, one content pack and one profile: this contract says what its profile must
+say, and fails for a profile that leaves something out or names what its engine does not have.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+
+from bot.app import GrievousBot
+from bot.services import Services
+from bot.services.combat import engine_action, engine_attack_options
+from bot.services.injuries import METHOD_ALIASES
+from bot.systems import PROFILES, profile_of
+from bot.systems.pictures import BodyWounds, HitPointWounds
+from bot.systems.profile import SystemProfile
+from content import load_catalog
+from content.scenario import parse_scenario
+from rules.registry import SYSTEMS, get_engine
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "content" / "examples"
+# the commands only some systems have, and the engine action each one runs
+COMMAND_ACTIONS = {"cast": "cast", "advantage": "tactical_advantage", "shock": "shock"}
+# /attack options the engine fills from elsewhere than the slash command's own (the defence prompt, a stored
+# declaration, a saved excess), by engine option name
+FILLED_ELSEWHERE = {"defense_weapon", "defense_modifier", "defense_modifiers", "brawl_aim", "use_saved"}
+profiles = pytest.mark.parametrize("profile", list(PROFILES.values()), ids=list(PROFILES))
+
+
+@pytest.fixture
+async def tree_payloads() -> list[dict[str, Any]]:
+    bot = GrievousBot(services=object.__new__(Services))  # the tree needs no database
+    for name in bot.extension_names:
+        await bot.load_extension(name)
+    tree: app_commands.CommandTree[Any] = bot.tree
+    return [command.to_dict(tree) for command in tree.get_commands()]
+
+
+def _command(payloads: list[dict[str, Any]], path: str) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = {"options": payloads}
+    for word in path.split():
+        found = next((o for o in (found or {}).get("options") or [] if o["name"] == word), None)
+    return found
+
+
+def _options(system: str, action: str) -> tuple[str, ...] | None:
+    """The options the engine's ACTIONS table declares for ``action`` (None: its table declares none)."""
+    table = import_module(SYSTEMS[system]).ACTIONS
+    return getattr(table[action], "options", None)
+
+
+def test_every_engine_has_a_profile_and_every_profile_an_engine() -> None:
+    assert set(PROFILES) == set(SYSTEMS)
+    for system, profile in PROFILES.items():
+        assert profile.system == system and profile_of(system) is profile
+        assert profile.title and profile.gm_rolls
+
+
+@profiles
+def test_the_commands_a_profile_owns_are_its_engines_actions(profile: SystemProfile,
+                                                              tree_payloads: list[dict[str, Any]]) -> None:
+    actions = get_engine(profile.system).actions
+    for path, action in COMMAND_ACTIONS.items():
+        assert (path in profile.own_commands) == (action in actions), (path, action)
+    for path in profile.own_commands:
+        assert _command(tree_payloads, path) is not None, f"/{path} is not in the command tree"
+
+
+@profiles
+def test_each_own_option_is_a_slash_option_the_engine_takes(profile: SystemProfile,
+                                                             tree_payloads: list[dict[str, Any]]) -> None:
+    for path, options in profile.own_options.items():
+        command = _command(tree_payloads, path)
+        assert command is not None, path
+        shown = {o["name"] for o in command["options"]}
+        assert set(options) <= shown, f"/{path} lacks {set(options) - shown}"
+        assert all(options.values()), f"/{path}: an option without its description"
+    declared = _options(profile.system, "attack")
+    if declared is None:
+        return
+    # every /attack option this system takes reaches an option of the engine's attack, under its name there
+    attack = _command(tree_payloads, "attack")
+    assert attack is not None
+    own = set(profile.own_options.get("attack", {}))
+    others = {o for p in PROFILES.values() for o in p.own_options.get("attack", {})} - own
+    given = {o["name"]: 1 for o in attack["options"] if o["name"] not in others | {"target", "dice", "attacker"}}
+    assert set(engine_attack_options(profile.system, given)) <= set(declared)
+    # and every option the engine's attack declares is one /attack gives, or one the bot fills itself
+    assert set(declared) - set(engine_attack_options(profile.system, given)) <= FILLED_ELSEWHERE
+
+
+@profiles
+def test_the_gm_decision_and_the_neutral_actions_are_named_as_the_engine_names_them(profile: SystemProfile) -> None:
+    actions = get_engine(profile.system).actions
+    declared = _options(profile.system, "gm_decide")
+    assert profile.decide_options and set(profile.decide_options) <= {"kind", "decision", "choice"}
+    if declared is not None:
+        assert set(profile.decide_options) <= set(declared)
+    neutral = {name for p in PROFILES.values() for name in p.command_actions}
+    for name in neutral:
+        action, fixed = engine_action(profile.system, name)
+        assert action in actions, f"/{name} is '{action}', which the engine does not have"
+        options = _options(profile.system, action)
+        assert options is None or set(fixed) <= set(options)
+
+
+@profiles
+def test_heal_offers_treatments_the_engine_runs(profile: SystemProfile) -> None:
+    actions = get_engine(profile.system).actions
+    neutral = set(METHOD_ALIASES.values()) | {"first_aid", "chirurgy", "spell"}
+    assert profile.treatments and set(profile.treatments) <= neutral
+    for name, treatment in profile.treatments.items():
+        assert treatment.action in actions, (name, treatment.action)
+        options = _options(profile.system, treatment.action)
+        if options is not None:
+            assert set(treatment.options) <= set(options)
+            assert profile.modifier_option in options, (name, profile.modifier_option)
+    assert "rest" in actions and profile.rest_days >= 1
+    assert bool(profile.rest_refusal) == (profile.rest_days > 1)
+
+
+@profiles
+def test_each_roll_that_can_wait_is_an_engine_action_and_a_pending_roll_choice(
+        profile: SystemProfile, tree_payloads: list[dict[str, Any]]) -> None:
+    actions = get_engine(profile.system).actions
+    assert profile.pending_field and profile.roll_actions
+    for roll, action in profile.roll_actions.items():
+        assert action in actions, (roll, action)
+        options = _options(profile.system, action)
+        if profile.pending_ids and options is not None:
+            assert "pending" in options
+    command = _command(tree_payloads, "pending-roll roll")
+    assert command is not None
+    assert set(profile.roll_actions) <= {c["value"] for c in command["choices"]}
+
+
+@profiles
+def test_the_picture_reads_every_example_sheet_and_only_its_own_systems(profile: SystemProfile) -> None:
+    catalog = load_catalog(profile.system)
+    sheets = []
+    for path in sorted(EXAMPLES.glob(f"{profile.system}-*.yaml")):
+        scenario, _, _ = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+        sheets += [s for s in (scenario.attacker, scenario.defender) if s is not None]
+    assert sheets, f"no example scenario for {profile.system} in content/examples"
+    for sheet in sheets:
+        shown = profile.picture(sheet, catalog, {})
+        assert isinstance(shown, BodyWounds | HitPointWounds) and shown.system == profile.system
+        assert shown.name == sheet["name"]
+    for other in PROFILES:
+        if other != profile.system:
+            assert profile.picture(sheets[0], load_catalog(other), {}) is None
+
+
+def test_the_contract_fails_for_a_profile_that_names_an_action_its_engine_lacks() -> None:
+    from dataclasses import replace
+
+    from bot.systems.profile import Treatment
+
+    broken = replace(PROFILES["pendragon"], treatments={"first_aid": Treatment("bandage")})
+    with pytest.raises(AssertionError):
+        test_heal_offers_treatments_the_engine_runs(broken)
