@@ -26,6 +26,9 @@ class Scenario:
     attacker: Sheet | None = None
     defender: Sheet | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
+    # the sides ("attacker", "defender") that are the GM's NPCs, not player characters (a rule may tell them
+    # apart: a Pendragon experience check is a player knight's)
+    npcs: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,9 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     dice = DiceSource(forced, rng=rt.rng())
     scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
                         defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
-                        settings=settings)
+                        settings=settings, npcs=frozenset(side for side, row in (
+                            ("attacker", call.actor_character), ("defender", call.target))
+                            if row is not None and row.npc))
     resolved = engine.resolve(scenario, dice, catalog)
     resolution = resolved.to_dict()
     if call.dice_label is not None and forced:

@@ -324,7 +324,9 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str,
     w_char = ex.chars[winner]
     critical = results[winner] == CRITICAL
     outcome["critical"] = critical
-    if critical or w_side.notable:
+    # only a player knight earns a check: the GM's NPCs (beasts, and knights too) leave with their encounter and
+    # have no Winter Phase to spend one in (docs/rules/pendragon.md, "Experience checks")
+    if (critical or w_side.notable) and winner not in ctx.npcs:
         skill = outcome[f"{winner}_roll"]["skill"]
         ex.chars[winner] = add_decision(w_char, {"kind": "experience_check", "skill": skill,
                                                  "options": ["approve", "deny"]})

@@ -16,6 +16,7 @@ class Ctx:
     catalog: PendragonCatalog
     rulings: Rulings
     dice: DiceSource
+    npcs: frozenset[str] = frozenset()  # the sides that are the GM's NPCs (Scenario.npcs)
 
     def with_auto_rolls(self) -> Ctx:
         """The same context rolling at once: for actions that resolve a roll that waited."""

@@ -124,10 +124,11 @@ ACTION_OPTIONS = action_options(ACTIONS)
 
 
 def _resolve(pack: PendragonCatalog, rulings: Rulings, dice: DiceSource, kind: str, action: Mapping[str, Any],
-             a_before: Character | None, d_before: Character | None, *, sheets: bool) -> Resolution:
+             a_before: Character | None, d_before: Character | None, *, sheets: bool,
+             npcs: frozenset[str] = frozenset()) -> Resolution:
     """One action on parsed characters (never changed: every rule returns new ones); ``sheets``: write both
     sheets after into the Resolution."""
-    ctx = Ctx(pack, rulings, dice)
+    ctx = Ctx(pack, rulings, dice, npcs)
     start = len(dice.rolls)
     outcome, a_after, d_after = ACTIONS[kind].run(ctx, a_before, d_before, action)
     decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
@@ -154,7 +155,7 @@ class PendragonEngine:
         kind, action = _action(scenario)
         rulings = parse_rulings(scenario.settings)
         a_before, d_before = _characters(scenario, pack, kind)
-        return _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=True)
+        return _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=True, npcs=scenario.npcs)
 
     def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
         """``scenario`` resolved again and again with other dice (``rules.odds``): the sheets and rulings are
@@ -163,7 +164,8 @@ class PendragonEngine:
         kind, action = _action(scenario)
         rulings = parse_rulings(scenario.settings)
         a_before, d_before = _characters(scenario, pack, kind)
-        return lambda dice: _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=False)
+        return lambda dice: _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=False,
+                                     npcs=scenario.npcs)
 
     def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
         return validate_sheet(sheet, _catalog(catalog))

@@ -150,6 +150,23 @@ async def test_pendragon_death_or_survival_comes_after_the_major_wound_roll_and_
     assert saved.outcome["hit_points"] == 1 and saved.pending == ()
 
 
+async def test_a_beasts_critical_earns_no_experience_check_a_knights_does(make_services: Any, manager: Any,
+                                                                         gm: Any, alice: Any) -> None:
+    """Before: "Bear 1's notable success earns an experience check", with Approve / Deny buttons for the GM."""
+    services = make_services()
+    await _gm_table(services, manager, gm, "pendragon", "bear")
+    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
+                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
+    await services.encounters.add(alice, "Sir Owain")
+    mauled = await services.combat.attack(gm, "Sir Owain", "claws", {}, "attacker=14 defender=3 damage=1,1,1,1,1,1",
+                                          attacker="Bear 1")
+    assert mauled.outcome["critical"] is True and "experience_check" not in _kinds(mauled)
+    struck = await services.combat.attack(alice, "Bear 1", "sword", {}, "attacker=16 defender=3 damage=1,1,1,1,1",
+                                          attacker="Sir Owain")
+    assert [(p.kind, p.who) for p in struck.pending if p.kind == "experience_check"] == [
+        ("experience_check", "Sir Owain")]
+
+
 async def test_fading_suns_effect_roll_waits_and_a_death_result_asks_the_gm(make_services: Any, manager: Any,
                                                                              gm: Any, alice: Any) -> None:
     services = make_services()

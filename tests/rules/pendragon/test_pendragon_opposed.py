@@ -211,6 +211,22 @@ def test_notable_success_also_asks_for_an_experience_check() -> None:
     assert out["experience_check"] == {"who": "attacker", "skill": "sword"}
 
 
+def test_only_a_player_knight_earns_an_experience_check_not_a_beast_or_an_npc() -> None:
+    """Before: "Bear 1's notable success earns an experience check". A check is spent in the Winter Phase, which
+    the GM's NPCs (beasts and knights alike) do not reach: they leave with their encounter."""
+    bear = sheet("Bear 1")
+    for side, winner_dice in (("attacker", {"attacker": [15], "defender": [16], "damage": [1] * 5}),
+                              ("defender", {"attacker": [16], "defender": [15], "defender_damage": [1] * 5})):
+        attacker, defender = (bear, sheet("Sir Hugo")) if side == "attacker" else (sheet("Sir Hugo"), bear)
+        out = run(attacker, defender, {"type": "attack", "notable": True, "defender_notable": True}, winner_dice,
+                  npcs=frozenset({side})).outcome
+        assert out["experience_check"] is None and out["gm_decisions"] == []
+    # the player knight he fights still earns his
+    out = run(sheet("Sir Hugo"), bear, None, {"attacker": [15], "defender": [16], "damage": [1, 1, 1, 1, 1]},
+              npcs=frozenset({"defender"})).outcome
+    assert out["experience_check"] == {"who": "attacker", "skill": "sword"}
+
+
 def test_plain_success_asks_for_no_experience_check() -> None:
     out = run(sheet(), sheet("Foe"), None, {"attacker": [10], "defender": [16], "damage": [1, 1, 1, 1, 1]}).outcome
     assert out["experience_check"] is None and out["gm_decisions"] == []
