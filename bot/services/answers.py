@@ -5,13 +5,17 @@ An interaction whose answer failed (Discord's 3 s passed, a 429 on the callback,
 process killed between the commit and the answer leaves events unanswered: the bot posts them late, at
 once or after its restart, so a user never repeats an action that already happened.
 
-The marks are one UPDATE for every interaction answered meanwhile: while one is written, the next ones
-gather (on SQLite the group committer merges it with the commands' own transactions too).
+The marks are one UPDATE for every interaction answered meanwhile, which stores the message each answer was
+too (the answer's message id is kept here until then: /undo reads it from ``posted_in``): while one is
+written, the next ones gather (on SQLite the group committer merges it with the commands' own transactions
+too). The message carrying a GM decision's buttons is written in the same transaction as whatever waits
+(``decisions_on``), and awaited: one transaction after an answer, two when it asks the GM something.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -28,6 +32,30 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EVENTS = cast(Table, Event.__table__)  # Core statements: one UPDATE for many rows (executemany)
+DECISIONS = cast(Table, PendingDecision.__table__)
+
+
+async def _store(session: AsyncSession, *, shown: list[dict[str, int]], only_posted: list[dict[str, int]],
+                 only_marked: list[int], on_messages: list[dict[str, int]]) -> None:
+    """The answer log's one write: answers' message ids with their marks, message ids alone, marks alone, and
+    the messages carrying decisions' buttons; each an executemany of one statement, none when empty."""
+    events, unanswered = EVENTS, EVENTS.c.answered.is_(False)
+    by_interaction = events.c.interaction_id == bindparam("interaction")
+    if shown:
+        await session.execute(update(events).where(by_interaction, unanswered)
+                              .values(message_id=bindparam("message"), answered=True), shown)
+    if only_posted:
+        await session.execute(update(events).where(by_interaction, unanswered)
+                              .values(message_id=bindparam("message")), only_posted)
+    if only_marked:
+        await session.execute(update(events).where(events.c.interaction_id.in_(only_marked), unanswered)
+                              .values(answered=True))
+    if on_messages:
+        table = DECISIONS
+        await session.execute(update(table).where(table.c.id == bindparam("decision"),
+                                                  table.c.guild_id == bindparam("guild"),
+                                                  table.c.channel_id == bindparam("channel"))
+                              .values(message_id=bindparam("message")), on_messages)
 
 
 def _view(row: Event) -> EventView:
@@ -42,6 +70,10 @@ class AnswerLog:
         self._marks: set[int] = set()  # answered interactions whose events are not marked yet
         # interactions that recorded an event -> the public message showing it, until that is written
         self._posted: dict[int, int] = {}
+        # decisions' buttons posted, (guild, channel, message) -> decision ids, and who waits for their write
+        self._decisions: dict[tuple[int, int, int], set[int]] = {}
+        self._waiting: list[asyncio.Future[None]] = []
+        self._flushing = False  # flush(): write message ids whose marks never came too
         self._writer: asyncio.Task[None] | None = None
 
     def recorded(self, interaction_id: int) -> None:
@@ -57,10 +89,9 @@ class AnswerLog:
 
     def posted(self, interaction_id: int, message_id: int) -> None:
         """The interaction's first public message was sent: if it stored events, they are shown there (written
-        soon, with the marks; /undo marks that message taken back)."""
+        with the interaction's answered mark, in one UPDATE; /undo meanwhile reads it from here)."""
         if interaction_id in self._recorded and interaction_id not in self._posted:
             self._posted[interaction_id] = message_id
-            self._start()
 
     def posted_in(self, interaction_id: int | None) -> int | None:
         """The message showing the interaction's events, while it is not written yet (else None)."""
@@ -71,38 +102,66 @@ class AnswerLog:
         self._marks.update(interaction_ids)
         self._start()
 
+    async def decisions_on(self, guild_id: int, channel_id: int, message_id: int, decision_ids: Iterable[int]) -> None:
+        """These decisions' buttons are on ``message_id`` in the channel (the answer that asks them): stored in
+        the same transaction as whatever else waits to be written (the answer's own message id), and returned
+        once committed, so that a later command settling one finds the message to take its buttons off.
+        Decisions of another channel or server are left alone."""
+        wanted = set(decision_ids)
+        if not wanted:
+            return
+        self._decisions.setdefault((guild_id, channel_id, message_id), set()).update(wanted)
+        written = asyncio.get_running_loop().create_future()
+        self._waiting.append(written)
+        self._start()
+        await asyncio.shield(written)
+
+    def _due(self) -> bool:
+        """Something to write: marks or decisions (a message id alone waits for its mark, unless flushing)."""
+        return bool(self._marks or self._decisions or (self._flushing and self._posted))
+
     def _start(self) -> None:
-        if (self._marks or self._posted) and (self._writer is None or self._writer.done()):
+        if self._due() and (self._writer is None or self._writer.done()):
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
-        while self._marks or self._posted:
-            ids, self._marks = sorted(self._marks), set()
+        while self._due():
+            ids, self._marks = set(self._marks), set()
             posted = dict(self._posted)
+            decisions, self._decisions = self._decisions, {}
+            waiting, self._waiting = self._waiting, []
+            # one statement per kind of write, each an executemany: an answer's message id and its mark together
+            shown = [{"interaction": i, "message": m} for i, m in sorted(posted.items()) if i in ids]
+            only_posted = [{"interaction": i, "message": m} for i, m in sorted(posted.items()) if i not in ids]
+            only_marked = sorted(ids - posted.keys())
+            on_messages = [{"message": m, "decision": d, "guild": g, "channel": c}
+                           for (g, c, m), wanted in decisions.items() for d in sorted(wanted)]
 
-            async def work(session: AsyncSession, ids: Sequence[int] = ids, posted: dict[int, int] = posted) -> None:
-                if posted:  # first: the events' answered mark may come in this same write
-                    events = EVENTS
-                    await session.execute(update(events).where(events.c.interaction_id == bindparam("interaction"),
-                                                               events.c.answered.is_(False))
-                                          .values(message_id=bindparam("message")),
-                                          [{"interaction": i, "message": m} for i, m in posted.items()])
-                if ids:
-                    await session.execute(update(Event).where(Event.interaction_id.in_(ids),
-                                                              Event.answered.is_(False))
-                                          .values(answered=True).execution_options(synchronize_session=False))
-
+            work = functools.partial(_store, shown=shown, only_posted=only_posted, only_marked=only_marked,
+                                     on_messages=on_messages)
             try:
                 await self._rt.transact(None, work)
-            except Exception:  # not marked: a restart posts them again, late; never fatal to the bot
+            except Exception as exc:  # not marked: a restart posts them again, late; never fatal to the bot
                 log.exception("could not mark %d answered interactions", len(ids))
+                for future in waiting:
+                    if not future.done():
+                        future.set_exception(exc)
+            else:
+                for future in waiting:
+                    if not future.done():
+                        future.set_result(None)
             for interaction_id in posted:  # written (or given up on: the message is only not marked)
                 self._posted.pop(interaction_id, None)
 
     async def flush(self) -> None:
-        """Every mark asked for so far is written (the bot's shutdown)."""
-        while self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
+        """Every mark and message id noted so far is written (the bot's shutdown)."""
+        self._flushing = True
+        try:
+            self._start()
+            while self._writer is not None and not self._writer.done():
+                await asyncio.shield(self._writer)
+        finally:
+            self._flushing = False
 
     async def unanswered(self, interaction_id: int) -> list[EventView]:
         """The events of one interaction still waiting for their answer."""

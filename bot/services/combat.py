@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
@@ -326,20 +325,9 @@ class CombatService:
 
     async def set_decision_message(self, actor: Actor, decision_ids: Iterable[int], message_id: int) -> None:
         """Remember the message in the caller's channel that carries these decisions' buttons, so that when
-        one is settled some other way (/pending-roll, a later action, /undo) its buttons can be taken off."""
-        wanted = sorted(set(decision_ids))
-        if not wanted:
-            return
-
-        async def work(session: AsyncSession) -> None:
-            # one statement, after nearly every attack that asks the GM something (was: a read of each, then
-            # their write); decisions of another channel or server are left alone
-            await session.execute(update(PendingDecision)
-                                  .where(PendingDecision.id.in_(wanted), PendingDecision.guild_id == actor.guild_id,
-                                         PendingDecision.channel_id == actor.channel_id)
-                                  .values(message_id=message_id))  # rows a batch's session holds follow
-
-        await self._rt.transact(actor.channel_id, work)
+        one is settled some other way (/pending-roll, a later action, /undo) its buttons can be taken off.
+        Written by the answer log, in one transaction with the answer's own message id (bot/services/answers.py)."""
+        await self._rt.answers.decisions_on(actor.guild_id, actor.channel_id, message_id, decision_ids)
 
     async def _apply(self, session: AsyncSession, actor: Actor, decision: PendingDecision, choice: str,
                      value: str | None) -> ActionReport:

@@ -1,0 +1,79 @@
+"""What an attack that hits writes, statement by statement, through the real bot (issue 23): the command's own
+transaction, then the answer log's. The answer's message id is written with its answered mark in one UPDATE,
+and the message carrying a GM decision's buttons with the answer's message id, not in transactions of their
+own. Counts, never timings."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+HIT = "attack=9 defense=3 location=12"  # an edge blow: a wound and a shock roll (the GM's, in gm mode)
+
+
+@contextmanager
+def transactions(table: Any) -> Iterator[list[list[str]]]:
+    """The bot's transactions meanwhile, each the first words of its statements (BEGIN to COMMIT)."""
+    engine = table.bot.services.db.engine.sync_engine
+    seen: list[list[str]] = []
+
+    def statement(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        words = " ".join(sql.split()[:4]).upper()
+        if words.startswith("BEGIN"):
+            seen.append([])
+        elif seen:
+            seen[-1].append(words)
+
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+
+
+async def fight(table: Any, mode: str) -> None:
+    await table.setup("ars-harn")
+    await table.run("setup rolls", {"mode": mode}, user=table.manager)
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter npcs", {"template": "bandit", "count": 2})
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await hit(table, "Bandit 1")  # the tracker posted, the encounter in memory
+
+
+async def hit(table: Any, target: str) -> Any:
+    message = await table.run("attack", {"target": target, "weapon": "Broadsword", "aspect": "edge", "aim": "high",
+                                         "dice": HIT}, user=table.alice)
+    await table.trackers_idle()
+    for _ in range(200):  # the interaction lands after its tracker edit: then its mark is written
+        if await table.count_rows("SELECT count(*) FROM events WHERE answered = false") == 0:
+            break
+        await asyncio.sleep(0.02)
+    return message
+
+
+@pytest.mark.parametrize("mode", ["auto", "gm"])
+async def test_an_attack_that_hits_writes_its_answer_in_one_more_transaction(table: Any, mode: str) -> None:
+    await fight(table, mode)
+    with transactions(table) as seen:
+        message = await hit(table, "Bandit 2")
+    command, *after = seen
+    assert command[-1] == "INSERT INTO EVENTS (GUILD_ID," or "INSERT INTO PENDING_DECISIONS" in command[-1]
+    assert not [s for s in command if s.startswith("SELECT") and "PENDING_DECISIONS" not in s], command
+    if mode == "auto":
+        assert after == [["UPDATE EVENTS SET ANSWERED=?,"]]
+    else:
+        assert table.buttons(message), "the GM's buttons"
+        assert after == [["UPDATE EVENTS SET MESSAGE_ID=?", "UPDATE PENDING_DECISIONS SET MESSAGE_ID=?"],
+                         ["UPDATE EVENTS SET ANSWERED=?"]]
+        stored = await table.count_rows("SELECT count(*) FROM pending_decisions WHERE message_id = :m",
+                                        m=int(message.id))
+        assert stored == 1
+    assert await table.count_rows("SELECT count(*) FROM events WHERE answered = false") == 0
+    assert await table.count_rows("SELECT count(*) FROM events WHERE kind = 'attack' AND message_id IS NULL") == 0
