@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.interactions import actor_of
 from bot.services.results import EncounterView
 from bot.ui import autocomplete, embeds
+from bot.ui.encounter_embeds import gm_initiative
 from bot.ui.publish import refresh_tracker, reply, slow
 
 if TYPE_CHECKING:
@@ -68,6 +69,9 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
         encounter = await slow(interaction, self.bot.services.encounters.roll_initiative(actor_of(interaction),
                                                                                          dice_text=dice))
         await reply(interaction, embed=embeds.initiative(encounter))
+        behind_screen = gm_initiative(encounter)  # secret rolls: the NPCs' initiative, for the GM alone
+        if behind_screen is not None:
+            await interaction.followup.send(embed=behind_screen, ephemeral=True)
         await refresh_tracker(interaction, encounter)
 
     @app_commands.command(name="order", description="Change the turn order: move one combatant, or give the order (GM)")

@@ -32,6 +32,15 @@ def require_manager(actor: Actor, doing: str) -> None:
         raise PermissionDenied(f"only a server manager (Manage Server) can {doing}")
 
 
+async def behind_screen(session: AsyncSession, actor: Actor, character: Character) -> bool:
+    """An NPC whose sheet the GM keeps from ``actor``: the server keeps NPC rolls secret and ``actor`` is no GM.
+    Such a player sees of it what their character would: its name, condition and wounds."""
+    if not character.npc:
+        return False
+    settings = await repo.guild_settings(session, actor.guild_id)
+    return bool(settings is not None and settings.secret_rolls) and not is_gm_with(actor, settings)
+
+
 async def controls(session: AsyncSession, actor: Actor, character: Character) -> bool:
     """The owner of a player's character, or the GM (who runs every NPC)."""
     if character.owner_id == actor.user_id and not character.npc:

@@ -160,7 +160,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
         pending=tuple(pending), unused_dice=unused, typed_dice=forced,
-        encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system))
+        encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system),
+                                  secret_npcs=bool(guild is not None and guild.secret_rolls))
                    if encounter is not None else None), event_id=event.id,
         moot=tuple(pending_view(row) for row in moot), secret=secret,
         target_secret=target_secret,

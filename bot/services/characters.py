@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import difflib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -132,11 +133,16 @@ class CharacterService:
         return await self._rt.read(work)
 
     async def get(self, actor: Actor, name: str) -> CharacterView:
-        """Anyone in the server may look at a character."""
+        """Anyone in the server may look at a character; where the GM keeps NPC rolls secret, a player sees of
+        an NPC what their character would: its name, condition and wounds (not its stats or equipment)."""
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name)
-            return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
+            view = character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
+            if not await access.behind_screen(session, actor, row):
+                return view
+            summary = None if view.summary is None else replace(view.summary, stats=(), equipment=())
+            return replace(view, sheet={"name": row.name}, summary=summary, behind_screen=True)
 
         return await self._rt.read(work)
 
@@ -146,11 +152,9 @@ class CharacterService:
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name)
-            if row.npc:
-                guild = await repo.guild_settings(session, actor.guild_id)
-                if guild is not None and guild.secret_rolls and not await access.is_gm(session, actor):
-                    raise PermissionDenied(f"the GM keeps {row.name}'s sheet behind the screen (secret rolls); "
-                                           f"/injuries character:{row.name} shows the wounds you can see")
+            if await access.behind_screen(session, actor, row):
+                raise PermissionDenied(f"the GM keeps {row.name}'s sheet behind the screen (secret rolls); "
+                                       f"/injuries character:{row.name} shows the wounds you can see")
             return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
 
         return await self._rt.read(work)
@@ -313,7 +317,7 @@ class CharacterService:
 
         async def work(session: AsyncSession) -> Names:
             row = await repo.character_by_name(session, actor.guild_id, name)
-            if row is None:
+            if row is None or await access.behind_screen(session, actor, row):
                 return []
             entries = row.sheet.get(_list_key(kind))
             labels = [shown_name(item_label(e)) for e in entries] if isinstance(entries, list) else []

@@ -269,7 +269,7 @@ class CombatService:
 
         async def work(session: AsyncSession) -> list[str]:
             row = await repo.character_by_name(session, actor.guild_id, character)
-            if row is None:
+            if row is None or await access.behind_screen(session, actor, row):  # an NPC's sheet is the GM's
                 return []
             encounter = await repo.active_encounter(session, actor.channel_id)
             in_fight = encounter is not None and any(c.character_id == row.id for c in encounter.combatants)

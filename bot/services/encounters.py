@@ -419,7 +419,8 @@ class EncounterService:
         async def work(session: AsyncSession) -> EncounterView:
             encounter = await active_encounter(session, actor, for_update=False)
             return encounter_view(self._rt, encounter,
-                                  await self._rt.catalog_for(session, encounter.guild_id, encounter.system))
+                                  await self._rt.catalog_for(session, encounter.guild_id, encounter.system),
+                                  await _secret_npcs(session, encounter.guild_id))
 
         return await self._rt.read(work)
 
@@ -577,4 +578,11 @@ class EncounterService:
         touch(self._rt, encounter)
         await session.flush()
         return encounter_view(self._rt, encounter,
-                              await self._rt.catalog_for(session, encounter.guild_id, encounter.system))
+                              await self._rt.catalog_for(session, encounter.guild_id, encounter.system),
+                              await _secret_npcs(session, encounter.guild_id))
+
+
+async def _secret_npcs(session: AsyncSession, guild_id: int) -> bool:
+    """Does the server keep NPC rolls secret (its tracker then leaves out the NPCs' initiative)?"""
+    settings = await repo.guild_settings(session, guild_id)
+    return bool(settings is not None and settings.secret_rolls)

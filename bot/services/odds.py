@@ -19,7 +19,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.errors import UserError
+from bot.errors import PermissionDenied, UserError
+from bot.services import access
 from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.dice_option import parse_dice
@@ -132,6 +133,10 @@ class OddsService:
                 kind = "cast" if any(key in opts for key in _CAST_OPTIONS) else "attack"
                 call = await self._combat.declare(session, actor, encounter, kind, target, chosen_weapon, opts,
                                                   attacker, turns=False)
+                if call.target is not None and await access.behind_screen(session, actor, call.target):
+                    # the odds are worked from the NPC's sheet: they would tell what its secret rolls hide
+                    raise PermissionDenied(f"the GM keeps {call.target.name}'s sheet behind the screen (secret "
+                                           "rolls), and the odds would tell it: only the GM can ask them")
                 scenario = Scenario(system=encounter.system, action=dict(call.action),
                                     attacker=copy.deepcopy(call.actor_character.sheet),
                                     defender=copy.deepcopy(call.target.sheet) if call.target else None,

@@ -85,6 +85,7 @@ class CharacterView:
     summary: SheetSummary | None
     version: int
     picture: WoundPicture | None = None  # what the body diagram draws (None: no diagram for this sheet)
+    behind_screen: bool = False  # an NPC's sheet under secret rolls, as a player sees it: its name and wounds
 
     @property
     def wounds(self) -> tuple[Wound, ...]:
@@ -163,6 +164,7 @@ class EncounterView:
     npcs_added: tuple[str, ...] = ()  # /encounter npcs: the NPCs made
     npc_kind: str | None = None  # /encounter npcs: their template's name as the pack shows it ("Man-at-arms")
     delayed_after: str | None = None  # /encounter delay: whom the delayer now acts after
+    secret_npcs: bool = False  # the server keeps NPC rolls secret: the NPCs' initiative is the GM's to see
 
     @property
     def current(self) -> CombatantView | None:

@@ -75,8 +75,9 @@ def ordered_combatants(encounter: Encounter) -> list[Any]:
     return sorted(encounter.combatants, key=lambda c: (position.get(c.character_id, len(position)), c.id))
 
 
-def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any) -> EncounterView:
-    """``catalog``: the server's catalog for the encounter's system (``rt.catalog_for``)."""
+def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any, secret_npcs: bool = False) -> EncounterView:
+    """``catalog``: the server's catalog for the encounter's system (``rt.catalog_for``); ``secret_npcs``: the
+    server keeps NPC rolls secret."""
     combatants = []
     for combatant in ordered_combatants(encounter):
         character = combatant.character
@@ -93,6 +94,6 @@ def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any) -> Encounter
     return EncounterView(id=encounter.id, guild_id=encounter.guild_id, channel_id=encounter.channel_id,
                          system=encounter.system, round=encounter.round, turn=turn, active=encounter.active,
                          combatants=tuple(combatants), tracker_message_id=encounter.tracker_message_id,
-                         version=encounter.version)
+                         version=encounter.version, secret_npcs=secret_npcs)
 
 

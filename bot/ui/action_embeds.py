@@ -17,6 +17,7 @@ from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
 from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
 from bot.ui.way_out_words import way_out_headline
+from rules.registry import read_outcome
 
 ACTION_TITLES = {
     "attack": "attacks",
@@ -47,7 +48,8 @@ def action(report: ActionReport) -> discord.Embed:
     what followed from them, and the GM's waiting decisions. Every roll and modifier is in ``action_details``
     (the Details button)."""
     target = report.target_name or report.actor_name
-    words = describe(report.system, report.outcome, (report.actor_name, target))
+    words = describe(report.system, as_the_table_sees(report.system, report.outcome, report.target_secret),
+                     (report.actor_name, target))
     severity = words.severity
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
@@ -83,6 +85,12 @@ def action(report: ActionReport) -> discord.Embed:
     embed.set_footer(text=_footer(report.system, report.encounter.round if report.encounter else None,
                                   report.event_id))
     return limits.fit(embed)
+
+
+def as_the_table_sees(system: str, outcome: Any, target_secret: bool) -> Any:
+    """An action's outcome as its public message words it: on an NPC whose rolls are secret, without the NPC's
+    totals and what its sheet took off (soak, armour, hit points: the engine's ``hiding_target``)."""
+    return read_outcome(system, outcome).hiding_target() if target_secret else outcome
 
 
 def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[Any],

@@ -146,6 +146,9 @@ def character(view: CharacterView) -> discord.Embed:
         embed.add_field(name="Experience checks", value=limits.clip(
             ", ".join(plain(str(check).replace("_", " ")) for check in checks) + " (approved by the GM)",
             limits.FIELD_VALUE), inline=False)
+    if view.behind_screen:
+        embed.add_field(name="Sheet", value="The GM keeps the rest behind the screen (secret rolls).", inline=False)
+        return limits.fit(embed)
     embed.add_field(name="Owner", value=kind, inline=True)
     embed.set_footer(text=f"character #{view.id} \u00b7 version {view.version}")
     return limits.fit(embed)

@@ -11,7 +11,7 @@ import discord
 from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui import limits
-from bot.ui.action_embeds import ACTION_TITLES, action_heading
+from bot.ui.action_embeds import ACTION_TITLES, action_heading, as_the_table_sees
 from bot.ui.character_embeds import treatment_label
 from bot.ui.decision_embeds import NO_LONGER_NEEDED, WAITING, _pending_lines, closed_line
 from bot.ui.embed_common import _embed
@@ -75,7 +75,9 @@ def event_line(event: EventView) -> str:
             outcome = summary.get("outcome")
             if isinstance(outcome, Mapping) and summary.get("system"):
                 other = plain(target) if target else actor
-                headline = describe(str(summary["system"]), outcome, (actor, other)).headline
+                system = str(summary["system"])
+                headline = describe(system, as_the_table_sees(system, outcome, bool(summary.get("target_secret"))),
+                                    (actor, other)).headline
                 if event.kind == "gm_decide":
                     what = f"The GM decides: {headline}"
                 elif headline.startswith((f"**{actor}**", f"{actor} ")):

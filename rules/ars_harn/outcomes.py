@@ -149,6 +149,11 @@ class Blow(Record):
     location_roll: int | None = None
     effective_impact: int | None = None
 
+    def hiding_soak(self) -> Blow:
+        """The blow as the attacker may read it where the target's sheet is secret: the damage dealt, not the
+        target's Soak and armour (the Effective Impact, damage less Soak, would tell them)."""
+        return replace(self, soak_base=None, armour=None, armour_pieces=(), soak_total=None, effective_impact=None)
+
     @property
     def place(self) -> str | None:
         """``right_upper_arm``: the location, its side joined (None: the blow did not land)."""
@@ -225,7 +230,7 @@ class AttackOutcome(Outcome):
     def hiding_target(self) -> Self:
         # the excess is the two totals' difference: it goes with the Defense Total
         return replace(self, defense_total=None, defense_die=None, defense_modifiers=None, defense_botched=False,
-                       excess=0, wounding=self.wounding.hiding_rolls())
+                       excess=0, blow=self.blow.hiding_soak(), wounding=self.wounding.hiding_rolls())
 
 
 @dataclass(frozen=True)
@@ -274,7 +279,7 @@ class CastOutcome(Outcome):
         return TARGET_ROLLS
 
     def hiding_target(self) -> Self:
-        return replace(self, wounding=self.wounding.hiding_rolls())
+        return replace(self, blow=self.blow.hiding_soak(), wounding=self.wounding.hiding_rolls())
 
 
 # -- one character's actions --------------------------------------------------------------------------------------

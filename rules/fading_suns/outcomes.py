@@ -235,8 +235,10 @@ class AttackOutcome(Outcome):
         defense = self.defense
         if defense is not None:
             defense = replace(defense, roll=defense.roll.hiding_numbers())
-        # the victory points that got through are the two rolls' difference: they go with the defence
-        return replace(self, defense=defense, net_victory_points=None, after=self.after.hiding_rolls("defender"))
+        # the victory points that got through are the two rolls' difference: they go with the defence; the
+        # target's armour and shield (its sheet) with the damage that got through them
+        return replace(self, defense=defense, net_victory_points=None, after=self.after.hiding_rolls("defender"),
+                       shield=None, armor=None, armor_rating=None, armor_pieces=(), damage=None)
 
 
 @dataclass(frozen=True)

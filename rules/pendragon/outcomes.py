@@ -241,9 +241,13 @@ class AttackOutcome(PendragonOutcome):
         return frozenset({"defender", "defender_damage"})
 
     def hiding_target(self) -> Self:
-        if self.defender_roll is None:
-            return self
-        return replace(self, defender_roll=self.defender_roll.hiding_numbers())
+        hidden = self
+        if self.defender_roll is not None:
+            hidden = replace(hidden, defender_roll=self.defender_roll.hiding_numbers())
+        if self.loser == "defender":  # the target's armour and hit points (its sheet), and what got through
+            hidden = replace(hidden, armour=None, damage_taken=None, hit_points=None,
+                             hit_points_after=replace(self.hit_points_after, defender=None))
+        return hidden
 
 
 @dataclass(frozen=True)

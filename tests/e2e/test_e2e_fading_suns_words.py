@@ -33,7 +33,9 @@ async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_t
     assert "Thug 1 dodges: 2 vs goal 7: **success**" in behind and "`defense`" in behind
     hit = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=19 location=12 effect=19"},
                           user=table.alice)
-    assert "5 vs 11: success, 1 VP · damage 7 − armour 4" in hit.embeds[0]["description"]
+    # the damage Erian dealt, not the thug's armour that took 4 off it (its sheet is the GM's)
+    assert "5 vs 11: success, 1 VP · damage 7" in hit.embeds[0]["description"]
+    assert "armour 4" not in hit.embeds[0]["description"]
     table.check_clean()
 
 

@@ -179,6 +179,9 @@ def _blow_part(blow: Blow, words: Words) -> None:
     """What got through: damage less Soak (armour and its pieces), the Effective Impact."""
     if blow.damage_total is None and blow.effective_impact is None:
         return
+    if blow.soak_total is None and blow.damage_total is not None:  # the target's Soak is the GM's (secret rolls)
+        words.add("Impact", f"damage **{blow.damage_total}**, against a soak the GM keeps secret")
+        return
     soak = f"soak {_num(blow.soak_total)}"
     if blow.armour:
         soak += f" (armour {blow.armour}" + (f": {text(blow.armour_pieces)})" if blow.armour_pieces else ")")

@@ -152,9 +152,12 @@ def _defence(o: AttackOutcome, names: Names) -> Part:
 
 
 def _damage(o: AttackOutcome) -> Part:
-    if o.damage is None or not o.hit:
+    if not o.hit or (o.damage is None and o.damage_before_armor is None):
         return Part()
     line = f"{_num(o.base)} + {_num(o.bonus)} VP = {_num(o.damage_before_armor)}"
+    if o.damage is None:  # the target's armour is the GM's (secret rolls): what the attacker dealt, not what got in
+        return Part([("Damage", f"{line}, against armour the GM keeps secret", False)],
+                    numbers=[("attacker", f"damage {_num(o.damage_before_armor)}")])
     if o.shield is not None and o.shield.activated:
         line += f" \u2212 {text(o.shield.name)} shield {o.shield.absorbed} ({o.shield.hits_left} hits left)"
     line += f" \u2212 armour {_num(o.armor)}" + (f" ({text(list(o.armor_pieces))})" if o.armor_pieces else "")

@@ -135,6 +135,9 @@ def _damage(out: AttackOutcome) -> Part:
     if out.damage_notes:
         line += f" ({', '.join(human(n) for n in out.damage_notes)})"
     shield = " with shield" if out.shield_applied else ""
+    if out.armour is None and out.damage_taken is None:  # the target's armour is the GM's (secret rolls)
+        return Part(fields=[("Damage", f"{line}, against armour the GM keeps secret", False)],
+                    numbers=[(out.winner, f"damage {out.damage_rolled}")])
     total = f"critical: damage {out.damage_rolled} doubled \u2212 {armour}" if out.critical \
         else f"damage {out.damage_rolled} \u2212 {armour}"
     return Part(fields=[("Damage", f"{line} \u2212 {armour}{shield} = **{_num(out.damage_taken)}**", False)],
@@ -211,12 +214,15 @@ def _life(hurt: str, hit_points: int | None, *, dying: bool, unconscious: bool, 
         part.fields.append(("Hit points", f"{hurt}: {text(hit_points)}", True))
     if dying or (hit_points is not None and hit_points <= 0):
         part.fields.append(("Dying", f"{hurt} is **dying**", True))
-        part.lines.append(f"{MORTAL_MARK} {hurt} is **dying** ({_num(hit_points)} hit points)")
+        # hit points the GM keeps secret (an NPC's, under secret rolls) are left out
+        known = f" ({_num(hit_points)} hit points)" if hit_points is not None else ""
+        part.lines.append(f"{MORTAL_MARK} {hurt} is **dying**{known}")
         part.severity = Severity.MORTAL
     elif unconscious:
         part.fields.append(("Unconscious", f"{hurt} falls **unconscious**", True))
         if not said_unconscious:
-            part.lines.append(f"{hurt} falls **unconscious** ({plural(hit_points, 'hit point')} left)")
+            left = f" ({plural(hit_points, 'hit point')} left)" if hit_points is not None else ""
+            part.lines.append(f"{hurt} falls **unconscious**{left}")
         elif hit_points is not None:  # the major wound's line said it: the hit points left only
             part.lines.append(f"{hurt}: {plural(hit_points, 'hit point')} left")
         part.severity = Severity.GRIEVOUS
@@ -278,6 +284,10 @@ def _attack_headline(out: AttackOutcome, names: Names) -> tuple[str, Severity]:
         winner, loser = _side(names, out.winner), _side(names, "defender" if out.winner == "attacker" else "attacker")
         if out.damage_taken:
             headline = f"**{winner}** wins the exchange: {loser} takes **{out.damage_taken}** damage."
+            severity = Severity.LIGHT
+        elif out.damage_taken is None and out.armour is None and out.damage_rolled is not None:
+            # the loser's armour is the GM's (secret rolls): the blow, not what got through
+            headline = f"**{winner}** wins the exchange: a blow of **{out.damage_rolled}** on {loser}, before armour."
             severity = Severity.LIGHT
         elif out.damage_rolled is not None:
             headline = f"**{winner}** wins the exchange, but {loser}'s armour holds."
