@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules.dice import DiceSource, Roll
-from rules.outcome import LegacyOutcome, Outcome
+from rules.outcome import Outcome
 
 Sheet = Mapping[str, Any]
 Run = TypeVar("Run")
@@ -40,10 +40,6 @@ class Resolution:
     outcome: Outcome
     attacker: Sheet | None
     defender: Sheet | None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.outcome, Outcome):  # a plain mapping (a test's fake engine): read as one
-            object.__setattr__(self, "outcome", LegacyOutcome(self.outcome))
 
     def to_dict(self) -> dict[str, Any]:
         return {

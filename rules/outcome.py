@@ -5,15 +5,15 @@ that writes it (``rules/<system>/outcomes.py``). A record travels as a JSON-like
 shape events store, ``from_dict`` reads it back, tolerantly, so an event stored by older code still renders
 (docs/decisions/typed-outcomes.md says how to add one and what the tolerance is).
 
-``LegacyOutcome`` wraps the plain mapping of an engine not converted yet; it goes when the last one is.
+A stored payload that no record reads comes back as an ``UnknownOutcome``, kept whole.
 """
 
 from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterator, Mapping
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Self, get_args, get_origin
 
 _BAD = object()  # a stored value that does not fit its field: the field keeps its default
@@ -117,61 +117,22 @@ class Outcome(Record):
         return self
 
 
-class LegacyOutcome(Outcome, Mapping[str, Any]):
-    """Transitional: the plain mapping of an engine whose records are not typed yet, read as a mapping.
+@dataclass(frozen=True)
+class UnknownOutcome(Outcome):
+    """A stored outcome no record type reads: an action its engine no longer has, a system not installed, a
+    payload from before the records that names no action. ``read_outcome`` gives it for those; nothing is lost:
+    ``stored`` keeps the payload as it was (``to_dict`` gives it back whole), and the bot words it from its keys
+    (bot/ui/outcomes: the name acts, and the fields it holds). No engine returns one."""
 
-    The shared facts are worked out here from the mapping's keys, in one place for every such engine."""
-
-    data: Mapping[str, Any]
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        object.__setattr__(self, "data", data)
-        object.__setattr__(self, "action", str(data.get("action") or ""))
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.data)
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LegacyOutcome):
-            return self.data == other.data
-        return isinstance(other, Mapping) and dict(self.data) == dict(other)
-
-    __hash__ = None  # type: ignore[assignment]  # a mapping: not hashable
-
-    def __repr__(self) -> str:
-        return f"LegacyOutcome({dict(self.data)!r})"
+    stored: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.data)
+        return dict(self.stored)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        return cls(dict(data) if isinstance(data, Mapping) else {})
-
-    @property
-    def gm_decisions(self) -> tuple[DecisionRequest, ...]:
-        # Pendragon writes a list (``gm_decisions``) and its first (``gm_decision``); ars-harn one mapping
-        asked = self.data.get("gm_decisions") or self.data.get("gm_decision")
-        requests = asked if isinstance(asked, list) else [asked] if isinstance(asked, Mapping) else []
-        found = (DecisionRequest.from_dict(r) for r in requests if isinstance(r, Mapping))
-        return tuple(r for r in found if r.kind and r.options)
-
-    @property
-    def fight_end(self) -> FightEnd | None:
-        return FightEnd.from_dict(self.data) if self.action == "end_fight" else None
-
-
-def legacy(outcome: Outcome) -> Mapping[str, Any]:
-    """Transitional: an untyped engine's outcome as its mapping (the readers of that engine's outcomes only)."""
-    if not isinstance(outcome, LegacyOutcome):
-        raise TypeError(f"a typed {type(outcome).__name__} read as a mapping: read its fields")
-    return outcome
+        stored = dict(data) if isinstance(data, Mapping) else {}
+        return cls(action=str(stored.get("action") or ""), stored=stored)
 
 
 # -- the tolerant reader's type walk ------------------------------------------------------------------

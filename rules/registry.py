@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from rules.errors import UnknownEntry
 from rules.model import Engine
-from rules.outcome import LegacyOutcome, Outcome
+from rules.outcome import Outcome, UnknownOutcome
 
 # system id -> module that exposes ``ENGINE``
 SYSTEMS: dict[str, str] = {
@@ -19,7 +19,7 @@ SYSTEMS: dict[str, str] = {
 }
 
 # system id -> module that exposes ``RECORDS`` (action -> outcome record type), for the systems whose outcomes
-# are typed; any other system's stored outcome is read as a LegacyOutcome (docs/decisions/typed-outcomes.md).
+# (docs/decisions/typed-outcomes.md); a stored outcome no record reads is an UnknownOutcome.
 OUTCOMES: dict[str, str] = {
     "ars-harn": "rules.ars_harn.outcomes",
     "fading-suns": "rules.fading_suns.outcomes",
@@ -66,7 +66,7 @@ def available_ids() -> list[str]:
 
 
 def outcome_records(system_id: str) -> Mapping[str, type[Outcome]]:
-    """The record type of each action of ``system_id`` (empty for a system not typed yet)."""
+    """The record type of each action of ``system_id`` (empty for a system not installed)."""
     records = _records.get(system_id)
     if records is None:
         module_name = OUTCOMES.get(system_id)
@@ -77,10 +77,11 @@ def outcome_records(system_id: str) -> Mapping[str, type[Outcome]]:
 
 def read_outcome(system_id: str, stored: Any) -> Outcome:
     """An outcome as an event stored it (``Outcome.to_dict``), as its record again; tolerant, so what older code
-    stored still reads. A record is returned as it is; an untyped system's mapping as a LegacyOutcome."""
+    stored still reads. A record is returned as it is; a payload no record reads (an action or a system this code
+    does not have, no action named, not a mapping) as an UnknownOutcome that keeps it whole."""
     if isinstance(stored, Outcome):
         return stored
     if not isinstance(stored, Mapping):
-        return LegacyOutcome({})
+        return UnknownOutcome()
     record = outcome_records(system_id).get(str(stored.get("action")))
-    return record.from_dict(stored) if record is not None else LegacyOutcome(dict(stored))
+    return record.from_dict(stored) if record is not None else UnknownOutcome.from_dict(stored)

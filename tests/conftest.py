@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import AsyncIterator, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -25,6 +25,7 @@ from rules import registry
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, SheetError, UnknownEntry
 from rules.model import READY, InitiativeScore, Resolution, Scenario, Setting, SheetSummary, TurnReadiness, Wound
+from rules.outcome import OMIT_NONE, DecisionRequest, Outcome
 from rules.sheet_spec import SheetField, SheetSpec
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
@@ -90,6 +91,26 @@ FAKE_CATALOG = FakeCatalog({"Sword": ("edge", "point"), "Club": ("blunt",), "Spe
 ASPECTS = ("blunt", "edge", "point")
 
 
+@dataclass(frozen=True)
+class FakeOutcome(Outcome):
+    """What a fake engine action did: ``gm_decision`` always, the other fields only for the actions that set them."""
+
+    gm_decision: DecisionRequest | None = None
+    hit: bool | None = field(default=None, metadata=OMIT_NONE)
+    attack: int | None = field(default=None, metadata=OMIT_NONE)
+    weapon: str | None = field(default=None, metadata=OMIT_NONE)
+    aspect: str | None = field(default=None, metadata=OMIT_NONE)
+    wound: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+    initiative: int | None = field(default=None, metadata=OMIT_NONE)
+    applied: Any = field(default=None, metadata=OMIT_NONE)
+    shock: str | None = field(default=None, metadata=OMIT_NONE)
+
+    @property
+    def gm_decisions(self) -> tuple[DecisionRequest, ...]:
+        asked = self.gm_decision
+        return (asked,) if asked is not None and asked.kind and asked.options else ()
+
+
 class FakeEngine:
     """Attack: d10 "attack" (3+ hits), d100 "location"; every hit is one wound on the defender.
 
@@ -130,7 +151,7 @@ class FakeEngine:
         settings = {s.name: s.default for s in self.settings} | dict(scenario.settings)
         attacker = dict(scenario.attacker or {})
         defender = dict(scenario.defender) if scenario.defender is not None else None
-        outcome: dict[str, Any] = {"gm_decision": None}
+        outcome = FakeOutcome(action=str(kind))
         if kind in ("attack", "cast"):
             assert defender is not None
             weapon = action.get("weapon") or (attacker.get("weapons") or ["Fist"])[0]
@@ -143,28 +164,29 @@ class FakeEngine:
             attack = dice.dice("attack", 1, 10).total
             location = dice.d100("location").total
             hit = attack >= int(settings["hit_on"])
-            outcome |= {"hit": hit, "attack": attack, "weapon": weapon, "aspect": aspect}
+            outcome = replace(outcome, hit=hit, attack=attack, weapon=weapon, aspect=aspect)
             if hit:
                 wounds = list(defender["wounds"])
                 wound = {"index": len(wounds) + 1, "location": location, "code": f"W{attack}",
                          "by": attacker["name"]}
                 defender["wounds"] = [*wounds, wound]
-                outcome["wound"] = wound
+                outcome = replace(outcome, wound=wound)
                 if attack == 10:
-                    outcome["gm_decision"] = {"kind": "kill", "who": "defender", "options": ["death", "incapacitation"]}
+                    kill = DecisionRequest("kill", "defender", ("death", "incapacitation"))
+                    outcome = replace(outcome, gm_decision=kill)
                 elif not settings["auto_rolls"]:
-                    outcome["gm_decision"] = {"kind": "shock", "who": "defender", "options": ["shocked", "steady"]}
+                    outcome = replace(outcome, gm_decision=DecisionRequest("shock", "defender", ("shocked", "steady")))
         elif kind == "initiative":
-            outcome["initiative"] = dice.dice("initiative", 1, 10).total + int(attacker.get("str", 0))
+            outcome = replace(outcome, initiative=dice.dice("initiative", 1, 10).total + int(attacker.get("str", 0)))
         elif kind == "gm_decide":
             attacker[str(action["kind"])] = action["choice"]
-            outcome["applied"] = action["choice"]
+            outcome = replace(outcome, applied=action["choice"])
         elif kind in ("heal", "rest"):
             count = int(action.get("days", 1))
             dice.dice("healing", 1, 6)
             attacker["wounds"] = list(attacker.get("wounds", []))[:-count] if count else attacker.get("wounds", [])
         elif kind == "shock":
-            outcome["shock"] = "steady"
+            outcome = replace(outcome, shock="steady")
         return Resolution("fake", tuple(dice.rolls), outcome, attacker, defender)
 
     def ways_out(self, sheet: Mapping[str, Any], catalog: Any, in_fight: bool) -> tuple[Any, ...]:
@@ -189,17 +211,22 @@ class FakeEngine:
     def lose_turn(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
         return {k: v for k, v in sheet.items() if k != "stunned"}
 
-    def initiative_score(self, outcome: Mapping[str, Any]) -> InitiativeScore | None:
-        value = outcome.get("initiative")
-        return InitiativeScore(value, (0,)) if isinstance(value, int) else None
+    def initiative_score(self, outcome: Outcome) -> InitiativeScore | None:
+        value = outcome.initiative if isinstance(outcome, FakeOutcome) else None
+        return InitiativeScore(value, (0,)) if value is not None else None
 
 
 @pytest.fixture
 def fake_system(monkeypatch: pytest.MonkeyPatch) -> str:
     """System "fake" is registered for the test (the registry is restored afterwards); every test that
     takes ``services`` gets it."""
+    from bot.ui.outcomes import DESCRIBERS, generic
+
     monkeypatch.setitem(registry.SYSTEMS, "fake", "tests.fake")
     monkeypatch.setitem(registry._loaded, "fake", FakeEngine())  # type: ignore[arg-type]
+    monkeypatch.setitem(registry._records, "fake", {kind: FakeOutcome for kind in FakeEngine.actions})
+    # its words: the actor acts, and the fields listed (as a stored outcome no record reads is worded)
+    monkeypatch.setitem(DESCRIBERS, FakeOutcome, lambda record, names: generic(record.to_dict(), names))
     return "fake"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -14,6 +15,13 @@ from bot.cli import main
 from rules import registry
 from rules.dice import DiceSource
 from rules.model import Resolution, Scenario
+from rules.outcome import Outcome
+
+
+@dataclass(frozen=True)
+class EchoOutcome(Outcome):
+    action: str = "attack"
+    total: int = 0
 
 
 class EchoEngine:
@@ -27,7 +35,8 @@ class EchoEngine:
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         roll = dice.stress("attack")
-        return Resolution("echo", tuple(dice.rolls), {"total": roll.total}, scenario.attacker, scenario.defender)
+        return Resolution("echo", tuple(dice.rolls), EchoOutcome(total=roll.total), scenario.attacker,
+                          scenario.defender)
 
     def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
         return dict(sheet)
@@ -59,7 +68,7 @@ def test_runner_prints_rolls_outcome_and_sheets(echo: None, capsys: Any, monkeyp
     assert data["rolls"][0]["label"] == "attack"
     assert data["rolls"][0]["faces"] == [1, 1, 4]
     assert data["rolls"][0]["total"] == 16
-    assert data["outcome"] == {"total": 16}
+    assert data["outcome"] == {"action": "attack", "total": 16}
     assert data["attacker"] == {"name": "A"}
 
 

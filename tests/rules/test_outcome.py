@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pytest
-
 from rules.dice import Roll
 from rules.model import Resolution
-from rules.outcome import FLAT, DecisionRequest, LegacyOutcome, Outcome, Record, defaults_complete, legacy, stored_as
+from rules.outcome import FLAT, Outcome, Record, UnknownOutcome, defaults_complete, stored_as
 from rules.registry import OUTCOMES, outcome_records, read_outcome
 
 
@@ -72,43 +70,26 @@ def test_every_registered_record_can_be_built_from_an_empty_mapping():
     assert checked == sum(len(outcome_records(system)) for system in OUTCOMES)
 
 
-def test_legacy_outcome_is_the_old_mapping():
-    old = {"action": "attack", "hit": True, "gm_decision": None}
-    outcome = LegacyOutcome(old)
-    assert outcome["hit"] is True and outcome.get("miss") is None and dict(outcome) == old
-    assert outcome == old and outcome.to_dict() == old and outcome.action == "attack"
-    assert legacy(outcome) is outcome
-    with pytest.raises(TypeError):
-        legacy(Thing())
+def test_a_stored_outcome_no_record_reads_is_kept_whole():
+    # an action the engine does not have, a system not installed, a payload naming no action
+    for system, stored in (("ars-harn", {"action": "teleport", "distance": 30}),
+                           ("no-such-system", {"action": "attack", "hit": True}),
+                           ("fading-suns", {"hit": True, "gm_decision": {"kind": "kill"}})):
+        outcome = read_outcome(system, stored)
+        assert isinstance(outcome, UnknownOutcome) and outcome.stored == stored and outcome.to_dict() == stored
+        assert outcome.action == str(stored.get("action") or "")
+        assert outcome.gm_decisions == () and outcome.fight_end is None  # it asks nothing of the GM
+        assert outcome.hiding_target() is outcome
+    assert read_outcome("no-such-system", None) == UnknownOutcome() and UnknownOutcome().to_dict() == {}
+    assert UnknownOutcome.from_dict("not a mapping") == UnknownOutcome()  # type: ignore[arg-type]
 
 
-def test_gm_decisions_read_the_list_pendragon_writes_before_its_first_and_ars_harns_single_mapping():
-    first, second = {"kind": "dying", "who": "defender", "options": ["death", "survival"]}, \
-        {"kind": "experience_check", "options": ["approve", "deny"]}
-    pendragon = LegacyOutcome({"gm_decisions": [first, second], "gm_decision": first})
-    assert pendragon.gm_decisions == (DecisionRequest("dying", "defender", ("death", "survival")),
-                                      DecisionRequest("experience_check", "attacker", ("approve", "deny")))
-    ars_harn = LegacyOutcome({"gm_decision": {"kind": "kill", "options": ["death", "incapacitation"]}})
-    assert ars_harn.gm_decisions == (DecisionRequest("kill", "attacker", ("death", "incapacitation")),)
-    # a request without a kind or options asks nothing
-    assert LegacyOutcome({"gm_decision": {"kind": "kill", "options": []}}).gm_decisions == ()
-    assert LegacyOutcome({"gm_decision": None}).gm_decisions == () and Thing().gm_decisions == ()
-
-
-def test_fight_end_only_for_end_fight():
-    ended = LegacyOutcome({"action": "end_fight", "ended": ["prone"], "gathered": ["club"]}).fight_end
-    assert ended is not None and ended.ended == ("prone",) and ended.gathered == ("club",)
-    assert LegacyOutcome({"action": "attack", "ended": ["prone"]}).fight_end is None
-
-
-def test_read_outcome_falls_back_to_a_legacy_outcome_and_returns_a_record_as_it_is():
-    assert read_outcome("no-such-system", {"action": "x", "a": 1}) == {"action": "x", "a": 1}
-    assert isinstance(read_outcome("no-such-system", None), LegacyOutcome)
+def test_read_outcome_returns_a_record_as_it_is_and_reads_a_known_action_by_its_record():
     thing = Thing()
     assert read_outcome("fading-suns", thing) is thing
+    assert type(read_outcome("ars-harn", {"action": "attack"})).__name__ == "AttackOutcome"
 
 
-def test_a_resolution_given_a_plain_mapping_holds_a_legacy_outcome():
-    resolution = Resolution("fake", (Roll("d", "1d6", (3,), 3),), {"total": 3}, None, None)  # type: ignore[arg-type]
-    assert isinstance(resolution.outcome, LegacyOutcome)
-    assert resolution.to_dict()["outcome"] == {"total": 3}
+def test_a_resolution_holds_the_record_it_was_given():
+    resolution = Resolution("fake", (Roll("d", "1d6", (3,), 3),), Thing(), None, None)
+    assert resolution.outcome == Thing() and resolution.to_dict()["outcome"] == Thing().to_dict()
