@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
 
 import discord
 
@@ -25,6 +25,7 @@ from bot.ui.stored_id import StoredId
 from content.guard import bounded_id
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 GM_PREFIX = "grv:gm:"
 # Ids of any length match, so a forged or corrupted one gets a line (not silence); bounded_id refuses
@@ -73,8 +74,6 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
             if self.choice in VALUE_PROMPTS:
                 await interaction.response.send_modal(value_form(self.decision_id, self.choice))
                 return
-            if not interaction.response.is_done():
-                await interaction.response.defer()
             await apply_choice(interaction, self.decision_id, self.choice, None, interaction.message)
         except Exception as exc:
             await report_error(interaction, exc)
@@ -139,32 +138,53 @@ async def value_submitted(interaction: discord.Interaction[Any], match: re.Match
         return
     if not await gm_checked(interaction, may_defer=True):
         return
-    if not interaction.response.is_done():
-        await interaction.response.defer()
     value = forms.text_values(interaction.data).get(VALUE_INPUT, "")
     await apply_choice(interaction, decision_id, match["choice"], value, interaction.message)
 
 
 async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,
                        message: discord.Message | None) -> None:
-    """The GM's choice (already deferred): decide, take the decision's buttons off ``message`` and mark it
-    decided, then post the result (with the buttons of any decision it leads to); the buttons of rolls it
-    made moot leave the other messages they are on."""
-    report = await services_of(interaction).combat.decide(actor_of(interaction), decision_id, choice, value)
+    """The GM's choice: decide, take the decision's buttons off ``message`` and mark it decided, then post the
+    result (with the buttons of any decision it leads to); the buttons of rolls it made moot leave the other
+    messages they are on. A quick decision answers the press with that edit of its own message (one call);
+    one past the defer budget (from the press) is deferred first, as a deferred update, and edits after."""
+    report = await _in_time(interaction, services_of(interaction).combat.decide(actor_of(interaction), decision_id,
+                                                                                 choice, value))
     if message is not None:
         gone = {decision_id, *(d.id for d in report.moot)}
         edits: dict[str, Any] = {"view": remaining_view(message, gone)}
         if message.embeds and report.decided is not None:
             edits["embed"] = embeds.mark_decided(copied_embed(message), report.decided, report.moot)
         if interaction.message is not None and interaction.message.id == message.id:
-            await interaction.edit_original_response(**edits)
-        elif await access.allowed(interaction, message.channel.id, access.EDITING):
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**edits)
+            else:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
+                await interaction.response.edit_message(**edits)
+        elif await _answered(interaction) and await access.allowed(interaction, message.channel.id, access.EDITING):
             try:
                 await message.edit(**edits)
             except discord.HTTPException as exc:
                 await access.refused(interaction, message.channel.id, access.EDITING, exc,
                                      "take the GM's buttons off a message")
+    await _answered(interaction)
     await publish_report(interaction, report, edited=message.id if message is not None else None)
+
+
+async def _in_time(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+    """Await ``work``; past the defer budget (from the press) the press is deferred meanwhile (a deferred update:
+    the message keeps its look until the result edits it), so it is answered within Discord's 3 seconds."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=defer_budget(interaction))
+    if not done:
+        await _answered(interaction)
+    return await task
+
+
+async def _answered(interaction: discord.Interaction[Any]) -> bool:
+    """The press answered (deferred, when nothing answered it yet) before any other call: always True."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+    return True
 
 
 class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=DETAILS_TEMPLATE):

@@ -36,7 +36,7 @@ async def decide(table: Any, message: Message, choice: str, leaves: int = 0) -> 
     [button] = [b for b in table.buttons(message) if b.endswith(f":{choice}")]
     before = len(table.public())
     pressed = await table.emu.click(message, button, user=table.gm)
-    assert (await pressed.response()).type == 6  # a deferred update of the message with the buttons
+    assert (await pressed.response()).type == 7  # the answer is the update of the message with the buttons
     [result] = await pressed.followups()
     assert not result.ephemeral and f"The GM chose **{choice}**" in table.text(result)
     await table.emu.wait_until(lambda: len(table.buttons(message)) == leaves or None, what="the GM buttons to go")

@@ -29,7 +29,7 @@ async def press(table: Any, message: Message, suffix: str, typed: str | None = N
     pressed = await table.emu.click(message, button, user=table.gm)
     if typed is not None:
         pressed = await table.emu.submit_modal(pressed, {"value": typed}, user=table.gm)
-    assert (await pressed.response()).type == 6
+    assert (await pressed.response()).type == 7  # the answer is the update of the message with the buttons
     [result] = await pressed.followups()
     assert not result.ephemeral, table.text(result)
     return result

@@ -14,6 +14,7 @@ from tests.e2e.conftest import embed_text
 
 ANSWER = "POST /interactions/{interaction_id}/{token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+FOLLOWUP = "POST /webhooks/{application_id}/{token}"
 BJORN = {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5", "weapons": "Broadsword"}
 BLOW = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high"}
 MISS = "attack=2 defense=9"
@@ -61,3 +62,28 @@ async def test_an_attack_that_changes_nothing_on_the_tracker_leaves_it_alone(tab
     assert hit == [ANSWER, EDIT], hit
     assert "1 wound" in embed_text(await table.tracker())
 
+
+
+async def pressed(table: Any, message: Message, suffix: str, typed: str | None = None) -> tuple[Message, list[str]]:
+    """The GM presses the button of ``message`` ending in ``suffix`` (typing ``typed`` in its form): the result
+    posted, and every REST call from the press on (the form's own answer included)."""
+    await idle(table)
+    start = len(table.emu.requests)
+    [button] = [b for b in table.buttons(message) if b.endswith(suffix)]
+    handle = await table.emu.click(message, button, user=table.gm)
+    if typed is not None:
+        handle = await table.emu.submit_modal(handle, {"value": typed}, user=table.gm)
+    assert (await handle.response()).type == 7  # the answer is the edit of the pressed message
+    [result] = await handle.followups()
+    await idle(table)
+    return result, table.emu.requests[start:]
+
+
+async def test_a_gm_press_is_answered_by_the_edit_of_its_message(table: Any) -> None:
+    await fight(table, gm_rolls=True)
+    hit = await table.run("attack", {**BLOW, "dice": HIT}, user=table.alice)
+    shock, calls = await pressed(table, hit, ":roll")
+    assert "rolls for shock" in shock.embeds[0]["title"]
+    assert not table.buttons(hit) and "The GM decided" in embed_text(hit)
+    # one callback takes the buttons off (not a defer, then an edit of @original); the result; the tracker
+    assert calls == [ANSWER, FOLLOWUP, EDIT], calls

@@ -38,7 +38,7 @@ async def restart(table: Any) -> None:
 
 async def taken(table: Any, submitted: InteractionHandle, hit: Message) -> Message:
     """The submit was acknowledged as an update of the button's message, the roll posted, the buttons gone."""
-    assert (await submitted.response()).type == 6
+    assert (await submitted.response()).type == 7
     [result] = await submitted.followups()
     assert not result.ephemeral and "rolls for shock" in result.embeds[0]["title"], table.text(result)
     await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the buttons to go")
@@ -49,7 +49,7 @@ async def taken(table: Any, submitted: InteractionHandle, hit: Message) -> Messa
 async def one_line(handle: InteractionHandle) -> str:
     """The one private line the bot answered with: its first response, or after a deferred update a follow-up."""
     first = await handle.response()
-    message = (await handle.followups())[0] if first.type == 6 else await handle.message()
+    message = (await handle.followups())[0] if first.type in (6, 7) else await handle.message()
     assert message.ephemeral and not message.embeds and "\n" not in message.content, message
     return str(message.content)
 
