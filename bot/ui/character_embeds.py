@@ -44,11 +44,27 @@ def _pairs(pairs: Iterable[tuple[str, str]], joiner: str = " \u00b7 ") -> str:
     return joiner.join(f"{plain(name)} **{plain(value)}**" for name, value in pairs)
 
 
+def _pendragon_kind(wound: Wound) -> str:
+    """Pendragon has no hit locations: a wound is a wound, a major wound or a mortal wound."""
+    return {"mortal": "mortal wound", "major": "major wound"}.get(str(wound.code).lower(), "wound")
+
+
+def _hit_points(count: int) -> str:
+    return f"{count} hit point{'s' if count != 1 else ''}"
+
+
+def wound_brief(wound: Wound, system: str = "") -> str:
+    """A wound in a few words, for a line per character: ``S2 face``; Pendragon's ``major wound (16 hit
+    points)``."""
+    if system == "pendragon":
+        return f"{_pendragon_kind(wound)} ({_hit_points(wound.levels)})"
+    return f"{plain(wound.code)} {human(wound.location)}".strip()
+
+
 def wound_line(wound: Wound, system: str = "") -> str:
     code, severity = plain(wound.code), human(wound.severity)
     if system == "pendragon":  # no locations; "levels" are the hit points the wound still holds
-        kind = {"mortal": "mortal wound", "major": "major wound"}.get(code.lower(), "wound")
-        parts = [f"`{wound.index}` **{kind}**, {wound.levels} hit point{'s' if wound.levels != 1 else ''}"]
+        parts = [f"`{wound.index}` **{_pendragon_kind(wound)}**, {_hit_points(wound.levels)}"]
         if wound.note:
             parts.append(wound_note(wound.note))
         return ", ".join(parts)
@@ -177,8 +193,7 @@ def party_injuries(party: PartyView, pictured: int) -> discord.Embed:
     lines = []
     for view in party.characters:
         wounds = view.wounds
-        codes = ", ".join(f"{plain(w.code)} {plain(w.location)}"
-                          for w in wounds[:4]) + (" \u2026" if len(wounds) > 4 else "")
+        codes = ", ".join(wound_brief(w, view.system) for w in wounds[:4]) + (" \u2026" if len(wounds) > 4 else "")
         state = condition_text(view.summary.condition) if view.summary else ""
         state = "" if state in ("ok", "ready") else state
         lines.append(f"**{plain(view.name)}** \u00b7 {codes or 'no wounds'}" + (f" \u00b7 {state}" if state else ""))

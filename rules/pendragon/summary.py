@@ -29,6 +29,11 @@ def condition(char: Character) -> str:
     return ", ".join(parts) or "ready"
 
 
+def _shown(name: str) -> str:
+    """A pack key as the sheet shows it: ``great_axe`` -> ``great axe``."""
+    return name.replace("_", " ")
+
+
 def summarize(sheet: Mapping[str, Any], catalog: PendragonCatalog) -> SheetSummary:
     char = parse_character(sheet, catalog)
     d = derive(char, catalog)
@@ -42,13 +47,14 @@ def summarize(sheet: Mapping[str, Any], catalog: PendragonCatalog) -> SheetSumma
     for weapon in char.weapons:
         state = ("broken" if weapon.name in char.broken_weapons else
                  "dropped" if weapon.name in char.dropped_weapons else str(char.skills.get(weapon.skill, "-")))
-        equipment.append((weapon.name, state))
-    equipment += [(a.name, str(a.points)) for a in char.armour]
+        equipment.append((_shown(weapon.name), state))
+    equipment += [(_shown(a.name), str(a.points)) for a in char.armour]
     if char.horse is not None:
-        equipment.append((char.horse.name, f"{char.horse.damage_dice}d6"))
+        equipment.append((_shown(char.horse.name), f"{char.horse.damage_dice}d6"))
+    # Pendragon has no hit locations: a wound is its hit points, and major or mortal (the severity says so)
     wounds = tuple(
-        Wound(index=w.index, location="body", code="mortal" if w.mortal else "major" if w.major else "wound",
-              severity="major" if w.major else "minor", levels=w.remaining,
+        Wound(index=w.index, location="", code="mortal" if w.mortal else "major" if w.major else "wound",
+              severity="mortal wound" if w.mortal else "major wound" if w.major else "wound", levels=w.remaining,
               note="first aid" if w.first_aid else "")
         for w in char.wounds)
     return SheetSummary(name=char.name, stats=tuple(stats), equipment=tuple(equipment), wounds=wounds,

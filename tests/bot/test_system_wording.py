@@ -10,10 +10,12 @@ import discord
 import yaml
 
 from bot.scenario_runner import resolve_text
-from bot.services.results import ActionReport, CharacterView, EventView, PendingDecisionView
+from bot.services.results import ActionReport, CharacterView, EventView, PartyView, PendingDecisionView
 from bot.ui import embeds
 from bot.ui.outcomes import Severity
+from content import load_catalog
 from rules.model import SheetSummary, Wound
+from rules.registry import get_engine
 
 
 def _example(name: str) -> dict[str, Any]:
@@ -137,6 +139,21 @@ def test_pendragon_wounds_list_hit_points_not_levels_and_conditions_lose_undersc
     assert "body" not in text and "out of fight, prone" in text
     fading = Wound(1, "Chest", "MAJ", "major", penalty=-4)
     assert embeds.wound_line(fading, "fading-suns") == "`1` Chest: **major**, penalty \u22124"
+
+
+def test_pendragon_party_injuries_say_the_wounds_not_a_hit_location() -> None:
+    """Before: '/injuries party:true' read 'Sir Owain · major body' (Pendragon has no hit locations)."""
+    sheet = {"name": "Sir Owain", "siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills": {"sword": 16},
+             "weapons": ["great_axe"], "armour": ["chainmail"],
+             "wounds": [{"amount": 16, "major": True}, {"amount": 30, "mortal": True}, {"amount": 3}]}
+    summary = get_engine("pendragon").summarize(sheet, load_catalog("pendragon"))
+    owain = CharacterView(id=1, name="Sir Owain", system="pendragon", owner_id=1, npc=False, version=1,
+                          sheet=sheet, summary=summary)
+    line = (embeds.party_injuries(PartyView("encounter", (owain,)), 1).description or "").splitlines()[0]
+    assert line == ("**Sir Owain** \u00b7 major wound (16 hit points), mortal wound (30 hit points), "
+                    "wound (3 hit points)")
+    assert "`2` **mortal wound**, 30 hit points" in _text(embeds.character(owain))
+    assert ("great axe", "-") in summary.equipment and all(w.location == "" for w in summary.wounds)
 
 
 def test_log_lines_for_encounter_events_and_healing_read_as_sentences() -> None:
