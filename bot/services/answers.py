@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event, PendingDecision
@@ -33,13 +33,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 EVENTS = cast(Table, Event.__table__)  # Core statements: one UPDATE for many rows (executemany)
 DECISIONS = cast(Table, PendingDecision.__table__)
+# Events not answered yet, said as the partial index ix_events_unanswered says it: SQLAlchemy's
+# ``answered.is_(False)`` (``answered IS 0`` on SQLite, ``IS false`` on PostgreSQL) does not match the index's
+# ``NOT answered``, and both databases then scanned every event the database holds for every answer.
+UNANSWERED = text("NOT events.answered")
 
 
 async def _store(session: AsyncSession, *, shown: list[dict[str, int]], only_posted: list[dict[str, int]],
                  only_marked: list[int], on_messages: list[dict[str, int]]) -> None:
     """The answer log's one write: answers' message ids with their marks, message ids alone, marks alone, and
     the messages carrying decisions' buttons; each an executemany of one statement, none when empty."""
-    events, unanswered = EVENTS, EVENTS.c.answered.is_(False)
+    events, unanswered = EVENTS, UNANSWERED
     by_interaction = events.c.interaction_id == bindparam("interaction")
     if shown:
         await session.execute(update(events).where(by_interaction, unanswered)
@@ -167,8 +171,8 @@ class AnswerLog:
         """The events of one interaction still waiting for their answer."""
 
         async def work(session: AsyncSession) -> list[EventView]:
-            rows = await session.scalars(select(Event).where(Event.interaction_id == interaction_id,
-                                                             Event.answered.is_(False)).order_by(Event.id))
+            query = select(Event).where(Event.interaction_id == interaction_id, UNANSWERED)
+            rows = await session.scalars(query.order_by(Event.id))
             return [_view(row) for row in rows]
 
         return await self._rt.read(work)
@@ -178,7 +182,7 @@ class AnswerLog:
         ``mine`` says this process serves (another process answers its own): what a crash left."""
 
         async def work(session: AsyncSession) -> list[EventView]:
-            query = select(Event).where(Event.answered.is_(False), Event.created_at < before)
+            query = select(Event).where(UNANSWERED, Event.created_at < before)
             rows = await session.scalars(query.order_by(Event.id).limit(RECOVER_LIMIT * 4))
             return [_view(row) for row in rows if mine(row.guild_id)][:RECOVER_LIMIT]
 
