@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,7 +16,7 @@ from bot.services import wound_state
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
-from bot.services.results import ActionReport, PendingDecisionView
+from bot.services.results import ActionReport, DefenseAnswer, PendingDecisionView, WayOutView
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -67,6 +67,11 @@ class ActionCall:
     # its declaration (the round's declarations end with the round), so /undo takes it back with the action
     spends: tuple[Combatant, str] | None = None
     spent_before: str | None = None  # what the round's action already went on (turns: warn; the GM)
+    # what the report says beside the engine's result, known before it runs
+    way_out: WayOutView | None = None  # /recover and /ready: the state it ends and what that costs
+    defense_asked: DefenseAnswer | None = None  # an attack that waited for its target's player to choose a defence
+    decided: PendingDecision | None = None  # the GM's decision (or owed roll) this action settles
+    moot_before: Sequence[PendingDecision] = ()  # rolls found moot before the action (/pending-roll's own check)
 
 
 SPENT = "spent"  # a combatant's declaration: what its action this round went on
@@ -163,11 +168,12 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system),
                                   secret_npcs=bool(guild is not None and guild.secret_rolls))
                    if encounter is not None else None), event_id=event.id,
-        moot=tuple(pending_view(row) for row in moot), secret=secret,
+        moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)), secret=secret,
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
         target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings),
-        spent_before=call.spent_before,
+        spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
+        defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,7 +40,7 @@ from bot.services.results import ActionReport, DefenseAnswer, DefensePrompt, Way
 from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, item_label, matching, name_key
-from bot.services.snapshots import ordered_combatants, pending_view
+from bot.services.snapshots import ordered_combatants
 from bot.system_commands import require_in_system
 from bot.systems import profile_of
 from content.guard import check_text
@@ -116,12 +116,12 @@ class CombatService:
 
         async def work(session: AsyncSession) -> ActionReport | DefensePrompt:
             encounter = await active_encounter(session, actor)
-            call = await self.declare(session, actor, encounter, "attack", target, weapon, options, attacker)
-            call.dice_text = dice_text
+            call = await self.declare(session, actor, encounter, "attack", target, weapon, options, attacker,
+                                      dice_text=dice_text)
             prompt = await defense_prompt.prompt_for(self._rt, session, actor, encounter, call)
             if prompt is not None:  # the target's player chooses the defence first
                 return prompt
-            return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=call.out_of_turn)
+            return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -134,26 +134,26 @@ class CombatService:
             prompt, call, declared, by = await defense_prompt.waiting_attack(self._rt, session, actor, event_id,
                                                                              choice)
             encounter = await active_encounter(session, declared)
-            report = await run_action(self._rt, session, declared, call, encounter)
-            answer = DefenseAnswer(by=by, defense=choice, target=prompt.target, seconds=prompt.seconds,
-                                   fallback=prompt.fallback)
-            return prompt, replace(report, out_of_turn=call.out_of_turn, defense_asked=answer)
+            call.defense_asked = DefenseAnswer(by=by, defense=choice, target=prompt.target, seconds=prompt.seconds,
+                                               fallback=prompt.fallback)
+            return prompt, await run_action(self._rt, session, declared, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
 
     async def declare(self, session: AsyncSession, actor: Actor, encounter: Encounter, kind: str, target: str,
                       weapon: str | None, options: Mapping[str, Any] | None, acting: str | None, *,
-                      turns: bool = True) -> ActionCall:
+                      turns: bool = True, dice_text: str | None = None) -> ActionCall:
         """The engine action ``kind`` ("attack" or "cast") as /attack and /cast declare it, and as /odds asks
-        about it: who acts (the caller must control them), on whom, with the attacker's declared aspect and aim.
-        ``turns``: keep the server's turn order (/odds only asks, so it does not)."""
+        about it: who acts (the caller must control them), on whom, with the attacker's declared aspect and aim,
+        rolled with the faces in ``dice_text``. ``turns``: keep the server's turn order (/odds only asks, so it
+        does not)."""
         require_in_system(kind, encounter.system, clean_options(options) if kind == "attack" else ())
         if kind == "cast":
             require_action(self._rt.engine(encounter.system), "cast")
             casting, out_of_turn = await self._acting(session, actor, encounter, acting, "cast for them", turns)
             defending = require_combatant(encounter, target)
             call = ActionCall("cast", {"type": "cast", **clean_options(options)}, casting.character,
-                              defending.character, out_of_turn=out_of_turn)
+                              defending.character, dice_text, out_of_turn=out_of_turn)
             return await self._spending(session, actor, call, casting, "cast") if turns else call
         attacking, out_of_turn = await self._acting(session, actor, encounter, acting, "attack with them", turns)
         defending = require_combatant(encounter, target)
@@ -175,7 +175,8 @@ class CombatService:
         action.update(engine_attack_options(encounter.system, chosen))
         if weapon is not None:
             action["weapon"] = self._weapon(attacking.character, weapon)
-        call = ActionCall("attack", action, attacking.character, defending.character, out_of_turn=out_of_turn)
+        call = ActionCall("attack", action, attacking.character, defending.character, dice_text,
+                          out_of_turn=out_of_turn)
         return await self._spending(session, actor, call, attacking, "attack") if turns else call
 
     async def _location(self, session: AsyncSession, actor: Actor, system: str, typed: str) -> str:
@@ -194,9 +195,9 @@ class CombatService:
 
         async def work(session: AsyncSession) -> ActionReport:
             encounter = await active_encounter(session, actor)
-            call = await self.declare(session, actor, encounter, "cast", target, None, options, caster)
-            call.dice_text = dice_text
-            return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=call.out_of_turn)
+            call = await self.declare(session, actor, encounter, "cast", target, None, options, caster,
+                                      dice_text=dice_text)
+            return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -219,8 +220,9 @@ class CombatService:
             target = require_combatant(encounter, str(target_name)).character if target_name else None
             if opts.get("weapon") is not None:
                 opts["weapon"] = self._weapon(acting.character, str(opts["weapon"]))
-            call = ActionCall(action_name, {"type": engine_type, **fixed, **opts}, acting.character, target, dice_text)
-            return replace(await run_action(self._rt, session, actor, call, encounter), out_of_turn=out_of_turn)
+            call = ActionCall(action_name, {"type": engine_type, **fixed, **opts}, acting.character, target, dice_text,
+                              out_of_turn=out_of_turn)
+            return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -255,12 +257,12 @@ class CombatService:
             kind = "ready" if way.weapon is not None else "recover"
             call = ActionCall(kind, dict(way.action), row, None, dice_text,
                               extra_payload={"way_out": {"condition": way.condition, "cost": way.cost,
-                                                         "weapon": way.weapon}})
+                                                         "weapon": way.weapon}},
+                              out_of_turn=out_of_turn,
+                              way_out=WayOutView(way.condition, way.cost, way.weapon, encounter is not None))
             if combatant is not None and encounter is not None and way.cost == "action":  # it takes the round
                 call = await self._spending(session, actor, call, combatant, f"{kind}:{way.weapon or way.condition}")
-            report = await run_action(self._rt, session, actor, call, encounter)
-            view = WayOutView(way.condition, way.cost, way.weapon, encounter is not None)
-            return replace(report, out_of_turn=out_of_turn, way_out=view)
+            return await run_action(self._rt, session, actor, call, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -318,8 +320,7 @@ class CombatService:
             if decision is None:
                 owes = f"owes only: {names}" if names else "owes no roll"
                 raise UserError(f"{rolling.name} {owes}" + (f", not a {wanted} roll" if wanted and names else ""))
-            report = await self._apply(session, actor, decision, DICE if dice_text else ROLL, dice_text)
-            return replace(report, moot=tuple(pending_view(row) for row in stale) + report.moot)
+            return await self._apply(session, actor, decision, DICE if dice_text else ROLL, dice_text, stale)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -330,7 +331,8 @@ class CombatService:
         await self._rt.answers.decisions_on(actor.guild_id, actor.channel_id, message_id, decision_ids)
 
     async def _apply(self, session: AsyncSession, actor: Actor, decision: PendingDecision, choice: str,
-                     value: str | None) -> ActionReport:
+                     value: str | None, moot_before: Sequence[PendingDecision] = ()) -> ActionReport:
+        """``decision`` settled with ``choice``; ``moot_before``: rolls found moot on the way (the report says so)."""
         if decision.cancelled:
             raise Conflict("that decision was taken back with /undo")
         if decision.choice == MOOT:
@@ -355,13 +357,13 @@ class CombatService:
             owed = parse_kind(decision.kind)
             action = roll_action(character.system, owed)
             call = ActionCall(str(action["type"]), action, character, None, value if picked == DICE else None,
-                              extra_payload=extra, dice_label=owed.roll)
+                              extra_payload=extra, dice_label=owed.roll, decided=decision, moot_before=moot_before)
         else:
             action = gm_decide_action(character.system, decision.kind, picked)
             action.update(decision_value(decision.kind, picked, value))
-            call = ActionCall("gm_decide", action, character, None, None, extra_payload=extra)
-        report = await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
-        return replace(report, decided=pending_view(decision))
+            call = ActionCall("gm_decide", action, character, None, None, extra_payload=extra, decided=decision,
+                              moot_before=moot_before)
+        return await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
 
     # -- shared ---------------------------------------------------------------------------------
 

@@ -250,3 +250,25 @@ async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: 
     await services.encounters.next_turn(gm)  # round 2
     fresh = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
     assert fresh.spent_before is None
+
+
+async def test_a_warned_action_out_of_turn_says_whose_turn_it_was(services: Any, manager: Any, alice: Any,
+                                                                   gm: Any) -> None:
+    """On a server that only warns, an action taken out of turn says whose turn it was, whichever command took
+    it (the report comes whole from the action, not patched by each command)."""
+    await services.setup.set_system(manager, "pendragon")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
+                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
+    await services.encounters.start(gm)
+    await services.encounters.add(alice, "Sir Owain")
+    await services.encounters.add_npcs(gm, "bandit", 1)
+    await services.setup.set_turns(manager, "warn")
+    await services.encounters.next_turn(alice)  # the bandit's turn now
+    await services.characters.set_condition(gm, "Sir Owain", "prone", True)
+    stood = await services.combat.recover(alice, "Sir Owain", condition="prone")
+    assert (stood.out_of_turn, stood.way_out is not None) == ("Bandit 1", True)
+    struck = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
+    assert struck.out_of_turn == "Bandit 1"
+    npc = await services.combat.attack(gm, "Sir Owain", None, dice_text="attacker=3 defender=18")
+    assert npc.out_of_turn is None  # the GM, whose turn order it is, is never warned
