@@ -3,7 +3,7 @@ service method."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -23,11 +23,6 @@ Name = app_commands.Range[str, 1, 100]
 Dice = app_commands.Range[str, 1, 200]
 Modifier = app_commands.Range[int, -100, 100]
 DICE_HELP = "Faces you rolled at the table, e.g. attack=7 location=55 (the rest are rolled)"
-
-
-def given(**options: Any) -> dict[str, Any]:
-    """The options the user set (None means not given)."""
-    return {key: value for key, value in options.items() if value is not None}
 
 
 class CombatCog(commands.Cog):
@@ -58,9 +53,9 @@ class CombatCog(commands.Cog):
                      defense: Literal["dodge", "parry", "none"] | None = None, unopposed: bool | None = None,
                      range: Literal["short", "medium", "long", "extreme"] | None = None,
                      throw: bool | None = None) -> None:
-        options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, save_excess=save_excess,
-                        mounted=mounted, charge=charge, defense=defense, unopposed=unopposed, range=range,
-                        throw=throw)
+        options = dict(aspect=aspect, aim=aim, location=location, modifier=modifier, save_excess=save_excess,
+                       mounted=mounted, charge=charge, defense=defense, unopposed=unopposed, range=range,
+                       throw=throw)
         report = await slow(interaction, self.bot.services.combat.attack(actor_of(interaction), target, weapon, options,
                                                                          dice_text=dice, attacker=attacker))
         if isinstance(report, DefensePrompt):  # the target's player chooses the defence first
@@ -83,8 +78,8 @@ class CombatCog(commands.Cog):
                    body_levels: app_commands.Range[int, 1, 10] | None = None,
                    aim: Literal["high", "mid", "low"] | None = None, modifier: Modifier | None = None,
                    dice: Dice | None = None, caster: Name | None = None) -> None:
-        options = given(spell=spell, damage=damage, damage_type=kind, body_levels=body_levels, aim=aim,
-                        modifier=modifier)
+        options = dict(spell=spell, damage=damage, damage_type=kind, body_levels=body_levels, aim=aim,
+                       modifier=modifier)
         report = await slow(interaction, self.bot.services.combat.cast(actor_of(interaction), target, options,
                                                                        dice_text=dice, caster=caster))
         await publish_report(interaction, report)
@@ -123,7 +118,7 @@ class CombatCog(commands.Cog):
                         use: Literal["pick_up", "switch", "stand_up", "fast_cast"],
                         weapon: Name | None = None) -> None:
         report = await slow(interaction, self.bot.services.combat.act(actor_of(interaction), "tactical_advantage",
-                                                                      character, given(use=use, weapon=weapon)))
+                                                                      character, {"use": use, "weapon": weapon}))
         await publish_report(interaction, report)
 
     @app_commands.guild_only()

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.combat import DICE_HELP, Dice, Modifier, Name, given
+from bot.cogs.combat import DICE_HELP, Dice, Modifier, Name
 from bot.interactions import actor_of
 from bot.services.odds import OddsView
 from bot.ui import autocomplete
@@ -53,9 +53,9 @@ class OddsCog(commands.Cog):
                    kind: Literal["fire", "blunt", "edge", "point"] | None = None,
                    body_levels: app_commands.Range[int, 1, 10] | None = None,
                    chart: Literal["outcomes", "locations"] | None = None) -> None:
-        options = given(aspect=aspect, aim=aim, location=location, modifier=modifier, defense=defense,
-                        save_excess=save_excess, mounted=mounted, charge=charge, spell=spell, damage=damage, kind=kind,
-                        body_levels=body_levels)
+        options = dict(aspect=aspect, aim=aim, location=location, modifier=modifier, defense=defense,
+                       save_excess=save_excess, mounted=mounted, charge=charge, spell=spell, damage=damage, kind=kind,
+                       body_levels=body_levels)
         actor = actor_of(interaction)
 
         async def charted() -> tuple[OddsView, discord.File]:  # the chart, too, before the deadline

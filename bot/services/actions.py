@@ -234,5 +234,6 @@ def require_action(engine: Engine, action_type: str) -> None:
 
 
 def clean_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The cog's options without the ones left empty."""
+    """A command's options without those left out: a cog passes each option as Discord gave it, None for one the
+    user did not set, and the service keeps only the ones set (the one place that reads None so)."""
     return {key: value for key, value in (options or {}).items() if value is not None}

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.errors import PermissionDenied, UserError
 from bot.services import access
+from bot.services.actions import clean_options
 from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.dice_option import parse_dice
@@ -112,7 +113,7 @@ class OddsService:
                    budget: float = BUDGET) -> OddsView:
         """The odds of the declared attack (a spell when ``options`` name one), and of a second declaration
         that changes what ``compare`` says, side by side. Nothing is saved, nothing is rolled."""
-        first = dict(options or {})
+        first = clean_options(options)
         second = None if compare is None else {**first, **parse_compare(compare)}
         second_weapon = None if second is None else second.pop("weapon", weapon)
 

@@ -146,3 +146,25 @@ async def test_a_fading_suns_players_character_is_asked_its_defence(services: An
     await services.setup.set_ruling(manager, "ask_defense", "false")
     off = await services.combat.attack(gm, "Hero F", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
     assert not isinstance(off, DefensePrompt) and off.outcome["defense_from"] == "ruling"
+
+
+# What a cog passes: every option of /attack (and /odds) as Discord gave it, None for each one left out.
+LEFT_OUT = dict.fromkeys(("aspect", "aim", "location", "modifier", "save_excess", "mounted", "charge", "defense",
+                          "unopposed", "range", "throw"))
+
+
+async def test_an_option_left_out_is_one_not_given(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    """The cogs hand the options over as given, None for those left out; the service alone drops them, so an
+    attack with every option left out is the bare attack, and /odds with no spell named is an attack's odds."""
+    await _fight(services, manager, alice, gm, "ars-harn", {"str": 0, "sta": 0, "dex": 2, "qik": 1,
+                                                            "abilities.Bow": 5}, ["Longbow"], "bandit")
+    dice = "attack=9 defense=2 location=50 shock=9"
+    bare = await services.combat.attack(alice, "Bandit 1", "Longbow", {}, dice_text=dice)
+    await services.records.undo(gm)
+    left_out = await services.combat.attack(alice, "Bandit 1", "Longbow", LEFT_OUT, dice_text=dice)
+    assert left_out.resolution["outcome"] == bare.resolution["outcome"]
+    assert left_out.resolution["outcome"]["range"] == "short"  # the default band, not a None one
+    odds = await services.odds.odds(alice, "Bandit 1", "Longbow", {**LEFT_OUT, "spell": None, "damage": None,
+                                                                   "kind": None, "body_levels": None})
+    assert [d.action["type"] for d in odds.declarations] == ["attack"]
+    assert None not in odds.declarations[0].action.values()
