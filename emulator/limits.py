@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import DiscordError, ErrorTree, empty_message, invalid_form
-from .models import IS_COMPONENTS_V2, walk_components
+from .models import IS_COMPONENTS_V2, Message, walk_components
 
 JSONDict = dict[str, Any]
 Path = tuple[str | int, ...]
@@ -271,6 +271,19 @@ def check_attachments(body: Mapping[str, Any], upload_indexes: Sequence[int], *,
         tree = ErrorTree()
         tree.add((*path, "attachments"), "BASE_TYPE_MAX_LENGTH", f"Must be {FILES_MAX} or fewer in length.")
         raise invalid_form(tree)
+
+
+def check_edit(msg: Message, body: Mapping[str, Any], uploads: Sequence[int], path: Path = ()) -> None:
+    """Limits on the edit itself, then Discord's refusal to leave a message with nothing in it."""
+    has_files = bool(uploads)
+    check_message(body, require_content=False, path=path)
+    check_attachments(body, uploads, kept=len(msg.attachments), path=path)
+    content = body.get("content", msg.content)
+    embeds = body.get("embeds", msg.embeds)
+    components = body.get("components", msg.components)
+    attachments = body.get("attachments", msg.attachments)
+    if not (content or embeds or components or attachments or has_files or msg.loading):
+        raise empty_message()
 
 
 def check_modal(data: Mapping[str, Any], path: Path = ("data",)) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -354,7 +353,7 @@ class RestApi:
         if body.uploads:
             self.state.require(channel, self.state.bot.id, perms.ATTACH_FILES)
         data = self._embeds_allowed(channel, body.dict, msg)
-        check_edit(msg, data, list(body.uploads))
+        limits.check_edit(msg, data, list(body.uploads))
         self.state.edit_message(msg, data, body.uploads)
         self.emu.notifier.notify()
         return json_reply(self.state.message_payload(msg))
@@ -538,17 +537,3 @@ class RestApi:
         if "nick" in body:
             self.state.update_member(member, nick=body["nick"])
         return json_reply(member.payload())
-
-
-def check_edit(msg: Message, body: JSONDict, uploads: Sequence[int], path: tuple[str, ...] = ()) -> None:
-    """Limits on the edit itself, then Discord's refusal to leave a message with nothing in it."""
-    has_files = bool(uploads)
-    limits.check_message(body, require_content=False, path=path)
-    limits.check_attachments(body, uploads, kept=len(msg.attachments), path=path)
-    content = body.get("content", msg.content)
-    embeds = body.get("embeds", msg.embeds)
-    components = body.get("components", msg.components)
-    attachments = body.get("attachments", msg.attachments)
-    if not (content or embeds or components or attachments or has_files or msg.loading):
-        raise err.empty_message()
-

@@ -28,7 +28,6 @@ from .records import (
     InteractionHandle,
     ResponseEvent,
 )
-from .rest import check_edit
 
 if TYPE_CHECKING:
     from .server import Emulator
@@ -140,7 +139,7 @@ class InteractionWebhooks:
         if kind == UPDATE_MESSAGE:
             target = handle.source_message
             assert target is not None
-            check_edit(target, data, list(body.uploads), path=("data",))
+            limits.check_edit(target, data, list(body.uploads), path=("data",))
             self.state.edit_message(target, data, body.uploads)
             handle.original = target
             return target
@@ -245,7 +244,7 @@ class InteractionWebhooks:
         msg = self._target(request, handle)
         body = await read_body(request)
         data = body.dict
-        check_edit(msg, data, list(body.uploads))
+        limits.check_edit(msg, data, list(body.uploads))
         self.state.edit_message(msg, data, body.uploads)
         self._record(handle, ResponseEvent("edit", data, msg))
         return json_reply(self.state.message_payload(msg))
