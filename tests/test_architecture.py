@@ -1,9 +1,13 @@
-"""rules/ stays pure: nothing from discord, sqlalchemy, yaml or the bot, and no global random."""
+"""The layers of docs/architecture.md hold: rules/ stays pure (nothing from discord, sqlalchemy, yaml or the bot,
+no global random), every import runs downward (the services never touch discord, the UI and the cogs never the
+database, the emulator nothing of the bot's), and neither bot/ nor emulator/ has an import circle."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import pytest
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 FORBIDDEN = {"discord", "sqlalchemy", "yaml", "bot", "content", "aiohttp", "aiosqlite", "asyncpg"}
@@ -43,8 +47,8 @@ ROOT = RULES.parent
 BOT = ROOT / "bot"
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def _module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -76,8 +80,9 @@ def _runtime_imports(tree: ast.AST, package: str) -> list[tuple[str, tuple[str, 
     return found
 
 
-def _bot_import_graph() -> dict[str, set[str]]:
-    paths = {_module_name(path): path for path in BOT.rglob("*.py") if "migrations" not in path.parts}
+def _import_graph(top: Path, root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the modules of ``top`` (a package directory under ``root``) it imports when it runs."""
+    paths = {_module_name(path, root): path for path in top.rglob("*.py") if "migrations" not in path.parts}
     graph: dict[str, set[str]] = {}
     for module, path in paths.items():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -133,4 +138,90 @@ def test_the_cycle_finder_finds_a_late_import_circle() -> None:
 
 
 def test_no_import_circles_among_bot_modules() -> None:
-    assert _cycles(_bot_import_graph()) == []
+    assert _cycles(_import_graph(BOT)) == []
+
+
+def test_no_import_circles_among_emulator_modules() -> None:
+    assert _cycles(_import_graph(ROOT / "emulator")) == []
+
+
+# -- every import runs downward (docs/architecture.md, "The layers") -------------------------------------
+
+# (the package directory, what none of its modules may import, why). Type-only imports count here: a service
+# typed with a discord object, or a view typed with a table row, is the dependency the layer forbids.
+LAYERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("bot/services", ("discord", "bot.ui", "bot.cogs", "bot.app", "bot.tree", "bot.interactions"),
+     "the services return frozen views, never discord objects, and know nothing of the UI above them"),
+    ("bot/ui", ("bot.db", "bot.cogs"), "the UI reads what the services return, never the database"),
+    ("bot/cogs", ("bot.db",), "a cog calls one service method; the service owns the transaction"),
+    ("bot/db", ("bot.services", "bot.ui", "bot.cogs", "bot.app", "discord", "content", "rules"),
+     "tables and repositories, below everything that uses them"),
+    ("content", ("bot", "emulator", "bench", "discord", "sqlalchemy"), "content/ builds catalogs from rules/ alone"),
+    ("emulator", ("bot", "content", "rules", "bench", "tests"), "a loopback Discord knows nothing of the bot"),
+)
+
+
+def _all_imports(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module ``path`` names in an import, type-only ones too, relative ones resolved."""
+    module = _module_name(path, root)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def _upward(directory: str, forbidden: tuple[str, ...], root: Path = ROOT) -> dict[str, list[str]]:
+    """The modules under ``directory`` that import a module of ``forbidden`` (or one inside it), with what."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((root / directory).rglob("*.py")):
+        bad = sorted(name for name in _all_imports(path, root)
+                     if any(name == f or name.startswith(f + ".") for f in forbidden))
+        if bad:
+            found[str(path.relative_to(root))] = bad
+    return found
+
+
+@pytest.mark.parametrize(("directory", "forbidden", "why"), LAYERS, ids=[layer[0] for layer in LAYERS])
+def test_imports_run_downward(directory: str, forbidden: tuple[str, ...], why: str) -> None:
+    assert _upward(directory, forbidden) == {}, why
+
+
+@pytest.mark.parametrize(("directory", "forbidden", "why"), LAYERS, ids=[layer[0] for layer in LAYERS])
+def test_each_layer_check_finds_a_planted_upward_import(tmp_path: Path, directory: str, forbidden: tuple[str, ...],
+                                                        why: str) -> None:
+    """Each check can fail: an upward import planted in a copy of the layer (at the top, in a function, type
+    only, or relative) is found."""
+    planted = tmp_path / directory / "sub" / "planted.py"
+    planted.parent.mkdir(parents=True)
+    for init in (tmp_path / directory, planted.parent):
+        (init / "__init__.py").write_text("")
+    lines = [f"import {forbidden[0]}", f"def f():\n    from {forbidden[-1]} import x\n",
+             f"if TYPE_CHECKING:\n    import {forbidden[-1]}.deep\n"]
+    for line in lines:
+        planted.write_text(line + "\n")
+        assert _upward(directory, forbidden, tmp_path) != {}, line
+    planted.write_text("import os\nfrom . import planted_too\n")
+    assert _upward(directory, forbidden, tmp_path) == {}
+    if directory.startswith("bot/") and "bot.db" in forbidden:  # relative: from ...db import x, from bot/ui/sub/
+        planted.write_text("from ...db import models\n")
+        assert _upward(directory, forbidden, tmp_path) == {"/".join((directory, "sub", "planted.py")): [
+            "bot.db", "bot.db.models"]}
+
+
+def test_the_import_graph_finds_an_emulator_style_relative_circle(tmp_path: Path) -> None:
+    top = tmp_path / "emu"
+    top.mkdir()
+    (top / "__init__.py").write_text("")
+    (top / "rest.py").write_text("from .limits import check\n")
+    (top / "limits.py").write_text("def check():\n    from . import rest\n")
+    (top / "server.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .rest import x\n")
+    assert _cycles(_import_graph(top, tmp_path)) == [["emu.limits", "emu.rest"]]
