@@ -13,7 +13,7 @@ measured one interaction at a time, the commands interleaved in one run:
 * ``/bench-durable``: one bare INSERT + COMMIT through the bot's engine, then answers;
 * ``/attack`` in each system: a real encounter built through the services, the dice forced to the
   ``content/examples`` fight, both sheets re-imported every few attacks outside the timed region.
-* ``/attack`` in each system again, without the target's thumbnail (``wound_state.ATTACK_PICTURES`` off
+* ``/attack`` in each system again, without the target's thumbnail (the runtime's ``attack_pictures`` off
   for it alone): the baseline for what the picture costs, interleaved with the real one (latency only).
 
 Throughput: one closed-loop player per channel in ``--channels`` channels (100), each sending its next
@@ -62,7 +62,7 @@ from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.scratch_postgres import start_scratch_postgres
-from bot.services import Actor, Services, wound_state
+from bot.services import Actor, Services
 from content.guard import SCENARIO, parse_document
 from emulator import permissions as perms
 from emulator.harness import RunningBot, running_emulator, start_bot
@@ -401,7 +401,7 @@ async def latency_phase(watcher: Watcher, services: Services, commands: list[Com
     for round_no in range(rounds):
         for command in commands:
             arena = command.table.arenas[0]
-            wound_state.ATTACK_PICTURES = command.pictures
+            services.runtime.attack_pictures = command.pictures
             sample = await watcher.run(command.name, command.options(0), command.user(command.table), arena.channel)
             done = await watcher.handler_done(sample.handle)
             command.result.latencies.append(sample.latency_ms)
@@ -417,7 +417,7 @@ async def latency_phase(watcher: Watcher, services: Services, commands: list[Com
             watcher.forget()
         if progress and (round_no + 1) % step == 0:
             print(f"    latency: {round_no + 1}/{rounds}", file=sys.stderr, flush=True)
-    wound_state.ATTACK_PICTURES = True
+    services.runtime.attack_pictures = True
     watcher.forget()
 
 
@@ -459,11 +459,11 @@ async def warm_up(watcher: Watcher, services: Services, commands: list[Command],
     """Imports, caches, connection pools; the first attack in each channel posts and pins its tracker."""
     for _ in range(20):
         for command in commands:
-            wound_state.ATTACK_PICTURES = command.pictures
+            services.runtime.attack_pictures = command.pictures
             sample = await watcher.run(command.name, command.options(0), command.user(command.table),
                                        command.table.arenas[0].channel)
             await watcher.handler_done(sample.handle)
-    wound_state.ATTACK_PICTURES = True
+    services.runtime.attack_pictures = True
     for command in commands:
         if command.result.kind != "attack":
             continue

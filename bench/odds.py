@@ -46,7 +46,6 @@ from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.services import Actor, Services
-from bot.services.odds_worker import WORKER
 from content import load_catalog
 from content.scenario import parse_scenario
 from emulator import permissions as perms
@@ -144,11 +143,10 @@ async def through_emulator(repeat: int, worker: bool = True) -> list[str]:
     """/odds ``repeat`` times on every example; ``worker`` False: the enumeration in a thread, as before."""
     rows = ["| example | n | p50 ms | max ms | longest loop stall ms | exact |", "|---|---:|---:|---:|---:|---|"]
     watch = StallWatch()
-    WORKER.enabled = worker
     with tempfile.TemporaryDirectory(prefix="grievous-odds-bench-") as folder:
         db = Database.from_url(f"sqlite+aiosqlite:///{folder}/bench.db")
         await upgrade(db)
-        services = Services(db)
+        services = Services(db, odds_worker=worker)
         async with running_emulator() as emu:
             arenas: list[tuple[str, Any, Any, dict[str, Any]]] = []
             guilds: dict[str, Any] = {}

@@ -305,12 +305,13 @@ async def db(db_url: str, fake_system: str) -> AsyncIterator[Any]:
 
 @pytest.fixture
 def make_services(db: Any, fake_system: str) -> Any:
-    """``make_services(seed=1)``: a Services on the test database (a new one acts as a restart)."""
+    """``make_services(seed=1)``: a Services on the test database (a new one acts as a restart); other keywords
+    go to ``Services`` (``attack_pictures=False`` ...)."""
     from bot.services import Services
 
-    def make(seed: int = 1) -> Any:
+    def make(seed: int = 1, **options: Any) -> Any:
         counter = iter(range(10**9))
-        return Services(db, rng=lambda: Random(seed * 1_000_003 + next(counter)), catalogs=catalogs)
+        return Services(db, rng=lambda: Random(seed * 1_000_003 + next(counter)), catalogs=catalogs, **options)
 
     return make
 

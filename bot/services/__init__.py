@@ -56,7 +56,9 @@ __all__ = [
 
 class Services:
     """Every service over one database. ``rng`` makes a fresh generator per action (seed it in tests);
-    ``catalogs`` loads a system's content pack (tests may swap in a fake)."""
+    ``catalogs`` loads a system's content pack (tests may swap in a fake). ``group_commit``, ``encounter_cache``,
+    ``attack_pictures`` and ``odds_worker`` (/odds in the worker process, else in a thread) are there to be
+    compared (bench/)."""
 
     def __init__(
         self,
@@ -67,16 +69,18 @@ class Services:
         catalogs: Callable[[str], Any] = _load_catalog,
         group_commit: bool | None = None,
         encounter_cache: bool = True,
+        attack_pictures: bool = True,
+        odds_worker: bool = True,
     ) -> None:
         self.db = db
         self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit,
-                               encounter_cache=encounter_cache)
+                               encounter_cache=encounter_cache, attack_pictures=attack_pictures)
         self.setup = SetupService(self.runtime)
         self.characters = CharacterService(self.runtime)
         self.encounters = EncounterService(self.runtime)
         self.combat = CombatService(self.runtime)
         self.injuries = InjuryService(self.runtime)
-        self.odds = OddsService(self.runtime, self.combat)
+        self.odds = OddsService(self.runtime, self.combat, in_worker=odds_worker)
         self.records = RecordService(self.runtime)
         self.packs = PackService(self.runtime)
         self.guild_commands = GuildCommandService(self.runtime)

@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
 from bot.errors import NotFound, UserError
-from bot.services import wound_state
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
@@ -171,7 +170,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)), secret=secret,
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
-        target_picture=_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings),
+        target_picture=(_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings)
+                        if rt.attack_pictures else None),
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
     )
@@ -189,8 +189,7 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
                     before: set[int], catalog: Any, rulings: Mapping[str, Any]) -> WoundPicture | None:
     """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
     after = resolution.get("defender")
-    if (not wound_state.ATTACK_PICTURES or call.kind not in ("attack", "cast") or call.target is None
-            or not isinstance(after, Mapping)):
+    if call.kind not in ("attack", "cast") or call.target is None or not isinstance(after, Mapping):
         return None
     if not _wound_indexes(after) - before and armour_held_at(outcome) is None:
         return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)

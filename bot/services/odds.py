@@ -26,7 +26,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
-from bot.services.odds_worker import WORKER
+from bot.services.odds_worker import WORKER, compute
 from bot.services.rulings import scenario_settings
 from bot.services.runtime import Runtime
 from content.guard import check_text, whole_number
@@ -103,9 +103,11 @@ def parse_compare(text: str) -> dict[str, Any]:
 
 
 class OddsService:
-    def __init__(self, runtime: Runtime, combat: CombatService) -> None:
+    def __init__(self, runtime: Runtime, combat: CombatService, *, in_worker: bool = True) -> None:
+        """``in_worker`` False: every enumeration in a thread, as before the worker (bench.odds measures both)."""
         self._rt = runtime
         self._combat = combat
+        self._worker = WORKER if in_worker else None
 
     async def odds(self, actor: Actor, target: str, weapon: str | None = None,
                    options: Mapping[str, Any] | None = None, dice_text: str | None = None,
@@ -156,8 +158,8 @@ class OddsService:
             # an even share, plus whatever the declarations before did not use
             share = (deadline - time.monotonic()) / (len(jobs) - index)
             try:
-                odds = await WORKER.compute(job.scenario.system, job.scenario, job.catalog, view.forced,
-                                            max(share, 0.05))
+                odds = await compute(self._worker, job.scenario.system, job.scenario, job.catalog, view.forced,
+                                     max(share, 0.05))
             except IllegalAction as exc:
                 if index == 0:  # what was asked first cannot be done: that is the answer
                     raise

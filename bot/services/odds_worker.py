@@ -29,7 +29,6 @@ from rules.registry import get_engine
 
 class OddsWorker:
     def __init__(self) -> None:
-        self.enabled = True  # False: always a thread (bench.odds measures the two)
         self._pool: ProcessPoolExecutor | None = None
         self._ready: concurrent.futures.Future[list[str]] | None = None
 
@@ -48,19 +47,33 @@ class OddsWorker:
                       forced: Mapping[str, Sequence[int]] | None, budget: float) -> Odds:
         """The exact odds within ``budget`` seconds (what is exact so far past it)."""
         until = time() + budget
-        if self.enabled and self._warm() and self._pool is not None:
+        if self._warm() and self._pool is not None:
             try:
                 return await asyncio.wrap_future(self._pool.submit(compute_for, system, scenario, catalog, forced,
                                                                    until))
             except BrokenProcessPool:
                 self.close()  # the next /odds starts a new worker; this one runs in a thread
-        return await asyncio.to_thread(compute_odds, get_engine(system), scenario, catalog, forced,
-                                       max(0.05, until - time()))
+        return await in_thread(system, scenario, catalog, forced, until)
 
     def close(self) -> None:
         pool, self._pool, self._ready = self._pool, None, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def in_thread(system: str, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None,
+                    until: float) -> Odds:
+    """The enumeration in a thread of the bot's process, stopping by ``until`` (an epoch time)."""
+    return await asyncio.to_thread(compute_odds, get_engine(system), scenario, catalog, forced,
+                                   max(0.05, until - time()))
+
+
+async def compute(worker: OddsWorker | None, system: str, scenario: Scenario, catalog: Any,
+                  forced: Mapping[str, Sequence[int]] | None, budget: float) -> Odds:
+    """The exact odds within ``budget`` seconds: in ``worker`` (None: in a thread)."""
+    if worker is None:
+        return await in_thread(system, scenario, catalog, forced, time() + budget)
+    return await worker.compute(system, scenario, catalog, forced, budget)
 
 
 # one per bot process, shared by every Services (the tests build many)

@@ -146,6 +146,7 @@ class Runtime:
         packs: Callable[[str, Mapping[str, bytes]], Any] = _load_pack,
         group_commit: bool | None = None,
         encounter_cache: bool = True,
+        attack_pictures: bool = True,
     ) -> None:
         self.db = db
         self.rng = rng
@@ -171,6 +172,9 @@ class Runtime:
         self.on_transaction: Callable[[float, int], None] | None = None
         # how long an attack waits for its target's player to choose a defence (bot/services/defense_prompt.py)
         self.defense_prompt_seconds = 60.0
+        # whether an attack that marks its target's body reports the target's picture (the thumbnail); False: a
+        # baseline for what the picture costs (bench/latency.py measures both, interleaved on one bot)
+        self.attack_pictures = attack_pictures
         # ``group_commit``: one writer task commits the commands that are ready together
         # (bot/services/group_commit.py). None (the default): where it pays, which is SQLite: on a quiet machine
         # it raised /attack's 100-channel throughput 1.2-1.5x and halved its p99 (docs/benchmarks.md).

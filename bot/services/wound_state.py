@@ -19,10 +19,6 @@ from rules.outcome import Outcome
 
 log = logging.getLogger(__name__)
 
-# Whether an attack's report carries the target's picture (its thumbnail). bench/latency.py turns it off for
-# a baseline /attack measured in the same run.
-ATTACK_PICTURES = True
-
 
 def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Any,
                   rulings: Mapping[str, Any] | None = None) -> WoundPicture | None:
