@@ -176,9 +176,9 @@ class Runtime:
         # baseline for what the picture costs (bench/latency.py measures both, interleaved on one bot)
         self.attack_pictures = attack_pictures
         # ``group_commit``: one writer task commits the commands that are ready together
-        # (bot/services/group_commit.py). None (the default): where it pays, which is SQLite: on a quiet machine
-        # it raised /attack's 100-channel throughput 1.2-1.5x and halved its p99 (docs/benchmarks.md).
-        # PostgreSQL takes concurrent writers itself; True turns it on there too, for the comparison.
+        # (bot/services/group_commit.py). None (the default): where it pays, which is SQLite (the figures:
+        # docs/benchmarks.md, "Issue 12: the write path under a burst"). PostgreSQL takes concurrent writers
+        # itself; True turns it on there too, for the comparison.
         wanted = db.dialect == "sqlite" if group_commit is None else group_commit
         self.committer = GroupCommitter(db, self._committed) if wanted else None
         # Active encounters between commands (bot/services/encounter_cache.py); None: every command loads them.
