@@ -35,6 +35,7 @@ from bot.services.sheet_file import (
 from bot.services.sheet_guide import SheetGuide, sheet_guide
 from bot.services.snapshots import brief, character_view
 from bot.services.undo_record import ChangeRecorder
+from bot.systems import profile_of
 from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
 from content.guard import check_text
 from rules.dice import DiceSource
@@ -306,7 +307,8 @@ class CharacterService:
             except RulesError:
                 return []
             names = getattr(catalog, "location_names", None)
-            if not callable(names) or system != "fading-suns":
+            profile = profile_of(system)  # a system whose /attack calls a location
+            if not callable(names) or profile is None or "location" not in profile.own_options.get("attack", {}):
                 return []
             return matching([shown_name(name) for name in names()], prefix)  # as the results say: "right arm"
 

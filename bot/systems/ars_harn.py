@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import SystemProfile, Treatment
+from bot.systems.profile import HelpWords, OddsWords, SystemProfile, Treatment
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import parse_character
 
@@ -57,7 +58,8 @@ PROFILE = SystemProfile(
     decide_options=("decision",),
     attack_option_names={},
     command_actions={"rearm": ("ready", {})},
-    treatments={"chirurgy": Treatment("heal", {"method": "chirurgy"}), "spell": Treatment("heal", {"method": "spell"})},
+    treatments={"chirurgy": Treatment("heal", {"method": "chirurgy"}, "Chirurgy"),
+                "spell": Treatment("heal", {"method": "spell"}, "Healing spell")},
     patient_acts=False,
     modifier_option="modifier",
     rest_days=1,
@@ -66,4 +68,29 @@ PROFILE = SystemProfile(
     roll_actions={"shock": "shock", "kill": "kill"},
     pending_ids=False,
     picture=picture,
+    help=HelpWords(
+        attack_options="`aspect` (blunt, edge, point), `aim` (high, mid, low), `save_excess` (keep excess points "
+                       "for next round)",
+        combat_extra="`/cast target spell damage kind body_levels aim` \u2014 damaging and Body Level spells\n"
+                     "`/shock` \u2014 re-roll shock; `/advantage` \u2014 use a Tactical Advantage",
+        dice_example="`dice:\"attack=7 location=55\"`",
+        heal="`/heal character method healer` \u2014 `chirurgy` (the healer's Chirurgy) or `spell` "
+             "(`body_levels` healed)\n`/rest character days` \u2014 the healing rolls over the days",
+        roll_examples="`3d6+2`, `stress+5 vs 9`, `simple+3`",
+        decisions="a failed kill roll (death or incapacitation)",
+        initiative="`/encounter initiative` rolls initiative; `/encounter declare` sets aspect, aim and target in "
+                   "the movement phase",
+    ),
+    odds=OddsWords(
+        headline=(("Hit", top("hit")), ("Injury", top("injury")), ("Grievous or worse", top("grievous_or_worse")),
+                  ("Kill roll failed", top("kill_failed")), ("Shock failed", top("shock_failed"))),
+        chart=(("Miss", detail("miss")), ("Hit, no injury", less(top("hit"), top("injury"))),
+               ("Minor", detail("severity", "minor")), ("Serious", detail("severity", "serious")),
+               ("Grievous", detail("severity", "grievous")), ("Kill-level", detail("severity", "kill")),
+               (NESTED + "kill roll failed", top("kill_failed"))),
+        follow_ups="kill and shock",
+        hidden_when_unreachable=frozenset({"Hit, no injury"}),  # an ars-harn hit nearly always injures
+    ),
+    way_out_cost="that is their action this round",
+    describers="bot.ui.outcomes.ars_harn",
 )

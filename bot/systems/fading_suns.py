@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import SystemProfile, Treatment
+from bot.systems.profile import HelpWords, OddsWords, SystemProfile, Treatment
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import parse
 
@@ -48,9 +49,10 @@ PROFILE = SystemProfile(
     decide_options=("choice",),
     attack_option_names={"location": "aim", "modifier": "modifiers"},
     command_actions={"rearm": ("recover", {"condition": "disarmed"})},
-    # Fading Suns heals with a skill: Remedy (minor to grievous wounds) or Physick (crippled ones too)
-    treatments={"first_aid": Treatment("heal", {"skill": "remedy"}),
-                "chirurgy": Treatment("heal", {"skill": "physick"})},
+    # Fading Suns heals with a skill: Remedy (minor to grievous wounds) or Physick (crippled ones too), and
+    # names the treatment by it, as its results do ("treats ... with Physick")
+    treatments={"first_aid": Treatment("heal", {"skill": "remedy"}, "Remedy"),
+                "chirurgy": Treatment("heal", {"skill": "physick"}, "Physick")},
     patient_acts=False,
     modifier_option="modifiers",
     rest_days=1,
@@ -59,4 +61,29 @@ PROFILE = SystemProfile(
     roll_actions={"effect": "effect", "stumble": "effect", "fumble": "effect"},
     pending_ids=True,
     picture=picture,
+    help=HelpWords(
+        attack_options="`location` (a called location), `defense` (the target dodges or parries if the attack "
+                       "succeeds)",
+        combat_extra="",
+        dice_example="`dice:\"attack=7 location=12\"`",
+        heal="`/heal character method healer` \u2014 `remedy` (the healer's Remedy: minor to grievous "
+             "wounds) or `physick` (the healer's Physick: crippled ones too)\n`/rest character days` \u2014 "
+             "the healing rolls over the days",
+        roll_examples="`3d6+2`, `fs vs 12`",
+        decisions="a deadly wound under `gm_confirms_death` (death or mercy)",
+        initiative="`/encounter initiative` rolls initiative and sets the turn order",
+    ),
+    odds=OddsWords(
+        headline=(("Success", top("success")), ("Hit", top("hit")), ("Wound", top("wound")),
+                  ("Crippled", detail("crippled")), ("Dead", top("dead"))),
+        chart=(("Miss", detail("miss")), ("Defended", detail("defended")),
+               ("Hit, no wound", less(top("hit"), top("wound"))), ("Wound", top("wound")),
+               (NESTED + "crippled", detail("crippled")), (NESTED + "stunned", detail("stunned")),
+               (NESTED + "unconscious", detail("unconscious")), (NESTED + "dead", top("dead"))),
+        follow_ups="wound effect",
+        hidden_when_unreachable=frozenset({"Hit, no wound"}),
+        aims_at_locations=True,  # /attack's location option is the engine's aim
+    ),
+    way_out_cost="that is their action this turn",
+    describers="bot.ui.outcomes.fading_suns",
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.systems.odds_rows import NESTED, detail, top
 from bot.systems.pictures import HitPointWounds, Segment
-from bot.systems.profile import SystemProfile, Treatment
+from bot.systems.profile import HelpWords, OddsWords, SystemProfile, Treatment
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character
 from rules.pendragon.derived import current_hp, derive
@@ -55,7 +56,8 @@ PROFILE = SystemProfile(
     decide_options=("kind", "decision"),
     attack_option_names={},
     command_actions={},
-    treatments={"first_aid": Treatment("first_aid"), "chirurgy": Treatment("chirurgery")},
+    treatments={"first_aid": Treatment("first_aid", label="First aid"),
+                "chirurgy": Treatment("chirurgery", label="Chirurgery")},
     patient_acts=True,  # first_aid and chirurgery act on the patient; the healer is the defender
     modifier_option="modifier",
     rest_days=DAYS_PER_WEEK,
@@ -65,4 +67,30 @@ PROFILE = SystemProfile(
     roll_actions={"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
     pending_ids=False,
     picture=picture,
+    help=HelpWords(
+        attack_options="`mounted` (on horseback), `charge` (a mounted lance charge: the sheet needs a `horse`)",
+        combat_extra="",
+        dice_example="`dice:\"attacker=14 damage=4,4,3\"`",
+        heal="`/heal character method healer` \u2014 `first_aid` (once per wound) or `chirurgy` "
+             "(Chirurgery, weekly, when needed)\n`/rest character days` \u2014 healing by the week (7 days a roll)",
+        roll_examples="`3d6+2`, `d20 vs 14`",
+        decisions="dying (death or survival), an experience check, a gentle fall",
+        initiative="`/encounter initiative` keeps the order they joined: both sides of an exchange roll at once; "
+                   "`/encounter order` changes it",
+    ),
+    odds=OddsWords(
+        headline=(("Win", top("win")), ("Tie", top("tie")), ("Loss", top("loss")),
+                  ("Major wound", top("major_wound")), ("Unconscious", top("unconscious"))),
+        chart=(("Win", top("win")), ("Tie", top("tie")), ("Both fail", detail("neither")),
+               ("Loss", top("loss")), (NESTED + "knockdown", detail("knockdown")),
+               (NESTED + "major wound", top("major_wound")), (NESTED + "unconscious", top("unconscious"))),
+        follow_ups="knockdown and major wound",
+        # when the attacker rolls alone (the foe cannot strike back): a success hits, anything else misses
+        unopposed_headline=(("Hit", top("win")), ("Miss", detail("neither")), ("Major wound", top("major_wound")),
+                            ("Unconscious", top("unconscious"))),
+        unopposed_chart=(("Hit", top("win")), ("Miss", detail("neither")), (NESTED + "knockdown", detail("knockdown")),
+                         (NESTED + "major wound", top("major_wound")), (NESTED + "unconscious", top("unconscious"))),
+    ),
+    way_out_cost="it takes the round",
+    describers="bot.ui.outcomes.pendragon",
 )

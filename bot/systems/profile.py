@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.systems.odds_rows import OddsRow
 from bot.systems.pictures import WoundPicture
 
 # sheet, catalog, the server's rulings -> the picture's state (None: the catalog is not this system's)
@@ -24,6 +25,35 @@ class Treatment:
 
     action: str  # the engine action
     options: Mapping[str, Any] = field(default_factory=dict)  # its fixed options
+    label: str = ""  # its name in the system's words ("Chirurgery", "Remedy"); "" : the neutral name titled
+
+
+@dataclass(frozen=True)
+class HelpWords:
+    """/help's lines that differ between systems (bot/ui/help_embeds.py), as markdown."""
+
+    attack_options: str  # the /attack options only this system takes
+    combat_extra: str  # its own combat commands ("" where it has none)
+    dice_example: str  # a dice option naming its labels
+    heal: str  # /heal's treatments and /rest
+    roll_examples: str  # /roll expressions
+    decisions: str  # what the GM's buttons decide
+    initiative: str  # how /encounter initiative orders the fight
+
+
+@dataclass(frozen=True)
+class OddsWords:
+    """What /odds shows first and what its chart draws (bot/ui/odds_embeds.py)."""
+
+    headline: tuple[OddsRow, ...]  # the few numbers a player decides on
+    # the chart: outcomes that add up to the whole, then the grave ones (labels starting with NESTED)
+    chart: tuple[OddsRow, ...]
+    follow_ups: str  # the rolls a blow's outcome calls for, which the odds follow too
+    hidden_when_unreachable: frozenset[str] = frozenset()  # chart rows left out when no declaration reaches them
+    # where only the attacker rolls (Pendragon unopposed): the rows instead (empty: the same rows)
+    unopposed_headline: tuple[OddsRow, ...] = ()
+    unopposed_chart: tuple[OddsRow, ...] = ()
+    aims_at_locations: bool = False  # "aim" names a hit location (Fading Suns), not high/mid/low
 
 
 @dataclass(frozen=True)
@@ -62,3 +92,10 @@ class SystemProfile:
 
     # -- the body diagram (bot/services/wound_state.py) --
     picture: PictureReader
+
+    # -- words (bot/ui/) --
+    help: HelpWords
+    odds: OddsWords
+    way_out_cost: str  # what a way out that takes the character's action costs, in the system's words
+    # the module of bot/ui/outcomes/ whose DESCRIBERS word this engine's outcome records
+    describers: str

@@ -8,19 +8,12 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.services.results import CharacterBrief, CharacterView, PartyView, TreatmentOffer
+from bot.systems import profile_of
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.outcomes import Severity, human, signed, text, title
 from rules.model import Wound
-
-# /heal's neutral treatments in each system's words (bot/services/injuries.py TREATMENTS).
-TREATMENT_LABELS = {
-    ("ars-harn", "chirurgy"): "Chirurgy", ("ars-harn", "spell"): "Healing spell",
-    ("pendragon", "first_aid"): "First aid", ("pendragon", "chirurgy"): "Chirurgery",
-    # Fading Suns names a treatment by its skill, as its results do ("treats ... with Physick")
-    ("fading-suns", "first_aid"): "Remedy", ("fading-suns", "chirurgy"): "Physick",
-}
 
 
 def treatment_offer(offer: TreatmentOffer) -> str:
@@ -37,7 +30,10 @@ def offer_answered(offer: TreatmentOffer, accepted: bool, user_id: int) -> str:
 
 
 def treatment_label(system: str, method: str) -> str:
-    return TREATMENT_LABELS.get((system, method), title(method))
+    """/heal's neutral treatment ``method`` in the system's words (its profile's), else the name titled."""
+    profile = profile_of(system)
+    treatment = profile.treatments.get(method) if profile is not None else None
+    return treatment.label if treatment is not None and treatment.label else title(method)
 
 
 def _pairs(pairs: Iterable[tuple[str, str]], joiner: str = " \u00b7 ") -> str:

@@ -28,7 +28,6 @@ from bot.ui.action_embeds import (
     roll,
 )
 from bot.ui.character_embeds import (
-    TREATMENT_LABELS,
     character,
     character_list,
     condition_text,
@@ -144,7 +143,6 @@ __all__ = [
     "STALE_FORM",
     "STOPPING",
     "SYSTEM_TITLES",
-    "TREATMENT_LABELS",
     "UNKNOWN_COMMAND",
     "WAITING",
     "action",

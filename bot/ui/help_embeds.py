@@ -5,63 +5,16 @@ Without a system (a direct message), each topic says what differs between the th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
 from bot.services.sheet_guide import SheetGuide
-from bot.systems import GM_ROLLS, gm_rolls
+from bot.systems import PROFILES, gm_rolls, profile_of
+from bot.systems.profile import SystemProfile
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
 from rules.sheet_spec import SheetField
-
-SYSTEMS = ("ars-harn", "pendragon", "fading-suns")
-
-# Per system: the words that differ between systems, used by the topics below.
-_ATTACK_OPTIONS = {
-    "ars-harn": "`aspect` (blunt, edge, point), `aim` (high, mid, low), `save_excess` (keep excess points for "
-                "next round)",
-    "pendragon": "`mounted` (on horseback), `charge` (a mounted lance charge: the sheet needs a `horse`)",
-    "fading-suns": "`location` (a called location), `defense` (the target dodges or parries if the attack "
-                   "succeeds)",
-}
-_COMBAT_EXTRA = {
-    "ars-harn": "`/cast target spell damage kind body_levels aim` \u2014 damaging and Body Level spells\n"
-                "`/shock` \u2014 re-roll shock; `/advantage` \u2014 use a Tactical Advantage",
-    "pendragon": "",
-    "fading-suns": "",
-}
-_DICE_EXAMPLE = {
-    "ars-harn": "`dice:\"attack=7 location=55\"`",
-    "pendragon": "`dice:\"attacker=14 damage=4,4,3\"`",
-    "fading-suns": "`dice:\"attack=7 location=12\"`",
-}
-_HEAL = {
-    "ars-harn": "`/heal character method healer` \u2014 `chirurgy` (the healer's Chirurgy) or `spell` "
-                "(`body_levels` healed)\n`/rest character days` \u2014 the healing rolls over the days",
-    "pendragon": "`/heal character method healer` \u2014 `first_aid` (once per wound) or `chirurgy` "
-                 "(Chirurgery, weekly, when needed)\n`/rest character days` \u2014 healing by the week (7 days a roll)",
-    "fading-suns": "`/heal character method healer` \u2014 `remedy` (the healer's Remedy: minor to grievous "
-                   "wounds) or `physick` (the healer's Physick: crippled ones too)\n`/rest character days` \u2014 "
-                   "the healing rolls over the days",
-}
-_ROLL_EXAMPLES = {
-    "ars-harn": "`3d6+2`, `stress+5 vs 9`, `simple+3`",
-    "pendragon": "`3d6+2`, `d20 vs 14`",
-    "fading-suns": "`3d6+2`, `fs vs 12`",
-}
-_DECISIONS = {
-    "ars-harn": "a failed kill roll (death or incapacitation)",
-    "pendragon": "dying (death or survival), an experience check, a gentle fall",
-    "fading-suns": "a deadly wound under `gm_confirms_death` (death or mercy)",
-}
-_INITIATIVE = {
-    "ars-harn": "`/encounter initiative` rolls initiative; `/encounter declare` sets aspect, aim and target in "
-                "the movement phase",
-    "pendragon": "`/encounter initiative` keeps the order they joined: both sides of an exchange roll at once; "
-                 "`/encounter order` changes it",
-    "fading-suns": "`/encounter initiative` rolls initiative and sets the turn order",
-}
 
 TITLES: dict[str, str] = {
     "start": "Getting started", "setup": "Setup (server managers)", "characters": "Characters",
@@ -70,11 +23,12 @@ TITLES: dict[str, str] = {
 }
 
 
-def _per_system(words: dict[str, str], system: str | None) -> str:
-    """The line for ``system``, or each system's, labelled, when there is none."""
-    if system in words:
-        return words[system]
-    return "\n".join(f"{system_title(s)}: {words[s]}" for s in SYSTEMS if words[s])
+def _per_system(words: Callable[[SystemProfile], str], system: str | None) -> str:
+    """The line for ``system`` (from its profile), or each system's, labelled, when there is none."""
+    profile = profile_of(system or "")
+    if profile is not None:
+        return words(profile)
+    return "\n".join(f"{p.title}: {words(p)}" for p in PROFILES.values() if words(p))
 
 
 def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequence[str]) -> str:
@@ -104,35 +58,37 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
         return (
             "One per channel, with a pinned tracker that is edited as things change.\n"
             "`/encounter start`, `/encounter add character`, `/encounter npcs template count`\n"
-            f"{_per_system(_INITIATIVE, system)}\n"
+            f"{_per_system(lambda p: p.help.initiative, system)}\n"
             "`/encounter next` (skips those who cannot act), `/encounter order` and `/encounter delay` (the GM's "
             "turn order, a held turn), `/encounter remove`, `/encounter status`, `/encounter end`")
     if topic == "combat":
-        extra = _per_system(_COMBAT_EXTRA, system)
+        extra = _per_system(lambda p: p.help.combat_extra, system)
+        profile = profile_of(system or "")
         return (
             "`/attack target weapon modifier dice attacker`, and\n"
-            f"{_per_system(_ATTACK_OPTIONS, system)}\n"
+            f"{_per_system(lambda p: p.help.attack_options, system)}\n"
             + "`/odds` \u2014 the same options as `/attack`: your exact chances before you strike, only for you; "
             "`compare` sets a second choice beside it\n"
             + (f"{extra}\n" if extra else "")
             + "`/recover character condition` \u2014 get up, remount, come round (it lists what they have); "
             "`/ready character weapon` \u2014 pick up, draw or replace a weapon\n"
-            + (f"{_DICE_EXAMPLE[system]} uses the faces you rolled at the table; the rest are rolled."
-               if system in _DICE_EXAMPLE else
+            + (f"{profile.help.dice_example} uses the faces you rolled at the table; the rest are rolled."
+               if profile is not None else
                "`dice` takes the faces you rolled at the table, by label (`/help topic:dice`); the rest are rolled."))
     if topic == "injuries":
         return ("`/injuries character` \u2014 every wound: location, severity, penalty, and a body diagram\n"
                 "`/injuries party:true` \u2014 every player character's wounds at a glance\n"
-                f"{_per_system(_HEAL, system)}")
+                f"{_per_system(lambda p: p.help.heal, system)}")
     if topic == "dice":
         shown = f"\nDice labels: {' '.join(f'`{label}`' for label in labels)}" if labels else ""
-        return (f"`/roll expression` \u2014 {_per_system(_ROLL_EXAMPLES, system)}{shown}\n"
+        return (f"`/roll expression` \u2014 {_per_system(lambda p: p.help.roll_examples, system)}{shown}\n"
                 "`/log` \u2014 the channel's recent rolls and events\n"
                 "`/undo` \u2014 (GM) take back the last action of the encounter")
     return (
         "Buttons only the GM role can press ask you to decide: "
-        f"{_per_system(_DECISIONS, system)}. They keep working after a restart.\n"
-        f"With `/setup rolls mode:gm`, {_per_system(GM_ROLLS, system)} wait for you: **Roll** lets the bot roll, "
+        f"{_per_system(lambda p: p.help.decisions, system)}. They keep working after a restart.\n"
+        f"With `/setup rolls mode:gm`, {_per_system(lambda p: p.gm_rolls, system)} wait for you: "
+        "**Roll** lets the bot roll, "
         "**Dice** takes the faces you rolled; or `/pending-roll character roll dice`.\n"
         "`/undo` takes back only what the last action changed, and says what stands in the way if a later "
         "change depends on it.\n"

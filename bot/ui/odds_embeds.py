@@ -1,18 +1,20 @@
 """/odds wording: a compact embed of the few numbers a player decides on, and the chart's rows.
 
 The numbers come from ``rules.odds`` summaries; what each system shows first (and what the chart draws)
-is chosen here, the rest stays in ``grievous odds`` and the docs.
+is its profile's choice (``bot/systems/<system>.py``, ``odds``), the rest stays in ``grievous odds`` and the docs.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.services.odds import Declaration, OddsView
+from bot.systems import profile_of
+from bot.systems.profile import OddsWords
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.embed_common import _embed, system_title
@@ -22,69 +24,22 @@ from content.diagram import FigureLayout, diagram_layout
 from rules.odds.api import Odds
 
 CHART_NAME = "odds.png"
-Summary = Mapping[str, Any]
-Getter = Callable[[Summary], float]
 
 
-def _detail(name: str, key: str | None = None) -> Getter:
-    def get(summary: Summary) -> float:
-        value = summary["detail"][name]
-        return float(value.get(key, 0.0) if key is not None else value)
-    return get
-
-
-def _top(name: str) -> Getter:
-    return lambda summary: float(summary[name])
-
-
-def _less(first: Getter, second: Getter) -> Getter:
-    return lambda summary: max(0.0, first(summary) - second(summary))
-
-
-# (label, probability) the embed shows first, by system
-HEADLINE: dict[str, tuple[tuple[str, Getter], ...]] = {
-    "ars-harn": (("Hit", _top("hit")), ("Injury", _top("injury")), ("Grievous or worse", _top("grievous_or_worse")),
-                 ("Kill roll failed", _top("kill_failed")), ("Shock failed", _top("shock_failed"))),
-    "pendragon": (("Win", _top("win")), ("Tie", _top("tie")), ("Loss", _top("loss")),
-                  ("Major wound", _top("major_wound")), ("Unconscious", _top("unconscious"))),
-    "fading-suns": (("Success", _top("success")), ("Hit", _top("hit")), ("Wound", _top("wound")),
-                    ("Crippled", _detail("crippled")), ("Dead", _top("dead"))),
-}
-
-# the chart: outcomes that add up to the whole (to what was worked out, if time ran out), then the grave ones,
-# each part of one of those (marked NESTED: a reader must not add them to the rest)
-NESTED = "\u00bb "
-CHART: dict[str, tuple[tuple[str, Getter], ...]] = {
-    "ars-harn": (("Miss", _detail("miss")), ("Hit, no injury", _less(_top("hit"), _top("injury"))),
-                 ("Minor", _detail("severity", "minor")), ("Serious", _detail("severity", "serious")),
-                 ("Grievous", _detail("severity", "grievous")), ("Kill-level", _detail("severity", "kill")),
-                 (NESTED + "kill roll failed", _top("kill_failed"))),
-    "pendragon": (("Win", _top("win")), ("Tie", _top("tie")), ("Both fail", _detail("neither")),
-                  ("Loss", _top("loss")), (NESTED + "knockdown", _detail("knockdown")),
-                  (NESTED + "major wound", _top("major_wound")), (NESTED + "unconscious", _top("unconscious"))),
-    "fading-suns": (("Miss", _detail("miss")), ("Defended", _detail("defended")),
-                    ("Hit, no wound", _less(_top("hit"), _top("wound"))), ("Wound", _top("wound")),
-                    (NESTED + "crippled", _detail("crippled")), (NESTED + "stunned", _detail("stunned")),
-                    (NESTED + "unconscious", _detail("unconscious")), (NESTED + "dead", _top("dead"))),
-}
-# rows left out when no declaration can reach them (an ars-harn hit always injures: "Hit, no injury" is noise)
-_WHEN_ANY = ("Hit, no injury", "Hit, no wound")
-
-# Pendragon when the attacker rolls alone (the foe cannot strike back): a success hits, anything else misses
-UNOPPOSED_HEADLINE = (("Hit", _top("win")), ("Miss", _detail("neither")), ("Major wound", _top("major_wound")),
-                      ("Unconscious", _top("unconscious")))
-UNOPPOSED_CHART = (("Hit", _top("win")), ("Miss", _detail("neither")), (NESTED + "knockdown", _detail("knockdown")),
-                   (NESTED + "major wound", _top("major_wound")), (NESTED + "unconscious", _top("unconscious")))
-_ALONE = {"defender_down": "the target cannot strike back", "missile": "unopposed at range",
-          "asked": "unopposed", "disarmed": "the target, disarmed, cannot strike back"}
+def _words(system: str) -> OddsWords | None:
+    profile = profile_of(system)
+    return profile.odds if profile is not None else None
 
 
 def _unopposed(view: OddsView) -> bool:
-    return view.system == "pendragon" and all(d.odds.declared.get("unopposed") for d in view.declarations)
+    """Only the attacker rolls in every declaration, in a system whose odds read differently then (Pendragon)."""
+    words = _words(view.system)
+    return words is not None and bool(words.unopposed_headline) and \
+        all(d.odds.declared.get("unopposed") for d in view.declarations)
 
 
-# the rolls a blow's outcome calls for, which the odds follow too (a GM would make them later in gm mode)
-FOLLOW_UPS = {"ars-harn": "kill and shock", "pendragon": "knockdown and major wound", "fading-suns": "wound effect"}
+_ALONE = {"defender_down": "the target cannot strike back", "missile": "unopposed at range",
+          "asked": "unopposed", "disarmed": "the target, disarmed, cannot strike back"}
 
 _SHOWN = ("weapon", "aspect", "aim", "location", "defense", "mounted", "charge", "save_excess", "modifier",
           "modifiers", "spell", "damage", "damage_type", "body_levels", "unopposed")
@@ -111,7 +66,8 @@ def action_text(action: dict[str, Any], system: str) -> str:
             continue
         if key == "aim":
             # ars-harn aims high, mid or low; Fading Suns aims at a location (its /attack location option)
-            parts.append(f"aimed at {plain(str(value).replace('_', ' '))}" if system == "fading-suns"
+            words = _words(system)
+            parts.append(f"aimed at {plain(str(value).replace('_', ' '))}" if words and words.aims_at_locations
                          else f"aim {plain(value)}")
         elif key in ("mounted", "charge"):
             parts.append(key)
@@ -170,7 +126,9 @@ def odds_embed(view: OddsView) -> discord.Embed:
     embed = _embed(f"\U0001f3b2 Odds: {plain(view.attacker)} vs {plain(view.target)}", description,
                    Severity.INFO.colour)
     shown: list[str] | None = None
-    for label, get in UNOPPOSED_HEADLINE if _unopposed(view) else HEADLINE.get(view.system, ()):
+    words = _words(view.system)
+    headline = () if words is None else words.unopposed_headline if _unopposed(view) else words.headline
+    for label, get in headline:
         # an unfinished enumeration found only part of each outcome's chances: at least that much
         values = [("\u2265" if not d.odds.distribution.complete else "") + percent(get(d.odds.summary))
                   for d in declarations]
@@ -180,7 +138,7 @@ def odds_embed(view: OddsView) -> discord.Embed:
         embed.add_field(name=label, value=" \u00b7 ".join(f"{'AB'[i]} {v}" for i, v in enumerate(values))
                         if compare else values[0], inline=True)
     coverage = _coverage(declarations)
-    footer = coverage or f"Exact: every roll followed, {FOLLOW_UPS.get(view.system, 'follow-up')} rolls too. " \
+    footer = coverage or f"Exact: every roll followed, {words.follow_ups if words else 'follow-up'} rolls too. " \
         "Nothing was rolled or saved."
     embed.set_footer(text=limits.clip(f"{system_title(view.system)} \u00b7 {footer}", limits.FOOTER))
     embed.set_image(url=f"attachment://{CHART_NAME}")
@@ -220,6 +178,9 @@ def odds_chart(view: OddsView, chart: str | None = None) -> discord.File:
 
 def chart_rows(view: OddsView) -> list[tuple[str, list[float]]]:
     """The bars: the outcomes that add up to the whole, then (marked) the grave parts of them."""
-    chart = UNOPPOSED_CHART if _unopposed(view) else CHART.get(view.system, ())
+    words = _words(view.system)
+    chart = () if words is None else words.unopposed_chart if _unopposed(view) else words.chart
+    hidden = words.hidden_when_unreachable if words is not None else frozenset()
     rows = [(label, [get(d.odds.summary) for d in view.declarations]) for label, get in chart]
-    return [(label, values) for label, values in rows if label not in _WHEN_ANY or any(v > 1e-12 for v in values)]
+    # rows left out when no declaration can reach them (an ars-harn hit nearly always injures: noise)
+    return [(label, values) for label, values in rows if label not in hidden or any(v > 1e-12 for v in values)]

@@ -7,6 +7,7 @@ ars-harn round's action or a Tactical Advantage, the Pendragon round, a Fading S
 from __future__ import annotations
 
 from bot.services.results import FightEnded, WayOutView
+from bot.systems import profile_of
 from bot.text_safety import plain
 
 # state -> what the character does to leave it ("{who} gets up")
@@ -23,9 +24,7 @@ _DOES = {
     "not_in_hand": "readies the {weapon}",
 }
 
-# what a way out costs, per system ("" where it costs nothing worth saying)
-_ACTION = {"ars-harn": "that is their action this round", "pendragon": "it takes the round",
-           "fading-suns": "that is their action this turn"}
+# what a way out costs ("" where it costs nothing worth saying); one that takes the action, in each profile's words
 _COST = {"advantage": "free: the Tactical Advantage is spent", "gm": "on the GM's word"}
 
 # what /encounter end ends, in the game's words
@@ -42,7 +41,9 @@ def state_words(condition: str) -> str:
 def way_out_headline(system: str, who: str, way: WayOutView) -> str:
     does = _DOES.get(way.condition, f"is no longer {state_words(way.condition)}")
     line = f"**{plain(who)}** {does.format(weapon=plain(way.weapon or 'weapon'))}"
-    cost = _ACTION.get(system, "that is their action") if way.cost == "action" else _COST.get(way.cost, "")
+    profile = profile_of(system)
+    action = profile.way_out_cost if profile is not None else "that is their action"
+    cost = action if way.cost == "action" else _COST.get(way.cost, "")
     if not way.in_fight and way.cost != "gm":
         cost = ""
     return f"{line} ({cost})." if cost else f"{line}."

@@ -10,7 +10,8 @@ import pytest
 
 from bot.services.odds import Declaration, OddsView
 from bot.ui.odds_chart import listed_locations
-from bot.ui.odds_embeds import NESTED, action_text, chart_rows, location_chances, odds_embed
+from bot.systems.odds_rows import NESTED
+from bot.ui.odds_embeds import action_text, chart_rows, location_chances, odds_embed
 from content.diagram import FigureLayout, diagram_layout
 from rules.odds.api import compute_odds
 from rules.registry import get_engine

@@ -3,7 +3,8 @@
 Part of the embed wording (the builders gathered in bot/ui/embeds.py make the embeds from these).
 ``describe`` is the entry point. It reads the outcome as its record (``rules.registry.read_outcome``: the same
 path for an action just made and one stored long ago) and picks the describer by the record's type
-(``DESCRIBERS``, docs/decisions/typed-outcomes.md). A stored payload no record reads (``UnknownOutcome``: an
+(``DESCRIBERS``, docs/decisions/typed-outcomes.md), from the describer module each system's profile names
+(``bot/systems/<system>.py``). A stored payload no record reads (``UnknownOutcome``: an
 action or system this code does not have) is worded from its keys by ``unknown``: a GM decision as one
 (decisions.py), anything else as "<name> acts." and its fields listed. The shared readers and the severity scale
 are in common.py.
@@ -13,12 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from importlib import import_module
+from typing import Any, cast
 
+from bot.systems import PROFILES
 from bot.text_safety import plain
-from bot.ui.outcomes import ars_harn
-from bot.ui.outcomes import fading_suns as fading_suns_words
-from bot.ui.outcomes import pendragon as pendragon_words
 from bot.ui.outcomes.common import (
     Field,
     OutcomeText,
@@ -43,7 +43,6 @@ __all__ = [
     "Field",
     "OutcomeText",
     "Severity",
-    "ars_harn",
     "check_line",
     "decision_words",
     "describe",
@@ -75,10 +74,19 @@ def unknown(record: UnknownOutcome, names: tuple[str, str]) -> OutcomeText:
     return generic(record.stored, names)
 
 
-# record type -> the words for it (each system's describer module adds its own table here)
-DESCRIBERS: dict[type[Outcome], Callable[[Any, tuple[str, str]], OutcomeText]] = {
-    **ars_harn.DESCRIBERS, **fading_suns_words.DESCRIBERS, **pendragon_words.DESCRIBERS, UnknownOutcome: unknown,
-}
+Describer = Callable[[Any, tuple[str, str]], OutcomeText]
+
+
+def _describers() -> dict[type[Outcome], Describer]:
+    """Each system's describer module (named by its profile, ``describers``) and its table of record types."""
+    out: dict[type[Outcome], Describer] = {}
+    for profile in PROFILES.values():
+        out.update(cast(Mapping[type[Outcome], Describer], import_module(profile.describers).DESCRIBERS))
+    return out
+
+
+# record type -> the words for it
+DESCRIBERS: dict[type[Outcome], Describer] = {**_describers(), UnknownOutcome: unknown}
 
 
 def describe(system: str, outcome: Outcome | Mapping[str, Any] | Any, names: tuple[str, str]) -> OutcomeText:

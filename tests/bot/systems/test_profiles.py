@@ -18,15 +18,19 @@ from bot.services import Services
 from bot.services.combat import engine_action, engine_attack_options
 from bot.services.injuries import METHOD_ALIASES
 from bot.systems import PROFILES, profile_of
+from bot.systems.odds_rows import NESTED
 from bot.systems.pictures import BodyWounds, HitPointWounds
 from bot.systems.profile import SystemProfile
+from bot.ui.outcomes import DESCRIBERS
 from content import load_catalog
 from content.scenario import parse_scenario
-from rules.registry import SYSTEMS, get_engine
+from rules.registry import OUTCOMES, SYSTEMS, get_engine
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "content" / "examples"
 # the commands only some systems have, and the engine action each one runs
 COMMAND_ACTIONS = {"cast": "cast", "advantage": "tactical_advantage", "shock": "shock"}
+# /attack options added after /help's combat topic was written, which it does not name yet
+NOT_IN_HELP_YET = {"range", "unopposed", "throw"}
 profiles = pytest.mark.parametrize("profile", list(PROFILES.values()), ids=list(PROFILES))
 
 
@@ -161,3 +165,56 @@ def test_the_contract_fails_for_a_profile_that_names_an_action_its_engine_lacks(
     broken = replace(PROFILES["pendragon"], treatments={"first_aid": Treatment("bandage")})
     with pytest.raises(AssertionError):
         test_heal_offers_treatments_the_engine_runs(broken)
+
+
+@profiles
+def test_the_rolls_left_to_the_gm_are_named_in_the_systems_words(profile: SystemProfile) -> None:
+    for roll in profile.roll_actions:
+        assert roll.replace("_", " ") in profile.gm_rolls.casefold(), (roll, profile.gm_rolls)
+
+
+@profiles
+def test_every_help_topic_has_the_systems_words(profile: SystemProfile) -> None:
+    words = profile.help
+    for name in ("attack_options", "dice_example", "heal", "roll_examples", "decisions", "initiative"):
+        assert getattr(words, name).strip(), f"{profile.system}: no /help words for {name}"
+    # /help combat names the system's own /attack options (the later ones, /attack's own descriptions only)
+    for option in set(profile.own_options.get("attack", {})) - NOT_IN_HELP_YET:
+        assert f"`{option}`" in words.attack_options, option
+    # the dice example names only labels the engine rolls
+    example = words.dice_example.split('"')[1]
+    labels = {part.split("=")[0] for part in example.split()}
+    assert labels <= get_engine(profile.system).roll_labels, labels
+    for path in profile.own_commands:
+        if " " not in path:  # /cast, /shock, /advantage: said under combat
+            assert f"/{path}" in words.combat_extra, path
+
+
+@profiles
+def test_heal_names_each_treatment_in_the_systems_words(profile: SystemProfile) -> None:
+    for name, treatment in profile.treatments.items():
+        assert treatment.label, f"{profile.system} /heal {name}: no label"
+    assert profile.way_out_cost
+
+
+@profiles
+def test_odds_rows_are_complete(profile: SystemProfile) -> None:
+    odds = profile.odds
+    assert odds.headline and odds.chart and odds.follow_ups
+    chart = [label for label, _ in odds.chart]
+    assert not chart[0].startswith(NESTED) and len(set(chart)) == len(chart)
+    assert odds.hidden_when_unreachable <= set(chart)
+    # rows for an attacker rolling alone only where /attack can ask for it
+    assert bool(odds.unopposed_headline) == bool(odds.unopposed_chart) == \
+        ("unopposed" in profile.own_options.get("attack", {}))
+    assert odds.aims_at_locations == (profile.attack_option_names.get("location") == "aim")
+
+
+@profiles
+def test_every_outcome_record_of_the_engine_has_a_describer(profile: SystemProfile) -> None:
+    records = import_module(OUTCOMES[profile.system]).RECORDS
+    describers = import_module(profile.describers).DESCRIBERS
+    missing = {action for action, record in records.items() if record not in describers}
+    assert not missing, f"{profile.system}: no words for the outcome of {sorted(missing)}"
+    assert set(records.values()) <= set(DESCRIBERS)
+    assert set(records) <= get_engine(profile.system).actions | {"gm_decide"}
