@@ -9,8 +9,8 @@ import dataclasses
 import pytest
 
 from bot.services.odds import Declaration, OddsView
-from bot.ui.odds_chart import listed_locations
 from bot.systems.odds_rows import NESTED
+from bot.ui.odds_chart import listed_locations
 from bot.ui.odds_embeds import action_text, chart_rows, location_chances, odds_embed
 from content.diagram import FigureLayout, diagram_layout
 from rules.odds.api import compute_odds
