@@ -12,7 +12,7 @@ import yaml
 from bot.scenario_runner import resolve_text
 from bot.services.results import ActionReport, CharacterView, EventView, PartyView, PendingDecisionView
 from bot.ui import embeds
-from bot.ui.outcomes import Severity
+from bot.ui.outcomes import Severity, roll_line
 from content import load_catalog
 from rules.model import SheetSummary, Wound
 from rules.registry import get_engine
@@ -190,3 +190,17 @@ def test_fading_suns_wound_notes_say_initiative_with_a_minus_sign() -> None:
     shown = embeds.wound_line(wound, "fading-suns")
     assert shown == "`1` Chest: **major**, penalty \u22124, initiative \u22121, treated"
     assert embeds.wound_note("2 days healed") == "2 days healed"
+
+
+def test_the_dice_lines_use_the_games_words_not_the_engines_roll_kinds() -> None:
+    """Before: 'd20 pendragon [6] = 6 vs 12 success', 'healing.botch 1d10 botch [7] = 0', 'damage 5d6 1'."""
+    assert roll_line({"label": "attacker", "kind": "d20 pendragon", "faces": [6], "total": 6, "target": 12,
+                      "result": "success"}) == "`attacker` d20 [6] = **6** vs 12: success"
+    assert roll_line({"label": "attack", "kind": "d20 fading-suns", "faces": [5], "total": 5, "target": 11,
+                      "result": "success", "victory_points": 1}) == "`attack` d20 [5] = **5** vs goal 11: success, 1 VP"
+    assert roll_line({"label": "healing.botch", "kind": "1d10 botch", "faces": [7], "total": 0}) == \
+        "`healing` botch die [7]: **no botch**"
+    assert roll_line({"label": "attack.botch", "kind": "2d10 botch", "faces": [0, 3], "total": 1,
+                      "flags": ["botch"]}) == "`attack` 2 botch dice [0, 3]: **1 botch**"
+    assert roll_line({"label": "damage", "kind": "5d6-1", "faces": [1, 2, 3, 4, 5], "total": 14}) == \
+        "`damage` 5d6-1 [1, 2, 3, 4, 5] = **14**"

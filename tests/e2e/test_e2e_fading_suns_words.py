@@ -26,7 +26,7 @@ async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_t
     assert "dodge 2" not in shown and "vs 7" not in shown  # the thug's dodge stays behind the screen
     # Erian's player may look at the Details: her own dice and goal, what the dodge did, not its numbers
     seen = table.text(await table.details(hidden, user=table.alice))
-    assert "`attack` fading suns [5]" in seen.replace("d20 ", "") and "5 vs goal 11" in seen
+    assert "`attack` d20 [5] = **5** vs goal 11" in seen and "fading" not in seen
     assert "Thug 1 dodges: **success**" in seen and "`defense`" not in seen and "vs goal 7" not in seen
     # the GM sees every die
     behind = table.text(await table.details(hidden, user=table.gm))

@@ -6,6 +6,7 @@ on a shape it does not know; unknown fields are listed under "Details" (``_detai
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -130,15 +131,30 @@ def check_line(check: Any) -> str:
     return line
 
 
+_SYSTEM_D20 = re.compile(r"d20 (?:pendragon|fading-suns)")  # a roll kind that names its system: just "d20"
+_BOTCH_DICE = re.compile(r"([0-9]+)d10 botch")
+
+
 def roll_line(roll: Mapping[str, Any]) -> str:
-    """One roll of ``Resolution.rolls`` as ``attack stress [1, 4] = 8 (exploded)``."""
+    """One roll of ``Resolution.rolls`` as ``attack stress [1, 4] = 8 (exploded)``, in the game's words: a
+    Pendragon or Fading Suns roll is ``d20 [6] = 6 vs 12: success`` (not "d20 pendragon"), Ars Magica's botch dice
+    ``healing botch die [7]: no botch`` (not "healing.botch 1d10 botch [7] = 0")."""
     faces = roll.get("faces") or []
     shown = ", ".join(str(f) for f in faces)
-    line = f"`{label_text(roll.get('label', '?'))}` {human(roll.get('kind', ''))} [{shown}] = **{roll.get('total')}**"
+    kind, name = str(roll.get("kind", "")), str(roll.get("label", "?"))
+    botch = _BOTCH_DICE.fullmatch(kind)
+    if botch:
+        count, found = int(botch[1]), int(roll.get("total") or 0)
+        dice = "botch die" if count == 1 else f"{count} botch dice"
+        said = plural(found, "botch", "botches") if found else "no botch"
+        return f"`{label_text(name.removesuffix('.botch'))}` {dice} [{shown}]: **{said}**"
+    words = "d20" if _SYSTEM_D20.fullmatch(kind) else plain(kind)  # "5d6-1" keeps its minus
+    line = f"`{label_text(name)}` {words} [{shown}] = **{roll.get('total')}**"
     if roll.get("target") is not None:
-        line += f" vs {roll['target']}"
+        goal = "goal " if kind == "d20 fading-suns" else ""
+        line += f" vs {goal}{roll['target']}"
     if roll.get("result"):
-        line += f" {human(roll['result'])}"
+        line += f": {human(roll['result'])}"
     if roll.get("victory_points"):
         line += f", {roll['victory_points']} VP"
     flags = [human(f) for f in roll.get("flags") or [] if f != "botch"]
