@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.dice import CRITICAL, FAILURE, FUMBLE, Roll
@@ -12,16 +12,26 @@ from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.damage import plan_damage
 from rules.pendragon.injury import (
+    WoundNote,
     add_decision,
     apply_wound,
     drop_pending_roll,
     fall_check,
     knockdown_check,
     offer_dying,
-    roll_view,
 )
 from rules.pendragon.opposed import NOBODY, SUCCESSES, compare
 from rules.pendragon.options import Options
+from rules.pendragon.outcomes import (
+    AttackOutcome,
+    Events,
+    ExperienceCheck,
+    PendragonDecision,
+    SelfHit,
+    SideRoll,
+    Sides,
+    WeaponLost,
+)
 
 SIDES = ("attacker", "defender")
 PER_SIDE = ("weapon", "shield", "mounted", "charge", "modifier", "situation", "tactic", "on_wall", "notable")
@@ -113,41 +123,41 @@ def build_side(ctx: Ctx, opts: Options, who: str, char: Character, forced_unarme
                 modifier=opts.whole(p + "modifier", 0, -100, 100) or 0, situations=opts.names(p + "situation"))
 
 
-def target_for(ctx: Ctx, me: Side, foe: Side | None) -> tuple[int, list[list[Any]]]:
-    """The modified weapon skill and the modifiers that made it, as [name, value] pairs."""
+def target_for(ctx: Ctx, me: Side, foe: Side | None) -> tuple[int, list[tuple[str, int]]]:
+    """The modified weapon skill and the modifiers that made it, as (name, value) pairs."""
     c = ctx.catalog.combat
     skill_name = me.weapon.charge_skill if me.charge and me.weapon.charge_skill else me.weapon.skill
     base = me.char.skill(skill_name)
-    mods: list[list[Any]] = []
+    mods: list[tuple[str, int]] = []
     negate = ctx.rulings.text("great_spear_vs_horse") == "negate"
     if foe is not None:
         foe_spear = foe.weapon.negates_mounted_bonus and not foe.mounted
         my_spear = me.weapon.negates_mounted_bonus and not me.mounted
         if me.mounted and not foe.mounted and not (foe_spear and negate):
-            mods.append(["mounted", c.mounted_bonus])
+            mods.append(("mounted", c.mounted_bonus))
         if not me.mounted and foe.mounted:
             if my_spear and not negate:
-                mods.append(["great_spear", c.great_spear_bonus])
+                mods.append(("great_spear", c.great_spear_bonus))
             elif ctx.rulings.flag("footman_penalty") and not my_spear:
-                mods.append(["footman", c.footman_penalty])
+                mods.append(("footman", c.footman_penalty))
         if me.charge and not foe.weapon.lance and not (foe_spear and negate):
-            mods.append(["charge", c.charge_bonus])
+            mods.append(("charge", c.charge_bonus))
         if foe.char.prone:
-            mods.append(["foe_prone", c.prone_foe])
+            mods.append(("foe_prone", c.prone_foe))
         for name in foe.situations:
             situation = ctx.catalog.situation(name)
             if situation.foe_modifier:
-                mods.append([f"foe_{situation.name}", situation.foe_modifier])
+                mods.append((f"foe_{situation.name}", situation.foe_modifier))
     if me.char.prone:
-        mods.append(["prone", c.prone_self])
+        mods.append(("prone", c.prone_self))
     if me.tactic == "defend":
-        mods.append(["defend", c.defend_bonus])
+        mods.append(("defend", c.defend_bonus))
     for name in me.situations:
         situation = ctx.catalog.situation(name)
-        mods.append([situation.name, situation.modifier])
+        mods.append((situation.name, situation.modifier))
     if me.modifier:
-        mods.append(["modifier", me.modifier])
-    return base + sum(int(m[1]) for m in mods), mods
+        mods.append(("modifier", me.modifier))
+    return base + sum(value for _, value in mods), mods
 
 
 def effective(ctx: Ctx, side: Side, roll: Roll) -> tuple[str, bool]:
@@ -178,18 +188,18 @@ class Exchange:
         self.sides = sides
         self.chars = {who: side.char.with_(mounted=side.mounted) for who, side in sides.items()}
         self.events: dict[str, list[str]] = {who: [] for who in sides}
-        self.lost: list[dict[str, str]] = []
-        self.decisions: list[dict[str, Any]] = []
+        self.lost: list[WeaponLost] = []
+        self.decisions: list[PendragonDecision] = []
 
     def weapon_lost(self, who: str, how: str) -> None:
         side = self.sides[who]
         if how == "drop" or (how == "break" and side.weapon.breakable):
             self.chars[who] = lose_weapon(self.chars[who], side.weapon.name, how)
-            self.lost.append({"who": who, "weapon": side.weapon.name, "how": "dropped" if how == "drop" else "broken"})
+            self.lost.append(WeaponLost(who=who, weapon=side.weapon.name, how="dropped" if how == "drop" else "broken"))
             self.events[who].append("weapon_dropped" if how == "drop" else "weapon_broken")
 
     def whose(self, how: str) -> str | None:
-        names = sorted({x["who"] for x in self.lost if x["how"] == how})
+        names = sorted({x.who for x in self.lost if x.how == how})
         if not names:
             return None
         return names[0] if len(names) == 1 else "both"
@@ -206,7 +216,7 @@ def damage_label(who: str) -> str:
 
 
 def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: Any
-                   ) -> tuple[dict[str, Any], Character, Character]:
+                   ) -> tuple[AttackOutcome, Character, Character]:
     opts = Options(action, "attack", ATTACK_OPTIONS)
     can_act(attacker, "attacker")
     if defender.dead:
@@ -231,7 +241,7 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
     a_target, a_mods = target_for(ctx, a_side, d_side)
     a_roll = ctx.dice.pendragon("attacker", a_target)
     d_roll: Roll | None = None
-    d_mods: list[list[Any]] = []
+    d_mods: list[tuple[str, int]] = []
     if not unopposed:
         d_target, d_mods = target_for(ctx, d_side, a_side)
         d_roll = ctx.dice.pendragon("defender", d_target)
@@ -266,25 +276,18 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
             ex.events[who].append("fumble")
             ex.weapon_lost(who, sides[who].weapon.fumble)
 
-    outcome: dict[str, Any] = {
-        "action": "attack",
-        "attacker_roll": _roll_out(a_roll, results.get("attacker"), a_mods, a_side),
-        "defender_roll": None if d_roll is None else _roll_out(d_roll, results.get("defender"), d_mods, d_side),
-        "unopposed": d_roll is None,
-        "unopposed_why": why,  # missile, asked, defender_down, disarmed (None: an exchange)
-        "winner": winner, "loser": NOBODY, "tie": tie, "critical": False,
-        "damage_dice": None, "damage_rolled": None, "armor": None, "shield_applied": False,
-        "damage_taken": None, "wound_index": None, "knockdown": None, "major_wound": False,
-        "major_wound_effects": None, "unconscious": False, "dying": False, "fall": None,
-        "hit_points": None, "weapon_broken": None, "weapon_dropped": None, "lance_broken": None,
-        "self_hit": None, "experience_check": None,
-    }
+    outcome = AttackOutcome(
+        attacker_roll=_roll_out(a_roll, results.get("attacker"), a_mods, a_side),
+        defender_roll=None if d_roll is None else _roll_out(d_roll, results.get("defender"), d_mods, d_side),
+        unopposed=d_roll is None,
+        unopposed_why=why,  # missile, asked, defender_down, disarmed (None: an exchange)
+        winner=winner, loser=NOBODY, tie=tie)
 
     if winner != NOBODY:
-        _winners_phase(ctx, ex, outcome, winner, results)
+        outcome = _winners_phase(ctx, ex, outcome, winner, results)
     for who in self_hits:
-        outcome["self_hit"] = _self_hit(ctx, ex, who)
-    _lance(ctx, ex, outcome, winner, a_roll, d_roll)
+        outcome = replace(outcome, self_hit=_self_hit(ctx, ex, who))
+    outcome = _lance(ctx, ex, outcome, winner, a_roll, d_roll)
 
     for who in SIDES:
         side = sides[who]
@@ -293,50 +296,48 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
             char = char.with_(wielding=side.weapon.name)
         ex.chars[who] = char
 
-    outcome["weapon_broken"] = ex.whose("broken")
-    outcome["weapon_dropped"] = ex.whose("dropped")
-    outcome["weapons_lost"] = ex.lost
-    outcome["events"] = ex.events
-    loser = outcome["loser"]
+    outcome = replace(outcome, weapon_broken=ex.whose("broken"), weapon_dropped=ex.whose("dropped"),
+                      weapons_lost=tuple(ex.lost),
+                      events=Events(attacker=tuple(ex.events["attacker"]), defender=tuple(ex.events["defender"])))
+    loser = outcome.loser
     if loser != NOBODY:
-        outcome["hit_points"] = ctx.hp(ex.chars[loser])
-        outcome["unconscious"] = ex.chars[loser].unconscious
-        outcome["dying"] = ex.chars[loser].dying
-    outcome["hit_points_after"] = {who: ctx.hp(ex.chars[who]) for who in SIDES}
-    outcome["decisions"] = ex.decisions
+        outcome = replace(outcome, hit_points=ctx.hp(ex.chars[loser]), unconscious=ex.chars[loser].unconscious,
+                          dying=ex.chars[loser].dying)
+    outcome = replace(outcome, hit_points_after=Sides(attacker=ctx.hp(ex.chars["attacker"]),
+                                                      defender=ctx.hp(ex.chars["defender"])),
+                      decisions=tuple(ex.decisions))
     return outcome, ex.chars["attacker"], ex.chars["defender"]
 
 
-def _roll_out(roll: Roll, result: str | None, mods: list[list[Any]], side: Side) -> dict[str, Any]:
-    view = roll_view(roll)
-    view["result"] = result
-    view["rolled_result"] = roll.result
-    view["natural_1"] = "natural_1" in roll.flags
-    view["modifiers"] = mods
-    view["weapon"] = side.weapon.name
-    view["skill"] = side.weapon.charge_skill if side.charge and side.weapon.charge_skill else side.weapon.skill
-    return view
+def _roll_out(roll: Roll, result: str | None, mods: list[tuple[str, int]], side: Side) -> SideRoll:
+    skill = side.weapon.charge_skill if side.charge and side.weapon.charge_skill else side.weapon.skill
+    return SideRoll(face=roll.faces[0], total=roll.total, target=roll.target, result=result,
+                    rolled_result=roll.result, natural_1="natural_1" in roll.flags, modifiers=tuple(mods),
+                    weapon=side.weapon.name, skill=skill)
 
 
-def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str, results: dict[str, str]) -> None:
+def _winners_phase(ctx: Ctx, ex: Exchange, outcome: AttackOutcome, winner: str, results: dict[str, str]
+                   ) -> AttackOutcome:
     loser = other(winner)
     w_side, l_side = ex.sides[winner], ex.sides[loser]
     w_char = ex.chars[winner]
     critical = results[winner] == CRITICAL
-    outcome["critical"] = critical
+    outcome = replace(outcome, critical=critical)
     # only a player knight earns a check: the GM's NPCs (beasts, and knights too) leave with their encounter and
     # have no Winter Phase to spend one in (docs/rules/pendragon.md, "Experience checks")
     if (critical or w_side.notable) and winner not in ctx.npcs:
-        skill = outcome[f"{winner}_roll"]["skill"]
+        won = outcome.roll_of(winner)
+        assert won is not None  # the winner rolled
+        skill = won.skill
         ex.chars[winner] = add_decision(w_char, {"kind": "experience_check", "skill": skill,
                                                  "options": ["approve", "deny"]})
-        outcome["experience_check"] = {"who": winner, "skill": skill}
-        ex.decisions.append({"kind": "experience_check", "who": winner, "skill": skill,
-                             "options": ["approve", "deny"]})
+        outcome = replace(outcome, experience_check=ExperienceCheck(who=winner, skill=skill))
+        ex.decisions.append(PendragonDecision(kind="experience_check", who=winner, options=("approve", "deny"),
+                                              skill=skill))
     if w_side.tactic == "defend":
         ex.events[winner].append("defended")
-        return
-    outcome["loser"] = loser
+        return outcome
+    outcome = replace(outcome, loser=loser)
     horse = w_char.horse.damage_dice if (w_side.charge and w_side.weapon.charge_uses_horse and w_char.horse) else None
     plan = plan_damage(w_side.weapon, ctx.derived(w_char).damage_dice, horse_dice=horse,
                        foe_shield=l_side.shield, foe_mail=ex.chars[loser].wears_mail)
@@ -346,51 +347,47 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str,
         count *= 2
     roll = ctx.dice.dice(damage_label(winner), count, 6, plan.bonus)
     rolled = roll.total * 2 if critical and not doubled_dice else roll.total
-    outcome["damage_dice"] = f"{count}d6" + (f"{plan.bonus:+d}" if plan.bonus else "")
-    outcome["damage_notes"] = list(plan.notes) + (["critical_double"] if critical else [])
-    outcome["damage_roll_total"] = roll.total
-    outcome["damage_rolled"] = rolled
+    outcome = replace(outcome, damage_dice=f"{count}d6" + (f"{plan.bonus:+d}" if plan.bonus else ""),
+                      damage_notes=(*plan.notes, *(["critical_double"] if critical else [])),
+                      damage_roll_total=roll.total, damage_rolled=rolled)
 
     # Loser's phase: knockdown, then armour (and shield), the wound, major wound, collapse.
     char = ex.chars[loser]
     events = ex.events[loser]
-    char, outcome["knockdown"] = knockdown_check(ctx, char, rolled, char.mounted, events)
+    char, knockdown = knockdown_check(ctx, char, rolled, char.mounted, events)
     shield_applied = (l_side.shield and results.get(loser) in SUCCESSES and not w_side.weapon.ignores_shield
                       and char.shield is not None)
     armour = char.armour_points + (char.shield.points if shield_applied and char.shield else 0)
     taken = max(0, rolled - armour)
-    outcome["shield_applied"] = shield_applied
-    outcome["armor"] = armour
-    outcome["damage_taken"] = taken
     was_unconscious = char.unconscious
-    details: dict[str, Any] = {}
+    details = WoundNote()
     char = apply_wound(ctx, char, taken, w_side.weapon.name, events, details)
-    outcome["wound_index"] = details.get("wound_index")
-    outcome["major_wound"] = bool(details.get("major_wound"))
-    outcome["major_wound_effects"] = details.get("major_wound_effects")
-    if isinstance(outcome["knockdown"], dict) and outcome["knockdown"].get("pending") and char.unconscious \
-            and not char.mounted:
+    if knockdown is not None and knockdown.pending and char.unconscious and not char.mounted:
         # a knockdown roll left for the GM, and the wound laid him on the ground: it can change nothing now
         char, _ = drop_pending_roll(char, "knockdown")
         events.remove("knockdown_pending")
-        outcome["knockdown"] = None
+        knockdown = None
         char = offer_dying(char)
     fell = "knocked_down" in events
+    fall = None
     if char.unconscious and not was_unconscious and not fell:
-        char, outcome["fall"] = fall_check(ctx, char, char.mounted, l_side.on_wall, events)
+        char, fall = fall_check(ctx, char, char.mounted, l_side.on_wall, events)
     ex.chars[loser] = char
     _note_dying(ex, loser)
+    return replace(outcome, knockdown=knockdown, shield_applied=shield_applied, armour=armour, damage_taken=taken,
+                   wound_index=details.wound_index, major_wound=details.major_wound,
+                   major_wound_effects=details.major_wound_effects, fall=fall)
 
 
 def _note_dying(ex: Exchange, who: str) -> None:
     # death or survival waits while a roll or fall-damage word that can change his hit points is owed
     if "dying" in ex.events[who] and any(d.get("kind") == "dying" for d in ex.chars[who].pending_decisions):
-        ex.decisions.append({"kind": "dying", "who": who, "options": ["death", "survival"]})
+        ex.decisions.append(PendragonDecision(kind="dying", who=who, options=("death", "survival")))
     if "gentle_fall" in ex.events[who]:
-        ex.decisions.append({"kind": "fall_damage", "who": who, "options": ["none", "damage"]})
+        ex.decisions.append(PendragonDecision(kind="fall_damage", who=who, options=("none", "damage")))
 
 
-def _self_hit(ctx: Ctx, ex: Exchange, who: str) -> dict[str, Any]:
+def _self_hit(ctx: Ctx, ex: Exchange, who: str) -> SelfHit:
     """Flail natural 1: the wielder's own damage against his own armour (no shield, no knockdown)."""
     side = ex.sides[who]
     char = ex.chars[who]
@@ -398,7 +395,7 @@ def _self_hit(ctx: Ctx, ex: Exchange, who: str) -> dict[str, Any]:
     roll = ctx.dice.dice(damage_label(who), plan.count, 6, plan.bonus)
     taken = max(0, roll.total - char.armour_points)
     was_unconscious = char.unconscious
-    details: dict[str, Any] = {}
+    details = WoundNote()
     events = ex.events[who]
     char = apply_wound(ctx, char, taken, f"own {side.weapon.name}", events, details)
     fall = None
@@ -406,12 +403,12 @@ def _self_hit(ctx: Ctx, ex: Exchange, who: str) -> dict[str, Any]:
         char, fall = fall_check(ctx, char, char.mounted, side.on_wall, events)
     ex.chars[who] = char
     _note_dying(ex, who)
-    return {"who": who, "damage_dice": plan.text(), "damage_rolled": roll.total, "armor": char.armour_points,
-            "damage_taken": taken, "major_wound": bool(details.get("major_wound")), "fall": fall,
-            "hit_points": ctx.hp(char)}
+    return SelfHit(who=who, damage_dice=plan.text(), damage_rolled=roll.total, armour=char.armour_points,
+                   damage_taken=taken, major_wound=details.major_wound, fall=fall, hit_points=ctx.hp(char))
 
 
-def _lance(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str, a_roll: Roll, d_roll: Roll | None) -> None:
+def _lance(ctx: Ctx, ex: Exchange, outcome: AttackOutcome, winner: str, a_roll: Roll, d_roll: Roll | None
+          ) -> AttackOutcome:
     ruling = ctx.rulings.text("lance_breaks")
     rolls = {"attacker": a_roll, "defender": d_roll}
     for who in SIDES:
@@ -420,10 +417,11 @@ def _lance(ctx: Ctx, ex: Exchange, outcome: dict[str, Any], winner: str, a_roll:
             continue
         roll = rolls[who]
         odd = False
-        if ruling == "odd_damage" and who == winner and outcome.get("damage_roll_total") is not None:
-            odd = outcome["damage_roll_total"] % 2 == 1
+        if ruling == "odd_damage" and who == winner and outcome.damage_roll_total is not None:
+            odd = outcome.damage_roll_total % 2 == 1
         elif ruling == "odd_roll" and roll is not None:
             odd = roll.faces[0] % 2 == 1
         if odd:
             ex.weapon_lost(who, "break")
-            outcome["lance_broken"] = who if outcome["lance_broken"] is None else "both"
+            outcome = replace(outcome, lance_broken=who if outcome.lance_broken is None else "both")
+    return outcome

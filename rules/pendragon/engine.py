@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules.dice import DiceSource
@@ -23,7 +24,7 @@ from rules.pendragon import combat, recovery, upkeep, ways_out
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import Character, parse_character
 from rules.pendragon.context import Ctx
-from rules.pendragon.outcomes import RECORDS
+from rules.pendragon.outcomes import PendingRoll, PendragonDecision, PendragonOutcome
 from rules.pendragon.rulings import RULINGS, Rulings, parse_rulings
 from rules.pendragon.summary import summarize, to_sheet, validate_sheet
 
@@ -68,35 +69,35 @@ def _characters(scenario: Scenario, pack: PendragonCatalog, kind: str) -> tuple[
     return attacker, defender
 
 
-# One rule's run: the parsed characters before, the action; what it did and both characters after.
+# One rule's run: the parsed characters before, the action; its record and both characters after.
 Run = Callable[[Ctx, Character | None, Character | None, Mapping[str, Any]],
-               tuple[dict[str, Any], Character | None, Character | None]]
+               tuple[PendragonOutcome, Character | None, Character | None]]
 
 
 def _attack(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
-            ) -> tuple[dict[str, Any], Character | None, Character | None]:
+            ) -> tuple[PendragonOutcome, Character | None, Character | None]:
     assert a is not None and d is not None
     return combat.resolve_attack(ctx, a, d, action)
 
 
 def _initiative(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
-                ) -> tuple[dict[str, Any], Character | None, Character | None]:
+                ) -> tuple[PendragonOutcome, Character | None, Character | None]:
     return upkeep.initiative(ctx, a, action), a, d
 
 
-def _healer(rule: Callable[[Ctx, Character, Character | None, Any], tuple[dict[str, Any], Character]]) -> Run:
+def _healer(rule: Callable[[Ctx, Character, Character | None, Any], tuple[PendragonOutcome, Character]]) -> Run:
     """A treatment: the patient is the attacker, the healer (who is not changed) the defender."""
     def run(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
-            ) -> tuple[dict[str, Any], Character | None, Character | None]:
+            ) -> tuple[PendragonOutcome, Character | None, Character | None]:
         assert a is not None
         outcome, after = rule(ctx, a, d, action)
         return outcome, after, d
     return run
 
 
-def _on_attacker(rule: Callable[[Ctx, Character, Any], tuple[dict[str, Any], Character]]) -> Run:
+def _on_attacker(rule: Callable[[Ctx, Character, Any], tuple[PendragonOutcome, Character]]) -> Run:
     def run(ctx: Ctx, a: Character | None, d: Character | None, action: Mapping[str, Any]
-            ) -> tuple[dict[str, Any], Character | None, Character | None]:
+            ) -> tuple[PendragonOutcome, Character | None, Character | None]:
         assert a is not None
         outcome, after = rule(ctx, a, action)
         return outcome, after, d
@@ -131,12 +132,13 @@ def _resolve(pack: PendragonCatalog, rulings: Rulings, dice: DiceSource, kind: s
     ctx = Ctx(pack, rulings, dice, npcs)
     start = len(dice.rolls)
     outcome, a_after, d_after = ACTIONS[kind].run(ctx, a_before, d_before, action)
-    decisions = _new(a_before, a_after, "pending_decisions", "attacker") + \
-        _new(d_before, d_after, "pending_decisions", "defender")
-    decisions.sort(key=lambda d: URGENCY.index(d["kind"]) if d.get("kind") in URGENCY else len(URGENCY))
-    pending = _new(a_before, a_after, "pending_rolls", "attacker") + \
-        _new(d_before, d_after, "pending_rolls", "defender")
-    record = RECORDS[kind].from_dict({**outcome, "gm_decisions": decisions, "pending_rolls": pending})
+    # what the action left for the GM, read from what is new on the sheets (where it waits between commands)
+    decisions = [PendragonDecision.from_dict(d) for d in _new(a_before, a_after, "pending_decisions", "attacker")
+                 + _new(d_before, d_after, "pending_decisions", "defender")]
+    decisions.sort(key=lambda d: URGENCY.index(d.kind) if d.kind in URGENCY else len(URGENCY))
+    pending = tuple(PendingRoll.from_dict(r) for r in _new(a_before, a_after, "pending_rolls", "attacker")
+                    + _new(d_before, d_after, "pending_rolls", "defender"))
+    record = replace(outcome, left_for_gm=tuple(decisions), pending_rolls=pending)
     return Resolution(
         system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=record,
         attacker=None if a_after is None or not sheets else to_sheet(a_after, pack),

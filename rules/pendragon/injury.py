@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.dice import Roll
 from rules.pendragon.character import Character, WoundRecord
 from rules.pendragon.context import Ctx
 from rules.pendragon.opposed import SUCCESSES
+from rules.pendragon.outcomes import Fall, Knockdown, MajorWoundEffects, RollView
 
 
-def roll_view(roll: Any) -> dict[str, Any]:
-    return {"face": roll.faces[0], "total": roll.total, "target": roll.target, "result": roll.result}
+def roll_view(roll: Roll) -> RollView:
+    return RollView(face=roll.faces[0], total=roll.total, target=roll.target, result=roll.result)
+
+
+@dataclass
+class WoundNote:
+    """What ``apply_wound`` did, for the record of the action that dealt the wound (filled as it goes)."""
+
+    wound_index: int | None = None
+    major_wound: bool = False
+    major_wound_effects: MajorWoundEffects | None = None
 
 
 def add_decision(char: Character, decision: dict[str, Any]) -> Character:
@@ -48,30 +60,29 @@ def knockdown_triggered(ctx: Ctx, char: Character, damage: int) -> tuple[bool, b
 
 
 def knockdown_check(ctx: Ctx, char: Character, damage: int, mounted: bool, events: list[str]
-                    ) -> tuple[Character, dict[str, Any] | None]:
+                    ) -> tuple[Character, Knockdown | None]:
     """First in the loser's phase: Knockdown from the rolled damage. None when no roll is called for, nor for
     one already lying on the ground (prone, not on a horse): he cannot be knocked down further."""
     triggered, automatic = knockdown_triggered(ctx, char, damage)
     if not triggered or (char.prone and not mounted):
         return char, None
     size = ctx.derived(char).knockdown
-    view: dict[str, Any] = {"damage": damage, "size": size, "automatic": automatic,
-                            "skill": "horsemanship" if mounted else "dex"}
+    view = Knockdown(damage=damage, size=size, automatic=automatic, skill="horsemanship" if mounted else "dex")
     if automatic:
-        view.update(total=None, face=None, target=None, result=None, passed=False)
+        view = replace(view, passed=False)
     elif not ctx.rulings.flag("auto_rolls"):
         char = add_pending_roll(char, {"kind": "knockdown", "damage": damage, "mounted": mounted})
-        view.update(total=None, face=None, target=None, result=None, passed=None, pending=True)
         events.append("knockdown_pending")
-        return char, view
+        return char, replace(view, pending=True)
     else:
         target = char.skill("horsemanship") if mounted else ctx.dex_target(char)
         roll = ctx.dice.pendragon("knockdown", target)
-        view.update(roll_view(roll), passed=roll.result in SUCCESSES)
-    if not view["passed"]:
+        view = replace(view, face=roll.faces[0], total=roll.total, target=roll.target, result=roll.result,
+                       passed=roll.result in SUCCESSES)
+    if not view.passed:
         char, fall = knocked_down(ctx, char, "horse" if mounted else None, events,
                                   ctx.catalog.combat.knockdown_fall_damage)
-        view["fall_damage"] = fall
+        view = replace(view, fall_damage=fall)
     return char, view
 
 
@@ -99,7 +110,7 @@ def is_major(ctx: Ctx, char: Character, amount: int) -> bool:
 
 
 def apply_wound(ctx: Ctx, char: Character, amount: int, source: str, events: list[str],
-                details: dict[str, Any] | None = None) -> Character:
+                details: WoundNote | None = None) -> Character:
     """Record a wound, subtract it from hit points, then major wound, collapse and dying, in that order."""
     if amount <= 0:
         return char
@@ -111,15 +122,15 @@ def apply_wound(ctx: Ctx, char: Character, amount: int, source: str, events: lis
     char = char.with_(wounds=(*char.wounds, wound), wounds_taken=index)
     events.append("wounded")
     if details is not None:
-        details["wound_index"] = index
-        details["major_wound"] = major
+        details.wound_index = index
+        details.major_wound = major
     if major:
         events.append("major_wound")
         char = char.with_(chirurgery_needed=True)
         if ctx.rulings.flag("auto_rolls"):
             char, effects = major_wound_effects(ctx, char, index, events)
             if details is not None:
-                details["major_wound_effects"] = effects
+                details.major_wound_effects = effects
         else:
             char = add_pending_roll(char, {"kind": "major_wound", "wound": index})
             events.append("major_wound_pending")
@@ -161,9 +172,9 @@ def hold_dying(char: Character) -> Character:
 
 
 def major_wound_effects(ctx: Ctx, char: Character, index: int, events: list[str]
-                        ) -> tuple[Character, dict[str, Any]]:
+                        ) -> tuple[Character, MajorWoundEffects]:
     """Stay conscious (d20 against current hit points), stay in the fight (Valorous), Statistics Lost."""
-    out: dict[str, Any] = {"conscious_roll": None, "valorous_roll": None, "stat_lost": None}
+    out = MajorWoundEffects()
     mode = ctx.rulings.text("major_wound_unconscious")
     # Already collapsing (hit points under the Unconscious value): no roll can keep him up.
     collapsed = char.unconscious or ctx.hp(char) < ctx.derived(char).unconscious
@@ -172,19 +183,20 @@ def major_wound_effects(ctx: Ctx, char: Character, index: int, events: list[str]
         conscious = False
     elif not collapsed and mode == "roll":
         roll = ctx.dice.pendragon("major_wound", ctx.hp(char))
-        out["conscious_roll"] = roll_view(roll)
+        out = replace(out, conscious_roll=roll_view(roll))
         conscious = roll.result in SUCCESSES
     if not conscious and not char.unconscious:
         char = char.with_(unconscious=True, prone=True)
         events.append("unconscious")
     if conscious and ctx.rulings.flag("valorous_roll"):
         roll = ctx.dice.pendragon("valorous", char.trait("valorous", ctx.catalog.combat.default_valorous))
-        out["valorous_roll"] = roll_view(roll)
+        out = replace(out, valorous_roll=roll_view(roll))
         if roll.result not in SUCCESSES:
             char = char.with_(out_of_fight=True)
             events.append("out_of_fight")
     if ctx.rulings.flag("stat_loss"):
-        char, out["stat_lost"] = lose_stat(ctx, char, index)
+        char, lost = lose_stat(ctx, char, index)
+        out = replace(out, stat_lost=lost)
     return char, out
 
 
@@ -205,33 +217,32 @@ def lose_stat(ctx: Ctx, char: Character, index: int | None) -> tuple[Character, 
 
 
 def fall_check(ctx: Ctx, char: Character, mounted: bool, on_wall: bool, events: list[str]
-               ) -> tuple[Character, dict[str, Any] | None]:
+               ) -> tuple[Character, Fall | None]:
     """Unconscious on horseback or a wall: DEX roll; success a gentle fall, failure a Knockdown."""
     if not (mounted or on_wall):
         return char, None
     if not ctx.rulings.flag("auto_rolls"):
         events.append("fall_pending")
         char = hold_dying(add_pending_roll(char, {"kind": "fall", "mounted": mounted, "on_wall": on_wall}))
-        return char, {"pending": True}
+        return char, Fall(pending=True)
     return roll_fall(ctx, char, mounted, on_wall, events)
 
 
 def roll_fall(ctx: Ctx, char: Character, mounted: bool, on_wall: bool, events: list[str]
-              ) -> tuple[Character, dict[str, Any]]:
+              ) -> tuple[Character, Fall]:
     roll = ctx.dice.pendragon("fall", ctx.dex_target(char))
-    view: dict[str, Any] = roll_view(roll)
-    view["passed"] = roll.result in SUCCESSES
-    if view["passed"]:
+    passed = roll.result in SUCCESSES
+    amount: int | None = None
+    if passed:
         events.append("gentle_fall")
         char = char.with_(prone=True, mounted=False)
         # the GM's word on the fall's damage comes before death or survival (which it could undo)
         char = hold_dying(add_decision(char, {"kind": "fall_damage", "options": ["none", "damage"]}))
-        view["fall_damage"] = None
     else:
         char, amount = knocked_down(ctx, char, "horse" if mounted else "wall", events,
                                     ctx.catalog.combat.unconscious_fall_damage)
-        view["fall_damage"] = amount
-    return char, view
+    return char, Fall(face=roll.faces[0], total=roll.total, target=roll.target, result=roll.result, passed=passed,
+                      fall_damage=amount)
 
 
 # -- recovering ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.injury import after_healing, check_condition, heal, roll_view
 from rules.pendragon.options import Options
+from rules.pendragon.outcomes import ChirurgeryOutcome, FirstAidOutcome, RestOutcome
 
 # what each action takes besides "type" (the engine's ACTIONS table lists them)
 FIRST_AID_OPTIONS: tuple[str, ...] = ("wound", "skill", "modifier")
@@ -44,7 +45,7 @@ def _harm(ctx: Ctx, char: Character, amount: int, wound_index: int | None, event
     return check_condition(ctx, char.with_(wounds=wounds), events)
 
 
-def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[dict[str, Any], Character]:
+def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[FirstAidOutcome, Character]:
     opts = Options(action, "first_aid", FIRST_AID_OPTIONS)
     if patient.dead:
         raise IllegalAction("the patient is dead")
@@ -80,11 +81,12 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
         harmed = ctx.roll_spec("healing", h.first_aid_fumble_harm)
         char = _harm(ctx, char, harmed, wound.index, events)
     char = after_healing(ctx, char, events)
-    return {"action": "first_aid", "who": "attacker", "roll": roll_view(roll), "wound_index": wound.index,
-            "healed": healed, "harmed": harmed, "hit_points": ctx.hp(char), "events": events}, char
+    return FirstAidOutcome(roll=roll_view(roll), wound_index=wound.index, healed=healed, harmed=harmed,
+                           hit_points=ctx.hp(char), events=tuple(events)), char
 
 
-def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[dict[str, Any], Character]:
+def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: Any
+               ) -> tuple[ChirurgeryOutcome, Character]:
     """One week of a chirurgeon's care: critical heals twice the Healing Rate, success the Healing Rate,
     failure is the week's deterioration, a fumble deteriorates and loses 1d6 more."""
     opts = Options(action, "chirurgery", CHIRURGERY_OPTIONS)
@@ -113,11 +115,11 @@ def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: A
     if roll.result in (CRITICAL, SUCCESS) and not char.dying and ctx.hp(char) >= ctx.derived(char).unconscious:
         char = char.with_(chirurgery_needed=False)
         events.append("chirurgery_done")
-    return {"action": "chirurgery", "who": "attacker", "roll": roll_view(roll), "healed": healed, "lost": lost,
-            "chirurgery_needed": char.chirurgery_needed, "hit_points": ctx.hp(char), "events": events}, char
+    return ChirurgeryOutcome(roll=roll_view(roll), healed=healed, lost=lost, chirurgery_needed=char.chirurgery_needed,
+                             hit_points=ctx.hp(char), events=tuple(events)), char
 
 
-def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[RestOutcome, Character]:
     """Natural healing: the Healing Rate each week. Untreated, a patient who needs chirurgery
     deteriorates instead (use the chirurgery action for a week with a chirurgeon). ``days`` (instead of
     ``weeks``) counts the whole weeks in them; the days left over heal nothing and are reported. The rest
@@ -156,7 +158,7 @@ def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[dict[str, Any], Cha
             char, done = heal(char, ctx.derived(char).healing_rate)
             healed += done
         char = after_healing(ctx, char, events)
-    return {"action": "rest", "who": "attacker", "weeks": weeks, "weeks_counted": rested, "healed": healed,
-            "days": days, "days_unused": None if days is None else days - 7 * weeks, "stopped": stopped,
-            "chirurgery_needed": char.chirurgery_needed,
-            "lost": lost, "hit_points": ctx.hp(char), "wounds_left": len(char.wounds), "events": events}, char
+    return RestOutcome(weeks=weeks, weeks_counted=rested, healed=healed, days=days,
+                       days_unused=None if days is None else days - 7 * weeks, stopped=stopped,
+                       chirurgery_needed=char.chirurgery_needed, lost=lost, hit_points=ctx.hp(char),
+                       wounds_left=len(char.wounds), events=tuple(events)), char

@@ -25,6 +25,16 @@ from rules.pendragon.injury import (
     roll_fall,
 )
 from rules.pendragon.options import Options
+from rules.pendragon.outcomes import (
+    FallOutcome,
+    GmDecideOutcome,
+    InitiativeOutcome,
+    KnockdownOutcome,
+    MajorWoundOutcome,
+    RearmOutcome,
+    StandOutcome,
+    UnequipOutcome,
+)
 
 # what each action takes besides "type" (the engine's ACTIONS table lists them)
 REARM_OPTIONS: tuple[str, ...] = ("weapon", "replace", "in_fight")
@@ -46,7 +56,7 @@ DECISIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[RearmOutcome, Character]:
     """Take up a weapon again: the dropped one by default, or any unbroken one on the sheet.
     ``replace: true`` gives the character a new one of a broken weapon."""
     opts = Options(action, "rearm", REARM_OPTIONS)
@@ -74,11 +84,10 @@ def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Chara
     dropped = tuple(w for w in char.dropped_weapons if w != chosen)
     wielding = None if chosen == ctx.catalog.unarmed else chosen
     out = char.with_(must_rearm=False, wielding=wielding, broken_weapons=broken, dropped_weapons=dropped)
-    return {"action": "rearm", "who": "attacker", "weapon": chosen, "replaced": renew and chosen in char.broken_weapons,
-            "events": ["rearmed"]}, out
+    return RearmOutcome(weapon=chosen, replaced=renew and chosen in char.broken_weapons, events=("rearmed",)), out
 
 
-def stand(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def stand(ctx: Ctx, char: Character, action: Any) -> tuple[StandOutcome, Character]:
     """Get up after a knockdown (and remount with ``mount: true``)."""
     opts = Options(action, "stand", STAND_OPTIONS)
     mount = bool(opts.flag("mount", False))
@@ -87,17 +96,16 @@ def stand(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Chara
     if mount and char.horse is None:
         raise IllegalAction("attacker has no horse on the sheet to mount")
     out = char.with_(prone=False, mounted=mount or char.mounted)
-    return {"action": "stand", "who": "attacker", "mounted": out.mounted, "events": ["stood"]}, out
+    return StandOutcome(mounted=out.mounted, events=("stood",)), out
 
 
-def initiative(ctx: Ctx, char: Character | None, action: Any) -> dict[str, Any]:
+def initiative(ctx: Ctx, char: Character | None, action: Any) -> InitiativeOutcome:
     """Pendragon has no initiative: both combatants roll at once in the opposed exchange."""
     Options(action, "initiative", INITIATIVE_OPTIONS)
-    return {"action": "initiative", "initiative": "simultaneous", "winner": "none", "order": [],
-            "events": ["no_initiative_in_pendragon"]}
+    return InitiativeOutcome(initiative="simultaneous", winner="none", order=(), events=("no_initiative_in_pendragon",))
 
 
-def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[GmDecideOutcome, Character]:
     opts = Options(action, "gm_decide", GM_DECIDE_OPTIONS)
     kind = opts.text("kind", None, tuple(DECISIONS))
     if kind is None:
@@ -116,14 +124,14 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
         char = char.with_(pending_decisions=tuple(d for d in char.pending_decisions if d is not first))
         if skill is None and isinstance(first.get("skill"), str):
             skill = first["skill"]
-    out: dict[str, Any] = {"action": "gm_decide", "who": "attacker", "kind": kind, "decision": decision}
+    out = GmDecideOutcome(kind=kind, decision=decision)
     if kind == "experience_check":
         if skill is None:
             raise RulesError("action gm_decide: an experience check needs a 'skill'")
         if decision == "approve" and key(skill) not in char.experience_checks:
             char = char.with_(experience_checks=(*char.experience_checks, key(skill)))
             events.append("experience_check")
-        out["skill"] = key(skill)
+        out = replace(out, skill=key(skill))
     elif kind == "dying":
         if decision == "death":
             # the dead make no more rolls: a knockdown, major wound or fall roll still waiting is dropped
@@ -153,7 +161,7 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
             char = check_condition(ctx, char, events)
         else:
             char = apply_wound(ctx, char, amount, source, events)
-        out["amount"] = amount
+        out = replace(out, amount=amount)
     elif kind == "wake":
         if char.dying or char.dead:
             raise IllegalAction("attacker is dying or dead and cannot wake")
@@ -163,11 +171,10 @@ def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
         char = char.with_(out_of_fight=False)
         events.append("rejoined")
     char = offer_dying(char)  # a gentle fall's damage settled: death or survival may be asked now
-    out.update(hit_points=ctx.hp(char), events=events)
-    return out, char
+    return replace(out, hit_points=ctx.hp(char), events=tuple(events)), char
 
 
-def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[KnockdownOutcome, Character]:
     """The Knockdown roll that waited (auto_rolls off), or one the GM calls for with ``damage``."""
     opts = Options(action, "knockdown", KNOCKDOWN_OPTIONS)
     char, pending = drop_pending_roll(char, "knockdown")
@@ -181,11 +188,10 @@ def knockdown(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     live = ctx.with_auto_rolls()
     char, view = knockdown_check(live, char, damage, bool(mounted), events)
     char = offer_dying(char)  # the last roll owed made: death or survival may be asked now
-    return {"action": "knockdown", "who": "attacker", "knockdown": view, "prone": char.prone,
-            "hit_points": ctx.hp(char), "events": events}, char
+    return KnockdownOutcome(knockdown=view, prone=char.prone, hit_points=ctx.hp(char), events=tuple(events)), char
 
 
-def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[MajorWoundOutcome, Character]:
     """The major wound rolls that waited: stay conscious, Valorous, Statistics Lost."""
     opts = Options(action, "major_wound", MAJOR_WOUND_OPTIONS)
     char, pending = drop_pending_roll(char, "major_wound")
@@ -207,11 +213,11 @@ def major_wound(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any],
     if char.unconscious and not was_unconscious and (mounted or on_wall):
         char, fall = fall_check(ctx, char, mounted, on_wall, events)
     char = offer_dying(char)
-    return {"action": "major_wound", "who": "attacker", "wound_index": index, "major_wound_effects": effects,
-            "unconscious": char.unconscious, "fall": fall, "hit_points": ctx.hp(char), "events": events}, char
+    return MajorWoundOutcome(wound_index=index, major_wound_effects=effects, unconscious=char.unconscious, fall=fall,
+                             hit_points=ctx.hp(char), events=tuple(events)), char
 
 
-def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def fall(ctx: Ctx, char: Character, action: Any) -> tuple[FallOutcome, Character]:
     """DEX roll for a character falling unconscious on horseback or a wall (if not already rolled)."""
     opts = Options(action, "fall", FALL_OPTIONS)
     char, pending = drop_pending_roll(char, "fall")
@@ -224,11 +230,10 @@ def fall(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Charac
     events: list[str] = []
     char, view = roll_fall(ctx, char, mounted, on_wall, events)
     char = offer_dying(char)
-    return {"action": "fall", "who": "attacker", "fall": view, "prone": char.prone, "hit_points": ctx.hp(char),
-            "events": events}, char
+    return FallOutcome(fall=view, prone=char.prone, hit_points=ctx.hp(char), events=tuple(events)), char
 
 
-def unequip(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def unequip(ctx: Ctx, char: Character, action: Any) -> tuple[UnequipOutcome, Character]:
     """An owner's edit: a weapon or armour piece taken off the sheet, and with a weapon whatever state it had
     (in hand, dropped, broken): a weapon added again later comes whole."""
     opts = Options(action, "unequip", UNEQUIP_OPTIONS)
@@ -242,7 +247,7 @@ def unequip(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Cha
         if piece is None:
             worn = ", ".join(a.name for a in char.armour) or "nothing"
             raise IllegalAction(f"attacker wears no '{item}' (wears: {worn})")
-        return ({"action": "unequip", "kind": kind, "removed": piece.name, "events": []},
+        return (UnequipOutcome(kind=kind, removed=piece.name),
                 char.with_(armour=tuple(a for a in char.armour if a is not piece)))
     weapon = next((w for w in char.weapons if key(w.name) == wanted), None)
     if weapon is None:
@@ -253,4 +258,4 @@ def unequip(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Cha
                      wielding=None if char.wielding == name else char.wielding,
                      dropped_weapons=tuple(w for w in char.dropped_weapons if w != name),
                      broken_weapons=tuple(w for w in char.broken_weapons if w != name))
-    return {"action": "unequip", "kind": kind, "removed": name, "events": []}, out
+    return UnequipOutcome(kind=kind, removed=name), out

@@ -14,6 +14,7 @@ from rules.model import WayOut
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.options import Options
+from rules.pendragon.outcomes import ConditionOutcome, EndFightOutcome
 
 # what each action takes besides "type" (the engine's ACTIONS table lists them)
 END_FIGHT_OPTIONS: tuple[str, ...] = ()
@@ -46,7 +47,7 @@ def ways_out(char: Character, in_fight: bool) -> tuple[WayOut, ...]:
     return tuple(out)
 
 
-def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[EndFightOutcome, Character]:
     """What lasts only for a fight ends with it: the fallen get up, a knight who left the fight is back, and
     dropped weapons are gathered (ruling ``weapons_gathered``). Wounds, unconsciousness, a broken weapon and
     being on foot stay (a horse is remounted, a weapon replaced, with /recover and /ready)."""
@@ -59,7 +60,7 @@ def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], C
     must_rearm = char.must_rearm and (wielding is None or wielding in char.broken_weapons)
     char = char.with_(prone=False, out_of_fight=False, wielding=wielding, must_rearm=must_rearm,
                       dropped_weapons=tuple(w for w in char.dropped_weapons if w not in gathered))
-    return {"action": "end_fight", "who": "attacker", "ended": ended, "gathered": gathered, "events": []}, char
+    return EndFightOutcome(ended=tuple(ended), gathered=tuple(gathered)), char
 
 
 # The states the GM may set or clear by hand (``condition``), as the sheet's flags name them.
@@ -67,7 +68,7 @@ GM_CONDITIONS = ("prone", "mounted", "unconscious", "dying", "dead", "out_of_fig
                  "chirurgery_needed")
 
 
-def set_conditions(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, Any], Character]:
+def set_conditions(ctx: Ctx, char: Character, action: Any) -> tuple[ConditionOutcome, Character]:
     """The GM's word: set (``add``) or clear (``remove``) sheet states by name."""
     opts = Options(action, "condition", CONDITION_OPTIONS)
     changes: dict[str, bool] = {}
@@ -80,4 +81,4 @@ def set_conditions(ctx: Ctx, char: Character, action: Any) -> tuple[dict[str, An
         changes.setdefault("dying", False)
     char = char.with_(**changes)
     now = [name for name in GM_CONDITIONS if getattr(char, name)]
-    return {"action": "condition", "who": "attacker", "conditions": now, "events": []}, char
+    return ConditionOutcome(conditions=tuple(now)), char
