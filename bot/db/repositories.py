@@ -99,7 +99,7 @@ async def taken_name_keys(session: AsyncSession, guild_id: int, keys: Sequence[s
 
 def _with_combatants(query: Select[Any]) -> Select[Any]:
     # One SELECT with two LEFT OUTER JOINs (selectinload took three round trips on every command).
-    return query.options(joinedload(Encounter.combatants).joinedload(Combatant.character, innerjoin=True))
+    return query.options(joinedload(Encounter.combatants).joinedload(Combatant.character))
 
 
 async def _one_encounter(session: AsyncSession, query: Select[Any]) -> Encounter | None:
