@@ -68,6 +68,7 @@ PROFILE = SystemProfile(
     roll_actions={"shock": "shock", "kill": "kill"},
     pending_ids=False,
     picture=picture,
+    hit_locations=True,
     help=HelpWords(
         attack_options="`aspect` (blunt, edge, point), `aim` (high, mid, low), `save_excess` (keep excess points "
                        "for next round)",
@@ -92,5 +93,8 @@ PROFILE = SystemProfile(
         hidden_when_unreachable=frozenset({"Hit, no injury"}),  # an ars-harn hit nearly always injures
     ),
     way_out_cost="that is their action this round",
+    # issue 22 §3: a G4 showed "bleeding" for a week with nothing saying what that meant
+    bleeding_note=("\U0001fa78 each bleeding wound: \u22121 to Shock and Fatigue rolls, until a chirurgy success "
+                   "or a healing spell stops it (or it heals below grievous)"),
     describers="bot.ui.outcomes.ars_harn",
 )

@@ -61,6 +61,7 @@ PROFILE = SystemProfile(
     roll_actions={"effect": "effect", "stumble": "effect", "fumble": "effect"},
     pending_ids=True,
     picture=picture,
+    hit_locations=True,
     help=HelpWords(
         attack_options="`location` (a called location), `defense` (the target dodges or parries if the attack "
                        "succeeds)",
@@ -85,5 +86,6 @@ PROFILE = SystemProfile(
         aims_at_locations=True,  # /attack's location option is the engine's aim
     ),
     way_out_cost="that is their action this turn",
+    bleeding_note="",
     describers="bot.ui.outcomes.fading_suns",
 )

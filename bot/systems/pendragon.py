@@ -67,6 +67,7 @@ PROFILE = SystemProfile(
     roll_actions={"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
     pending_ids=False,
     picture=picture,
+    hit_locations=False,
     help=HelpWords(
         attack_options="`mounted` (on horseback), `charge` (a mounted lance charge: the sheet needs a `horse`)",
         combat_extra="",
@@ -92,5 +93,6 @@ PROFILE = SystemProfile(
                          (NESTED + "major wound", top("major_wound")), (NESTED + "unconscious", top("unconscious"))),
     ),
     way_out_cost="it takes the round",
+    bleeding_note="",
     describers="bot.ui.outcomes.pendragon",
 )

@@ -92,10 +92,13 @@ class SystemProfile:
 
     # -- the body diagram (bot/services/wound_state.py) --
     picture: PictureReader
+    # wounds land on hit locations (a body figure); False: they are hit points lost (Pendragon's bar)
+    hit_locations: bool
 
     # -- words (bot/ui/) --
     help: HelpWords
     odds: OddsWords
     way_out_cost: str  # what a way out that takes the character's action costs, in the system's words
+    bleeding_note: str  # said once under a wound list with a bleeding wound: what bleeding does ("": nothing)
     # the module of bot/ui/outcomes/ whose DESCRIBERS word this engine's outcome records
     describers: str

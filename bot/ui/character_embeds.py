@@ -49,17 +49,23 @@ def _hit_points(count: int) -> str:
     return f"{count} hit point{'s' if count != 1 else ''}"
 
 
+def _by_hit_points(system: str) -> bool:
+    """The system's wounds are hit points lost, not marks on hit locations (Pendragon)."""
+    profile = profile_of(system)
+    return profile is not None and not profile.hit_locations
+
+
 def wound_brief(wound: Wound, system: str = "") -> str:
     """A wound in a few words, for a line per character: ``S2 face``; Pendragon's ``major wound (16 hit
     points)``."""
-    if system == "pendragon":
+    if _by_hit_points(system):
         return f"{_pendragon_kind(wound)} ({_hit_points(wound.levels)})"
     return f"{plain(wound.code)} {human(wound.location)}".strip()
 
 
 def wound_line(wound: Wound, system: str = "") -> str:
     code, severity = plain(wound.code), human(wound.severity)
-    if system == "pendragon":  # no locations; "levels" are the hit points the wound still holds
+    if _by_hit_points(system):  # no locations; "levels" are the hit points the wound still holds
         parts = [f"`{wound.index}` **{_pendragon_kind(wound)}**, {_hit_points(wound.levels)}"]
         if wound.note:
             parts.append(wound_note(wound.note))
@@ -94,7 +100,8 @@ def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
         return "none"
     lines = [wound_line(w, system) for w in wounds]
     # what bleeding does, and what stops it, said once under the list
-    note = BLEEDING_NOTE if system == "ars-harn" and any(w.bleeding for w in wounds) else None
+    profile = profile_of(system)
+    note = profile.bleeding_note if profile and profile.bleeding_note and any(w.bleeding for w in wounds) else None
     room = limits.FIELD_VALUE - 30 - (len(note) + 1 if note else 0)
     out: list[str] = []
     used = 0
@@ -107,11 +114,6 @@ def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
     if note:
         out.append(note)
     return "\n".join(out)
-
-
-# issue 22 §3: a G4 showed "bleeding" for a week with nothing saying what that meant
-BLEEDING_NOTE = ("\U0001fa78 each bleeding wound: \u22121 to Shock and Fatigue rolls, until a chirurgy success "
-                 "or a healing spell stops it (or it heals below grievous)")
 
 
 def _wound_colour(wounds: Sequence[Wound]) -> int:

@@ -23,6 +23,7 @@ from bot.systems.pictures import BodyWounds, HitPointWounds
 from bot.systems.profile import SystemProfile
 from bot.ui.outcomes import DESCRIBERS
 from content import load_catalog
+from content.diagram import BarLayout, FigureLayout, diagram_layout
 from content.scenario import parse_scenario
 from rules.registry import OUTCOMES, SYSTEMS, get_engine
 
@@ -150,7 +151,8 @@ def test_the_picture_reads_every_example_sheet_and_only_its_own_systems(profile:
     assert sheets, f"no example scenario for {profile.system} in content/examples"
     for sheet in sheets:
         shown = profile.picture(sheet, catalog, {})
-        assert isinstance(shown, BodyWounds | HitPointWounds) and shown.system == profile.system
+        assert isinstance(shown, BodyWounds if profile.hit_locations else HitPointWounds)
+        assert shown.system == profile.system
         assert shown.name == sheet["name"]
     for other in PROFILES:
         if other != profile.system:
@@ -218,3 +220,8 @@ def test_every_outcome_record_of_the_engine_has_a_describer(profile: SystemProfi
     assert not missing, f"{profile.system}: no words for the outcome of {sorted(missing)}"
     assert set(records.values()) <= set(DESCRIBERS)
     assert set(records) <= get_engine(profile.system).actions | {"gm_decide"}
+
+
+@profiles
+def test_a_system_with_hit_locations_has_a_body_figure(profile: SystemProfile) -> None:
+    assert isinstance(diagram_layout(profile.system), FigureLayout if profile.hit_locations else BarLayout)
