@@ -56,7 +56,9 @@ HOMEBREW_FLOWS = {
 }
 
 
-CHANGE = {"ars-harn": {"weight": 2}, "pendragon": {"bonus": 1}, "fading-suns": {"weight": 2.0}}
+# One weapon changed where an attack shows it (the damage it deals), and what its Details then read.
+CHANGE = {"ars-harn": ({"edge": 9}, "Impact: damage "), "pendragon": ({"dice_mod": 2}, "Damage: "),
+          "fading-suns": ({"damage": 9}, "Damage: ")}
 
 
 @pytest.mark.parametrize("system", list(HOMEBREW_FLOWS))
@@ -70,7 +72,8 @@ async def test_homebrew_starts_from_the_file_the_bot_hands_out(table: Any, syste
     assert given.ephemeral and attachment.filename == "weapons.yaml" and "default file" in given.content
     shipped = yaml.safe_load(attachment.data)
     entry = dict(shipped["weapons"][weapon])
-    changed = {**entry, **CHANGE[system]}
+    change, damage_line = CHANGE[system]
+    changed = {**entry, **change}
     mine = yaml.safe_dump({"weapons": {"Moonblade": dict(entry), weapon: changed}}).encode()
 
     wrong = yaml.safe_dump({"weapons": {"Moonblade": {**entry, "skill": ["Sword", "Axe"], "colour": "red"}}}).encode()
@@ -90,11 +93,21 @@ async def test_homebrew_starts_from_the_file_the_bot_hands_out(table: Any, syste
     assert "this server's homebrew" in again.content and kept["weapons"][weapon] == changed
     assert kept["source"] == shipped["source"] and len(kept["weapons"]) == len(shipped["weapons"]) + 1
 
-    await table.run("character create", {**character, "weapons": "moonblade"}, user=table.alice)
+    await table.run("character create", {**character, "weapons": f"moonblade, {weapon}"}, user=table.alice)
     await table.run("encounter start")
-    await table.run("encounter npcs", {"template": template, "count": 1})
+    await table.run("encounter npcs", {"template": template, "count": 2})
     await table.run("encounter add", {"character": character["name"]}, user=table.alice)
     blow = await table.run("attack", {**attack, "weapon": "moonblade"}, user=table.alice)
     said = table.text(blow) + table.text(await table.details(blow))
     assert "moonblade" in said.lower(), said
+    # the changed weapon, with the same dice on the other NPC: the homebrew's damage, not the shipped one's
+    other = {**attack, "target": attack["target"].replace(" 1", " 2"), "weapon": weapon}
+    if system == "ars-harn":  # one weapon in hand: the other is taken up first
+        await table.run("ready", {"character": character["name"], "weapon": weapon}, user=table.alice)
+    changed_blow = table.text(await table.details(await table.run("attack", other, user=table.alice)))
+
+    def damage(text: str) -> str:
+        return next(line for line in text.splitlines() if line.startswith(damage_line))
+
+    assert damage(changed_blow) != damage(said), (damage(said), damage(changed_blow))
     table.check_clean()
