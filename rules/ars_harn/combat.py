@@ -7,7 +7,8 @@ from dataclasses import replace
 from rules.ars_harn.arms import attack_weapon, parrying_weapons
 from rules.ars_harn.catalog import AIMS, ASPECTS
 from rules.ars_harn.character import HANDS, Character
-from rules.ars_harn.injury import Ctx, NewInjury, inflict
+from rules.ars_harn.context import Ctx
+from rules.ars_harn.injury import NewInjury, inflict
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import AttackOutcome, Blow, InitiativeRoll, Wounding
 from rules.ars_harn.totals import (

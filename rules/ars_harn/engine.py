@@ -9,7 +9,7 @@ from typing import Any
 from rules.ars_harn import combat, magic, recovery, upkeep, ways_out
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import Character, parse_character
-from rules.ars_harn.injury import Ctx
+from rules.ars_harn.context import Ctx
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import InitiativeOutcome, OneCharacter
 from rules.ars_harn.rulings import RULINGS, parse_rulings

@@ -11,17 +11,11 @@ from dataclasses import dataclass, replace
 
 from rules.ars_harn.catalog import ArsHarnCatalog, Location
 from rules.ars_harn.character import Character, WoundRec
+from rules.ars_harn.context import Ctx
 from rules.ars_harn.outcomes import Check, Injury, KillDecision, OwedRoll, Wounding
 from rules.ars_harn.rulings import Rulings
 from rules.ars_harn.totals import fatigue_penalty, physical_encumbrance
-from rules.dice import SUCCESS, DiceSource
-
-
-@dataclass(frozen=True)
-class Ctx:
-    catalog: ArsHarnCatalog
-    rulings: Rulings
-    dice: DiceSource
+from rules.dice import SUCCESS
 
 
 def check(ctx: Ctx, label: str, modifier: int, ease_factor: int, parts: dict[str, int] | None = None) -> Check:

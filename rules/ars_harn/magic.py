@@ -7,7 +7,8 @@ from dataclasses import replace
 from rules.ars_harn.catalog import AIMS, DAMAGE_TYPES
 from rules.ars_harn.character import Character
 from rules.ars_harn.combat import combat_roll, land
-from rules.ars_harn.injury import Ctx, NewInjury, inflict
+from rules.ars_harn.context import Ctx
+from rules.ars_harn.injury import NewInjury, inflict
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import Blow, CastOutcome, Check
 from rules.ars_harn.totals import common_penalty

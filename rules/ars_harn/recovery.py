@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from rules.ars_harn.catalog import SEVERITY_ORDER, ArsHarnCatalog, Treatment
 from rules.ars_harn.character import Character, WoundRec
-from rules.ars_harn.injury import Ctx
+from rules.ars_harn.context import Ctx
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import Check, HealingRoll, HealOutcome, RestOutcome, SpellStep
 from rules.ars_harn.totals import common_penalty

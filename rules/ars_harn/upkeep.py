@@ -8,7 +8,8 @@ from dataclasses import replace
 from rules.ars_harn.arms import find_on_sheet, ready, unequip
 from rules.ars_harn.catalog import DAMAGE_TYPES
 from rules.ars_harn.character import CONDITIONS, HANDS, Character
-from rules.ars_harn.injury import Ctx, NewInjury, check, inflict, roll_kill, roll_shock
+from rules.ars_harn.context import Ctx
+from rules.ars_harn.injury import NewInjury, check, inflict, roll_kill, roll_shock
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import (
     AdvantageOutcome,

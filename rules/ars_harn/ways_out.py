@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.ars_harn.character import Character
-from rules.ars_harn.injury import Ctx
+from rules.ars_harn.context import Ctx
 from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import EndFightOutcome, RecoverOutcome
 from rules.errors import IllegalAction

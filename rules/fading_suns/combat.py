@@ -11,8 +11,9 @@ from rules.dice import CRITICAL, CRITICAL_FAILURE, SUCCESS, Roll
 from rules.errors import IllegalAction, RulesError
 from rules.fading_suns.catalog import DAMAGE_TYPES, Location, Weapon, unknown
 from rules.fading_suns.character import Character
+from rules.fading_suns.context import Ctx
 from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, report, situational
-from rules.fading_suns.injury import Ctx, SideLog, aftermath, apply_hit, wound_roll
+from rules.fading_suns.injury import SideLog, aftermath, apply_hit, wound_roll
 from rules.fading_suns.outcomes import (
     AttackOutcome,
     Defense,

@@ -11,7 +11,7 @@ from rules.errors import RulesError, SheetError
 from rules.fading_suns import combat, recovery, ways_out
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character, parse
-from rules.fading_suns.injury import Ctx
+from rules.fading_suns.context import Ctx
 from rules.fading_suns.outcomes import InitiativeOutcome
 from rules.fading_suns.rulings import RULINGS, parse_rulings
 from rules.fading_suns.summary import summarize

@@ -5,21 +5,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from rules.dice import DiceSource
-from rules.fading_suns.catalog import CHECK_ROLLS, FadingSunsCatalog, Location, Weapon
+from rules.fading_suns.catalog import CHECK_ROLLS, Location, Weapon
 from rules.fading_suns.character import Character, Decision, PendingRoll, WoundState
+from rules.fading_suns.context import Ctx
 from rules.fading_suns.goals import Goal, goal_roll, penalties, report, situational
 from rules.fading_suns.outcomes import Aftermath, Check, DeathDecision, EffectRoll, GoalRoll, PendingNote
-from rules.fading_suns.rulings import Rulings
 
 DEATH_OPTIONS = ("death", "unconscious")
-
-
-@dataclass(frozen=True)
-class Ctx:
-    catalog: FadingSunsCatalog
-    rulings: Rulings
-    dice: DiceSource
 
 
 @dataclass

@@ -8,8 +8,9 @@ from typing import Any
 
 from rules.errors import IllegalAction, RulesError, UnknownEntry
 from rules.fading_suns.character import Character, WoundState
+from rules.fading_suns.context import Ctx
 from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, penalties, report, situational
-from rules.fading_suns.injury import Ctx, SideLog, aftermath, pending_note, resolve_pending, run_check, run_effect
+from rules.fading_suns.injury import SideLog, aftermath, pending_note, resolve_pending, run_check, run_effect
 from rules.fading_suns.outcomes import (
     EffectOutcome,
     GmDecideOutcome,

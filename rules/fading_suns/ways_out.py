@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.errors import IllegalAction, RulesError
 from rules.fading_suns.character import CONDITIONS, Character
-from rules.fading_suns.injury import Ctx
+from rules.fading_suns.context import Ctx
 from rules.fading_suns.outcomes import ConditionOutcome, EndFightOutcome
 from rules.model import WayOut
 

@@ -4,6 +4,7 @@ same types."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from importlib import import_module
 
 import pytest
@@ -24,3 +25,10 @@ def test_every_engine_has_one_actions_table_of_one_shape(system: str) -> None:
     assert action_options(actions) == module.ACTION_OPTIONS
     assert module.ENGINE.actions == frozenset(actions)
     assert set(registry.outcome_records(system)) == set(actions)
+
+
+@pytest.mark.parametrize("system", registry.system_ids())
+def test_every_engine_reads_its_rules_context_from_context_py_with_the_same_fields(system: str) -> None:
+    package = registry.SYSTEMS[system].rsplit(".", 1)[0]
+    ctx = import_module(f"{package}.context").Ctx
+    assert [f.name for f in fields(ctx)][:3] == ["catalog", "rulings", "dice"]
