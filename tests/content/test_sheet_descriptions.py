@@ -66,3 +66,10 @@ def test_a_homebrew_range_is_the_one_sheets_are_checked_against() -> None:
     sheet = get_engine("ars-harn").validate_sheet({"name": "Giant", "str": 14, "sta": 0, "dex": 0, "qik": 0},
                                                   catalog)
     assert sheet["str"] == 14
+
+
+def test_fading_suns_strength_says_what_it_does_carrying_not_damage() -> None:
+    """Before: 'Strength: Melee damage and how much you carry.' The seed's STR sets encumbrance (STR² kg); a
+    weapon's damage is its base plus victory points, never STR."""
+    meaning = default_doc("fading-suns")["fields"]["str"]["meaning"]
+    assert "STR² kg" in meaning and meaning.lower().count("damage") == 1 and "no damage" in meaning
