@@ -25,7 +25,7 @@ from bot.ops.redact import add_secret
 from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
 from bot.tree import GrievousTree
-from bot.ui import autocomplete, embeds
+from bot.ui import autocomplete, replies
 from bot.ui.action_message import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
 from bot.ui.defense_prompts import DefenseButton
 from bot.ui.forms import FormRoutes
@@ -324,7 +324,7 @@ class GrievousBot(commands.AutoShardedBot):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(embeds.STOPPING, ephemeral=True)
+                await interaction.response.send_message(replies.STOPPING, ephemeral=True)
         except (discord.HTTPException, RuntimeError, KeyError, ValueError) as exc:
             log.info("could not turn away an interaction while stopping: %s", exc)
 

@@ -8,7 +8,7 @@ import discord
 
 from bot.errors import UserError
 from bot.services.actor import Actor
-from bot.ui import embeds
+from bot.ui import replies
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     """The caller as an ``Actor``; in a direct message this is a user error."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise UserError(embeds.NO_GUILD)
+        raise UserError(replies.NO_GUILD)
     user = interaction.user
     # Member._roles holds the role ids from the interaction payload even when the guild is not cached.
     roles = tuple(int(r) for r in getattr(user, "_roles", ()))

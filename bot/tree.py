@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.errors import UserError
 from bot.ops import flights
 from bot.ops.redact import redact
-from bot.ui import embeds
+from bot.ui import replies, setup_embeds
 from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
 from content.errors import PackProblems
@@ -46,12 +46,12 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, UserError | RulesError):
         return str(error) or type(error).__name__
     if isinstance(error, app_commands.CommandNotFound):
-        return embeds.UNKNOWN_COMMAND
+        return replies.UNKNOWN_COMMAND
     if isinstance(error, app_commands.CommandSignatureMismatch):
         # a deploy changed the command (or Discord sent it without a required option)
-        return embeds.CHANGED_COMMAND
+        return replies.CHANGED_COMMAND
     if isinstance(error, app_commands.NoPrivateMessage):
-        return embeds.NO_GUILD
+        return replies.NO_GUILD
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for that."
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -101,10 +101,10 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         await send_line(interaction, sheet_problems(cause.who or "sheet", cause.problems))
         return
     if isinstance(cause, PackProblems):  # so do a homebrew file's
-        await send_line(interaction, embeds.pack_problems(cause))
+        await send_line(interaction, setup_embeds.pack_problems(cause))
         return
     if message is not None:
-        await send_line(interaction, embeds.error_line(message))
+        await send_line(interaction, replies.error_line(message))
         return
     original = getattr(error, "original", None) or error.__cause__ or error
     command = interaction.command.qualified_name if interaction.command else None
@@ -127,14 +127,14 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.warning("%s: Discord refused the bot's requests (429%s; guild %s, channel %s)", where,
                     " from Cloudflare" if isinstance(original, discord.HTTPException) else
                     f", retry after {original.retry_after:.1f} s", interaction.guild_id, interaction.channel_id)
-        await send_line(interaction, embeds.error_line(embeds.DISCORD_REFUSING))
+        await send_line(interaction, replies.error_line(replies.DISCORD_REFUSING))
         return
     log.error(
         "unexpected error in %s (guild %s, channel %s, user %s)",
         where, interaction.guild_id, interaction.channel_id, interaction.user.id,
         exc_info=(type(original), original, original.__traceback__),
     )
-    await send_line(interaction, embeds.APOLOGY)
+    await send_line(interaction, replies.APOLOGY)
 
 
 # What each option type's value is in Discord's payload (ids of users, channels, roles, files are text).
@@ -202,7 +202,7 @@ def _declared_types(command: Any, options: Iterable[Mapping[str, Any]]) -> str |
         parameter = command.get_parameter(name) if isinstance(command, app_commands.Command) else None
         if parameter is not None and option.get("type") != parameter.type.value:
             what = _OPTION_WORDS.get(parameter.type.value, "another kind of value")
-            return f"{embeds.CHANGED_COMMAND} Its option '{name[:32]}' takes {what}."
+            return f"{replies.CHANGED_COMMAND} Its option '{name[:32]}' takes {what}."
     return None
 
 
@@ -229,7 +229,7 @@ class GrievousTree(app_commands.CommandTree[Any]):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.autocomplete([])
         else:
-            await send_line(interaction, embeds.error_line(problem))
+            await send_line(interaction, replies.error_line(problem))
         return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:

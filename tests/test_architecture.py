@@ -88,7 +88,7 @@ def _import_graph(top: Path, root: Path = ROOT) -> dict[str, set[str]]:
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         edges: set[str] = set()
         for target, names in _runtime_imports(ast.parse(path.read_text(encoding="utf-8")), package):
-            # "from bot.ui import embeds" imports the module bot.ui.embeds; "from bot.x import f" imports bot.x.
+            # "from bot.ui import replies" imports the module bot.ui.replies; "from bot.x import f" imports bot.x.
             submodules = {f"{target}.{name}" for name in names} & paths.keys()
             edges |= submodules or ({target} & paths.keys())
         graph[module] = edges - {module}

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of, read_upload
 from bot.services.results import CharacterView
-from bot.ui import autocomplete, diagram, embeds, pictures, sheet_files
+from bot.ui import autocomplete, character_embeds, diagram, pictures, replies, sheet_files
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats
 from bot.ui.views import ConfirmView
@@ -40,7 +40,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                      weapons: Names | None = None, armour: Names | None = None, npc: bool = False) -> None:
         view = await slow(interaction, self.bot.services.characters.create(actor_of(interaction), name, stats or {},
                                                                            weapons or [], armour or [], npc))
-        await reply(interaction, embed=embeds.character(view))
+        await reply(interaction, embed=character_embeds.character(view))
 
     @app_commands.command(name="import", description="Create a character from a YAML or JSON sheet (64 KiB at most)")
     @app_commands.describe(sheet="A .yaml, .yml or .json file with name, stats, weapons and armour",
@@ -56,7 +56,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                                                                    replace=replace)
 
         view = await slow(interaction, work())
-        await reply(interaction, embed=embeds.character(view))
+        await reply(interaction, embed=character_embeds.character(view))
 
     @app_commands.command(name="template", description="A sheet file to fill in for this channel's system")
     async def template(self, interaction: discord.Interaction[GrievousBot]) -> None:
@@ -85,7 +85,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
             return view, await pictures.body_picture(view.picture)
 
         view, png = await slow(interaction, drawn())
-        embed = embeds.character(view)
+        embed = character_embeds.character(view)
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     @app_commands.command(name="list", description="List the characters of this server")
@@ -93,7 +93,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
     async def list_(self, interaction: discord.Interaction[GrievousBot], mine: bool = False) -> None:
         briefs = await slow(interaction, self.bot.services.characters.list(actor_of(interaction), mine),
                             ephemeral=True)
-        await reply(interaction, embed=embeds.character_list(briefs, mine=mine), ephemeral=True)
+        await reply(interaction, embed=character_embeds.character_list(briefs, mine=mine), ephemeral=True)
 
     @app_commands.command(name="set-stat", description="Set one stat or field of a sheet (owner or GM)")
     @app_commands.describe(name="The character", stat="The field, dotted for nested ones (abilities.Brawl)",
@@ -103,7 +103,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                        stat: app_commands.Range[str, 1, 100], value: app_commands.Range[str, 1, 100]) -> None:
         view = await slow(interaction, self.bot.services.characters.edit_stat(actor_of(interaction), name, stat,
                                                                               value))
-        await reply(interaction, embed=embeds.character(view))
+        await reply(interaction, embed=character_embeds.character(view))
 
     @app_commands.command(name="condition", description="GM: set or clear a condition on a sheet (/undo takes it back)")
     @app_commands.describe(name="The character", condition="The system's name for it: prone, unconscious, stunned...",
@@ -113,7 +113,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                         condition: app_commands.Range[str, 1, 40], on: bool) -> None:
         view = await slow(interaction, self.bot.services.characters.set_condition(actor_of(interaction), name,
                                                                                   condition, on))
-        await reply(interaction, embed=embeds.character(view))
+        await reply(interaction, embed=character_embeds.character(view))
 
     @app_commands.command(name="add-item", description="Give a character a weapon or armour piece")
     @app_commands.describe(name="The character", kind="Weapon or armour", item="The item (autocompletes)")
@@ -122,7 +122,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                        kind: Literal["weapon", "armour"], item: Name) -> None:
         view = await slow(interaction, self.bot.services.characters.add_item(actor_of(interaction), name, kind,
                                                                              item))
-        await reply(interaction, embed=embeds.character(view))
+        await reply(interaction, embed=character_embeds.character(view))
 
     @app_commands.command(name="remove-item", description="Take a weapon or armour piece off a character")
     @app_commands.describe(name="The character", kind="Weapon or armour", item="The item on the sheet")
@@ -131,7 +131,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                           kind: Literal["weapon", "armour"], item: Name) -> None:
         view = await slow(interaction, self.bot.services.characters.remove_item(actor_of(interaction), name, kind,
                                                                                 item))
-        await reply(interaction, embed=embeds.character(view))
+        await reply(interaction, embed=character_embeds.character(view))
 
     @app_commands.command(name="delete", description="Delete a character and its wounds (asks first)")
     @app_commands.describe(name="The character")
@@ -143,10 +143,10 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
 
         async def confirmed(_: discord.Interaction[Any]) -> str:
             gone = await self.bot.services.characters.delete(actor, found.name)
-            return embeds.deleted(gone.name)
+            return replies.deleted(gone.name)
 
         view = ConfirmView(interaction.client, interaction.user.id, confirmed)
-        await reply(interaction, embeds.confirm_delete(found.name), view=view, ephemeral=True)
+        await reply(interaction, replies.confirm_delete(found.name), view=view, ephemeral=True)
         view.origin = interaction
 
 

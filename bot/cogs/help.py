@@ -9,13 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions import actor_of
-from bot.ui import embeds
+from bot.ui import help_embeds
 from bot.ui.publish import reply, slow
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
 
-TOPICS = [app_commands.Choice(name=title, value=key) for key, (title, _) in embeds.HELP.items()]
+TOPICS = [app_commands.Choice(name=title, value=key) for key, (title, _) in help_embeds.HELP.items()]
 
 
 class HelpCog(commands.Cog):
@@ -30,7 +30,7 @@ class HelpCog(commands.Cog):
         guide = None
         if interaction.guild_id is not None:
             guide = await slow(interaction, self.bot.services.characters.guide(actor_of(interaction)), ephemeral=True)
-        await reply(interaction, embed=embeds.help_topic(topic, guide.system if guide else None, guide,
+        await reply(interaction, embed=help_embeds.help_topic(topic, guide.system if guide else None, guide,
                                                         guide.roll_labels if guide else ()), ephemeral=True)
 
 

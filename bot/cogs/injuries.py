@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.interactions import actor_of
 from bot.services.results import CharacterView, PartyView, TreatmentOffer
 from bot.systems.pictures import WoundPicture
-from bot.ui import autocomplete, diagram, embeds, pictures
+from bot.ui import autocomplete, character_embeds, diagram, pictures
 from bot.ui.action_message import publish_report
 from bot.ui.offers import post_offer
 from bot.ui.publish import reply, slow
@@ -43,7 +43,7 @@ class InjuriesCog(commands.Cog):
             return view, await pictures.body_picture(view.picture)
 
         view, png = await slow(interaction, drawn())
-        embed = embeds.injuries(view)
+        embed = character_embeds.injuries(view)
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     async def _party(self, interaction: discord.Interaction[GrievousBot]) -> None:
@@ -55,7 +55,7 @@ class InjuriesCog(commands.Cog):
             return found, shown, await pictures.party_picture(shown)
 
         found, shown, png = await slow(interaction, drawn())
-        embed = embeds.party_injuries(found, len(shown))
+        embed = character_embeds.party_injuries(found, len(shown))
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
     @app_commands.guild_only()

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of, read_upload
 from bot.services import PackView
-from bot.ui import autocomplete, embeds
+from bot.ui import autocomplete, setup_embeds
 from bot.ui.publish import reply, slow
 from content.guard import PACK_FILE
 
@@ -36,7 +36,7 @@ class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew
             return await self.bot.services.packs.upload(actor, file.filename, data, replace=replace)
 
         view = await slow(interaction, work(), ephemeral=True)
-        await reply(interaction, embed=embeds.pack_uploaded(view), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.pack_uploaded(view), ephemeral=True)
 
     @app_commands.command(name="file", description="Get a content pack file as it is now, to start homebrew from")
     @app_commands.describe(name="The pack file, e.g. weapons.yaml")
@@ -44,13 +44,13 @@ class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew
     async def file(self, interaction: discord.Interaction[GrievousBot], name: app_commands.Range[str, 1, 64]) -> None:
         system, filename, data, homebrew = await slow(
             interaction, self.bot.services.packs.current_file(actor_of(interaction), name), ephemeral=True)
-        await reply(interaction, embeds.pack_file_given(system, filename, homebrew),
+        await reply(interaction, setup_embeds.pack_file_given(system, filename, homebrew),
                     file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True)
 
     @app_commands.command(name="show", description="Show which content pack files this server replaces")
     async def show(self, interaction: discord.Interaction[GrievousBot]) -> None:
         view = await slow(interaction, self.bot.services.packs.show(actor_of(interaction)), ephemeral=True)
-        await reply(interaction, embed=embeds.pack(view), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.pack(view), ephemeral=True)
 
     @app_commands.command(name="reset", description="(GM) Go back to the default file, or the whole default pack")
     @app_commands.describe(file="The homebrew file to drop (none: drop them all)")
@@ -58,7 +58,7 @@ class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew
     async def reset(self, interaction: discord.Interaction[GrievousBot],
                     file: app_commands.Range[str, 1, 64] | None = None) -> None:
         view = await slow(interaction, self.bot.services.packs.reset(actor_of(interaction), file), ephemeral=True)
-        await reply(interaction, embed=embeds.pack_reset(view), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.pack_reset(view), ephemeral=True)
 
 
 async def setup(bot: GrievousBot) -> None:

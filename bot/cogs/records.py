@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.interactions import actor_of
 from bot.services.results import EventView
-from bot.ui import embeds
+from bot.ui import action_embeds, record_embeds
 from bot.ui.action_message import close_settled, mark_taken_back, post_decisions
 from bot.ui.publish import refresh_tracker, reply, slow, to_gm_channel
 
@@ -34,7 +34,7 @@ class RecordsCog(commands.Cog):
         view = await slow(interaction, self.bot.services.records.roll(actor_of(interaction), expression,
                                                                       dice_text=dice, secret=secret),
                           ephemeral=secret)
-        embed = embeds.roll(view, interaction.user.display_name)
+        embed = action_embeds.roll(view, interaction.user.display_name)
         await reply(interaction, embed=embed, ephemeral=secret)
         if secret and view.gm_channel_id is not None:
             await to_gm_channel(interaction, view.gm_channel_id, embed)
@@ -45,7 +45,7 @@ class RecordsCog(commands.Cog):
     async def log(self, interaction: discord.Interaction[GrievousBot],
                   limit: app_commands.Range[int, 1, 25] = 10) -> None:
         events = await slow(interaction, self.bot.services.records.log(actor_of(interaction), limit), ephemeral=True)
-        await reply(interaction, embed=embeds.log(events), ephemeral=True)
+        await reply(interaction, embed=record_embeds.log(events), ephemeral=True)
 
     @app_commands.guild_only()
     @app_commands.command(name="undo", description="Take back the last action of this channel's encounter (GM)")
@@ -60,7 +60,7 @@ class RecordsCog(commands.Cog):
 
         event = await slow(interaction, undo_after_the_earlier())
         # the decisions it had settled wait again, with their buttons here; those it asked for leave their message
-        await post_decisions(interaction, event.reopened, embed=embeds.undone(event))
+        await post_decisions(interaction, event.reopened, embed=record_embeds.undone(event))
         await mark_taken_back(interaction, event)  # with the buttons it carried of the decisions now closed
         await close_settled(interaction, undone=event.closed, skip=event.message_id)
         if event.encounter_id is not None:

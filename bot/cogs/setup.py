@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import discord_permissions as perms
 from bot.errors import UserError
 from bot.interactions import actor_of
-from bot.ui import autocomplete, embeds
+from bot.ui import autocomplete, embed_common, replies, setup_embeds
 from bot.ui.publish import defer, reply, slow
 from rules.registry import system_ids
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bot.app import GrievousBot
 
 T = TypeVar("T")
-SYSTEM_CHOICES = [app_commands.Choice(name=embeds.system_title(s), value=s) for s in system_ids()]
+SYSTEM_CHOICES = [app_commands.Choice(name=embed_common.system_title(s), value=s) for s in system_ids()]
 
 
 def cannot_post(interaction: discord.Interaction[Any], channel: discord.abc.GuildChannel) -> str | None:
@@ -32,7 +32,7 @@ def cannot_post(interaction: discord.Interaction[Any], channel: discord.abc.Guil
         return None  # no member cache to judge from: Discord will say so when the bot posts
     # Discord takes away the later ones with the earlier (no Send Messages: no Embed Links either): name the first
     missing = perms.missing(channel.permissions_for(me), perms.to_post(isinstance(channel, discord.Thread)))
-    return embeds.cannot_post(channel.mention, [missing[0].name]) if missing else None
+    return replies.cannot_post(channel.mention, [missing[0].name]) if missing else None
 
 
 def _can(have: discord.Permissions, in_thread: bool, *, gm_channel: bool = False) -> list[tuple[perms.Needed, bool]]:
@@ -58,11 +58,11 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.command(name="show", description="Show the system, GM role, rolls mode and rulings in this channel")
     async def show(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)
-        setup = self.bot.services.setup
+        server_setup = self.bot.services.setup
         # Two reads that do not depend on each other: side by side, so the answer waits for the slower only.
-        view, rulings = await slow(interaction, asyncio.gather(setup.show(actor), setup.ruling_names(actor)),
-                                   ephemeral=True)
-        await reply(interaction, embed=embeds.setup_shown(view, rulings), ephemeral=True)
+        view, rulings = await slow(interaction, asyncio.gather(
+            server_setup.show(actor), server_setup.ruling_names(actor)), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.setup_shown(view, rulings), ephemeral=True)
 
     @app_commands.command(name="system", description="Choose the rule system for this server or one channel")
     @app_commands.describe(system="The rule system", channel_only="Only this channel (overrides the server's)")
@@ -73,7 +73,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         await defer(interaction, ephemeral=True)  # the server's commands are sent (REST) before the answer
         _, problem = await slow(interaction, self._resynced(actor.guild_id, self.bot.services.setup.set_system(
             actor, system, channel_only)), ephemeral=True)
-        await reply(interaction, embed=embeds.system_set(system, channel_only, problem), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.system_set(system, channel_only, problem), ephemeral=True)
 
     @app_commands.command(name="channel-reset", description="Let this channel follow the server's system again")
     async def channel_reset(self, interaction: discord.Interaction[GrievousBot]) -> None:
@@ -81,7 +81,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         await defer(interaction, ephemeral=True)  # as /setup system: a command sync (REST) precedes the answer
         view, problem = await slow(interaction, self._resynced(
             actor.guild_id, self.bot.services.setup.clear_channel_system(actor)), ephemeral=True)
-        await reply(interaction, embed=embeds.system_set(view.system, False, problem), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.system_set(view.system, False, problem), ephemeral=True)
 
     async def _resynced(self, guild_id: int, change: Awaitable[T]) -> tuple[T, discord.HTTPException | None]:
         """The change of system, then the server's commands brought in step (before the answer, so that the
@@ -108,7 +108,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
             gm = guild.get_channel_or_thread(view.gm_channel_id) if guild is not None else None
             if gm is not None and guild is not None and guild.me is not None:
                 can_gm = _can(gm.permissions_for(guild.me), isinstance(gm, discord.Thread), gm_channel=True)
-        await reply(interaction, embed=embeds.setup_check(
+        await reply(interaction, embed=setup_embeds.setup_check(
             f"<#{interaction.channel_id}>", here, gm_mention,
             can_gm, current, sync.problems.get(actor.guild_id)), ephemeral=True)
 
@@ -116,7 +116,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     @app_commands.describe(role="Members with this role adjudicate and run GM commands")
     async def gm_role(self, interaction: discord.Interaction[GrievousBot], role: discord.Role) -> None:
         await slow(interaction, self.bot.services.setup.set_gm_role(actor_of(interaction), role.id), ephemeral=True)
-        await reply(interaction, embed=embeds.gm_role_set(role.id), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.gm_role_set(role.id), ephemeral=True)
 
     @app_commands.command(name="rolls",
                           description="Whether the bot makes the rolls a wound calls for, or they wait for the GM")
@@ -124,14 +124,14 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
     async def rolls(self, interaction: discord.Interaction[GrievousBot], mode: Literal["auto", "gm"]) -> None:
         view = await slow(interaction, self.bot.services.setup.set_rolls(actor_of(interaction), mode),
                           ephemeral=True)
-        await reply(interaction, embed=embeds.rolls_set(mode, view.system), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.rolls_set(mode, view.system), ephemeral=True)
 
     @app_commands.command(name="turns", description="Whether players may act out of turn in encounters")
     @app_commands.describe(mode="enforce: only on their turn; warn: they may, and it is said; off: any time")
     async def turns(self, interaction: discord.Interaction[GrievousBot],
                     mode: Literal["enforce", "warn", "off"]) -> None:
         await slow(interaction, self.bot.services.setup.set_turns(actor_of(interaction), mode), ephemeral=True)
-        await reply(interaction, embed=embeds.turns_set(mode), ephemeral=True)
+        await reply(interaction, embed=setup_embeds.turns_set(mode), ephemeral=True)
 
     @app_commands.command(name="secret-rolls", description="Keep the NPCs' rolls from the players")
     @app_commands.describe(on="Players see only what their characters would; the GM sees every die",
@@ -144,7 +144,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
                 raise UserError(refusal)
         view = await slow(interaction, self.bot.services.setup.set_secret_rolls(
             actor_of(interaction), on, gm_channel.id if gm_channel is not None else None), ephemeral=True)
-        await reply(interaction, embed=embeds.secret_rolls_set(view.secret_rolls, view.gm_channel_id),
+        await reply(interaction, embed=setup_embeds.secret_rolls_set(view.secret_rolls, view.gm_channel_id),
                     ephemeral=True)
 
     @app_commands.command(name="ruling", description="Change one of the rule engine's rulings")
@@ -155,7 +155,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         view = await slow(interaction, self.bot.services.setup.set_ruling(actor_of(interaction), name, value),
                           ephemeral=True)
         shown = view.rulings.get(name, value)
-        await reply(interaction, embed=embeds.ruling_set(name, str(shown).lower() if isinstance(shown, bool)
+        await reply(interaction, embed=setup_embeds.ruling_set(name, str(shown).lower() if isinstance(shown, bool)
                                                          else str(shown)), ephemeral=True)
 
 

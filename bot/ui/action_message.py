@@ -17,8 +17,8 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
+from bot.ui import action_embeds, decision_embeds, forms, pictures, record_embeds, replies
 from bot.ui import channel_access as access
-from bot.ui import embeds, forms, pictures
 from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import defer_budget, refresh_tracker, reply, slow, to_gm_channel
 from bot.ui.stored_id import StoredId
@@ -48,7 +48,7 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
         danger = choice.lower() in {"death", "dead", "die", "dies", "kill", "killed", "fail", "failed"}
         super().__init__(
             discord.ui.Button(
-                label=label or embeds.decision_label(choice),
+                label=label or decision_embeds.decision_label(choice),
                 style=discord.ButtonStyle.danger if danger else discord.ButtonStyle.secondary,
                 custom_id=f"{GM_PREFIX}{decision_id}:{choice}",
             )
@@ -94,7 +94,7 @@ async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) 
             await interaction.response.defer()
         if await check:
             return True
-        await send_line(interaction, embeds.error_line(embeds.NOT_GM))
+        await send_line(interaction, replies.error_line(replies.NOT_GM))
     except Exception as exc:
         await report_error(interaction, exc)
     return False
@@ -121,7 +121,7 @@ VALUE_INPUT = "value"
 def value_form(decision_id: int, choice: str) -> discord.ui.Modal:
     """What the GM types with a choice: the faces of a roll made at the table, or an amount of damage."""
     label, placeholder = VALUE_PROMPTS[choice]
-    form = discord.ui.Modal(title=embeds.decision_label(choice).rstrip("\u2026"), timeout=None,
+    form = discord.ui.Modal(title=decision_embeds.decision_label(choice).rstrip("\u2026"), timeout=None,
                             custom_id=f"{GM_VALUE_PREFIX}{decision_id}:{choice}")
     form.add_item(discord.ui.TextInput(label=label, placeholder=placeholder, max_length=200,
                                        custom_id=VALUE_INPUT))
@@ -134,7 +134,7 @@ async def value_submitted(interaction: discord.Interaction[Any], match: re.Match
     whose button opened the form."""
     decision_id = bounded_id(match["id"])
     if decision_id is None or match["choice"] not in VALUE_PROMPTS:
-        await send_line(interaction, embeds.error_line(embeds.STALE_FORM))
+        await send_line(interaction, replies.error_line(replies.STALE_FORM))
         return
     if not await gm_checked(interaction, may_defer=True):
         return
@@ -154,7 +154,7 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
         gone = {decision_id, *(d.id for d in report.moot)}
         edits: dict[str, Any] = {"view": remaining_view(message, gone)}
         if message.embeds and report.decided is not None:
-            edits["embed"] = embeds.mark_decided(copied_embed(message), report.decided, report.moot)
+            edits["embed"] = decision_embeds.mark_decided(copied_embed(message), report.decided, report.moot)
         if interaction.message is not None and interaction.message.id == message.id:
             if interaction.response.is_done():
                 await interaction.edit_original_response(**edits)
@@ -194,7 +194,7 @@ class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], te
     """
 
     def __init__(self, event_id: int) -> None:
-        super().__init__(discord.ui.Button(label=embeds.DETAILS_LABEL, style=discord.ButtonStyle.secondary,
+        super().__init__(discord.ui.Button(label=replies.DETAILS_LABEL, style=discord.ButtonStyle.secondary,
                                            custom_id=f"{DETAILS_PREFIX}{event_id}"))
         self.event_id = event_id
 
@@ -211,7 +211,7 @@ class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         try:
             event = await slow(interaction, services_of(interaction).records.event(actor_of(interaction),
                                                                                    self.event_id), ephemeral=True)
-            await reply(interaction, embed=embeds.event_details(event), ephemeral=True)
+            await reply(interaction, embed=action_embeds.event_details(event), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)
 
@@ -237,7 +237,8 @@ def decision_buttons(pending: Sequence[PendingDecisionView], room: int = MAX_BUT
             if not _CHOICE.fullmatch(choice):
                 log.warning("GM choice %r cannot go into a custom_id; left out", choice)
                 continue
-            view.add_item(GMDecisionButton(decision.id, choice, embeds.decision_button_label(decision, choice)))
+            label = decision_embeds.decision_button_label(decision, choice)
+            view.add_item(GMDecisionButton(decision.id, choice, label))
     return view if view.children else None
 
 
@@ -266,12 +267,12 @@ async def publish_report(interaction: discord.Interaction[Any], report: ActionRe
     """The action's embed (with GM buttons when a decision waits), the buttons of decisions it settled taken
     off older messages (all but ``edited``, which the caller already changed), then the tracker brought up
     to date."""
-    embed = embeds.action(report)
+    embed = action_embeds.action(report)
     # An attack that wounded (or met armour that held) shows the target's body, the new wound marked.
     thumbnail = pictures.attack_thumbnail(embed, report.target_picture)
     await post_decisions(interaction, report.pending, embed=embed, event_id=report.event_id, file=thumbnail)
     if report.secret and report.resolution.get("rolls"):  # the NPC's dice: to the GM channel, or to the GM
-        details = embeds.report_details(report)
+        details = action_embeds.report_details(report)
         if report.gm_channel_id is not None:
             await to_gm_channel(interaction, report.gm_channel_id, details)
         else:
@@ -314,12 +315,12 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
                 embed = copied_embed(message)
                 gone_moot = [d for d in moot if d in here]
                 if decided is not None and decided in here:
-                    embed = embeds.mark_decided(embed, decided, gone_moot)
+                    embed = decision_embeds.mark_decided(embed, decided, gone_moot)
                 elif gone_moot:
-                    embed = embeds.mark_closed(embed, gone_moot)
+                    embed = decision_embeds.mark_closed(embed, gone_moot)
                 gone_undone = [d for d in undone if d in here]
                 if gone_undone:
-                    embed = embeds.mark_closed(embed, gone_undone, undone=True)
+                    embed = decision_embeds.mark_closed(embed, gone_undone, undone=True)
                 edits["embed"] = embed
             await message.edit(**edits)
         except discord.NotFound:
@@ -345,10 +346,10 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
         if message.embeds:
             embed = copied_embed(message)
             if here:
-                embed = embeds.mark_closed(embed, here, undone=True)
-            edits["embed"] = embeds.mark_taken_back(embed)
+                embed = decision_embeds.mark_closed(embed, here, undone=True)
+            edits["embed"] = record_embeds.mark_taken_back(embed)
         elif message.content:
-            edits["content"] = embeds.taken_back_content(message.content)
+            edits["content"] = record_embeds.taken_back_content(message.content)
         await message.edit(**edits)
     except discord.NotFound:
         log.info("message %s of undone event %s is gone; nothing to mark", event.message_id, event.id)

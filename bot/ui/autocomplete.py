@@ -26,7 +26,7 @@ from bot.interactions import actor_of, services_of
 from bot.services.actor import Actor
 from bot.text_safety import label
 from bot.ui import limits
-from bot.ui.embeds import treatment_label
+from bot.ui.character_embeds import treatment_label
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.tree import report_error, send_line
-from bot.ui import embeds
+from bot.ui import replies
 
 log = logging.getLogger(__name__)
 
@@ -78,4 +78,4 @@ class FormRoutes:
         # A form of an older version, or a forged one: one line, not silence. (Every modal the bot sends is
         # ``unstored``, so no submit is left for discord.py's view store to answer.)
         log.info("a modal submit no form of this version matches: %.60r", custom_id)
-        await send_line(interaction, embeds.error_line(embeds.STALE_FORM))
+        await send_line(interaction, replies.error_line(replies.STALE_FORM))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.services.results import EventView
-from bot.ui import embeds
+from bot.ui import late_embeds
 from bot.ui.action_message import DETAILS_PREFIX, GMDecisionButton, action_view
 from bot.ui.late_embeds import late_event_id
 
@@ -100,7 +100,7 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
         view = action_view(event.id if "outcome" in (event.summary or {}) else None,
                            open_decisions.get(event.id, []))
         try:
-            posted = await channel.send(embed=embeds.late(event), view=view or discord.utils.MISSING,
+            posted = await channel.send(embed=late_embeds.late(event), view=view or discord.utils.MISSING,
                                         allowed_mentions=discord.AllowedMentions.none())
             settled[event.id] = posted.id
         except (discord.Forbidden, discord.NotFound) as exc:

@@ -14,7 +14,7 @@ import discord
 from bot.interactions import actor_of, services_of
 from bot.services.results import TreatmentOffer
 from bot.tree import report_error
-from bot.ui import embeds
+from bot.ui import character_embeds, replies
 from bot.ui.action_message import publish_report
 from bot.ui.publish import reply
 from bot.ui.stored_id import StoredId
@@ -29,7 +29,7 @@ class OfferButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
     def __init__(self, event_id: int, answer: str) -> None:
         accept = answer == "accept"
         super().__init__(discord.ui.Button(
-            label=embeds.ACCEPT_LABEL if accept else embeds.DECLINE_LABEL,
+            label=replies.ACCEPT_LABEL if accept else replies.DECLINE_LABEL,
             style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
             custom_id=f"{OFFER_PREFIX}{event_id}:{answer}"))
         self.event_id = event_id
@@ -50,7 +50,7 @@ class OfferButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
             offer, report = await services_of(interaction).injuries.answer_offer(
                 actor_of(interaction), self.event_id, self.accept)
             await interaction.edit_original_response(
-                content=embeds.offer_answered(offer, self.accept, interaction.user.id), view=None,
+                content=character_embeds.offer_answered(offer, self.accept, interaction.user.id), view=None,
                 allowed_mentions=discord.AllowedMentions.none())
             if report is not None:
                 await publish_report(interaction, report)
@@ -67,5 +67,5 @@ def offer_view(offer: TreatmentOffer) -> discord.ui.View:
 
 async def post_offer(interaction: discord.Interaction[Any], offer: TreatmentOffer) -> None:
     """The offer in the channel, naming (and pinging) who may accept."""
-    await reply(interaction, embeds.treatment_offer(offer), view=offer_view(offer),
+    await reply(interaction, character_embeds.treatment_offer(offer), view=offer_view(offer),
                 mentions=discord.AllowedMentions(users=[discord.Object(offer.owner_id)]) if not offer.npc else None)

@@ -15,7 +15,7 @@ from bot.interactions import actor_of, bot_of, services_of
 from bot.ops import flights
 from bot.services.results import EncounterView
 from bot.ui import channel_access as access
-from bot.ui import embeds, replies
+from bot.ui import encounter_embeds, replies
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -261,7 +261,7 @@ class _ChannelTracker:
         bot = bot_of(interaction)
         channel_id = encounter.channel_id
         channel = bot.get_partial_messageable(channel_id, guild_id=encounter.guild_id)
-        embed = embeds.tracker(encounter)
+        embed = encounter_embeds.tracker(encounter)
         drawn: dict[str, Any] = dict(embed.to_dict())
         tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
         if tracker_id is not None:

@@ -12,7 +12,7 @@ from typing import Any, Self
 import discord
 
 from bot.tree import send_line
-from bot.ui import embeds
+from bot.ui import replies
 
 
 class StoredId:
@@ -29,5 +29,5 @@ class StoredId:
         """True (and the user told) when the pressed id cannot be a stored one."""
         if self.valid:
             return False
-        await send_line(interaction, embeds.error_line(embeds.STALE_BUTTON))
+        await send_line(interaction, replies.error_line(replies.STALE_BUTTON))
         return True

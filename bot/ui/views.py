@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot.tree import report_error, send_line
-from bot.ui import embeds, limits
+from bot.ui import limits, replies
 
 CONFIRM_PREFIX = "grv:confirm:"
 CONFIRM_TEMPLATE = CONFIRM_PREFIX + r"(?P<owner>[0-9]{1,40}):(?P<token>[0-9a-f]{1,64}):(?P<answer>yes|no)"
@@ -49,7 +49,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CON
     def __init__(self, owner_id: int, token: str, answer: str) -> None:
         yes = answer == "yes"
         super().__init__(discord.ui.Button(
-            label=embeds.CONFIRM_LABEL if yes else embeds.CANCEL_LABEL,
+            label=replies.CONFIRM_LABEL if yes else replies.CANCEL_LABEL,
             style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
             custom_id=f"{CONFIRM_PREFIX}{owner_id}:{token}:{answer}"))
         self.owner_id = owner_id
@@ -65,17 +65,17 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CON
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.user.id != self.owner_id:
-            await send_line(interaction, embeds.error_line(embeds.NOT_YOURS))
+            await send_line(interaction, replies.error_line(replies.NOT_YOURS))
             return
         prompt = _prompts(interaction.client).pop(self.token, None)
         if prompt is None or prompt.owner_id != self.owner_id:
-            await send_line(interaction, embeds.error_line(embeds.EXPIRED))
+            await send_line(interaction, replies.error_line(replies.EXPIRED))
             return
         if prompt.expiry is not None:
             prompt.expiry.cancel()
         try:
             if not self.yes:
-                await interaction.response.edit_message(content=embeds.cancelled(), view=None)
+                await interaction.response.edit_message(content=replies.cancelled(), view=None)
                 return
             await interaction.response.defer()
             message = await prompt.on_confirm(interaction)
@@ -112,4 +112,4 @@ class ConfirmView(discord.ui.View):
         prompt = prompts.pop(token, None)
         if prompt is not None and prompt.origin is not None:
             with contextlib.suppress(discord.HTTPException):
-                await prompt.origin.edit_original_response(content=embeds.EXPIRED, view=None)
+                await prompt.origin.edit_original_response(content=replies.EXPIRED, view=None)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.services.results import ActionReport
-from bot.ui import embeds
+from bot.ui import action_embeds
 from bot.ui.outcomes import describe
 from tests.rules.ars_harn.ars_harn_support import run, who
 
@@ -36,9 +36,9 @@ def _report(source: str, *, target_secret: bool = False) -> ActionReport:
 
 def test_a_players_attack_on_a_secret_npc_shows_only_the_attackers_total() -> None:
     """Before: 'Broadsword edge high: 41 vs 7 · impact 36' (the bandit's Defense Total, under secret rolls)."""
-    public = embeds.action(_report(FAILED_KILL, target_secret=True)).description or ""
+    public = action_embeds.action(_report(FAILED_KILL, target_secret=True)).description or ""
     assert "Broadsword edge high: attack 41" in public and " vs " not in public and "impact" not in public
-    assert "41 vs 7 \u00b7 impact 36" in (embeds.action(_report(FAILED_KILL)).description or "")
+    assert "41 vs 7 \u00b7 impact 36" in (action_embeds.action(_report(FAILED_KILL)).description or "")
 
 
 def test_a_failed_kill_roll_does_not_say_incapacitated_before_the_gm_decides() -> None:
@@ -64,7 +64,7 @@ def test_a_bleeding_wound_says_what_bleeding_does_and_what_stops_it() -> None:
 
 def test_chirurgy_says_what_was_rolled_and_what_the_treatment_gives_in_plain_words() -> None:
     """Before: 'Chirurgy roll: 12 vs 3: passed · Heals: at rate 6 (the roll each 5 days of rest)'."""
-    text = str(embeds.action(_report(CHIRURGY)).to_dict())
+    text = str(action_embeds.action(_report(CHIRURGY)).to_dict())
     assert "Chirurgy: rolled 12, needed 3: **passed**" in text
     assert "Heals: a healing roll every 5 days of rest, +6 for the treatment" in text
     assert "at rate" not in text and "Chirurgy roll" not in text
@@ -73,9 +73,9 @@ def test_chirurgy_says_what_was_rolled_and_what_the_treatment_gives_in_plain_wor
 def test_a_shock_or_kill_roll_made_later_answers_in_its_headline_alone() -> None:
     """Before (issue 22 §4): 'fails the shock roll. In shock.' then 'Shock **failed** · Bandit 3 is **in shock**'
     then 'Bandit 3: shock': three lines for one fact."""
-    shock = embeds.action(_report(SHOCK_FAILED)).description
+    shock = action_embeds.action(_report(SHOCK_FAILED)).description
     assert shock == "**Bandit 3** fails the shock roll. In shock."
-    assert embeds.action(_report(KILL_PASSED)).description == "**Bandit 3** passes the kill roll."
+    assert action_embeds.action(_report(KILL_PASSED)).description == "**Bandit 3** passes the kill roll."
 
 
 def test_the_small_actions_say_what_happened_not_a_list_of_fields() -> None:
@@ -105,4 +105,4 @@ def test_a_long_rest_marks_the_day_of_each_healing_roll() -> None:
     report = ActionReport(system="ars-harn", action="rest", actor_name="Bjorn", target_name=None,
                           resolution={"system": "ars-harn", "rolls": [], "outcome": outcome, "attacker": {},
                                       "defender": {}}, pending=(), unused_dice={}, encounter=None, event_id=9)
-    assert (embeds.action(report).description or "").splitlines()[1].startswith("Day 2: wound `1` S3")
+    assert (action_embeds.action(report).description or "").splitlines()[1].startswith("Day 2: wound `1` S3")

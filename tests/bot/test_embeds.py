@@ -20,7 +20,17 @@ from bot.services.results import (
     RollView,
     SetupView,
 )
-from bot.ui import embeds, limits
+from bot.ui import (
+    action_embeds,
+    character_embeds,
+    decision_embeds,
+    encounter_embeds,
+    help_embeds,
+    limits,
+    record_embeds,
+    replies,
+    setup_embeds,
+)
 from bot.ui.outcomes import Severity
 from rules.model import Setting, SheetSummary, Wound
 
@@ -63,7 +73,7 @@ ARS_HIT = {
 
 def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
     kill = PendingDecisionView(id=3, kind="kill", who="Aldo", options=("death", "incapacitation"))
-    embed = embeds.action(report("ars-harn", ARS_HIT, rolls=[{"label": "attack", "kind": "stress",
+    embed = action_embeds.action(report("ars-harn", ARS_HIT, rolls=[{"label": "attack", "kind": "stress",
                                                               "faces": [1, 9], "total": 18, "flags": ["exploded"]}],
                                  pending=(kill,)))
     text = str(embed.to_dict())
@@ -72,7 +82,7 @@ def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
     assert "failed the kill roll: the GM chooses **death** or **incapacitation**" in text
     assert embed.colour == discord.Colour(Severity.MORTAL.colour)
     assert_within_limits(embed)
-    details = embeds.report_details(report("ars-harn", ARS_HIT, rolls=[{"label": "attack", "kind": "stress",
+    details = action_embeds.report_details(report("ars-harn", ARS_HIT, rolls=[{"label": "attack", "kind": "stress",
                                                                        "faces": [1, 9], "total": 18,
                                                                        "flags": ["exploded"]}]))
     fields = {f.name: f.value for f in details.fields}
@@ -84,7 +94,7 @@ def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
 def test_the_public_embed_is_short_and_says_no_number_twice() -> None:
     """Issue 10: the headline and a handful of lines; the arithmetic is behind Details."""
     kill = PendingDecisionView(id=3, kind="kill", who="Aldo", options=("death", "incapacitation"))
-    embed = embeds.action(report("ars-harn", ARS_HIT, pending=(kill,)))
+    embed = action_embeds.action(report("ars-harn", ARS_HIT, pending=(kill,)))
     assert "Dice" not in {f.name for f in embed.fields} and "Impact" not in {f.name for f in embed.fields}
     assert limits.phone_lines(embed) <= limits.PUBLIC_LINES
     assert embed.description.count("K5") == 1
@@ -94,15 +104,15 @@ def test_the_public_embed_is_short_and_says_no_number_twice() -> None:
                                                 ("G4", Severity.GRIEVOUS), ("K4", Severity.MORTAL)])
 def test_ars_harn_colour_follows_the_injury(code: str, severity: Severity) -> None:
     outcome = {**ARS_HIT, "injury": {"code": code, "levels": int(code[1])}, "kill": None, "gm_decision": None}
-    assert embeds.action(report("ars-harn", outcome)).colour == discord.Colour(severity.colour)
+    assert action_embeds.action(report("ars-harn", outcome)).colour == discord.Colour(severity.colour)
 
 
 def test_ars_harn_miss_and_armour_that_holds() -> None:
-    miss = embeds.action(report("ars-harn", {"action": "attack", "attack_total": 5, "defense_total": 12,
+    miss = action_embeds.action(report("ars-harn", {"action": "attack", "attack_total": 5, "defense_total": 12,
                                                  "hit": False}))
     assert miss.description.startswith("**Miss**")
     assert miss.colour == discord.Colour(Severity.NONE.colour)
-    held = embeds.action(report("ars-harn", {**ARS_HIT, "injury": None, "kill": None, "effective_impact": 0}))
+    held = action_embeds.action(report("ars-harn", {**ARS_HIT, "injury": None, "kill": None, "effective_impact": 0}))
     assert "armour takes it all" in held.description
 
 
@@ -112,10 +122,10 @@ def test_ars_harn_shock_fumble_stumble_and_tactical_advantage() -> None:
                "fumble": {"total": 8, "ease_factor": 6, "passed": True},
                "stumble": {"total": 2, "ease_factor": 6, "passed": False},
                "tactical_advantage": True, "tactical_advantage_for": "defender"}
-    fields = {f.name: f.value for f in embeds.report_details(report("ars-harn", outcome)).fields}
+    fields = {f.name: f.value for f in action_embeds.report_details(report("ars-harn", outcome)).fields}
     assert "failed" in fields["Shock"] and "passed" in fields["Fumble"] and "failed" in fields["Stumble"]
     assert "Aldo gains a tactical advantage" in fields["Tactical advantage"]
-    public = embeds.action(report("ars-harn", outcome)).description
+    public = action_embeds.action(report("ars-harn", outcome)).description
     assert "Shock **failed** \u00b7 Fumble passed \u00b7 Stumble **failed**" in public
     assert "Aldo gains a tactical advantage" in public
 
@@ -130,11 +140,11 @@ PENDRAGON = {
 
 
 def test_pendragon_exchange_winner_damage_knockdown_major_wound() -> None:
-    embed = embeds.action(report("pendragon", PENDRAGON))
+    embed = action_embeds.action(report("pendragon", PENDRAGON))
     assert "**Bjorn** wins the exchange" in embed.description and "18" in embed.description
     assert "Aldo is **knocked down** \u00b7 Aldo suffers a **major wound**" in embed.description
     assert "Aldo: 9 hit points left" in embed.description
-    fields = {f.name: f.value for f in embeds.report_details(report("pendragon", PENDRAGON)).fields}
+    fields = {f.name: f.value for f in action_embeds.report_details(report("pendragon", PENDRAGON)).fields}
     assert "14 vs 16" in fields["Bjorn"] and "9 vs 13" in fields["Aldo"]
     assert "knocked down" in fields["Knockdown"]
     assert "major wound" in fields["Major wound"]
@@ -143,11 +153,11 @@ def test_pendragon_exchange_winner_damage_knockdown_major_wound() -> None:
 
 
 def test_pendragon_tie_dying_and_broken_weapon() -> None:
-    tie = embeds.action(report("pendragon", {**PENDRAGON, "tie": True, "winner": "none", "damage_taken": 0,
+    tie = action_embeds.action(report("pendragon", {**PENDRAGON, "tie": True, "winner": "none", "damage_taken": 0,
                                              "knockdown": None, "major_wound": False, "weapon_broken": "defender"}))
     assert tie.description.startswith("**Tie**")
     assert "Aldo's weapon breaks" in str(tie.to_dict())
-    dying = embeds.action(report("pendragon", {**PENDRAGON, "hit_points": -2}))
+    dying = action_embeds.action(report("pendragon", {**PENDRAGON, "hit_points": -2}))
     assert dying.colour == discord.Colour(Severity.MORTAL.colour)
 
 
@@ -158,28 +168,28 @@ FADING = {"action": "attack", "goal": 14, "roll": 9, "success": True, "critical"
 
 
 def test_fading_suns_location_severity_effect_and_penalties() -> None:
-    embed = embeds.action(report("fading-suns", FADING))
+    embed = action_embeds.action(report("fading-suns", FADING))
     assert "left leg" in embed.description and "grievous" in embed.description
     assert "Aldo is knocked **unconscious**" in embed.description
-    fields = {f.name: f.value for f in embeds.report_details(report("fading-suns", FADING)).fields}
+    fields = {f.name: f.value for f in action_embeds.report_details(report("fading-suns", FADING)).fields}
     assert "2 VP" in fields["Goal roll"]
     assert "unconscious" in fields["Effect"]
     assert "goal \u22129" in fields["Wound penalties"]
     assert embed.colour == discord.Colour(Severity.GRIEVOUS.colour)
-    miss = embeds.action(report("fading-suns", {"action": "attack", "goal": 10, "roll": 19, "success": False}))
+    miss = action_embeds.action(report("fading-suns", {"action": "attack", "goal": 10, "roll": 19, "success": False}))
     assert miss.description.startswith("**Miss**")
 
 
 def test_unknown_fields_are_listed_not_lost_and_odd_shapes_never_raise() -> None:
     # an untyped system lists what it has no words for; a typed record (ars-harn) words every field it has
-    embed = embeds.report_details(report("homebrew", {**PENDRAGON, "brand_new_rule": "applied"}))
+    embed = action_embeds.report_details(report("homebrew", {**PENDRAGON, "brand_new_rule": "applied"}))
     assert "Brand new rule: applied" in {f.name: f.value for f in embed.fields}["Details"]
-    typed = embeds.report_details(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
+    typed = action_embeds.report_details(report("ars-harn", {**ARS_HIT, "brand_new_rule": "applied"}))
     assert "Details" not in {f.name for f in typed.fields}
     for outcome in ({"injury": "S3", "kill": 5, "location": ["a", "b"]}, {"winner": 3, "knockdown": "x"}, {}):
         for system in ("ars-harn", "pendragon", "fading-suns", "homebrew"):
-            assert_within_limits(embeds.action(report(system, outcome)))  # type: ignore[arg-type]
-            assert_within_limits(embeds.report_details(report(system, outcome)))  # type: ignore[arg-type]
+            assert_within_limits(action_embeds.action(report(system, outcome)))  # type: ignore[arg-type]
+            assert_within_limits(action_embeds.report_details(report(system, outcome)))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("system", ["ars-harn", "pendragon", "fading-suns", "homebrew"])
@@ -190,8 +200,8 @@ def test_huge_inputs_are_clipped_within_every_limit(system: str) -> None:
     pending = tuple(PendingDecisionView(id=i, kind=HUGE, who=HUGE, options=(HUGE, HUGE)) for i in range(30))
     huge = report(system, outcome, rolls=rolls, pending=pending, actor=HUGE, target=HUGE,
                   unused={HUGE: list(range(500))})
-    assert_within_limits(embeds.action(huge))
-    assert_within_limits(embeds.report_details(huge))
+    assert_within_limits(action_embeds.action(huge))
+    assert_within_limits(action_embeds.report_details(huge))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
@@ -202,12 +212,12 @@ def test_every_example_scenario_becomes_a_worded_embed(path: Path) -> None:
     action = str(resolution["outcome"].get("action", "attack"))
     made = ActionReport(system=resolution["system"], action=action, actor_name=attacker, target_name=defender,
                         resolution=resolution, pending=(), unused_dice={}, encounter=None, event_id=1)
-    embed = embeds.action(made)
+    embed = action_embeds.action(made)
     assert (embed.description and not embed.description.endswith("acts.")) or action != "attack"
     assert_within_limits(embed)
     assert limits.phone_lines(embed) <= limits.PUBLIC_LINES, embed.to_dict()
     for placeholder in (": ?", " ?\n", "passed yes", "1 injury levels", "parrys"):
-        assert placeholder not in str(embed.to_dict()) + str(embeds.report_details(made).to_dict())
+        assert placeholder not in str(embed.to_dict()) + str(action_embeds.report_details(made).to_dict())
 
 
 def _wounds(count: int, note: str = "") -> tuple[Wound, ...]:
@@ -220,17 +230,17 @@ def test_character_and_injuries_embeds_with_many_wounds() -> None:
                            wounds=_wounds(200, HUGE[:50]), condition="in shock")
     view = CharacterView(id=1, name="Bjorn", system="ars-harn", owner_id=42, npc=False, sheet={"name": "Bjorn"},
                          summary=summary, version=3)
-    for embed in (embeds.character(view), embeds.injuries(view)):
+    for embed in (character_embeds.character(view), character_embeds.injuries(view)):
         assert_within_limits(embed)
         assert "more" in str(embed.to_dict())
         # issue 22 §3: what bleeding does and what stops it, said once under the list
         assert str(embed.to_dict()).count("\u22121 to Shock and Fatigue rolls, until a chirurgy success") == 1
     bare = CharacterView(id=2, name="Ghost", system="pendragon", owner_id=1, npc=True,
                          sheet={"name": "Ghost", "siz": 12}, summary=None, version=1)
-    assert "siz" in str(embeds.character(bare).to_dict())
+    assert "siz" in str(character_embeds.character(bare).to_dict())
     healthy = CharacterView(id=3, name="Fit", system="ars-harn", owner_id=1, npc=False, sheet={},
                             summary=SheetSummary("Fit", (), (), (), ""), version=1)
-    assert embeds.injuries(healthy).description == "No wounds."
+    assert character_embeds.injuries(healthy).description == "No wounds."
 
 
 def test_tracker_marks_the_current_turn_and_fits_with_many_combatants() -> None:
@@ -240,12 +250,12 @@ def test_tracker_marks_the_current_turn_and_fits_with_many_combatants() -> None:
                        for i in range(60))
     view = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=3, turn=1, active=True,
                          combatants=combatants, tracker_message_id=None, version=4)
-    embed = embeds.tracker(view)
+    embed = encounter_embeds.tracker(view)
     assert "Round 3" in (embed.title or "")
     assert "\u25b6\ufe0f **2. Bandit 1**" in (embed.description or "")
     assert_within_limits(embed)
     empty = EncounterView(1, 1, 2, "pendragon", 1, 0, True, (), None, 1)
-    assert "Nobody" in (embeds.tracker(empty).description or "")
+    assert "Nobody" in (encounter_embeds.tracker(empty).description or "")
 
 
 def test_initiative_answers_with_the_order_in_one_paragraph_not_the_tracker_again() -> None:
@@ -255,7 +265,7 @@ def test_initiative_answers_with_the_order_in_one_paragraph_not_the_tracker_agai
                        for i in range(1, 4))
     view = EncounterView(id=1, guild_id=1, channel_id=2, system="ars-harn", round=1, turn=0, active=True,
                          combatants=combatants, tracker_message_id=None, version=4)
-    shown = embeds.initiative(view)
+    shown = encounter_embeds.initiative(view)
     assert shown.description == "1. **Bandit 1** (19) \u00b7 2. **Bandit 2** (18) \u00b7 3. **Bandit 3** (17)"
     assert "wound" not in str(shown.to_dict()) and "shock" not in str(shown.to_dict())
     assert [f.value for f in shown.fields if f.name == "Turn"] == ["Bandit 1 (NPC)"]
@@ -265,23 +275,23 @@ def test_roll_log_undo_settings_and_lists() -> None:
     roll = RollView(expression="stress+5 vs 9", total=21, result="success",
                     rolls=({"label": "roll", "kind": "stress", "faces": [1, 1, 4], "total": 16},), unused_dice={},
                     event_id=5)
-    assert "21" in (embeds.roll(roll, "Alice").description or "")
+    assert "21" in (action_embeds.roll(roll, "Alice").description or "")
     events = [EventView(id=i, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name="gm",
                         summary={"system": "ars-harn", "action": {"type": "attack"}, "actor": "Bjorn",
                                  "target": "Aldo", "outcome": ARS_HIT}, undone=i == 2) for i in range(1, 30)]
-    log = embeds.log(events)
+    log = record_embeds.log(events)
     assert "Bjorn attacks Aldo" in (log.description or "") and "~~" in (log.description or "")
     assert_within_limits(log)
-    assert "Took back" in (embeds.undone(events[0]).description or "")
+    assert "Took back" in (record_embeds.undone(events[0]).description or "")
     settings = SetupView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system="pendragon",
                                  system="pendragon", gm_role_id=77, rolls="gm",
                                  rulings={f"rule_{i}": HUGE[:40] for i in range(80)}, overridden=("rule_1",))
-    assert_within_limits(embeds.setup_shown(settings, [Setting("rule_1", "x", "a ruling")]))
+    assert_within_limits(setup_embeds.setup_shown(settings, [Setting("rule_1", "x", "a ruling")]))
     briefs = [CharacterBrief(id=i, name=f"N{i}" * 30, system="ars-harn", owner_id=i, npc=i % 2 == 0)
               for i in range(300)]
-    assert_within_limits(embeds.character_list(briefs))
-    for topic in embeds.HELP:
-        assert_within_limits(embeds.help_topic(topic))
+    assert_within_limits(character_embeds.character_list(briefs))
+    for topic in help_embeds.HELP:
+        assert_within_limits(help_embeds.help_topic(topic))
 
 
 def test_clip_keeps_code_fences_closed_and_characters_whole() -> None:
@@ -289,7 +299,7 @@ def test_clip_keeps_code_fences_closed_and_characters_whole() -> None:
     assert limits.size(clipped) <= 101
     assert clipped.count("```") % 2 == 0
     assert limits.clip("short", 10) == "short"
-    assert embeds.error_line("line one\nline two") == "\u26a0\ufe0f line one"
+    assert replies.error_line("line one\nline two") == "\u26a0\ufe0f line one"
 
 
 # -- rolls the GM makes, and decisions -------------------------------------------------------------------
@@ -300,7 +310,7 @@ def test_a_roll_waiting_for_the_gm_says_whose_and_which_with_labelled_buttons() 
 
     shock = PendingDecisionView(id=7, kind="roll:shock", who="Bandit 1", options=("roll", "dice"))
     effect = PendingDecisionView(id=8, kind="roll:effect:2", who="Thug 1", options=("roll", "dice"))
-    embed = embeds.action(report("ars-harn", ARS_HIT, pending=(shock, effect)))
+    embed = action_embeds.action(report("ars-harn", ARS_HIT, pending=(shock, effect)))
     waiting = {f.name: f.value for f in embed.fields}["\u23f3 Waiting for the GM"]
     assert waiting.startswith("Bandit 1's shock roll: the GM presses **Roll**")
     assert "Thug 1's wound-effect roll" in waiting
@@ -314,10 +324,10 @@ def test_marking_a_roll_decided_drops_its_line_and_moot_ones_and_keeps_the_rest(
     shock = PendingDecisionView(id=7, kind="roll:shock", who="Bandit 1", options=("roll", "dice"))
     kill = PendingDecisionView(id=6, kind="roll:kill", who="Bandit 1", options=("roll", "dice"))
     other = PendingDecisionView(id=9, kind="roll:shock", who="Brun", options=("roll", "dice"))
-    embed = embeds.action(report("ars-harn", ARS_HIT, pending=(kill, shock, other)))
+    embed = action_embeds.action(report("ars-harn", ARS_HIT, pending=(kill, shock, other)))
     decided = PendingDecisionView(id=6, kind="roll:kill", who="Bandit 1", options=("roll", "dice"), choice="dice",
                                   decided_by=2)
-    marked = embeds.mark_decided(embed, decided, (shock,))
+    marked = decision_embeds.mark_decided(embed, decided, (shock,))
     fields = {f.name: f.value for f in marked.fields}
     assert fields["\u23f3 Waiting for the GM"].startswith("Brun's shock roll")
     assert "Bandit 1" not in fields["\u23f3 Waiting for the GM"]
@@ -327,15 +337,16 @@ def test_marking_a_roll_decided_drops_its_line_and_moot_ones_and_keeps_the_rest(
 
 def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     dying = PendingDecisionView(id=1, kind="dying", who="Aldo", options=("death", "survival"))
-    embed = embeds.action(report("pendragon", {"action": "attack", "winner": "attacker", "damage_taken": 30,
+    embed = action_embeds.action(report("pendragon", {"action": "attack", "winner": "attacker", "damage_taken": 30,
                                                "hit_points": -5, "dying": True}, pending=(dying,)))
     assert "Aldo is **dying**" in embed.description
-    marked = embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"), "death", 2))
+    marked = decision_embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"),
+                                                                     "death", 2))
     assert "dying" not in (marked.description or "")
     assert "**death** for Aldo (<@2>): the result is posted below." in str(marked.to_dict())
     assert "**Aldo** dies." not in str(marked.to_dict())  # said once, in the result posted below (issue 22 §4)
     death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
-    assert embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "
+    assert decision_embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "
                                           "**mercy (unconscious)**.")
 
 
@@ -343,11 +354,11 @@ def test_the_log_tells_a_treatment_offer_in_words() -> None:
     """Issue 22 §3: /log said "#38 Alice treatment offer"."""
     offer = EventView(id=38, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Alice",
                       summary={"patient": "Thug 2", "healer": "Erian", "method": "chirurgy", "system": "fading-suns"})
-    line = embeds.event_line(offer)
+    line = record_embeds.event_line(offer)
     assert line.endswith("Alice: Erian offers Thug 2 physick"), line
     older = EventView(id=39, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Bob",
                       summary={"patient": "Hrolf", "healer": "Anselm", "method": "first_aid"})
-    assert embeds.event_line(older).endswith("Bob: Anselm offers Hrolf first aid")
+    assert record_embeds.event_line(older).endswith("Bob: Anselm offers Hrolf first aid")
 
 
 def test_no_ruling_a_gm_reads_in_setup_show_points_at_our_research_notes() -> None:
@@ -365,8 +376,8 @@ def test_a_knights_approved_experience_checks_show_on_character_show() -> None:
                            condition="ready")
     view = CharacterView(id=1, name="Sir Gawain", system="pendragon", owner_id=42, npc=False, version=3,
                          sheet={"name": "Sir Gawain", "experience_checks": ["sword", "great_spear"]}, summary=summary)
-    fields = {f.name: f.value for f in embeds.character(view).fields}
+    fields = {f.name: f.value for f in character_embeds.character(view).fields}
     assert fields["Experience checks"] == "sword, great spear (approved by the GM)"
     view = CharacterView(id=1, name="Sir Gawain", system="pendragon", owner_id=42, npc=False, version=3,
                          sheet={"name": "Sir Gawain"}, summary=summary)
-    assert "Experience checks" not in {f.name for f in embeds.character(view).fields}
+    assert "Experience checks" not in {f.name for f in character_embeds.character(view).fields}

@@ -11,7 +11,7 @@ import yaml
 
 from bot.scenario_runner import resolve_text
 from bot.services.results import ActionReport, CharacterView, EventView, PartyView, PendingDecisionView
-from bot.ui import embeds
+from bot.ui import action_embeds, character_embeds, decision_embeds, record_embeds
 from bot.ui.outcomes import Severity, roll_line
 from content import load_catalog
 from rules.model import SheetSummary, Wound
@@ -42,7 +42,7 @@ def _scenario(name: str, action: str = "attack") -> tuple[str, ActionReport]:
     report = _report(_resolve(doc), doc["system"], doc["attacker"]["name"], doc.get("defender", {}).get("name"),
                      action)
     # what a player can read: the public message and, behind its Details button, the rest
-    return _text(embeds.action(report)) + "\n" + _text(embeds.report_details(report)), report
+    return _text(action_embeds.action(report)) + "\n" + _text(action_embeds.report_details(report)), report
 
 
 def test_pendragon_major_wound_knockdown_and_effects_are_words() -> None:
@@ -64,7 +64,7 @@ def test_pendragon_tie_names_the_broken_weapon_and_the_lance_charge_its_modifier
     text, report = _scenario("pendragon-lance-charge.yaml")
     assert "(mounted +5, charge +5)" in text and "horse damage" in text
     assert "falls **unconscious**" in text
-    assert embeds.action(report).colour == discord.Colour(Severity.GRIEVOUS.colour)
+    assert action_embeds.action(report).colour == discord.Colour(Severity.GRIEVOUS.colour)
 
 
 def test_fading_suns_attack_fields_are_the_engines() -> None:
@@ -86,7 +86,7 @@ def test_fading_suns_attack_fields_are_the_engines() -> None:
 def test_fading_suns_healing_and_death_decision() -> None:
     doc = _example("fading-suns-physician.yaml")
     heal = _report(_resolve(doc), "fading-suns", doc["attacker"]["name"], doc["defender"]["name"], "heal")
-    text = _text(embeds.action(heal))
+    text = _text(action_embeds.action(heal))
     assert text.startswith("Sister Miriam treats Patient")
     assert "treats Patient's crippled wound `2` with Physick: **success**" in text
     assert "2 days of healing credited" in text
@@ -96,7 +96,8 @@ def test_fading_suns_healing_and_death_decision() -> None:
                         "action": {"type": "gm_decide", "choice": "unconscious"}})
     decision = PendingDecisionView(id=1, kind="death", who="Sir Hakon", options=("death", "unconscious"),
                                    choice="unconscious", decided_by=42)
-    text = _text(embeds.action(_report(decided, "fading-suns", "Sir Hakon", None, "gm_decide", decided=decision)))
+    report = _report(decided, "fading-suns", "Sir Hakon", None, "gm_decide", decided=decision)
+    text = _text(action_embeds.action(report))
     assert "**Sir Hakon** survives, **unconscious**." in text
     assert "The GM chose **unconscious** for Sir Hakon (<@42>)." in text
     assert " acts" not in text and "Details" not in text and "Who" not in text
@@ -105,16 +106,16 @@ def test_fading_suns_healing_and_death_decision() -> None:
 def test_ars_harn_gm_decision_reads_as_the_ruling_and_the_original_embed_shows_it() -> None:
     rolled = _resolve(_example("ars-harn-kill-decision.yaml"))
     waiting = PendingDecisionView(id=5, kind="kill", who="Thief", options=("death", "incapacitation"))
-    original = embeds.action(_report(rolled, "ars-harn", "Guard", "Thief", pending=(waiting,)))
+    original = action_embeds.action(_report(rolled, "ars-harn", "Guard", "Thief", pending=(waiting,)))
     assert "\u23f3 Waiting for the GM" in _text(original)
     decided = _resolve({"system": "ars-harn", "attacker": rolled["defender"],
                         "action": {"type": "gm_decide", "decision": "death"}})
     decision = PendingDecisionView(id=5, kind="kill", who="Thief", options=waiting.options, choice="death",
                                    decided_by=42)
-    text = _text(embeds.action(_report(decided, "ars-harn", "Thief", None, "gm_decide", decided=decision)))
+    text = _text(action_embeds.action(_report(decided, "ars-harn", "Thief", None, "gm_decide", decided=decision)))
     assert text.startswith("\u2696\ufe0f The GM decides for Thief\n**Thief** dies.")
     assert "Name:" not in text and "Who:" not in text and " acts" not in text
-    marked = _text(embeds.mark_decided(original.copy(), decision))
+    marked = _text(decision_embeds.mark_decided(original.copy(), decision))
     assert "\u23f3 Waiting for the GM" not in marked
     # what it led to is said once, in the new message (issue 22 §4): the edit says who chose what, and points there
     assert "\u2696\ufe0f The GM decided: **death** for Thief (<@42>): the result is posted below." in marked
@@ -134,11 +135,11 @@ def test_pendragon_wounds_list_hit_points_not_levels_and_conditions_lose_undersc
                            "out_of_fight, prone")
     view = CharacterView(id=1, name="Bandit", system="pendragon", owner_id=1, npc=True, sheet={}, summary=summary,
                          version=1)
-    text = _text(embeds.injuries(view))
+    text = _text(character_embeds.injuries(view))
     assert "`1` **major wound**, 15 hit points" in text and "`2` **wound**, 1 hit point, first aid" in text
     assert "body" not in text and "out of fight, prone" in text
     fading = Wound(1, "Chest", "MAJ", "major", penalty=-4)
-    assert embeds.wound_line(fading, "fading-suns") == "`1` Chest: **major**, penalty \u22124"
+    assert character_embeds.wound_line(fading, "fading-suns") == "`1` Chest: **major**, penalty \u22124"
 
 
 def test_pendragon_party_injuries_say_the_wounds_not_a_hit_location() -> None:
@@ -149,16 +150,16 @@ def test_pendragon_party_injuries_say_the_wounds_not_a_hit_location() -> None:
     summary = get_engine("pendragon").summarize(sheet, load_catalog("pendragon"))
     owain = CharacterView(id=1, name="Sir Owain", system="pendragon", owner_id=1, npc=False, version=1,
                           sheet=sheet, summary=summary)
-    line = (embeds.party_injuries(PartyView("encounter", (owain,)), 1).description or "").splitlines()[0]
+    line = (character_embeds.party_injuries(PartyView("encounter", (owain,)), 1).description or "").splitlines()[0]
     assert line == ("**Sir Owain** \u00b7 major wound (16 hit points), mortal wound (30 hit points), "
                     "wound (3 hit points)")
-    assert "`2` **mortal wound**, 30 hit points" in _text(embeds.character(owain))
+    assert "`2` **mortal wound**, 30 hit points" in _text(character_embeds.character(owain))
     assert ("great axe", "-") in summary.equipment and all(w.location == "" for w in summary.wounds)
 
 
 def test_log_lines_for_encounter_events_and_healing_read_as_sentences() -> None:
     def event(kind: str, summary: dict[str, Any]) -> str:
-        return embeds.event_line(EventView(id=1, kind=kind, channel_id=1, encounter_id=1, user_id=1,
+        return record_embeds.event_line(EventView(id=1, kind=kind, channel_id=1, encounter_id=1, user_id=1,
                                            user_name="Gemma", summary=summary))
 
     assert "Gemma: Bjorn joined the encounter" in event("join", {"names": ["Bjorn"]})
@@ -181,15 +182,15 @@ def test_a_lance_break_on_both_sides_names_both_knights() -> None:
                           ("defender", f"{names[1]}'s lance breaks"), ("attacker", f"{names[0]}'s lance breaks")):
         resolution["outcome"]["lance_broken"] = broken
         made = _report(resolution, "pendragon", *names)
-        text = _text(embeds.action(made)) + "\n" + _text(embeds.report_details(made))
+        text = _text(action_embeds.action(made)) + "\n" + _text(action_embeds.report_details(made))
         assert f"Lance: {shown} on the blow" in text, text
 
 
 def test_fading_suns_wound_notes_say_initiative_with_a_minus_sign() -> None:
     wound = Wound(1, "Chest", "MAJ", "major", penalty=-4, note="-1 init, treated")
-    shown = embeds.wound_line(wound, "fading-suns")
+    shown = character_embeds.wound_line(wound, "fading-suns")
     assert shown == "`1` Chest: **major**, penalty \u22124, initiative \u22121, treated"
-    assert embeds.wound_note("2 days healed") == "2 days healed"
+    assert character_embeds.wound_note("2 days healed") == "2 days healed"
 
 
 def test_the_dice_lines_use_the_games_words_not_the_engines_roll_kinds() -> None:

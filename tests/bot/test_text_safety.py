@@ -38,7 +38,15 @@ from bot.services.results import (
     WayOutView,
 )
 from bot.text_safety import clean_name, label, plain, reads_like_numbered, skeleton
-from bot.ui import embeds
+from bot.ui import (
+    action_embeds,
+    character_embeds,
+    decision_embeds,
+    encounter_embeds,
+    record_embeds,
+    replies,
+    setup_embeds,
+)
 from bot.ui.autocomplete import choices
 from bot.ui.sheet_files import export_reply
 from bot.ui.way_out_words import fight_ended_line, way_out_headline
@@ -122,31 +130,36 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
     roll = RollView(expression=name, total=3, result=None, rolls=({"label": name, "kind": "simple", "faces": [3],
                                                                    "total": 3},), unused_dice={name: [1]}, event_id=1)
     echoed: list[discord.Embed | str] = [
-        embeds.action(report), embeds.report_details(report), embeds.character(view), embeds.injuries(view),
-        embeds.party_injuries(PartyView("encounter", (view,)), 1),
-        embeds.character_list([CharacterBrief(id=1, name=name, system="ars-harn", owner_id=1, npc=False)]),
-        embeds.tracker(encounter), embeds.initiative(encounter), embeds.encounter_ended(encounter),
-        embeds.joined([name]), embeds.left(name), embeds.declared(name, "edge", "high", name),
-        embeds.next_turn(encounter), embeds.order_changed(encounter), embeds.delayed(encounter),
-        embeds.npcs_joined(name, 2), embeds.npcs_cleared(NpcsCleared((name,), (name,))),
+        action_embeds.action(report), action_embeds.report_details(report), action_embeds.event_details(attack),
+        action_embeds.roll(roll, name),
+        character_embeds.character(view), character_embeds.injuries(view),
+        character_embeds.party_injuries(PartyView("encounter", (view,)), 1),
+        character_embeds.character_list([CharacterBrief(id=1, name=name, system="ars-harn", owner_id=1, npc=False)]),
+        character_embeds.treatment_offer(offer), character_embeds.offer_answered(offer, True, 5),
+        encounter_embeds.tracker(encounter), encounter_embeds.initiative(encounter),
+        encounter_embeds.encounter_ended(encounter), encounter_embeds.joined([name]), encounter_embeds.left(name),
+        encounter_embeds.declared(name, "edge", "high", name), encounter_embeds.next_turn(encounter),
+        encounter_embeds.order_changed(encounter), encounter_embeds.delayed(encounter),
+        encounter_embeds.npcs_joined(name, 2), encounter_embeds.npcs_cleared(NpcsCleared((name,), (name,))),
         way_out_headline("ars-harn", name, WayOutView("dropped", "action", name)),
         fight_ended_line(FightEnded(name, ("prone",), (name,))),
-        embeds.log([attack, edit, joined, rolled]), embeds.undone(undone), embeds.event_details(attack),
-        embeds.confirm_delete(name), embeds.deleted(name), embeds.treatment_offer(offer),
-        embeds.offer_answered(offer, True, 5), embeds.roll(roll, name), embeds.decision_line(decision),
-        embeds.pending_line(decision), embeds.pending_line(shock), embeds.decision_taken(decision, name),
-        embeds.closed_line(decision), export_reply(name),
-        embeds.mark_decided(embeds.action(report), PendingDecisionView(3, "kill", name, ("death",), "death", 5)),
+        record_embeds.log([attack, edit, joined, rolled]), record_embeds.undone(undone),
+        replies.confirm_delete(name), replies.deleted(name),
+        decision_embeds.decision_line(decision), decision_embeds.pending_line(decision),
+        decision_embeds.pending_line(shock), decision_embeds.decision_taken(decision, name),
+        decision_embeds.closed_line(decision), export_reply(name),
+        decision_embeds.mark_decided(action_embeds.action(report),
+                                     PendingDecisionView(3, "kill", name, ("death",), "death", 5)),
     ]
-    settings_view = SetupView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system=None,
-                                      system="ars-harn", gm_role_id=None, rolls="auto", rulings={"style": name})
+    setup_view = SetupView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system=None,
+                           system="ars-harn", gm_role_id=None, rolls="auto", rulings={"style": name})
     pack_view = PackView(system="ars-harn", files=(PackFileView(name, 1, datetime(2026, 1, 1, tzinfo=UTC), 10),),
                          weapons=1, armour=1, npcs=1, changed=name)
-    echoed += [embeds.setup_shown(settings_view), embeds.ruling_set("style", name), embeds.pack(pack_view),
-               embeds.pack_uploaded(pack_view), embeds.pack_reset(pack_view)]
+    echoed += [setup_embeds.setup_shown(setup_view), setup_embeds.ruling_set("style", name),
+               setup_embeds.pack(pack_view), setup_embeds.pack_uploaded(pack_view), setup_embeds.pack_reset(pack_view)]
     for item in echoed:
         check_echoed(_everything(item))
-    for text in (embeds.decision_button_label(shock, "roll"), *(c.name for c in choices([name]))):
+    for text in (decision_embeds.decision_button_label(shock, "roll"), *(c.name for c in choices([name]))):
         check_label(text)
 
 

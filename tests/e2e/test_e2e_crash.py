@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ui import embeds
+from bot.ui import late_embeds
 from emulator import Channel, Emulator, InteractionHandle, Message, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
@@ -130,7 +130,7 @@ async def test_sigkill_in_a_burst_keeps_every_answered_attack_once_and_nothing_h
                         if f"{heading}\n" in message_text(m) + "\n" or f"{heading}:" in message_text(m)]
 
             def late_posted() -> bool:
-                return all(any(embeds.LATE in message_text(m) for m in shown(n, i)) for (n, i) in unanswered)
+                return all(any(late_embeds.LATE in message_text(m) for m in shown(n, i)) for (n, i) in unanswered)
 
             await emu.wait_until(late_posted, DEADLINE, f"{len(unanswered)} late posts")
             await asyncio.sleep(0.5)  # a repeat, if there were one, would come now

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.db.engine import Database
-from bot.ui import embeds
+from bot.ui import late_embeds
 from emulator import Channel, Emulator, Message, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
@@ -57,7 +57,7 @@ def attack(i: int) -> dict[str, object]:
 
 def late_posts(emu: Emulator, channel: Channel, text: str) -> list[Message]:
     return [m for m in emu.messages(channel, include_ephemeral=False)
-            if embeds.LATE in message_text(m) and text in message_text(m)]
+            if late_embeds.LATE in message_text(m) and text in message_text(m)]
 
 
 def shown(emu: Emulator, channel: Channel, text: str) -> list[Message]:

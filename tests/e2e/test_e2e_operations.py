@@ -19,7 +19,7 @@ import bot.ui.publish as publish
 from bot.cli import main as cli_main
 from bot.ops.logs import configure_logging
 from bot.ops.redact import REDACTED
-from bot.ui import embeds
+from bot.ui import late_embeds
 from emulator import Message
 from tests.e2e.conftest import embed_text
 
@@ -160,7 +160,7 @@ async def test_an_answer_after_discords_deadline_is_a_missed_deadline(
     # The roll was stored: its result is posted in the channel instead, marked late (bot/ui/late.py).
     posted = await table.emu.wait_until(
         lambda: [m for m in table.emu.messages(table.combat, include_ephemeral=False)
-                 if embeds.LATE in embed_text(m)] or None, 5.0, "the late post")
+                 if late_embeds.LATE in embed_text(m)] or None, 5.0, "the late post")
     assert len(posted) == 1 and "rolled d20 = 7" in embed_text(posted[0])
     await table.emu.wait_until(lambda: not table.bot._late or None, 5.0, "the late post's task")
     _, page = await get(table, "/metrics")

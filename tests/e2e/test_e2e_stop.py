@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import DRAIN_SECONDS
-from bot.ui import embeds
+from bot.ui import replies
 from emulator import Channel, Emulator, InteractionHandle, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
@@ -82,7 +82,7 @@ async def test_a_stop_signal_mid_burst_answers_every_attack_it_stored_and_exits_
             assert len(shown) > SIGNAL_AFTER, "nothing was in flight when the signal came"
             assert events[(guild, "C0 Bandit 1")] == int((0, 1) in stored)  # the one sent after the signal: not run
             if late.original is not None:
-                assert late.original.content == embeds.STOPPING
+                assert late.original.content == replies.STOPPING
             log = bot.log()
             assert "every interaction in flight was answered" in log
             assert "Session is closed" not in log

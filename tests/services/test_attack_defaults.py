@@ -8,7 +8,7 @@ import pytest
 
 from bot.errors import Conflict, PermissionDenied, UserError
 from bot.services.results import DefensePrompt
-from bot.ui import embeds
+from bot.ui import action_embeds, defense_embeds
 from rules.errors import RulesError
 from tests.conftest import GM_ROLE
 
@@ -32,7 +32,7 @@ async def test_a_pendragon_bowman_shoots_unopposed_by_default(services: Any, man
     report = await services.combat.attack(alice, "Knight 1", "bow", dice_text="attacker=9 damage=3,3,3")
     assert report.outcome["unopposed"] and report.outcome["unopposed_why"] == "missile"
     assert report.outcome["winner"] == "attacker"
-    assert "could not fight back (a missile, unopposed at range)" in embeds.action(report).description
+    assert "could not fight back (a missile, unopposed at range)" in action_embeds.action(report).description
 
 
 async def test_a_pendragon_bowman_in_reach_fights_an_exchange_when_asked(services: Any, manager: Any, alice: Any,
@@ -79,7 +79,7 @@ async def test_the_fading_suns_defender_side_chooses_the_defence(services: Any, 
     # left out, the target still defends: a dodge, and the answer says where it came from
     report = await services.combat.attack(alice, "Thug 1", "broadsword", dice_text="attack=7 defense=2 location=12")
     assert report.outcome["defense"]["kind"] == "dodge" and report.outcome["defense_from"] == "ruling"
-    assert "no defence named: a dodge" in str(embeds.report_details(report).to_dict())
+    assert "no defence named: a dodge" in str(action_embeds.report_details(report).to_dict())
     # the GM's word for an NPC
     report = await services.combat.attack(gm, "Thug 2", "broadsword", {"defense": "dodge"}, attacker="Hero",
                                           dice_text="attack=7 defense=2 location=12")
@@ -102,13 +102,13 @@ async def test_a_fading_suns_players_character_is_asked_its_defence(services: An
     assert isinstance(asked, DefensePrompt)
     assert (asked.target, asked.owner_id, asked.choices, asked.fallback) == (
         "Hero", alice.user_id, ("dodge", "parry", "none"), "dodge")
-    assert f"<@{alice.user_id}>, how does Hero defend?" in embeds.defense_prompt(asked)
+    assert f"<@{alice.user_id}>, how does Hero defend?" in defense_embeds.defense_prompt(asked)
     with pytest.raises(PermissionDenied, match="only its owner or the GM can choose their defence"):
         await services.combat.answer_defense(bob, asked.event_id, "none")
     _, report = await services.combat.answer_defense(alice, asked.event_id, "parry")
     assert report.outcome["defense_from"] == "attack" and report.outcome["defense"]["kind"] == "parry"
     assert report.defense_asked is not None and report.defense_asked.by == "player"
-    assert "Hero's player chose a parry." in embeds.action(report).description
+    assert "Hero's player chose a parry." in action_embeds.action(report).description
     assert report.actor_name == "Thug 1" and report.target_name == "Hero"
     with pytest.raises(Conflict, match="already made"):
         await services.combat.answer_defense(gm, asked.event_id, "dodge")
@@ -121,13 +121,13 @@ async def test_a_fading_suns_players_character_is_asked_its_defence(services: An
     asked = await services.combat.attack(gm, "Hero B", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
     _, report = await services.combat.answer_defense(gm, asked.event_id, "none")
     assert report.outcome["defense"] is None and report.outcome["no_defense"] == "none_chosen"
-    assert "The GM chose no defence." in embeds.action(report).description
+    assert "The GM chose no defence." in action_embeds.action(report).description
 
     # no answer in time: the ruling's dodge, said
     asked = await services.combat.attack(gm, "Hero C", "knife", attacker="Thug 1", dice_text="attack=3 location=12")
     _, report = await services.combat.answer_defense(gm, asked.event_id, None)
     assert report.outcome["defense_from"] == "ruling" and report.outcome["defense"]["kind"] == "dodge"
-    assert "No answer for Hero C in a minute: a dodge, the table's rule" in embeds.action(report).description
+    assert "No answer for Hero C in a minute: a dodge, the table's rule" in action_embeds.action(report).description
 
     # not asked: a defence the GM names, the dice of a defence rolled at the table, a sheet's default, the ruling off
     named = await services.combat.attack(gm, "Hero D", "knife", {"defense": "dodge"}, attacker="Thug 1",

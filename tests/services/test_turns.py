@@ -223,7 +223,7 @@ async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: 
     """Issue 18: standing and readying in the same round were stated ("it takes the round") but not counted.
     Standing up spends Sir Owain's round: an attack after it in that round is refused where turns are enforced,
     said where they warn; the next round is his again; /undo of the stand gives the round back."""
-    from bot.ui import embeds
+    from bot.ui import action_embeds
 
     await services.setup.set_system(manager, "pendragon")
     await services.setup.set_gm_role(manager, GM_ROLE)
@@ -241,7 +241,8 @@ async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: 
     await services.setup.set_turns(manager, "warn")
     late = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")
     assert late.spent_before == "recover:prone"
-    assert "Sir Owain had spent this round's action already (recovering (prone))." in embeds.action(late).description
+    said = action_embeds.action(late).description
+    assert "Sir Owain had spent this round's action already (recovering (prone))." in said
     await services.records.undo(gm)  # the late attack
     await services.records.undo(gm)  # the stand: the round is his again
     again = await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=19 defender=18")

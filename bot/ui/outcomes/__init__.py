@@ -1,6 +1,6 @@
 """Engine outcomes as words: a headline, fields and a severity, per system.
 
-Part of the embed wording (the builders gathered in bot/ui/embeds.py make the embeds from these).
+Part of the embed wording (the `*_embeds.py` builders in bot/ui/ make the embeds from these).
 ``describe`` is the entry point. It reads the outcome as its record (``rules.registry.read_outcome``: the same
 path for an action just made and one stored long ago) and picks the describer by the record's type
 (``DESCRIBERS``, docs/decisions/typed-outcomes.md), from the describer module each system's profile names
