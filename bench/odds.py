@@ -30,8 +30,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,7 +48,6 @@ from content import load_catalog
 from content.scenario import parse_scenario
 from emulator import permissions as perms
 from emulator.harness import running_emulator, start_bot
-from rules.odds import api
 from rules.odds.api import ACTIONS, compute_odds
 from rules.registry import get_engine
 
@@ -72,37 +69,12 @@ def examples() -> list[tuple[str, Any, dict[str, Any]]]:
     return out
 
 
-@contextmanager
-def states_off() -> Iterator[None]:
-    """Every adapter's ``key`` answers None: no two paths share a future."""
-    original = api.adapter_for
-
-    def plain(*args: Any) -> Any:
-        adapter, summarize = original(*args)
-
-        class Plain:
-            policy = adapter.policy
-            observe, mark, leaf = adapter.observe, adapter.mark, adapter.leaf
-
-            def key(self, history: Any, resolution: Any) -> None:
-                return None
-
-        return Plain(), summarize
-
-    api.adapter_for = plain  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        api.adapter_for = original
-
-
 def steps(cap: float) -> list[str]:
     rows = ["| example | states off: runs | covered | s | states on: runs | leaves | s |",
             "|---|---:|---:|---:|---:|---:|---:|"]
     for name, scenario, _ in examples():
         engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
-        with states_off():
-            naive = compute_odds(engine, scenario, catalog, budget=cap).distribution
+        naive = compute_odds(engine, scenario, catalog, budget=cap, share_states=False).distribution
         merged = compute_odds(engine, scenario, catalog).distribution
         covered = 1.0 - naive.missing
         shown = f"{covered:.1%}" if naive.complete or covered < 0.999 else f"{covered:.3%}"

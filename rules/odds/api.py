@@ -13,7 +13,7 @@ from rules.errors import RulesError
 from rules.model import Engine, Resolution, Scenario
 from rules.odds import ars_harn, fading_suns, pendragon
 from rules.odds.dice import CUTOFF, EnumeratingDice
-from rules.odds.tree import Adapter, Distribution, enumerate_action
+from rules.odds.tree import Adapter, Distribution, History, State, enumerate_action
 from rules.registry import available_ids, get_engine
 
 # what /odds can be asked about, by system
@@ -55,13 +55,26 @@ def adapter_for(system: str, catalog: Any, scenario: Scenario, probe: Resolution
     return fading_suns.FadingSunsOdds(catalog, scenario, probe, forced), fading_suns.summarize
 
 
+class _Unshared:
+    """An adapter whose paths never share a state: each explored to its end on its own (outcomes of one roll
+    still merge, by the adapter's policy)."""
+
+    def __init__(self, adapter: Adapter) -> None:
+        self.policy = adapter.policy
+        self.observe, self.mark, self.leaf = adapter.observe, adapter.mark, adapter.leaf
+
+    def key(self, history: History, resolution: Resolution | None) -> State | None:
+        return None
+
+
 def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None = None,
-                 budget: float | None = None) -> Odds:
+                 budget: float | None = None, *, share_states: bool = True) -> Odds:
     """The exact distribution of ``scenario``'s outcomes, follow-up rolls included.
 
     Rolls the GM would make later (GM mode) are made at once, as the engine's automatic mode does, so
     kill and death odds are part of the answer. ``budget`` bounds the seconds spent; whatever is left
-    unexplored is reported as missing mass."""
+    unexplored is reported as missing mass. ``share_states`` False: no two paths share a future (the same
+    odds, far slower; bench.odds measures what sharing saves)."""
     kind = scenario.action.get("type", "attack")
     if kind not in ACTIONS.get(scenario.system, ()):
         allowed = ", ".join(ACTIONS.get(scenario.system, ())) or "nothing"
@@ -71,6 +84,8 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
     # one ordinary run first: it checks the scenario (a bad one fails here, once) and shows the constants
     probe = engine.resolve(scenario, DiceSource(forced, rng=Random(0)), catalog)
     adapter, summarize = adapter_for(scenario.system, catalog, scenario, probe, forced)
+    if not share_states:
+        adapter = _Unshared(adapter)
 
     unused = Random(0)  # every face is fed, none drawn: one generator serves every run
 

@@ -191,3 +191,15 @@ def test_a_fading_suns_wound_is_shared_at_the_location_only_when_damage_is_fixed
         resolution = engine.resolve(ruled, DiceSource(forced), catalog)
         adapter = FadingSunsOdds(catalog, ruled, resolution, {})
         assert (adapter.key(history, resolution) is not None) is shared
+
+
+def test_paths_that_share_no_state_give_the_same_odds_with_more_runs() -> None:
+    """``share_states=False`` (what bench.odds times against the shared enumeration, as a real argument, not a
+    patched adapter) explores every path on its own: the same leaves and chances, many more engine runs."""
+    scenario, _ = example("fading-suns-dodged-blaster")
+    engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
+    shared = compute_odds(engine, scenario, catalog).distribution
+    alone = compute_odds(engine, scenario, catalog, share_states=False).distribution
+    assert alone.complete and alone.runs > 3 * shared.runs
+    assert alone.leaves.keys() == shared.leaves.keys()
+    assert all(abs(alone.leaves[leaf] - p) < 1e-12 for leaf, p in shared.leaves.items())
