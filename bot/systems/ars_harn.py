@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import HelpWords, OddsWords, SystemProfile, Treatment
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import parse_character
 
@@ -67,6 +67,9 @@ PROFILE = SystemProfile(
     pending_field="pending_rolls",
     roll_actions={"shock": "shock", "kill": "kill"},
     pending_ids=False,
+    roll_names={"shock": "shock roll", "kill": "kill roll"},
+    decisions={"kill": DecisionWords("{who} failed the kill roll",
+                                   {"death": "dies", "incapacitation": "lives, but is **incapacitated**"})},
     picture=picture,
     hit_locations=True,
     help=HelpWords(

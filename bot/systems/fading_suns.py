@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import HelpWords, OddsWords, SystemProfile, Treatment
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import parse
 
@@ -60,6 +60,9 @@ PROFILE = SystemProfile(
     pending_field="pending",
     roll_actions={"effect": "effect", "stumble": "effect", "fumble": "effect"},
     pending_ids=True,
+    roll_names={"effect": "wound-effect roll", "stumble": "STUMBLE roll", "fumble": "FUMBLE roll"},
+    decisions={"death": DecisionWords("{who} took a deadly wound",
+                                    {"death": "dies", "unconscious": "survives, **unconscious**"})},
     picture=picture,
     hit_locations=True,
     help=HelpWords(

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, top
 from bot.systems.pictures import HitPointWounds, Segment
-from bot.systems.profile import HelpWords, OddsWords, SystemProfile, Treatment
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character
 from rules.pendragon.derived import current_hp, derive
@@ -66,6 +66,14 @@ PROFILE = SystemProfile(
     pending_field="pending_rolls",
     roll_actions={"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
     pending_ids=False,
+    roll_names={"knockdown": "knockdown roll", "major_wound": "major wound rolls", "fall": "fall (DEX) roll"},
+    decisions={
+        "dying": DecisionWords("{who} is dying", {"death": "dies", "survival": "survives, at 1 hit point"}),
+        "experience_check": DecisionWords("{who}'s notable success earns an experience check",
+                                          {"approve": "earns an experience check",
+                                           "deny": "earns no experience check"}),
+        "fall_damage": DecisionWords("{who} fell gently", {"none": "lands without harm"}),
+    },
     picture=picture,
     hit_locations=False,
     help=HelpWords(

@@ -29,6 +29,15 @@ class Treatment:
 
 
 @dataclass(frozen=True)
+class DecisionWords:
+    """One kind of decision the engine leaves for the GM, in words (bot/ui/decision_embeds.py and
+    bot/ui/outcomes/decisions.py)."""
+
+    prompt: str  # the start of its waiting line ("{who} is dying"; {who}: the character)
+    outcomes: Mapping[str, str]  # choice -> what happens to the character, as a sentence ending ("dies")
+
+
+@dataclass(frozen=True)
 class HelpWords:
     """/help's lines that differ between systems (bot/ui/help_embeds.py), as markdown."""
 
@@ -89,6 +98,8 @@ class SystemProfile:
     pending_field: str  # the sheet field where the engine queues the rolls it waits for
     roll_actions: Mapping[str, str]  # each roll that can wait (/pending-roll's choices) -> the engine action
     pending_ids: bool  # each queued roll has an ``id`` the action names (``pending``)
+    roll_names: Mapping[str, str]  # each of those rolls in words ("shock roll", "wound-effect roll")
+    decisions: Mapping[str, DecisionWords]  # the kinds of decision the engine leaves for the GM
 
     # -- the body diagram (bot/services/wound_state.py) --
     picture: PictureReader

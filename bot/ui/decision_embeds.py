@@ -7,20 +7,18 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.results import PendingDecisionView
+from bot.systems import PROFILES
 from bot.text_safety import label, plain
 from bot.ui import limits
 from bot.ui.outcomes import human, title
 from bot.ui.outcomes.common import MORTAL_MARK
 
-# A waiting GM decision, as the start of its line under an action ({who} is the character).
+# A waiting GM decision, as the start of its line under an action ({who} is the character): each profile's
+# decision kinds, and two kinds no engine leaves any more, which a stored decision may still hold.
 DECISION_PROMPTS = {
-    "kill": "{who} failed the kill roll",
     "shock": "{who}'s shock roll",
-    "death": "{who} took a deadly wound",
-    "dying": "{who} is dying",
     "experience": "{who}: an experience check",
-    "experience_check": "{who}'s notable success earns an experience check",
-    "fall_damage": "{who} fell gently",
+    **{kind: words.prompt for profile in PROFILES.values() for kind, words in profile.decisions.items()},
 }
 # How a choice reads in that line, and on its button.
 CHOICE_WORDS = {"unconscious": "mercy (unconscious)", "none": "no damage", "damage": "damage (you give the amount)",
@@ -32,9 +30,8 @@ def decision_label(choice: str) -> str:
     return limits.clip(CHOICE_LABELS.get(choice, title(choice)), limits.BUTTON_LABEL)
 
 
-ROLL_NAMES = {"effect": "wound-effect roll", "major_wound": "major wound rolls", "fall": "fall (DEX) roll",
-              "knockdown": "knockdown roll", "stumble": "STUMBLE roll", "fumble": "FUMBLE roll", "kill": "kill roll",
-              "shock": "shock roll"}
+# the rolls a GM may make for the bot (each profile's roll_names)
+ROLL_NAMES = {roll: name for profile in PROFILES.values() for roll, name in profile.roll_names.items()}
 
 
 def roll_name(decision: PendingDecisionView) -> str:

@@ -5,17 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.systems import PROFILES
 from bot.ui.outcomes.common import Field, OutcomeText, Severity, _details, human, text
 
-# (decision kind, choice) -> what happens to the character, as a sentence ending.
-_DECISION_WORDS = {
-    ("kill", "death"): "dies", ("kill", "incapacitation"): "lives, but is **incapacitated**",
-    ("dying", "death"): "dies", ("dying", "survival"): "survives, at 1 hit point",
-    ("death", "death"): "dies", ("death", "unconscious"): "survives, **unconscious**",
-    ("experience_check", "approve"): "earns an experience check",
-    ("experience_check", "deny"): "earns no experience check",
-    ("fall_damage", "none"): "lands without harm",
-}
+# (decision kind, choice) -> what happens to the character, as a sentence ending (each profile's decisions).
+_DECISION_WORDS = {(kind, choice): ending for profile in PROFILES.values() for kind, words in profile.decisions.items()
+                   for choice, ending in words.outcomes.items()}
 _DECISION_CHOICES = {"death": "dies", "incapacitation": "is **incapacitated**", "survival": "survives",
                      "unconscious": "is **unconscious**", "approve": "is approved", "deny": "is denied"}
 

@@ -14,22 +14,27 @@ import pytest
 from discord import app_commands
 
 from bot.app import GrievousBot
+from bot.scenario_runner import resolve_text
 from bot.services import Services
-from bot.services.combat import engine_action, engine_attack_options
+from bot.services.combat import VALUE_CHOICES, engine_action, engine_attack_options
 from bot.services.injuries import METHOD_ALIASES
 from bot.systems import PROFILES, profile_of
 from bot.systems.odds_rows import NESTED
 from bot.systems.pictures import BodyWounds, HitPointWounds
 from bot.systems.profile import SystemProfile
+from bot.ui.decision_embeds import DECISION_PROMPTS
 from bot.ui.outcomes import DESCRIBERS
 from content import load_catalog
 from content.diagram import BarLayout, FigureLayout, diagram_layout
 from content.scenario import parse_scenario
-from rules.registry import OUTCOMES, SYSTEMS, get_engine
+from rules.registry import OUTCOMES, SYSTEMS, get_engine, read_outcome
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "content" / "examples"
 # the commands only some systems have, and the engine action each one runs
 COMMAND_ACTIONS = {"cast": "cast", "advantage": "tactical_advantage", "shock": "shock"}
+VALUE_CHOICES_OF: dict[str, list[str]] = {}
+for _kind, _choice in VALUE_CHOICES:
+    VALUE_CHOICES_OF.setdefault(_kind, []).append(_choice)
 # /attack options added after /help's combat topic was written, which it does not name yet
 NOT_IN_HELP_YET = {"range", "unopposed", "throw"}
 profiles = pytest.mark.parametrize("profile", list(PROFILES.values()), ids=list(PROFILES))
@@ -225,3 +230,24 @@ def test_every_outcome_record_of_the_engine_has_a_describer(profile: SystemProfi
 @profiles
 def test_a_system_with_hit_locations_has_a_body_figure(profile: SystemProfile) -> None:
     assert isinstance(diagram_layout(profile.system), FigureLayout if profile.hit_locations else BarLayout)
+
+
+@profiles
+def test_every_roll_and_decision_left_to_the_gm_has_its_words(profile: SystemProfile) -> None:
+    assert set(profile.roll_names) == set(profile.roll_actions)
+    assert all(name.endswith(("roll", "rolls")) for name in profile.roll_names.values())
+    assert profile.decisions
+    for kind, words in profile.decisions.items():
+        assert "{who}" in words.prompt and words.outcomes, kind
+        assert DECISION_PROMPTS[kind] == words.prompt
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_each_decision_an_example_leaves_is_one_its_profile_words(path: Path) -> None:
+    resolved = resolve_text(path.read_text(encoding="utf-8"), path.name)
+    profile = PROFILES[resolved["system"]]
+    for decision in read_outcome(profile.system, resolved["outcome"]).gm_decisions:
+        words = profile.decisions.get(decision.kind)
+        assert words is not None, f"{profile.system}: no words for a '{decision.kind}' decision"
+        # each choice says what happens, but the ones whose value the GM types (a fall's damage)
+        assert set(decision.options) - set(VALUE_CHOICES_OF.get(decision.kind, ())) <= set(words.outcomes)
