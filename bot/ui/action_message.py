@@ -7,9 +7,13 @@ decision is settled."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import re
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import discord
@@ -160,9 +164,11 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
                 await interaction.edit_original_response(**edits)
             else:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
                 await interaction.response.edit_message(**edits)
+            _remember_edit(interaction, message, edits)
         elif await _answered(interaction) and await access.allowed(interaction, message.channel.id, access.EDITING):
             try:
                 await message.edit(**edits)
+                _remember_edit(interaction, message, edits)
             except discord.HTTPException as exc:
                 await access.refused(interaction, message.channel.id, access.EDITING, exc,
                                      "take the GM's buttons off a message")
@@ -245,20 +251,85 @@ def decision_buttons(pending: Sequence[PendingDecisionView], room: int = MAX_BUT
 def remaining_view(message: discord.Message, decided: int | set[int]) -> discord.ui.View:
     """The message's GM buttons without those of the ``decided`` decision(s) (an empty view clears them)."""
     gone = {decided} if isinstance(decided, int) else decided
-    view = discord.ui.View(timeout=None)
+    return _view(_buttons_of(message), gone)
+
+
+Button = tuple[int, str, str | None] | int  # a GM button (decision id, choice, label), or Details (event id)
+
+
+def _buttons_of(message: discord.Message) -> tuple[Button, ...]:
+    """The GM and Details buttons on a message, in order."""
+    found: list[Button] = []
     pattern, details = re.compile(GM_TEMPLATE), re.compile(DETAILS_TEMPLATE)
     for row in message.components:
         for component in getattr(row, "children", [row]):
             custom_id = getattr(component, "custom_id", None) or ""
             match = pattern.fullmatch(custom_id)
             decision_id = bounded_id(match["id"]) if match else None
-            if match and decision_id is not None and decision_id not in gone:
-                view.add_item(GMDecisionButton(decision_id, match["choice"], getattr(component, "label", None)))
+            if match and decision_id is not None:
+                found.append((decision_id, match["choice"], getattr(component, "label", None)))
             shown = details.fullmatch(custom_id)
             event_id = bounded_id(shown["id"]) if shown else None
-            if event_id is not None:  # the Details button stays when the GM's buttons go
-                view.add_item(DetailsButton(event_id))
+            if event_id is not None:
+                found.append(event_id)
+    return tuple(found)
+
+
+def _view(buttons: Sequence[Button], gone: set[int]) -> discord.ui.View:
+    """The view of ``buttons`` without the GM buttons of the ``gone`` decisions (the Details button stays)."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        if isinstance(button, int):
+            view.add_item(DetailsButton(button))
+        elif button[0] not in gone:
+            view.add_item(GMDecisionButton(*button))
     return view
+
+
+def _buttons_in(view: discord.ui.View) -> tuple[Button, ...]:
+    return tuple((item.decision_id, item.choice, item.item.label) if isinstance(item, GMDecisionButton)
+                 else item.event_id for item in view.children if isinstance(item, GMDecisionButton | DetailsButton))
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A message of this process's with GM buttons, as it last sent it: its embed and its buttons."""
+
+    embed: dict[str, Any] | None
+    buttons: tuple[Button, ...]
+
+
+SENT_KEPT = 500  # messages with GM buttons remembered per process (a few hundred bytes to 2 KB each)
+# Per bot: message id -> what it shows, the newest last. Taking settled buttons off such a message is one edit,
+# not a read of it and an edit; one not here (posted before a restart, or long ago) is read first.
+_sent: weakref.WeakKeyDictionary[discord.Client, OrderedDict[int, Sent]] = weakref.WeakKeyDictionary()
+
+
+def _remember(bot: discord.Client, message_id: int, embed: discord.Embed | None, view: discord.ui.View) -> None:
+    """What ``message_id`` now shows (forgotten once no GM button is left on it: nothing more to take off)."""
+    sent = _sent.setdefault(bot, OrderedDict())
+    buttons = _buttons_in(view)
+    sent.pop(message_id, None)
+    if any(not isinstance(button, int) for button in buttons):
+        sent[message_id] = Sent(dict(embed.to_dict()) if embed is not None else None, buttons)
+        while len(sent) > SENT_KEPT:
+            sent.popitem(last=False)
+
+
+def _remember_edit(interaction: discord.Interaction[Any], message: discord.Message, edits: dict[str, Any]) -> None:
+    """What ``message`` shows after ``edits`` (its view, and its embed when they did not change it)."""
+    embed = edits.get("embed") or (copied_embed(message) if message.embeds else None)
+    _remember(bot_of(interaction), message.id, embed, edits["view"])
+
+
+def _recalled(bot: discord.Client, message_id: int) -> Sent | None:
+    """What ``message_id`` shows, taken out of memory (put back by ``_remember`` once edited)."""
+    return _sent.get(bot, OrderedDict()).pop(message_id, None)
+
+
+def sent_messages(bot: discord.Client) -> dict[int, Sent]:
+    """The messages with GM buttons this bot remembers: for tests."""
+    return dict(_sent.get(bot, {}))
 
 
 
@@ -289,6 +360,7 @@ async def post_decisions(interaction: discord.Interaction[Any], pending: Sequenc
     view = action_view(event_id, pending)
     message_id = await reply(interaction, embed=embed, view=view, file=file)
     if view is not None and message_id is not None:
+        _remember(bot_of(interaction), message_id, embed, view)
         on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}
         await services_of(interaction).combat.set_decision_message(actor_of(interaction), on_message, message_id)
 
@@ -309,10 +381,14 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
             continue
         channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
         try:
-            message = await channel.get_partial_message(message_id).fetch()
-            edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
-            if message.embeds:
-                embed = copied_embed(message)
+            sent = _recalled(bot, message_id)
+            if sent is None:
+                message = await channel.get_partial_message(message_id).fetch()
+                sent = Sent(dict(copied_embed(message).to_dict()) if message.embeds else None, _buttons_of(message))
+            view = _view(sent.buttons, {d.id for d in here})
+            edits: dict[str, Any] = {"view": view}
+            if sent.embed is not None:
+                embed = discord.Embed.from_dict(copy.deepcopy(sent.embed))
                 gone_moot = [d for d in moot if d in here]
                 if decided is not None and decided in here:
                     embed = decision_embeds.mark_decided(embed, decided, gone_moot)
@@ -322,7 +398,8 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
                 if gone_undone:
                     embed = decision_embeds.mark_closed(embed, gone_undone, undone=True)
                 edits["embed"] = embed
-            await message.edit(**edits)
+            await channel.get_partial_message(message_id).edit(**edits)
+            _remember(bot, message_id, edits.get("embed"), view)
         except discord.NotFound:
             log.info("message %s with GM buttons is gone; nothing to take off", message_id)
         except discord.HTTPException as exc:
@@ -340,6 +417,7 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
         return
     channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
     here = [decision for decision in event.closed if decision.message_id == event.message_id]
+    _recalled(bot_of(interaction), event.message_id)  # read below, as it is now
     try:
         message = await channel.get_partial_message(event.message_id).fetch()
         edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}

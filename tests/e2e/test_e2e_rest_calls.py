@@ -15,6 +15,7 @@ from tests.e2e.conftest import embed_text
 ANSWER = "POST /interactions/{interaction_id}/{token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{application_id}/{token}"
+READ = "GET /channels/{channel_id}/messages/{message_id}"
 BJORN = {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5", "weapons": "Broadsword"}
 BLOW = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high"}
 MISS = "attack=2 defense=9"
@@ -87,3 +88,26 @@ async def test_a_gm_press_is_answered_by_the_edit_of_its_message(table: Any) -> 
     assert not table.buttons(hit) and "The GM decided" in embed_text(hit)
     # one callback takes the buttons off (not a defer, then an edit of @original); the result; the tracker
     assert calls == [ANSWER, FOLLOWUP, EDIT], calls
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["remembered", "restarted"])
+async def test_the_buttons_a_decision_made_moot_leave_without_a_read_of_their_message(table: Any,
+                                                                                     restarted: bool) -> None:
+    await fight(table, gm_rolls=True)
+    hit = await table.run("attack", {**BLOW, "dice": HIT}, user=table.alice)
+    assert sorted(table.buttons(hit)) == ["grv:gm:1:dice", "grv:gm:1:roll"]  # Bandit 1's shock roll
+    kill = await table.run("attack", {**BLOW, "aim": "mid", "modifier": 8, "dice": "attack=9 defense=2 location=50"},
+                           user=table.alice)
+    assert sorted(table.buttons(kill)) == ["grv:gm:2:dice", "grv:gm:2:roll"]  # the kill roll
+    if restarted:  # a new process knows nothing of what the last one sent: it reads the message first
+        await idle(table)
+        await table.stop()
+        await table.start(seed=2, sync=False)
+    failed, calls = await pressed(table, kill, "2:dice", "kill=2")
+    assert sorted(table.buttons(failed)) == ["grv:gm:3:death", "grv:gm:3:incapacitation"]
+    # the failed kill roll makes the first attack's shock roll moot: its buttons leave that message, and it
+    # says so, from what the bot sent there (no GET of the message first)
+    assert not table.buttons(hit) and "Details" in str(hit.components)
+    assert "shock roll" in embed_text(hit) and "no longer" in embed_text(hit).lower(), embed_text(hit)
+    # the form, the press, the result, the moot buttons off, the tracker
+    assert calls == [ANSWER, ANSWER, FOLLOWUP, *([READ] if restarted else []), EDIT, EDIT], calls
