@@ -207,6 +207,7 @@ class KindCost:
     p50_ms: float
     p99_ms: float
     cpu_runs: tuple[float, ...] = ()  # each round's CPU ms per command (the figure is their median)
+    rest_calls: float = math.nan  # REST requests the bot made per command (answers, edits, reads), all rounds
 
 
 @dataclass
@@ -214,6 +215,7 @@ class Evening:
     mix: Tally
     mix_seconds: float
     mix_cpu_s: float
+    mix_rest_calls: int  # the REST requests the bot made during the mix
     kinds: list[KindCost]
     by_wounds: list[tuple[int, float]]  # (wounds already on the target, CPU ms per attack that hits)
     by_events: list[tuple[str, float]]
@@ -240,9 +242,10 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
     emu.interactions.clear()
     mix.latencies.clear()
     mix.errors.clear()
-    before, began = cpu(), time.perf_counter()
+    before, began, requests = cpu(), time.perf_counter(), len(emu.requests)
     await asyncio.gather(*(mixed(p, per_player, i) for i, p in enumerate(players)))
     mix_seconds, mix_cpu = time.perf_counter() - began, cpu() - before
+    mix_rest = len(emu.requests) - requests
 
     async def measured(kind: str, among: list[Player], times: int) -> tuple[float, Tally]:
         alone = Tally()
@@ -264,14 +267,18 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
     await fresh(players)
     costs: dict[str, list[float]] = defaultdict(list)
     seen: dict[str, list[float]] = defaultdict(list)
+    calls: dict[str, int] = defaultdict(int)
     for _ in range(rounds):
         for kind in KINDS:
+            requests = len(emu.requests)
             cost, alone = await measured(kind, players, per_kind)
+            calls[kind] += len(emu.requests) - requests
             costs[kind].append(cost)
             seen[kind] += alone.latencies[kind]
             mix.errors += alone.errors
     kinds = [KindCost(kind, len(seen[kind]), statistics.median(costs[kind]), percentile(seen[kind], 50),
-                      percentile(seen[kind], 99), tuple(costs[kind])) for kind in KINDS]
+                      percentile(seen[kind], 99), tuple(costs[kind]), calls[kind] / max(1, len(seen[kind])))
+             for kind in KINDS]
 
     # growth with the wounds on the target: round r, every table hits its Bandit once more. Only where the GM
     # rolls: there shock and kill wait for the GM (not pressed here), so the Bandit stays in the fight.
@@ -297,7 +304,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         among = [p for p in players if 2 + p.table.guards == size]
         cost, _ = await measured("attack (hit)", among, 2)
         by_combatants.append((size, cost))
-    return Evening(mix, mix_seconds, mix_cpu, kinds, by_wounds, by_events, by_combatants)
+    return Evening(mix, mix_seconds, mix_cpu, mix_rest, kinds, by_wounds, by_events, by_combatants)
 
 
 async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
@@ -341,18 +348,19 @@ def render(evening: Evening) -> list[str]:
     mix = evening.mix
     noop = next(k.cpu_ms for k in evening.kinds if k.kind == "noop")
     out = [f"Mix: {mix.commands} commands in {evening.mix_seconds:.1f} s ({mix.commands / evening.mix_seconds:.0f}/s), "
-           f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.commands):.1f} ms per command; "
+           f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.commands):.1f} ms per command, "
+           f"{evening.mix_rest_calls / max(1, mix.commands):.2f} REST calls per command; "
            f"{mix.fresh_encounters} fresh encounters; errors {len(mix.errors)}.", "",
            "| in the mix | commands | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
     for kind, values in sorted(mix.latencies.items()):
         out.append(f"| {kind} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} |")
     out += ["", "| alone (every guild at once) | commands | bot CPU ms per command | rounds' range | × no-op "
-            "| p50 ms | p99 ms |", "|---|---:|---:|---:|---:|---:|---:|"]
+            "| REST calls per command | p50 ms | p99 ms |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for k in evening.kinds:
         ratio = k.cpu_ms / noop if noop else math.nan  # a short run may see no CPU tick for the no-op
         spread = f"{min(k.cpu_runs):.2f}–{max(k.cpu_runs):.2f}" if k.cpu_runs else "—"
-        out.append(f"| {k.kind} | {k.commands} | {k.cpu_ms:.2f} | {spread} | {ratio:.1f} | {k.p50_ms:.0f} "
-                   f"| {k.p99_ms:.0f} |")
+        out.append(f"| {k.kind} | {k.commands} | {k.cpu_ms:.2f} | {spread} | {ratio:.1f} | {k.rest_calls:.2f} "
+                   f"| {k.p50_ms:.0f} | {k.p99_ms:.0f} |")
     out += ["", "Each kind ran once a round, every kind in turn, for several rounds: its CPU figure is the median of "
             "its rounds (the range beside it), the ratio is to the no-op's median.", "",
             "An attack that hits, bot CPU ms per attack:", "",
