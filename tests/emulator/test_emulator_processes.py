@@ -28,7 +28,7 @@ def test_the_launcher_runs_the_entry_point_with_discord_redirected(capsys: Any) 
     from discord.http import Route
 
     before = Route.BASE
-    assert launch(["http://127.0.0.1:1234", "tests.e2e.test_emulator_processes:show_base", "x"]) == 7
+    assert launch(["http://127.0.0.1:1234", "tests.emulator.test_emulator_processes:show_base", "x"]) == 7
     assert capsys.readouterr().out == "http://127.0.0.1:1234/api/v10 ['x']\n"
     assert before == Route.BASE
 
