@@ -191,7 +191,7 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
     after = resolution.get("defender")
     if call.kind not in ("attack", "cast") or call.target is None or not isinstance(after, Mapping):
         return None
-    if not _wound_indexes(after) - before and armour_held_at(outcome) is None:
+    if not _wound_indexes(after) - before and armour_held_at(system, outcome) is None:
         return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)
     picture = wound_picture(system, after, catalog, rulings)
     return with_attack(picture, before, outcome) if picture is not None else None

@@ -13,7 +13,6 @@ from typing import Any
 
 from bot.systems import profile_of
 from bot.systems.pictures import HitPointWounds, WoundPicture
-from rules.ars_harn.outcomes import AttackOutcome, CastOutcome
 from rules.errors import RulesError
 from rules.outcome import Outcome
 
@@ -40,9 +39,10 @@ def with_attack(picture: WoundPicture, before: Collection[int], outcome: Outcome
     if isinstance(picture, HitPointWounds):
         return replace(picture, new=tuple(s.index for s in picture.segments if s.index not in before))
     new = tuple(m.key for m in picture.marks if any(w.index not in before for w in m.wounds))
-    return replace(picture, new=new, stopped=armour_held_at(outcome))
+    return replace(picture, new=new, stopped=armour_held_at(picture.system, outcome))
 
 
-def armour_held_at(outcome: Outcome) -> str | None:
-    """HarnMaster: the location (side joined) where a hit met armour that left no injury, else None."""
-    return outcome.armour_held_at if isinstance(outcome, AttackOutcome | CastOutcome) else None
+def armour_held_at(system: str, outcome: Outcome) -> str | None:
+    """Where the attack's outcome says armour stopped the blow (HarnMaster: the location, side joined), else None."""
+    profile = profile_of(system)
+    return profile.armour_held_at(outcome) if profile is not None else None

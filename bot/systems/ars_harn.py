@@ -10,6 +10,8 @@ from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
 from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import parse_character
+from rules.ars_harn.outcomes import AttackOutcome, CastOutcome
+from rules.outcome import Outcome
 
 
 def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) -> BodyWounds | None:
@@ -34,6 +36,11 @@ def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) 
         bleeding = char.bleeding_wounds
         conditions.append(f"bleeding: {bleeding} wound{'s' if bleeding != 1 else ''}")
     return BodyWounds(system="ars-harn", name=char.name, marks=tuple(marks), conditions=tuple(conditions))
+
+
+def armour_held_at(outcome: Outcome) -> str | None:
+    """The location (side joined) where a hit met armour that left no injury, else None."""
+    return outcome.armour_held_at if isinstance(outcome, AttackOutcome | CastOutcome) else None
 
 
 PROFILE = SystemProfile(
@@ -72,6 +79,7 @@ PROFILE = SystemProfile(
                                    {"death": "dies", "incapacitation": "lives, but is **incapacitated**"})},
     picture=picture,
     hit_locations=True,
+    armour_held_at=armour_held_at,
     help=HelpWords(
         attack_options="`aspect` (blunt, edge, point), `aim` (high, mid, low), `save_excess` (keep excess points "
                        "for next round)",

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, nowhere
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import parse
 
@@ -65,6 +65,7 @@ PROFILE = SystemProfile(
                                     {"death": "dies", "unconscious": "survives, **unconscious**"})},
     picture=picture,
     hit_locations=True,
+    armour_held_at=nowhere,
     help=HelpWords(
         attack_options="`location` (a called location), `defense` (the target dodges or parries if the attack "
                        "succeeds)",

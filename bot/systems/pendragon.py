@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, top
 from bot.systems.pictures import HitPointWounds, Segment
-from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, nowhere
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character
 from rules.pendragon.derived import current_hp, derive
@@ -76,6 +76,7 @@ PROFILE = SystemProfile(
     },
     picture=picture,
     hit_locations=False,
+    armour_held_at=nowhere,
     help=HelpWords(
         attack_options="`mounted` (on horseback), `charge` (a mounted lance charge: the sheet needs a `horse`)",
         combat_extra="",

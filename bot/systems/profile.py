@@ -14,9 +14,15 @@ from typing import Any
 
 from bot.systems.odds_rows import OddsRow
 from bot.systems.pictures import WoundPicture
+from rules.outcome import Outcome
 
 # sheet, catalog, the server's rulings -> the picture's state (None: the catalog is not this system's)
 PictureReader = Callable[[Mapping[str, Any], Any, Mapping[str, Any]], WoundPicture | None]
+
+
+def nowhere(outcome: Outcome) -> str | None:
+    """A system whose outcomes never say where armour held."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,8 @@ class SystemProfile:
     picture: PictureReader
     # wounds land on hit locations (a body figure); False: they are hit points lost (Pendragon's bar)
     hit_locations: bool
+    # where an attack's outcome says armour stopped the blow (the picture marks it; None: nowhere)
+    armour_held_at: Callable[[Outcome], str | None]
 
     # -- words (bot/ui/) --
     help: HelpWords

@@ -32,7 +32,8 @@ def _per_system(words: Callable[[SystemProfile], str], system: str | None) -> st
 
 
 def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequence[str]) -> str:
-    example = system or "ars-harn"
+    systems = list(PROFILES)
+    example = system or systems[0]
     if topic == "start":
         return (
             f"1. A server manager picks the rules, `/setup system system:{example}`, and the GM role, "
@@ -45,7 +46,7 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
         return (
             "`/setup show` \u2014 the settings here\n"
             "`/setup check` \u2014 what the bot may do here and in the GM channel, and what to change\n"
-            "`/setup system` \u2014 ars-harn, pendragon or fading-suns; `channel_only:true` for one channel\n"
+            f"`/setup system` \u2014 {', '.join(systems[:-1])} or {systems[-1]}; `channel_only:true` for one channel\n"
             "`/setup gm-role` \u2014 the role whose members are GMs\n"
             f"`/setup rolls` \u2014 `auto`: the bot rolls {gm_rolls(example)}; "
             "`gm`: they wait for the GM's buttons\n"

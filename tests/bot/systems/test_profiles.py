@@ -6,6 +6,7 @@ say, and fails for a profile that leaves something out or names what its engine 
 
 from __future__ import annotations
 
+import ast
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -251,3 +252,25 @@ def test_each_decision_an_example_leaves_is_one_its_profile_words(path: Path) ->
         assert words is not None, f"{profile.system}: no words for a '{decision.kind}' decision"
         # each choice says what happens, but the ones whose value the GM types (a fall's damage)
         assert set(decision.options) - set(VALUE_CHOICES_OF.get(decision.kind, ())) <= set(words.outcomes)
+
+
+def test_no_bot_module_but_a_profile_or_a_describer_imports_an_engines_modules() -> None:
+    """An engine's own modules (its sheet parsers, catalog, records) are read on the bot side by its profile,
+    and its outcome records by its describer; every other module goes through the profile or the Engine."""
+    bot = Path(__file__).resolve().parents[3] / "bot"
+    engines = {module.rsplit(".", 1)[0] for module in SYSTEMS.values()}  # rules.ars_harn ...
+    allowed = {f"{side}/{module.split('.')[1]}.py" for module in SYSTEMS.values()
+               for side in ("systems", "ui/outcomes")}
+    found: dict[str, list[str]] = {}
+    for path in bot.rglob("*.py"):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+        used = sorted(n for n in names if any(n == e or n.startswith(e + ".") for e in engines))
+        where = str(path.relative_to(bot))
+        if used and where not in allowed:
+            found[where] = used
+    assert found == {}
