@@ -106,3 +106,15 @@ def test_a_long_rest_marks_the_day_of_each_healing_roll() -> None:
                           resolution={"system": "ars-harn", "rolls": [], "outcome": outcome, "attacker": {},
                                       "defender": {}}, pending=(), unused_dice={}, encounter=None, event_id=9)
     assert (action_embeds.action(report).description or "").splitlines()[1].startswith("Day 2: wound `1` S3")
+
+
+def test_a_failed_shock_or_stumble_says_what_it_brings_in_its_own_line_once() -> None:
+    """Before (issue 22 §4): 'Shock **failed** · Stumble **failed**' and under it 'Bandit 2: shock, prone': two
+    lines for one fact."""
+    brief = describe("ars-harn", EVENTS[STUMBLE_BY_WOUND]["payload"]["outcome"], ("Bjorn", "Bandit 2")).brief or []
+    assert "Shock **failed**: in shock \u00b7 Stumble **failed**: falls prone" in brief
+    assert not any(line.startswith("Bandit 2:") for line in brief)
+    # a condition from before (prone, from the earlier blow) is still said: nothing on this blow explains it
+    severed = describe("ars-harn", EVENTS[AMPUTATION]["payload"]["outcome"], ("Bjorn", "Bandit 2")).brief or []
+    assert severed[:2] == ["Shock **failed**: in shock \u00b7 Fumble **failed** \u00b7 Amputation **failed**",
+                         "Bandit 2: prone"]

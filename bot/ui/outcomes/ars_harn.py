@@ -58,6 +58,8 @@ _CHECK_TITLES = {"shock": "Shock", "kill": "Kill roll", "fumble": "Fumble", "stu
 _LIMB = {"fumble": "arm", "stumble": "leg"}
 # HarnMaster's treatment results
 _RESULTS = {"CS": "critical success", "MS": "success", "MF": "failure", "CF": "critical failure"}
+# a failed check -> the condition it brings, and how its line says so
+_FAILED_MEANS = {"shock": ("shock", "in shock"), "stumble": ("prone", "falls prone")}
 _BLEEDING = "\u22121 to Shock and Fatigue rolls until a treatment succeeds or it heals below grievous"
 
 
@@ -201,25 +203,33 @@ def _wound_part(wounding: Wounding, injury_levels: int | None, hit: bool, who: s
 
 
 def _checks_part(wounding: Wounding, who: str, conditions: Sequence[str], words: Words) -> None:
-    """The rolls the wound called for: a field each, one public line for them all, then the target's state."""
+    """The rolls the wound called for: a field each, one public line for them all (a failed one with the
+    condition it brings), then the rest of the target's state."""
     verdicts = []
+    explained: set[str] = set()
     for name, check in wounding.checks:
         words.add(_CHECK_TITLES[name], _automatic_line(name) if check.automatic else _check_line(check))
         if check.passed is False:
             words.severity = worst(words.severity, Severity.MORTAL if name in ("kill", "amputation")
                                    else Severity.SERIOUS)
         verdict = "waiting for the GM" if check.passed is None else "passed" if check.passed else "**failed**"
+        said = _FAILED_MEANS.get(name)
+        if check.passed is False and said and said[0] in conditions:
+            verdict += f": {said[1]}"
+            explained.add(said[0])
         verdicts.append(f"{_CHECK_TITLES[name]} {verdict}")
     if verdicts:
         words.lines.append(joined(verdicts))
     if conditions:
         words.add("Condition", f"{who}: {text(list(conditions))}")
+    # a condition the failed roll's line already says is not said again ("Shock failed" / "Bandit 2: shock")
+    others = [c for c in conditions if c not in explained]
     if wounding.gm_decision is not None:
         # the GM chooses death or incapacitation: the character falls either way (the decision drops this line)
-        others = [c for c in conditions if c != "incapacitated"]
+        others = [c for c in others if c != "incapacitated"]
         words.lines.append(f"{MORTAL_MARK} {who} falls" + (f" ({text(others)})" if others else ""))
-    elif conditions:
-        words.lines.append(f"{who}: {text(list(conditions))}")
+    elif others:
+        words.lines.append(f"{who}: {text(others)}")
 
 
 def _losses_part(wounding: Wounding, side: str | None, who: str, words: Words) -> None:
