@@ -53,13 +53,13 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return replies.NO_GUILD
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for that."
+        return replies.NEEDS_MANAGE_SERVER
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return replies.slow_down(error.retry_after)
     if isinstance(error, app_commands.TransformerError):
-        return f"'{error.value}' is not a valid value for that option."
+        return replies.not_a_valid_value(error.value)
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You cannot use that command here."
+        return str(error) or replies.CANNOT_USE_HERE
     return None
 
 

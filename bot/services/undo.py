@@ -3,7 +3,7 @@
 The event's undo record (bot/services/undo_record.py) holds its ops per sheet and for the encounter
 (bot/services/changes.py). All of them are inverted before anything is saved; one that no longer
 holds refuses the whole undo with one line naming the later event that stands on it
-(bot/services/undo_wording.py). Events logged before these records kept whole snapshots: they are
+(bot/services/undo_blocked.py). Events logged before these records kept whole snapshots: they are
 put back only while no later event touched their characters.
 """
 
@@ -24,8 +24,8 @@ from bot.services.results import EventView, event_view
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
 from bot.services.snapshots import pending_view
+from bot.services.undo_blocked import blocked_line
 from bot.services.undo_record import LegacySnapshot, UndoRecord, characters_in, encounter_state, read_record
-from bot.services.undo_wording import blocked_line
 from rules.errors import RulesError
 
 

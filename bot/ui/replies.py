@@ -18,6 +18,16 @@ STALE_BUTTON = "That button is not one Grievous made, or it has expired."
 STALE_FORM = "That form is not one Grievous made, or it has expired; press its button again."
 # An interaction that arrives while the bot is stopping (a restart): it is not run, so sending it again is safe.
 STOPPING = "Grievous is restarting; nothing was done. Send that again in a few seconds."
+NEEDS_MANAGE_SERVER = "You need the Manage Server permission for that."
+CANNOT_USE_HERE = "You cannot use that command here."
+
+
+def slow_down(retry_after: float) -> str:
+    return f"Slow down: try again in {retry_after:.0f} s."
+
+
+def not_a_valid_value(value: object) -> str:
+    return f"'{value}' is not a valid value for that option."
 
 
 def error_line(message: str) -> str:

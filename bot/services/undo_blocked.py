@@ -1,4 +1,4 @@
-"""The one line /undo answers with when a later change stands on what it would take back."""
+"""The one line /undo refuses with when a later change stands on what it would take back (`UndoBlocked`)."""
 
 from __future__ import annotations
 
