@@ -77,9 +77,11 @@ def engine_attack_options(system: str, options: Mapping[str, Any]) -> dict[str, 
     """/attack's options as the engine names them (its profile's ``attack_option_names``)."""
     profile = profile_of(system)
     renamed = profile.attack_option_names if profile is not None else {}
-    out = {renamed.get(key, key): value for key, value in options.items() if key != "throw"}
-    if "throw" in options:  # Fading Suns: a thrown knife or spear is its missile mode
-        out["mode"] = "missile" if options["throw"] else "melee"
+    switches = profile.attack_switches if profile is not None else {}
+    out = {renamed.get(key, key): value for key, value in options.items() if key not in switches}
+    for key, (option, on, off) in switches.items():  # Fading Suns' throw: its missile mode
+        if key in options:
+            out[option] = on if options[key] else off
     return out
 
 

@@ -64,6 +64,7 @@ PROFILE = SystemProfile(
     },
     decide_options=("decision",),
     attack_option_names={},
+    attack_switches={},
     command_actions={"rearm": ("ready", {})},
     treatments={"chirurgy": Treatment("heal", {"method": "chirurgy"}, "Chirurgy"),
                 "spell": Treatment("heal", {"method": "spell"}, "Healing spell")},

@@ -48,6 +48,7 @@ PROFILE = SystemProfile(
     },
     decide_options=("choice",),
     attack_option_names={"location": "aim", "modifier": "modifiers"},
+    attack_switches={"throw": ("mode", "missile", "melee")},  # a thrown knife or spear is its missile mode
     command_actions={"rearm": ("recover", {"condition": "disarmed"})},
     # Fading Suns heals with a skill: Remedy (minor to grievous wounds) or Physick (crippled ones too), and
     # names the treatment by it, as its results do ("treats ... with Physick")

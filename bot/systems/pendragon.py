@@ -55,6 +55,7 @@ PROFILE = SystemProfile(
     },
     decide_options=("kind", "decision"),
     attack_option_names={},
+    attack_switches={},
     command_actions={},
     treatments={"first_aid": Treatment("first_aid", label="First aid"),
                 "chirurgy": Treatment("chirurgery", label="Chirurgery")},

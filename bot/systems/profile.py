@@ -88,6 +88,8 @@ class SystemProfile:
     decide_options: tuple[str, ...]
     # /attack options the engine names differently: the command's name -> the engine's
     attack_option_names: Mapping[str, str]
+    # /attack's true/false options that choose an engine option's value: name -> (engine option, if true, if false)
+    attack_switches: Mapping[str, tuple[str, str, str]]
     # neutral action names the commands use -> the engine's action and the options that go with it (/rearm)
     command_actions: Mapping[str, tuple[str, Mapping[str, Any]]]
 

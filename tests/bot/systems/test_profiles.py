@@ -98,6 +98,8 @@ def test_each_own_option_is_a_slash_option_the_engine_takes(profile: SystemProfi
     own = set(profile.own_options.get("attack", {}))
     others = {o for p in PROFILES.values() for o in p.own_options.get("attack", {})} - own
     given = {o["name"]: 1 for o in attack["options"] if o["name"] not in others | {"target", "dice", "attacker"}}
+    for switch, (option, on, off) in profile.attack_switches.items():
+        assert switch in own and option in declared and on != off, switch
     assert set(engine_attack_options(profile.system, given)) <= set(declared), \
         set(engine_attack_options(profile.system, given)) - set(declared)
 
