@@ -74,7 +74,7 @@ def action(report: ActionReport) -> discord.Embed:
         decided = report.decided
         said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,
                                                                                decided.who)
-        embed.description = "\n".join([said, decision_line(decided), *brief])
+        embed.description = "\n".join([said, decision_line(decided), *_not_said(brief, said)])
     if report.spent_before:  # this round's action was spent already (turns: warn; the GM)
         embed.description = (f"{embed.description}\n\u26a0\ufe0f {plain(report.actor_name)} had spent this round's "
                              f"action already ({spent_words(report.spent_before)}).")
@@ -149,6 +149,18 @@ def _compact(fields: Sequence[tuple[str, str, bool]]) -> list[str]:
     if row:
         lines.append(" \u00b7 ".join(row))
     return lines
+
+
+def _not_said(brief: Sequence[str], said: str) -> list[str]:
+    """``brief`` less a ``Condition`` line whose every condition the decision's sentence names already
+    ("Bandit 1 lives, but is incapacitated." over "Condition: Bandit 1: incapacitated"); a condition it does not
+    name (prone, beside unconscious) keeps the line."""
+    def repeated(line: str) -> bool:
+        if not line.startswith("Condition: "):
+            return False
+        named = line.removeprefix("Condition: ").partition(": ")[2]
+        return bool(named) and all(c.strip() in said for c in named.split(","))
+    return [line for line in brief if not repeated(line)]
 
 
 def _footer(system: str, round_number: int | None, event_id: int) -> str:
