@@ -46,7 +46,7 @@ def sides(system: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], 
     defender = rules.validate_sheet(scenario["defender"], catalog)
     dice = DiceSource({k: list(v) for k, v in (scenario.get("dice") or {}).items()}, rng=Random(1))
     done = rules.resolve(Scenario(system, scenario["action"], copy.deepcopy(attacker), copy.deepcopy(defender),
-                                  scenario.get("settings") or {}), dice, catalog).to_dict()
+                                  scenario.get("rulings") or scenario.get("settings") or {}), dice, catalog).to_dict()
     return attacker, defender, done["attacker"], done["defender"]
 
 

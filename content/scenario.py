@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from content.errors import ContentError
 from content.guard import SCENARIO, parse_document
@@ -21,7 +21,17 @@ class ScenarioFile(Strict):
     attacker: dict[str, Any] | None = None
     defender: dict[str, Any] | None = None
     action: dict[str, Any] = Field(default_factory=lambda: {"type": "attack"})
-    settings: dict[str, Any] = Field(default_factory=dict)
+    rulings: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _settings_is_rulings(cls, data: Any) -> Any:
+        """``settings:``, the key older scenario files use, is read as ``rulings:`` (one of them, not both)."""
+        if isinstance(data, dict) and "settings" in data:
+            if "rulings" in data:
+                raise ValueError("give 'rulings' or its older name 'settings', not both")
+            data = {("rulings" if key == "settings" else key): value for key, value in data.items()}
+        return data
 
     @field_validator("dice", mode="before")
     @classmethod
@@ -48,6 +58,6 @@ def parse_scenario(text: str | bytes, source: str) -> tuple[Scenario, dict[str, 
         action=parsed.action,
         attacker=parsed.attacker,
         defender=parsed.defender,
-        settings=parsed.settings,
+        rulings=parsed.rulings,
     )
     return scenario, dice, parsed.seed

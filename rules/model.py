@@ -25,7 +25,7 @@ class Scenario:
     action: Mapping[str, Any]
     attacker: Sheet | None = None
     defender: Sheet | None = None
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    rulings: Mapping[str, Any] = field(default_factory=dict)
     # the sides ("attacker", "defender") that are the GM's NPCs, not player characters (a rule may tell them
     # apart: a Pendragon experience check is a player knight's)
     npcs: frozenset[str] = frozenset()
@@ -69,7 +69,7 @@ def action_options(actions: Mapping[str, Action[Any]]) -> dict[str, tuple[str, .
 
 
 @dataclass(frozen=True)
-class Setting:
+class Ruling:
     """A ruling a GM may change: the seed's ambiguities and the house choices, with our default.
 
     ``choices`` lists a text ruling's values; ``low``/``high`` bound a whole-number one (None: unbounded).
@@ -176,7 +176,7 @@ class Engine(Protocol):
     title: str
     roll_labels: frozenset[str]
     actions: frozenset[str]
-    settings: tuple[Setting, ...]
+    rulings: tuple[Ruling, ...]
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution: ...
 
@@ -188,9 +188,9 @@ class Engine(Protocol):
         """Each lasting state the character is in, with the action that ends it (docs/rules/<system>.md)."""
         ...
 
-    def turn_readiness(self, sheet: Sheet, catalog: Any, settings: Mapping[str, Any] | None = None) -> TurnReadiness:
-        """Whether the character can act on its turn (dead, unconscious, stunned... cannot), under the
-        rulings ``settings`` (None: the defaults)."""
+    def turn_readiness(self, sheet: Sheet, catalog: Any, rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
+        """Whether the character can act on its turn (dead, unconscious, stunned... cannot), under
+        ``rulings`` (None: the defaults)."""
         ...
 
     def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from bot.db.scratch_postgres import start_scratch_postgres
 from rules import registry
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, SheetError, UnknownEntry
-from rules.model import READY, InitiativeScore, Resolution, Scenario, Setting, SheetSummary, TurnReadiness, Wound
+from rules.model import READY, InitiativeScore, Resolution, Ruling, Scenario, SheetSummary, TurnReadiness, Wound
 from rules.outcome import OMIT_NONE, DecisionRequest, Outcome
 from rules.sheet_spec import SheetField, SheetSpec
 
@@ -121,10 +121,10 @@ class FakeEngine:
     title = "Fake"
     roll_labels = frozenset({"attack", "location", "initiative", "healing"})
     actions = frozenset({"attack", "cast", "initiative", "gm_decide", "heal", "rest", "shock"})
-    settings = (
-        Setting("auto_rolls", True, "Roll shock at once"),
-        Setting("hit_on", 3, "Attack face that hits"),
-        Setting("style", "plain", "Wording", ("plain", "grim")),
+    rulings = (
+        Ruling("auto_rolls", True, "Roll shock at once"),
+        Ruling("hit_on", 3, "Attack face that hits"),
+        Ruling("style", "plain", "Wording", ("plain", "grim")),
     )
 
     def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
@@ -148,7 +148,7 @@ class FakeEngine:
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         action = dict(scenario.action)
         kind = action.get("type", "attack")
-        settings = {s.name: s.default for s in self.settings} | dict(scenario.settings)
+        settings = {s.name: s.default for s in self.rulings} | dict(scenario.rulings)
         attacker = dict(scenario.attacker or {})
         defender = dict(scenario.defender) if scenario.defender is not None else None
         outcome = FakeOutcome(action=str(kind))
@@ -200,7 +200,7 @@ class FakeEngine:
                             condition=str(sheet.get("kill", "dead" if len(wounds) > 5 else "fine")))
 
     def turn_readiness(self, sheet: Mapping[str, Any], catalog: Any,
-                       settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+                       rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead (a kill of "death", or six wounds): skipped. ``stunned: true``: loses one turn, then recovers."""
         if sheet.get("kill") == "death" or len(sheet.get("wounds", [])) > 5:
             return TurnReadiness("dead", "is dead", skipped=True)

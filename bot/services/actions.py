@@ -16,7 +16,7 @@ from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
 from bot.services.results import ActionReport, DefenseAnswer, PendingDecisionView, WayOutView
-from bot.services.rulings import scenario_settings
+from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
 from bot.services.snapshots import encounter_view, ordered_combatants, pending_view
@@ -104,7 +104,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     catalog = await rt.catalog_for(session, actor.guild_id, system)
     forced = parse_dice(call.dice_text, engine.roll_labels, call.dice_label)
     guild = await repo.guild_settings(session, actor.guild_id)
-    settings = scenario_settings(engine, guild)
+    rulings = scenario_rulings(engine, guild)
     # An NPC's action on a server that keeps NPC rolls secret: its dice are for the GM only.
     secret = bool(guild is not None and guild.secret_rolls and call.actor_character.npc)
     touched = [call.actor_character] + ([call.target] if call.target is not None else [])
@@ -114,7 +114,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     dice = DiceSource(forced, rng=rt.rng())
     scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
                         defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
-                        settings=settings, npcs=frozenset(side for side, row in (
+                        rulings=rulings, npcs=frozenset(side for side, row in (
                             ("attacker", call.actor_character), ("defender", call.target))
                             if row is not None and row.npc))
     resolved = engine.resolve(scenario, dice, catalog)
@@ -170,7 +170,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)), secret=secret,
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
-        target_picture=(_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, settings)
+        target_picture=(_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, rulings)
                         if rt.attack_pictures else None),
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,

@@ -24,7 +24,7 @@ from bot.services.actions import ActionCall, combatant_named, record_event
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.results import DefensePrompt
-from bot.services.rulings import effective_rulings, scenario_settings, stored_rulings
+from bot.services.rulings import effective_rulings, scenario_rulings, stored_rulings
 from bot.services.runtime import Runtime
 from rules.dice import DiceSource
 from rules.errors import RulesError
@@ -44,7 +44,7 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
     target = call.target
     if (call.kind != "attack" or target is None or target.npc or target.owner_id == actor.user_id
             or call.action.get("defense") is not None or target.sheet.get("defense") is not None
-            or not any(s.name == RULING for s in engine.settings)):
+            or not any(s.name == RULING for s in engine.rulings)):
         return None
     guild = await repo.guild_settings(session, actor.guild_id)
     rulings = effective_rulings(engine, stored_rulings(guild, engine.system_id))
@@ -52,10 +52,10 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
     if not rulings.get(RULING) or "defense" in forced:
         return None  # the ruling is off, or the defence die was rolled at the table (the ruling's defence then)
     catalog = await rt.catalog_for(session, actor.guild_id, encounter.system)
-    settings = scenario_settings(engine, guild)
-    if not engine.turn_readiness(target.sheet, catalog, settings).can_act:
+    in_force = scenario_rulings(engine, guild)
+    if not engine.turn_readiness(target.sheet, catalog, in_force).can_act:
         return None  # stunned, unconscious ...: no defence to choose
-    tried = _tried(engine, catalog, call, forced, settings)
+    tried = _tried(engine, catalog, call, forced, in_force)
     if tried is None:
         return None  # the attack is refused (a stunned attacker, a weapon not in hand): it says why itself
     if "attack" in forced and tried.get("defense_from") is None:
@@ -70,13 +70,13 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
 
 
 def _tried(engine: Engine, catalog: Any, call: ActionCall, forced: Mapping[str, list[int]],
-           settings: Mapping[str, Any]) -> Mapping[str, Any] | None:
+           rulings: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The attack's outcome as the engine would make it with the faces typed (the rest thrown away), or None
     when the engine refuses it: asking for a defence first would only delay that one line."""
     assert call.target is not None
     scenario = Scenario(system=engine.system_id, action=dict(call.action),
                         attacker=copy.deepcopy(call.actor_character.sheet), defender=copy.deepcopy(call.target.sheet),
-                        settings=dict(settings))
+                        rulings=dict(rulings))
     try:
         outcome = engine.resolve(scenario, DiceSource(forced, rng=random.Random(0)), catalog).to_dict()["outcome"]
     except RulesError:

@@ -17,7 +17,7 @@ from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
 from bot.services.results import EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
-from bot.services.rulings import channel_system, scenario_settings
+from bot.services.rulings import channel_system, scenario_rulings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching
 from bot.services.snapshots import encounter_view, ordered_combatants, readiness
@@ -189,7 +189,7 @@ class EncounterService:
                 touch(self._rt, encounter)
                 return await self._saved(session, encounter)
             catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
-            settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
+            rulings = scenario_rulings(engine, await repo.guild_settings(session, actor.guild_id))
             changes = ChangeRecorder.of([c.character for c in combatants], encounter)
             shared = typed.positional_source(self._rt.rng())
             scores: dict[int, InitiativeScore | None] = {}
@@ -200,7 +200,7 @@ class EncounterService:
                 first = len(dice.rolls)
                 try:
                     resolution = engine.resolve(Scenario(encounter.system, {"type": "initiative"},
-                                                         copy.deepcopy(combatant.character.sheet), None, settings),
+                                                         copy.deepcopy(combatant.character.sheet), None, rulings),
                                                 dice, catalog)
                 except ForcedFaceError as exc:
                     raise UserError(typed.ran_out(name, str(exc))) from exc
@@ -305,12 +305,12 @@ class EncounterService:
             return (), False
         engine = self._rt.engine(encounter.system)
         catalog = await self._rt.catalog_for(session, encounter.guild_id, encounter.system)
-        settings = scenario_settings(engine, await repo.guild_settings(session, encounter.guild_id))
+        rulings = scenario_rulings(engine, await repo.guild_settings(session, encounter.guild_id))
         skipped: list[SkippedTurn] = []
         for _ in range(len(encounter.combatants)):
             combatant = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
             character = combatant.character
-            ready = readiness(self._rt, character.system, character.sheet, catalog, settings)
+            ready = readiness(self._rt, character.system, character.sheet, catalog, rulings)
             if not ready.skipped:
                 return tuple(skipped), False
             recovered = False
@@ -542,12 +542,12 @@ class EncounterService:
         if "end_fight" not in engine.actions:
             return []
         catalog = await self._rt.catalog_for(session, encounter.guild_id, encounter.system)
-        settings = scenario_settings(engine, await repo.guild_settings(session, encounter.guild_id))
+        rulings = scenario_rulings(engine, await repo.guild_settings(session, encounter.guild_id))
         out = []
         for combatant in ordered_combatants(encounter):
             character = combatant.character
             resolution = engine.resolve(Scenario(encounter.system, {"type": "end_fight"},
-                                                 copy.deepcopy(character.sheet), None, settings),
+                                                 copy.deepcopy(character.sheet), None, rulings),
                                         DiceSource({}, rng=self._rt.rng()), catalog)
             fight_end = resolution.outcome.fight_end
             if resolution.attacker is not None and resolution.attacker != character.sheet:

@@ -27,7 +27,7 @@ from bot.services.combat import CombatService
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
 from bot.services.odds_worker import WORKER, compute
-from bot.services.rulings import scenario_settings
+from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
 from content.guard import check_text, whole_number
 from rules.errors import IllegalAction
@@ -123,7 +123,7 @@ class OddsService:
             encounter = await active_encounter(session, actor, for_update=False)
             engine = self._rt.engine(encounter.system)
             catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
-            settings = scenario_settings(engine, await repo.guild_settings(session, actor.guild_id))
+            rulings = scenario_rulings(engine, await repo.guild_settings(session, actor.guild_id))
             forced = parse_dice(dice_text, engine.roll_labels)
             jobs, actions = [], []
             names = ("", "")
@@ -143,7 +143,7 @@ class OddsService:
                 scenario = Scenario(system=encounter.system, action=dict(call.action),
                                     attacker=copy.deepcopy(call.actor_character.sheet),
                                     defender=copy.deepcopy(call.target.sheet) if call.target else None,
-                                    settings=settings)
+                                    rulings=rulings)
                 jobs.append(_Job(catalog, scenario))
                 actions.append(dict(call.action))
                 names = (call.actor_character.name, call.target.name if call.target else "")

@@ -1,4 +1,4 @@
-"""Which system a channel plays and which rulings are in force, as the engine's settings."""
+"""Which system a channel plays and which rulings are in force, as the engine's rulings."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from bot.db.models import GuildSettings
 from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
 from rules.errors import RulesError
-from rules.model import Engine, Setting
+from rules.model import Engine, Ruling
 from rules.rulings import parse_value
 
 DEFAULT_SYSTEM = "ars-harn"
@@ -38,18 +38,18 @@ async def channel_system(session: AsyncSession, actor: Actor) -> str:
     return guild.system if guild is not None and guild.system else DEFAULT_SYSTEM
 
 
-def find_setting(engine: Engine, name: str) -> Setting:
-    for setting in engine.settings:
-        if setting.name.casefold() == name.strip().casefold():
-            return setting
-    known = ", ".join(s.name for s in engine.settings) or "none"
+def find_ruling(engine: Engine, name: str) -> Ruling:
+    for ruling in engine.rulings:
+        if ruling.name.casefold() == name.strip().casefold():
+            return ruling
+    known = ", ".join(s.name for s in engine.rulings) or "none"
     raise NotFound(f"{engine.system_id} has no ruling '{name}' (rulings: {known})")
 
 
-def parse_ruling(setting: Setting, value: str) -> str | int | bool:
-    """A typed value for ``setting`` from what the user typed, checked as the engine will check it."""
+def parse_ruling(ruling: Ruling, value: str) -> str | int | bool:
+    """A typed value for ``ruling`` from what the user typed, checked as the engine will check it."""
     try:
-        return parse_value(setting, value)
+        return parse_value(ruling, value)
     except RulesError as error:
         raise UserError(str(error)) from None
 
@@ -63,12 +63,12 @@ def stored_rulings(settings: GuildSettings | None, system: str) -> dict[str, Any
 
 def effective_rulings(engine: Engine, stored: dict[str, Any]) -> dict[str, str | int | bool]:
     """Engine defaults with the server's overrides (overrides for rulings the engine dropped are ignored)."""
-    return {s.name: stored.get(s.name, s.default) for s in engine.settings}
+    return {s.name: stored.get(s.name, s.default) for s in engine.rulings}
 
 
-def scenario_settings(engine: Engine, settings: GuildSettings | None) -> dict[str, Any]:
-    """What goes into ``Scenario.settings``: the overrides the engine knows, and the server's rolls mode."""
-    known = {s.name for s in engine.settings}
+def scenario_rulings(engine: Engine, settings: GuildSettings | None) -> dict[str, Any]:
+    """What goes into ``Scenario.rulings``: the overrides the engine knows, and the server's rolls mode."""
+    known = {s.name for s in engine.rulings}
     out = {name: value for name, value in stored_rulings(settings, engine.system_id).items() if name in known}
     if settings is not None and settings.rolls_mode == "gm" and ROLLS_RULING in known:
         out[ROLLS_RULING] = False

@@ -17,14 +17,14 @@ from bot.services.rulings import (
     TURNS_MODES,
     channel_system,
     effective_rulings,
-    find_setting,
+    find_ruling,
     parse_ruling,
     stored_rulings,
     turns_mode,
 )
 from bot.services.runtime import Runtime
 from rules.errors import RulesError
-from rules.model import Setting
+from rules.model import Ruling
 from rules.registry import available_ids
 
 
@@ -135,33 +135,33 @@ class SetupService:
         return await self._rt.transact(None, work)
 
     async def set_ruling(self, actor: Actor, name: str, value: str) -> SetupView:
-        """Change one ruling of the channel's system; ``value`` is checked against the engine's setting."""
+        """Change one ruling of the channel's system; ``value`` is checked against the engine's declaration of it."""
         access.require_manager(actor, "change rulings")
 
         async def work(session: AsyncSession) -> SetupView:
             system = await channel_system(session, actor)
-            setting = find_setting(self._rt.engine(system), name)
-            typed = parse_ruling(setting, value)
+            ruling = find_ruling(self._rt.engine(system), name)
+            typed = parse_ruling(ruling, value)
             row = await repo.guild_settings_for_update(session, actor.guild_id)
             rulings = {key: dict(val) for key, val in row.rulings.items() if isinstance(val, dict)}
             per_system = rulings.setdefault(system, {})
-            if typed == setting.default:
-                per_system.pop(setting.name, None)
+            if typed == ruling.default:
+                per_system.pop(ruling.name, None)
             else:
-                per_system[setting.name] = typed
+                per_system[ruling.name] = typed
             row.rulings = rulings  # a new dict, so the JSON column is seen as changed
             await session.flush()
             return await self._view(session, actor)
 
         return await self._rt.transact(None, work)
 
-    async def ruling_names(self, actor: Actor) -> list[Setting]:
+    async def ruling_names(self, actor: Actor) -> list[Ruling]:
         """The rulings of the channel's system (for autocomplete); empty if its engine is missing."""
 
-        async def work(session: AsyncSession) -> list[Setting]:
+        async def work(session: AsyncSession) -> list[Ruling]:
             system = await channel_system(session, actor)
             try:
-                return list(self._rt.engine(system).settings)
+                return list(self._rt.engine(system).rulings)
             except RulesError:
                 return []
 

@@ -39,11 +39,11 @@ class SheetReads:
         return len(self._answers)
 
     def get(self, what: str, system: str, sheet: Mapping[str, Any], catalog: object,
-            settings: Mapping[str, Any] | None, compute: Callable[[], T]) -> T:
+            rulings: Mapping[str, Any] | None, compute: Callable[[], T]) -> T:
         """``compute()``'s answer (``what`` names the question), or the one it gave before for a sheet, catalog
         and rulings like these."""
         try:
-            key = (what, system, id(catalog), _digest(sheet, settings))
+            key = (what, system, id(catalog), _digest(sheet, rulings))
             held = weakref.ref(catalog)
         except (TypeError, ValueError):  # not JSON (keys of mixed types, an object), or no weak reference
             return compute()

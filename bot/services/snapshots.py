@@ -39,17 +39,17 @@ def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) ->
 
 
 def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
-              settings: dict[str, Any] | None = None) -> TurnReadiness:
+              rulings: dict[str, Any] | None = None) -> TurnReadiness:
     """The engine's word on whether the character can take its turn (ready when it cannot read the sheet);
-    ``settings``: the server's rulings for the system (None: the engine's defaults). Remembered as summaries are."""
-    return rt.sheet_reads.get("readiness", system, sheet, catalog, settings,
-                              lambda: _readiness(rt, system, sheet, catalog, settings))
+    ``rulings``: the server's rulings for the system (None: the engine's defaults). Remembered as summaries are."""
+    return rt.sheet_reads.get("readiness", system, sheet, catalog, rulings,
+                              lambda: _readiness(rt, system, sheet, catalog, rulings))
 
 
 def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
-               settings: dict[str, Any] | None) -> TurnReadiness:
+               rulings: dict[str, Any] | None) -> TurnReadiness:
     try:
-        return rt.engine(system).turn_readiness(sheet, catalog, settings)
+        return rt.engine(system).turn_readiness(sheet, catalog, rulings)
     except RulesError:
         return READY
     except Exception:  # a broken engine must not take the tracker down with it

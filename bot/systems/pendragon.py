@@ -27,7 +27,7 @@ def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) 
         return None
     char = parse_character(sheet, catalog)
     derived = derive(char, catalog)
-    defaults = {s.name: s.default for s in get_engine("pendragon").settings}
+    defaults = {s.name: s.default for s in get_engine("pendragon").rulings}
     knockdown = _first_blow(derived.knockdown, str(rulings.get("knockdown_trigger", defaults["knockdown_trigger"])))
     major = _first_blow(derived.major_wound,
                         str(rulings.get("major_wound_threshold", defaults["major_wound_threshold"])))

@@ -16,10 +16,10 @@ from bot.ui.embed_common import _embed, done, system_title
 from bot.ui.outcomes import Severity, text
 from bot.ui.outcomes.common import label_text
 from content.errors import PackProblems
-from rules.model import Setting
+from rules.model import Ruling
 
 
-def setup_shown(view: SetupView, rulings: Sequence[Setting] = ()) -> discord.Embed:
+def setup_shown(view: SetupView, rulings: Sequence[Ruling] = ()) -> discord.Embed:
     embed = _embed("\u2699\ufe0f Grievous settings")
     system = f"**{view.system}** ({system_title(view.system)})"
     if view.channel_system:

@@ -21,8 +21,8 @@ from rules.model import (
     Action,
     InitiativeScore,
     Resolution,
+    Ruling,
     Scenario,
-    Setting,
     Sheet,
     SheetSummary,
     TurnReadiness,
@@ -140,7 +140,7 @@ class ArsHarnEngine:
     title = "Ars Magica with HarnMaster armour and injuries"
     roll_labels = ROLL_LABELS
     actions = frozenset(ACTION_OPTIONS)
-    settings: tuple[Setting, ...] = RULINGS
+    rulings: tuple[Ruling, ...] = RULINGS
 
     def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
         cat = _catalog(catalog)
@@ -154,7 +154,7 @@ class ArsHarnEngine:
         return ways_out.ways_out(parse_character(sheet, "sheet", _catalog(catalog)), in_fight)
 
     def turn_readiness(self, sheet: Sheet, catalog: Any,
-                       settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+                       rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, incapacitated or unconscious: no turn. In shock: the turn comes, for the Shock re-roll the
         seed allows each round (and being led off), but no attack or Defense (docs/rules/ars-harn.md)."""
         c = parse_character(sheet, "sheet", _catalog(catalog))
@@ -179,7 +179,7 @@ class ArsHarnEngine:
         cat = _catalog(catalog)
         if scenario.system != SYSTEM_ID:
             raise RulesError(f"scenario is for '{scenario.system}', not {SYSTEM_ID}")
-        rulings = parse_rulings(scenario.settings)
+        rulings = parse_rulings(scenario.rulings)
         action_map = scenario.action
         if not isinstance(action_map, Mapping):
             raise RulesError("action must be a mapping with a 'type'")
@@ -209,7 +209,7 @@ class ArsHarnEngine:
         if (scenario.system != SYSTEM_ID or kind not in ("attack", "cast") or scenario.attacker is None
                 or scenario.defender is None):
             return lambda dice: self.resolve(scenario, dice, cat)
-        rulings = parse_rulings(scenario.settings)
+        rulings = parse_rulings(scenario.rulings)
         options = Options(action_map, ACTION_OPTIONS[kind])
         attacker = parse_character(scenario.attacker, "attacker", cat)
         defender = parse_character(scenario.defender, "defender", cat)

@@ -5,36 +5,36 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.model import Setting
+from rules.model import Ruling
 from rules.rulings import overlay
 
-RULINGS: tuple[Setting, ...] = (
-    Setting("auto_rolls", True, "Roll Shock and Kill at once; when off they wait for the GM's shock/kill action"),
-    Setting("combat_botch_dice", 1, "Botch dice on Attack, Defense, Targeting and Initiative stress rolls (0-10)",
+RULINGS: tuple[Ruling, ...] = (
+    Ruling("auto_rolls", True, "Roll Shock and Kill at once; when off they wait for the GM's shock/kill action"),
+    Ruling("combat_botch_dice", 1, "Botch dice on Attack, Defense, Targeting and Initiative stress rolls (0-10)",
             low=0, high=10),
-    Setting("roll_botch_dice", 1, "Botch dice on every other stress roll: shock, kill, fumble, healing... (0-10)",
+    Ruling("roll_botch_dice", 1, "Botch dice on every other stress roll: shock, kill, fumble, healing... (0-10)",
             low=0, high=10),
-    Setting("tactical_advantage", "excess_doubles", "When a defender earns Tactical Advantage",
+    Ruling("tactical_advantage", "excess_doubles", "When a defender earns Tactical Advantage",
             ("excess_doubles", "total_doubles")),
-    Setting("saved_points_cap", "after_first_round", "When the 3x weapon skill cap on saved points applies",
+    Ruling("saved_points_cap", "after_first_round", "When the 3x weapon skill cap on saved points applies",
             ("after_first_round", "always")),
-    Setting("saved_points_use", "attack_total", "What saved excess points are added to on the next attack",
+    Ruling("saved_points_use", "attack_total", "What saved excess points are added to on the next attack",
             ("attack_total", "damage_total")),
-    Setting("amputation_when", "grievous_edge", "Which hits at an amputation location call for the roll",
+    Ruling("amputation_when", "grievous_edge", "Which hits at an amputation location call for the roll",
             ("grievous_edge", "grievous_any", "top_band")),
-    Setting("fumble_roll_when", "every_injury", "Which limb injuries below Grievous call for a Fumble/Stumble roll",
+    Ruling("fumble_roll_when", "every_injury", "Which limb injuries below Grievous call for a Fumble/Stumble roll",
             ("every_injury", "serious_or_worse")),
-    Setting("bleeding_rule", "grievous_and_kill", "Which wounds bleed",
+    Ruling("bleeding_rule", "grievous_and_kill", "Which wounds bleed",
             ("grievous_and_kill", "grievous_only", "harn")),
-    Setting("kill_failure", "gm_decides", "What a failed Kill roll does", ("gm_decides", "death", "incapacitation")),
-    Setting("defense_weapons", "best", "Defense uses the best held weapon or the sum of all held ones",
+    Ruling("kill_failure", "gm_decides", "What a failed Kill roll does", ("gm_decides", "death", "incapacitation")),
+    Ruling("defense_weapons", "best", "Defense uses the best held weapon or the sum of all held ones",
             ("best", "sum")),
-    Setting("encumbrance_on", "initiative", "Rolls that Encumbrance lowers",
+    Ruling("encumbrance_on", "initiative", "Rolls that Encumbrance lowers",
             ("initiative", "initiative_and_physical")),
-    Setting("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)",
+    Ruling("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)",
             low=0, high=30),
-    Setting("treatment_bonus", True, "Add HarnMaster's treatment bonus / 10 to the Chirurgy roll"),
-    Setting("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),
+    Ruling("treatment_bonus", True, "Add HarnMaster's treatment bonus / 10 to the Chirurgy roll"),
+    Ruling("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),
 )
 
 

@@ -20,8 +20,8 @@ from rules.model import (
     Action,
     InitiativeScore,
     Resolution,
+    Ruling,
     Scenario,
-    Setting,
     Sheet,
     SheetSummary,
     TurnReadiness,
@@ -149,13 +149,13 @@ class FadingSunsEngine:
     roll_labels = frozenset({"attack", "defense", "location", "effect", "stumble", "fumble", "heal",
                              "damage", "armor"})
     actions = frozenset(ACTION_OPTIONS)
-    settings: tuple[Setting, ...] = RULINGS
+    rulings: tuple[Ruling, ...] = RULINGS
 
-    def turn_readiness(self, sheet: Sheet, catalog: Any, settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+    def turn_readiness(self, sheet: Sheet, catalog: Any, rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, dying or unconscious: no turn. Stunned: the next turn is lost, and that pays the stun off
         (``lose_turn``) unless the ruling ``stun_lasts`` is ``until_recovered``, docs/rules/fading-suns.md."""
         char = parse(sheet, _catalog(catalog), "sheet")
-        if char.has("stunned") and parse_rulings(settings or {}).stun_lasts == "until_recovered":
+        if char.has("stunned") and parse_rulings(rulings or {}).stun_lasts == "until_recovered":
             return TurnReadiness("stunned", "is stunned until recovered (/recover)", skipped=True)
         for condition in ("dead", "dying", "unconscious"):
             if char.has(condition):
@@ -183,7 +183,7 @@ class FadingSunsEngine:
 
     def _resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         cat = _catalog(catalog)
-        rulings = parse_rulings(scenario.settings)
+        rulings = parse_rulings(scenario.rulings)
         kind, action = _action(scenario.action)
         ctx = Ctx(cat, rulings, dice)
         start = len(dice.rolls)
@@ -207,7 +207,7 @@ class FadingSunsEngine:
             kind, action = _action(scenario.action)
             if kind != "attack":
                 return lambda dice: self.resolve(scenario, dice, cat)
-            rulings = parse_rulings(scenario.settings)
+            rulings = parse_rulings(scenario.rulings)
             attacker = _sheet(scenario.attacker, cat, "attacker")
             defender = _sheet(scenario.defender, cat, "defender")
 

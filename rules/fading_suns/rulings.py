@@ -5,34 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.model import Setting
+from rules.model import Ruling
 from rules.rulings import overlay
 
-RULINGS: tuple[Setting, ...] = (
-    Setting("auto_rolls", True, "Roll wound effect, stumble and fumble rolls at once; off queues them for the GM"),
-    Setting("damage_mode", "fixed", "Weapon base and armour as fixed numbers, or rolled as FS effect dice",
+RULINGS: tuple[Ruling, ...] = (
+    Ruling("auto_rolls", True, "Roll wound effect, stumble and fumble rolls at once; off queues them for the GM"),
+    Ruling("damage_mode", "fixed", "Weapon base and armour as fixed numbers, or rolled as FS effect dice",
             ("fixed", "rolled")),
-    Setting("victory_bonus", "points", "Add victory points or victory dice to the weapon base", ("points", "dice")),
-    Setting("armour_layers", "best", "Several pieces on one location: the best rating counts, or their sum",
+    Ruling("victory_bonus", "points", "Add victory points or victory dice to the weapon base", ("points", "dice")),
+    Ruling("armour_layers", "best", "Several pieces on one location: the best rating counts, or their sum",
             ("best", "sum")),
-    Setting("wound_penalties", "all", "Wound goal penalties reach every roll, or only rolls the location affects",
+    Ruling("wound_penalties", "all", "Wound goal penalties reach every roll, or only rolls the location affects",
             ("all", "by_location")),
-    Setting("effect_roll_penalties", False, "Wound goal penalties also lower wound-effect rolls against 2xEND"),
-    Setting("energy_shields", True, "Energy shields on sheets stop damage before armour"),
-    Setting("gm_confirms_death", False, "A death result waits for the GM to choose death or unconsciousness"),
-    Setting("fumble_on_critical_failure", True, "An attack's critical failure (a 20) makes the attacker roll FUMBLE"),
-    Setting("armour_scales_with_size", False, "Armour weight scales with the wearer's Size (x1.5 per step from 5)"),
-    Setting("armour_share_basis", "percent",
+    Ruling("effect_roll_penalties", False, "Wound goal penalties also lower wound-effect rolls against 2xEND"),
+    Ruling("energy_shields", True, "Energy shields on sheets stop damage before armour"),
+    Ruling("gm_confirms_death", False, "A death result waits for the GM to choose death or unconsciousness"),
+    Ruling("fumble_on_critical_failure", True, "An attack's critical failure (a 20) makes the attacker roll FUMBLE"),
+    Ruling("armour_scales_with_size", False, "Armour weight scales with the wearer's Size (x1.5 per step from 5)"),
+    Ruling("armour_share_basis", "percent",
             "Location shares: percents of the suit weight (sum 110%) or normalised to it", ("percent", "normalised")),
-    Setting("armour_penalties", "by_coverage",
+    Ruling("armour_penalties", "by_coverage",
             "FS armour Dex/Vigor penalties: scaled by the body covered, a full suit's worst, or none",
             ("by_coverage", "full", "none")),
-    Setting("weapons_gathered", True, "At the end of a fight, weapons dropped or thrown in it are picked up again"),
-    Setting("unnamed_defense", "dodge",
+    Ruling("weapons_gathered", True, "At the end of a fight, weapons dropped or thrown in it are picked up again"),
+    Ruling("unnamed_defense", "dodge",
             "The defense a target makes when neither the attack nor its sheet names one", ("dodge", "none")),
-    Setting("ask_defense", True,
+    Ruling("ask_defense", True,
             "A player's character with no defense named: its player is asked (a minute, then unnamed_defense)"),
-    Setting("stun_lasts", "next_turn",
+    Ruling("stun_lasts", "next_turn",
             "A stun costs the next turn and then ends, or lasts until the GM or a recover action ends it",
             ("next_turn", "until_recovered")),
 )

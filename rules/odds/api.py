@@ -80,7 +80,7 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
         allowed = ", ".join(ACTIONS.get(scenario.system, ())) or "nothing"
         raise RulesError(f"odds: {scenario.system} can give odds for {allowed}, not '{kind}'")
     forced = {label: list(faces) for label, faces in (forced or {}).items()}
-    scenario = replace(scenario, settings={**scenario.settings, "auto_rolls": True})
+    scenario = replace(scenario, rulings={**scenario.rulings, "auto_rolls": True})
     # one ordinary run first: it checks the scenario (a bad one fails here, once) and shows the constants
     probe = engine.resolve(scenario, DiceSource(forced, rng=Random(0)), catalog)
     adapter, summarize = adapter_for(scenario.system, catalog, scenario, probe, forced)

@@ -43,13 +43,13 @@ class ArsHarnOdds:
         self.catalog = catalog
         out = _struck(probe.outcome)
         self.aim = out.aim
-        self.rule = parse_rulings(scenario.settings).tactical_advantage
+        self.rule = parse_rulings(scenario.rulings).tactical_advantage
         # the Attack and Defense Totals are the die plus these (a botch counts 0); a roll the user forced
         # whole is its total as the probe saw it; one forced in part keeps the keys off (still exact)
         self.mods: dict[str, int] | None = None
         self.fixed: dict[str, tuple[int, bool]] = {}
         self.partial: dict[str, tuple[list[int], list[int]]] = {}
-        self.botch_dice = parse_rulings(scenario.settings).combat_botch_dice
+        self.botch_dice = parse_rulings(scenario.rulings).combat_botch_dice
         self.defends = isinstance(out, AttackOutcome) and out.defense_rolled
         if isinstance(out, AttackOutcome):
             self.mods = {"attack": sum((out.attack_modifiers or {}).values()),

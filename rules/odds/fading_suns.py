@@ -28,7 +28,7 @@ class FadingSunsOdds:
         self.column = probe.outcome.column if isinstance(probe.outcome, AttackOutcome) else None
         self.policy = Policy(by_result=CHECKS, face_groups=self._groups)
         # the wound is known once the location is (fixed damage); rolled damage and armour come after it
-        self.wound_at_location = parse_rulings(scenario.settings).damage_mode == "fixed"
+        self.wound_at_location = parse_rulings(scenario.rulings).damage_mode == "fixed"
         # learned from runs: what reaches the armour after a hit (by the history before the location), with the
         # hit's leaf fields and state; each location's armour; each damage's severity
         self.hits: dict[History, tuple[int, Leaf, tuple[Hashable, ...]]] = {}

@@ -100,11 +100,11 @@ class PendragonOdds:
             self.targets = {"attacker": int(out.attacker_roll.target or 0)}
             if defender_roll is not None:
                 self.targets["defender"] = int(defender_roll.target or 0)
-        self.odd_rolls = scenario.settings.get("lance_breaks") == "odd_roll"
+        self.odd_rolls = scenario.rulings.get("lance_breaks") == "odd_roll"
         # the d20s the enumeration rolls: a face the user forced is no request (nor the exchange's node)
         self.d20s = tuple(who for who in (("attacker", "defender") if self.opposed else ("attacker",))
                           if who not in forced)
-        self.rulings = parse_rulings(scenario.settings)
+        self.rulings = parse_rulings(scenario.rulings)
         # the engine's own tests (knockdown, major wound, hit points) are asked with faces given: never drawn
         self.unused = Random(0)
         self.ctx = Ctx(catalog, self.rulings, DiceSource(rng=self.unused))

@@ -150,12 +150,12 @@ class PendragonEngine:
     title = "King Arthur Pendragon"
     roll_labels = ROLL_LABELS
     actions = frozenset(ACTION_OPTIONS)
-    settings = RULINGS
+    rulings = RULINGS
 
     def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
         pack = _catalog(catalog)
         kind, action = _action(scenario)
-        rulings = parse_rulings(scenario.settings)
+        rulings = parse_rulings(scenario.rulings)
         a_before, d_before = _characters(scenario, pack, kind)
         return _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=True, npcs=scenario.npcs)
 
@@ -164,7 +164,7 @@ class PendragonEngine:
         read once and no sheet is written back (the Resolution's sheets are None)."""
         pack = _catalog(catalog)
         kind, action = _action(scenario)
-        rulings = parse_rulings(scenario.settings)
+        rulings = parse_rulings(scenario.rulings)
         a_before, d_before = _characters(scenario, pack, kind)
         return lambda dice: _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=False,
                                      npcs=scenario.npcs)
@@ -176,7 +176,7 @@ class PendragonEngine:
         return ways_out.ways_out(parse_character(sheet, _catalog(catalog)), in_fight)
 
     def turn_readiness(self, sheet: Mapping[str, Any], catalog: Any,
-                       settings: Mapping[str, Any] | None = None) -> TurnReadiness:
+                       rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, dying, unconscious, or gone from the fight after a failed Valorous: no turn."""
         char = parse_character(sheet, _catalog(catalog))
         for flag, words in (("dead", "is dead"), ("dying", "is dying"), ("unconscious", "is unconscious"),

@@ -6,37 +6,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.model import Setting
+from rules.model import Ruling
 from rules.rulings import overlay
 
-RULINGS: tuple[Setting, ...] = (
-    Setting("knockdown_trigger", "exceeds", "Knockdown roll when a blow's damage exceeds SIZ, or equals it too",
+RULINGS: tuple[Ruling, ...] = (
+    Ruling("knockdown_trigger", "exceeds", "Knockdown roll when a blow's damage exceeds SIZ, or equals it too",
             ("exceeds", "equals_or_exceeds")),
-    Setting("knockdown_automatic_at_double", True, "A blow of twice SIZ or more knocks down with no roll"),
-    Setting("major_wound_threshold", "equals_or_exceeds",
+    Ruling("knockdown_automatic_at_double", True, "A blow of twice SIZ or more knocks down with no roll"),
+    Ruling("major_wound_threshold", "equals_or_exceeds",
             "A wound is major when it equals or exceeds CON, or only when it exceeds",
             ("equals_or_exceeds", "exceeds")),
-    Setting("major_wound_unconscious", "roll", "Major wound: d20 vs current HP to stay awake, always out, or never",
+    Ruling("major_wound_unconscious", "roll", "Major wound: d20 vs current HP to stay awake, always out, or never",
             ("roll", "always", "never")),
-    Setting("valorous_roll", True, "A conscious major-wounded knight rolls Valorous to stay in the fight"),
-    Setting("stat_loss", True, "A major wound rolls on the Statistics Lost table"),
-    Setting("flail_natural_1", "hits_self", "Flail natural 1: it hits its wielder, counts as a fumble, or nothing",
+    Ruling("valorous_roll", True, "A conscious major-wounded knight rolls Valorous to stay in the fight"),
+    Ruling("stat_loss", True, "A major wound rolls on the Statistics Lost table"),
+    Ruling("flail_natural_1", "hits_self", "Flail natural 1: it hits its wielder, counts as a fumble, or nothing",
             ("hits_self", "fumble", "ignore")),
-    Setting("critical_damage", "double_total", "A critical doubles the rolled damage, or rolls twice the dice",
+    Ruling("critical_damage", "double_total", "A critical doubles the rolled damage, or rolls twice the dice",
             ("double_total", "double_dice")),
-    Setting("lance_breaks", "odd_damage", "A charging lance breaks on odd damage, on an odd d20, or never",
+    Ruling("lance_breaks", "odd_damage", "A charging lance breaks on odd damage, on an odd d20, or never",
             ("odd_damage", "odd_roll", "never")),
-    Setting("great_spear_vs_horse", "negate", "Great spear afoot cancels the horseman's +5s, or gives the footman +5",
+    Ruling("great_spear_vs_horse", "negate", "Great spear afoot cancels the horseman's +5s, or gives the footman +5",
             ("negate", "bonus")),
-    Setting("footman_penalty", False, "A footman also takes -5 against a horseman (the +5/-5 reading)"),
-    Setting("two_handed_mounted", False, "Two-handed weapons may be used on horseback"),
-    Setting("sword_breaks_on_double_critical", False,
+    Ruling("footman_penalty", False, "A footman also takes -5 against a horseman (the +5/-5 reading)"),
+    Ruling("two_handed_mounted", False, "Two-handed weapons may be used on horseback"),
+    Ruling("sword_breaks_on_double_critical", False,
             "A sword also breaks a non-sword when both roll criticals on different numbers"),
-    Setting("armour_dex_penalty", True, "Armour and large-shield DEX modifiers apply to DEX rolls (knockdown, falls)"),
-    Setting("first_aid_on_self", False, "First Aid may be given to oneself (by the rules it cannot)"),
-    Setting("auto_rolls", True, "Roll knockdown, major wound and fall at once; if false they wait on the sheet"),
-    Setting("replace_broken_in_fight", False, "A broken weapon may be replaced in a fight (a spare), not only after"),
-    Setting("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),
+    Ruling("armour_dex_penalty", True, "Armour and large-shield DEX modifiers apply to DEX rolls (knockdown, falls)"),
+    Ruling("first_aid_on_self", False, "First Aid may be given to oneself (by the rules it cannot)"),
+    Ruling("auto_rolls", True, "Roll knockdown, major wound and fall at once; if false they wait on the sheet"),
+    Ruling("replace_broken_in_fight", False, "A broken weapon may be replaced in a fight (a spare), not only after"),
+    Ruling("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),
 )
 
 

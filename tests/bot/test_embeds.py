@@ -32,7 +32,7 @@ from bot.ui import (
     setup_embeds,
 )
 from bot.ui.outcomes import Severity
-from rules.model import Setting, SheetSummary, Wound
+from rules.model import Ruling, SheetSummary, Wound
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "content" / "examples").glob("*.yaml"))
 HUGE = "\U0001f5e1\ufe0f" + "x" * 9000  # surrogate pairs included, far over every limit
@@ -286,7 +286,7 @@ def test_roll_log_undo_settings_and_lists() -> None:
     settings = SetupView(guild_id=1, channel_id=2, guild_system="ars-harn", channel_system="pendragon",
                                  system="pendragon", gm_role_id=77, rolls="gm",
                                  rulings={f"rule_{i}": HUGE[:40] for i in range(80)}, overridden=("rule_1",))
-    assert_within_limits(setup_embeds.setup_shown(settings, [Setting("rule_1", "x", "a ruling")]))
+    assert_within_limits(setup_embeds.setup_shown(settings, [Ruling("rule_1", "x", "a ruling")]))
     briefs = [CharacterBrief(id=i, name=f"N{i}" * 30, system="ars-harn", owner_id=i, npc=i % 2 == 0)
               for i in range(300)]
     assert_within_limits(character_embeds.character_list(briefs))
@@ -366,7 +366,7 @@ def test_no_ruling_a_gm_reads_in_setup_show_points_at_our_research_notes() -> No
     from rules.registry import available_ids, get_engine
 
     for system in available_ids():
-        for setting in get_engine(system).settings:
+        for setting in get_engine(system).rulings:
             assert "research" not in setting.description.casefold(), (system, setting.name)
 
 

@@ -15,7 +15,7 @@ async def test_setup_show_lists_every_ruling_uncut(table: Any, system: str) -> N
     shown = await table.run("setup show", user=table.manager)
     assert shown.ephemeral
     text = table.text(shown)
-    for setting in get_engine(system).settings:
+    for setting in get_engine(system).rulings:
         if setting.name == "auto_rolls":  # shown once, as the rolls switch below
             assert "`auto_rolls`" not in text
             continue

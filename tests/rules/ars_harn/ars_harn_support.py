@@ -16,9 +16,9 @@ PLAIN = {"name": "Plain", "skill": "Sword", "blunt": 0, "edge": 0, "point": 0}
 
 
 def run(action: dict[str, Any], attacker: dict[str, Any] | None = None, defender: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Resolution:
+        dice: dict[str, list[int]] | None = None, rulings: dict[str, Any] | None = None) -> Resolution:
     source = DiceSource(forced=dice or {})
-    result = ENGINE.resolve(Scenario("ars-harn", action, attacker, defender, settings or {}), source, CAT)
+    result = ENGINE.resolve(Scenario("ars-harn", action, attacker, defender, rulings or {}), source, CAT)
     source.check_all_used()
     return result
 

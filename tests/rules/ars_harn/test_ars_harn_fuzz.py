@@ -1,4 +1,4 @@
-"""Junk sheets, actions and settings: only RulesError subclasses may come out, never a traceback."""
+"""Junk sheets, actions and rulings: only RulesError subclasses may come out, never a traceback."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ def all_settings() -> Any:
     return st.fixed_dictionaries({}, optional={
         s.name: (st.sampled_from(s.choices) if s.choices else st.booleans() if isinstance(s.default, bool)
                  else st.integers(0, 3))
-        for s in ENGINE.settings})
+        for s in ENGINE.rulings})
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,11 +14,11 @@ from tests.rules.ars_harn.ars_harn_support import PLAIN, run, who
 
 def hit_for(impact: int, location_roll: int, aspect: str = "blunt", aim: str = "mid",
             defender: dict[str, Any] | None = None, extra_dice: dict[str, list[int]] | None = None,
-            settings: dict[str, Any] | None = None) -> Resolution:
+            rulings: dict[str, Any] | None = None) -> Resolution:
     """An attack whose Effective Impact is exactly ``impact`` (defender Soak 1, plain weapon)."""
     dice = {"attack": [5], "defense": [5], "location": [location_roll], **(extra_dice or {})}
     return run({"aspect": aspect, "aim": aim, "modifier": impact + 1}, who(weapons=[PLAIN]),
-               defender or who("B", sta=1), dice, settings)
+               defender or who("B", sta=1), dice, rulings)
 
 
 # -- 9. the injury table with columns 1+, 5+, 10+, 15+, 20+ -------------------------------------
@@ -102,7 +102,7 @@ def test_a_character_in_shock_may_reroll_each_round() -> None:
 
 
 def test_with_auto_rolls_off_shock_waits_for_the_gm() -> None:
-    result = hit_for(10, 72, settings={"auto_rolls": False})
+    result = hit_for(10, 72, rulings={"auto_rolls": False})
     assert result.outcome.to_dict()["shock"] is None
     assert result.outcome.to_dict()["pending"] == [{"kind": "shock"}]
     assert result.defender is not None and result.defender["pending_rolls"] == [{"kind": "shock"}]
@@ -114,14 +114,14 @@ def test_with_auto_rolls_off_shock_waits_for_the_gm() -> None:
 # -- 11. Kill ----------------------------------------------------------------------------------
 
 
-def kill_hit(die: int, settings: dict[str, Any] | None = None, shock: bool = True) -> Resolution:
+def kill_hit(die: int, rulings: dict[str, Any] | None = None, shock: bool = True) -> Resolution:
     defender = who("K", sta=2, fatigue=4, vf_modifiers={"kill": 1},
                    wounds=[{"location": "abdomen", "code": "S3"}])
     dice: dict[str, list[int]] = {"attack": [5], "defense": [5], "location": [3], "kill": [die]}
     if shock:
         dice["shock"] = [9]
     # DT 5 - 3 (wounds) - 5 (Dazed) = -3; AT 5 + 9 = 14: excess 17, Soak 2 -> EI 15 at the skull: K4
-    return run({"aspect": "blunt", "modifier": 9}, who(weapons=[PLAIN]), defender, dice, settings)
+    return run({"aspect": "blunt", "modifier": 9}, who(weapons=[PLAIN]), defender, dice, rulings)
 
 
 def test_kill_roll_is_stamina_and_virtues_only_against_twice_the_kill_rating() -> None:
@@ -235,14 +235,14 @@ def test_an_unusable_arm_cannot_wield_a_weapon() -> None:
 # -- 13. Fumble / Stumble rolls ------------------------------------------------------------------
 
 
-def fumble_case(die: int, settings: dict[str, Any] | None = None) -> Resolution:
+def fumble_case(die: int, rulings: dict[str, Any] | None = None) -> Resolution:
     # M1 to the right hand. Dex 2; an S2 already: with the new M1, -3; Weary -1. Ease Factor 6.
     sheet = who("F", sta=5, dex=2, fatigue=2, weapons=["Dagger"], wounds=[{"location": "thorax", "code": "S2"}])
     dice = {"shock": [9]}
     if die >= 0:
         dice["fumble"] = [die]
     return run({"type": "inflict", "location": "hand", "side": "right", "code": "M1"}, sheet, None, dice,
-               settings)
+               rulings)
 
 
 def test_fumble_roll_is_dex_against_6_with_the_new_injury_included() -> None:

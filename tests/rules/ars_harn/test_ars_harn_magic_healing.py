@@ -103,10 +103,10 @@ def test_each_body_level_healed_is_one_step() -> None:
 
 
 def chirurgy(die: int, healer: dict[str, Any], botch: list[int] | None = None,
-             settings: dict[str, Any] | None = None) -> Resolution:
+             rulings: dict[str, Any] | None = None) -> Resolution:
     dice = {"chirurgy": [die], **({"chirurgy.botch": botch} if botch else {})}
     return run({"type": "heal", "method": "chirurgy", "wound": 2}, healer, WOUNDED, dice,
-               {"treatment_bonus": False} if settings is None else settings)
+               {"treatment_bonus": False} if rulings is None else rulings)
 
 
 PHYSICIAN = who("Doc", int=2, abilities={"Chirurgy": 3})
@@ -128,7 +128,7 @@ def test_chirurgy_below_3_fails_and_a_botch_is_a_critical_failure() -> None:
 
 
 def test_treatment_bonus_is_harnmaster_bonus_over_ten() -> None:
-    out = chirurgy(2, PHYSICIAN, settings={}).outcome.to_dict()
+    out = chirurgy(2, PHYSICIAN, rulings={}).outcome.to_dict()
     assert out["chirurgy"]["modifiers"]["treatment"] == 2  # surgery +20
     assert out["chirurgy"]["total"] == 9 and out["result"] == "CS"
 

@@ -1,4 +1,4 @@
-"""Seed 000 load and Ars Magica initiative/fatigue/encumbrance; sheet validation, settings, summary."""
+"""Seed 000 load and Ars Magica initiative/fatigue/encumbrance; sheet validation, rulings, summary."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_failed_fatigue_roll_costs_a_level() -> None:
     assert result.outcome.to_dict()["fatigue_roll"]["passed"] is False and result.outcome.to_dict()["fatigue"] == 1
 
 
-def test_encumbrance_on_physical_rolls_is_a_setting() -> None:
+def test_encumbrance_on_physical_rolls_is_a_ruling() -> None:
     heavy = who("H", weapons=["Broadsword"], armour=["Mail Hauberk"])
     plain = run({}, heavy, who("B"), {"attack": [5], "defense": [9]}).outcome.to_dict()
     assert plain["attack_modifiers"]["encumbrance"] == 0
@@ -154,24 +154,24 @@ def test_summary_lists_wounds_and_conditions() -> None:
     assert dict(summary.stats)["Injury Levels"] == "4"
 
 
-# -- settings and actions --------------------------------------------------------------------------
+# -- rulings and actions --------------------------------------------------------------------------
 
 
 def test_every_setting_has_a_short_description_and_a_valid_default() -> None:
-    for setting in ENGINE.settings:
-        assert len(setting.description) <= 100
-        assert not setting.choices or setting.default in setting.choices
+    for ruling in ENGINE.rulings:
+        assert len(ruling.description) <= 100
+        assert not ruling.choices or ruling.default in ruling.choices
 
 
-@pytest.mark.parametrize(("settings", "message"), [
-    ({"no_such": 1}, "unknown setting 'no_such'"),
-    ({"auto_rolls": "yes"}, "setting 'auto_rolls' must be true or false"),
-    ({"combat_botch_dice": 11}, "setting 'combat_botch_dice' must be a whole number from 0 to 10"),
-    ({"amputation_when": "never"}, "setting 'amputation_when' must be one of"),
+@pytest.mark.parametrize(("rulings", "message"), [
+    ({"no_such": 1}, "unknown ruling 'no_such'"),
+    ({"auto_rolls": "yes"}, "ruling 'auto_rolls' must be true or false"),
+    ({"combat_botch_dice": 11}, "ruling 'combat_botch_dice' must be a whole number from 0 to 10"),
+    ({"amputation_when": "never"}, "ruling 'amputation_when' must be one of"),
 ])
-def test_bad_settings_are_refused_by_name(settings: dict[str, Any], message: str) -> None:
+def test_bad_rulings_are_refused_by_name(rulings: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message):
-        run({}, who(weapons=["Dagger"]), who("B"), settings=settings)
+        run({}, who(weapons=["Dagger"]), who("B"), rulings=rulings)
 
 
 def test_unknown_action_and_option_are_refused() -> None:

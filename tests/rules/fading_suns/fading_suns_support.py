@@ -44,11 +44,11 @@ class Ran:
 
 
 def run(action: dict[str, Any], attacker: dict[str, Any], defender: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None) -> Ran:
+        dice: dict[str, list[int]] | None = None, rulings: dict[str, Any] | None = None) -> Ran:
     source = DiceSource(forced=dice or {}, rng=NoRandom())
     # The attack tests name the defense they want; a target otherwise makes none here (the ruling's other
     # value: by default it dodges, test_fading_suns_defense.py).
-    settings = {"unnamed_defense": "none", **(settings or {})}
-    result = ENGINE.resolve(Scenario("fading-suns", action, attacker, defender, settings), source, CAT)
+    rulings = {"unnamed_defense": "none", **(rulings or {})}
+    result = ENGINE.resolve(Scenario("fading-suns", action, attacker, defender, rulings), source, CAT)
     source.check_all_used()
     return Ran.of(result)

@@ -166,15 +166,15 @@ def test_half_plate_is_fs_half_plate_six_dice_not_plate() -> None:
     assert CAT.armour["half plate"].covers == ("abdomen", "chest", "right_arm", "left_arm")
 
 
-# -- FS armour Dex/Vigor penalties (docs/rules/fading-suns.md, rule 6c; setting armour_penalties) ------------
+# -- FS armour Dex/Vigor penalties (docs/rules/fading-suns.md, rule 6c; ruling armour_penalties) ------------
 
 KNIGHT = {"name": "K", "str": 10, "dex": 7, "skills": {"melee": 6, "vigor": 7, "dodge": 5},
           "weapons": ["broadsword"]}
 LEG_WOUND = {"type": "injure", "damage": 3, "location": "right_leg", "armour": False}  # major: STUMBLE
 
 
-def stumble_goal(armour: list[Any], **settings: Any) -> tuple[int, dict[str, int]]:
-    res = run(LEG_WOUND, {**KNIGHT, "armour": armour}, dice={"stumble": [5]}, settings=settings)
+def stumble_goal(armour: list[Any], **rulings: Any) -> tuple[int, dict[str, int]]:
+    res = run(LEG_WOUND, {**KNIGHT, "armour": armour}, dice={"stumble": [5]}, rulings=rulings)
     roll = res.outcome["stumble_roll"]
     return roll["goal"], roll["modifiers"]
 

@@ -43,7 +43,7 @@ def test_wound_penalties_do_not_lower_the_effect_roll_unless_the_setting_says_so
     res = run({"type": "effect", "column": "stun"}, hurt, dice={"effect": [8]})
     assert res.outcome["effect_roll"]["goal"] == 10
     res = run({"type": "effect", "column": "stun"}, hurt, dice={"effect": [8]},
-              settings={"effect_roll_penalties": True})
+              rulings={"effect_roll_penalties": True})
     assert res.outcome["effect_roll"]["goal"] == 6 and res.outcome["effect"] == "stun"
 
 
@@ -85,7 +85,7 @@ def test_with_auto_rolls_off_the_attack_queues_the_effect_roll_on_the_sheet() ->
 def test_the_effect_action_makes_the_pending_roll_and_clears_it() -> None:
     first = run({"type": "attack"}, ATTACKER, VICTIM, {"attack": [4], "location": [20]}, {"auto_rolls": False})
     assert first.defender is not None
-    res = run({"type": "effect"}, first.defender, dice={"effect": [4]}, settings={"auto_rolls": False})
+    res = run({"type": "effect"}, first.defender, dice={"effect": [4]}, rulings={"auto_rolls": False})
     assert res.outcome["resolved"]["column"] == "stun_uncon"
     assert (res.outcome["effect_roll"]["result"], res.outcome["effect"]) == ("success", "stun")
     assert res.attacker is not None
@@ -136,7 +136,7 @@ def test_the_effect_action_with_nothing_pending_is_refused() -> None:
 # -- the GM decides on death ----------------------------------------------------------------------------
 
 def test_with_gm_confirms_death_a_death_result_leaves_the_target_dying_and_asks_the_gm() -> None:
-    res = run({"type": "effect", "column": "death"}, VICTIM, dice={"effect": [4]}, settings={"gm_confirms_death": True})
+    res = run({"type": "effect", "column": "death"}, VICTIM, dice={"effect": [4]}, rulings={"gm_confirms_death": True})
     assert res.outcome["effect"] == "death"
     assert res.outcome["gm_decision"] == {"kind": "death", "who": "attacker", "options": ["death", "unconscious"],
                                           "wound": None}
@@ -156,7 +156,7 @@ def test_an_attack_that_kills_asks_the_gm_about_the_defender() -> None:
 @pytest.mark.parametrize(("choice", "conditions"), [("death", ["dead"]), ("unconscious", ["prone", "unconscious"])])
 def test_gm_decide_applies_the_choice(choice: str, conditions: list[str]) -> None:
     first = run({"type": "effect", "column": "death"}, VICTIM, dice={"effect": [4]},
-                settings={"gm_confirms_death": True})
+                rulings={"gm_confirms_death": True})
     assert first.attacker is not None
     res = run({"type": "gm_decide", "choice": choice}, first.attacker)
     assert res.outcome["choice"] == choice and res.outcome["gm_decision"] is None

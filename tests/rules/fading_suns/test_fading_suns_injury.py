@@ -44,7 +44,7 @@ def test_an_attack_uses_the_column_of_its_mode() -> None:
 def hurt(size: int, damage: int, location: str = "right_leg") -> Resolution:
     """A GM-applied injury with the rolls queued, so only the severity matters."""
     return run({"type": "injure", "damage": damage, "location": location}, {"name": "V", "size": size},
-               settings={"auto_rolls": False})
+               rulings={"auto_rolls": False})
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def test_the_head_reaches_a_stun_uncon_roll_below_size_where_a_leg_needs_more_th
 
 def test_a_crippled_arm_drops_the_weapon_in_hand() -> None:
     res = run({"type": "injure", "damage": 11, "location": "right_arm"}, {"name": "V", "weapons": ["broadsword"]},
-              settings={"auto_rolls": False})
+              rulings={"auto_rolls": False})
     assert res.outcome["dropped"]["attacker"] == ["broadsword"]
     assert res.attacker is not None and res.attacker["dropped"] == ["broadsword"]
 
@@ -188,9 +188,9 @@ def test_wound_penalties_accumulate_over_wounds() -> None:
     first = hurt(5, 1, "chest")
     assert first.attacker is not None
     queue = {"auto_rolls": False}
-    second = run({"type": "injure", "damage": 3, "location": "abdomen"}, first.attacker, settings=queue)
+    second = run({"type": "injure", "damage": 3, "location": "abdomen"}, first.attacker, rulings=queue)
     assert second.attacker is not None
-    third = run({"type": "injure", "damage": 6, "location": "left_leg"}, second.attacker, settings=queue)
+    third = run({"type": "injure", "damage": 6, "location": "left_leg"}, second.attacker, rulings=queue)
     assert third.outcome["penalties"] == {"goal": -13, "initiative": -4}
     assert third.attacker is not None
     assert [(w["index"], w["location"], w["severity"]) for w in third.attacker["wounds"]] == \

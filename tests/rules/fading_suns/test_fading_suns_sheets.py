@@ -139,22 +139,22 @@ def test_summary_shows_size_mass_cap_encumbrance_and_wounds() -> None:
 
 # -- the contract ------------------------------------------------------------------------------------
 
-def test_engine_declares_its_labels_actions_and_settings() -> None:
+def test_engine_declares_its_labels_actions_and_rulings() -> None:
     assert ENGINE.system_id == "fading-suns"
     assert {"attack", "defense", "location", "effect", "stumble", "fumble"} <= ENGINE.roll_labels
     assert ENGINE.actions == {"attack", "initiative", "effect", "gm_decide", "heal", "rest", "recover", "injure",
                               "unequip", "end_fight", "condition"}
-    for setting in ENGINE.settings:
-        assert 0 < len(setting.description) <= 100
-        assert not setting.choices or setting.default in setting.choices
+    for ruling in ENGINE.rulings:
+        assert 0 < len(ruling.description) <= 100
+        assert not ruling.choices or ruling.default in ruling.choices
 
 
-def test_unknown_settings_and_bad_values_are_refused_by_name() -> None:
-    with pytest.raises(RulesError, match="unknown setting 'auto_roll'"):
+def test_unknown_rulings_and_bad_values_are_refused_by_name() -> None:
+    with pytest.raises(RulesError, match="unknown ruling 'auto_roll'"):
         resolve({"type": "rest"}, {"name": "A"}, rules={"auto_roll": False})
-    with pytest.raises(RulesError, match="setting 'damage_mode' must be one of fixed, rolled, not 'dice'"):
+    with pytest.raises(RulesError, match="ruling 'damage_mode' must be one of fixed, rolled, not 'dice'"):
         resolve({"type": "rest"}, {"name": "A"}, rules={"damage_mode": "dice"})
-    with pytest.raises(RulesError, match="setting 'auto_rolls' must be true or false"):
+    with pytest.raises(RulesError, match="ruling 'auto_rolls' must be true or false"):
         resolve({"type": "rest"}, {"name": "A"}, rules={"auto_rolls": "no"})
 
 
@@ -206,7 +206,7 @@ actions = st.one_of(
     st.builds(lambda t, d: {**d, "type": t}, st.sampled_from(sorted(ENGINE.actions)),
               st.dictionaries(st.sampled_from(OPTIONS[1:]), junk, max_size=3)),
 )
-rules = st.one_of(st.just({}), st.dictionaries(st.sampled_from([s.name for s in ENGINE.settings] + ["x"]), junk,
+rules = st.one_of(st.just({}), st.dictionaries(st.sampled_from([s.name for s in ENGINE.rulings] + ["x"]), junk,
                                                max_size=2))
 
 

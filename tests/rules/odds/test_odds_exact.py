@@ -187,7 +187,7 @@ def test_a_fading_suns_wound_is_shared_at_the_location_only_when_damage_is_fixed
     engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
     history = (("attack", ("success", 3, 0)), ("location", (forced["location"][0],)))
     for mode, shared in (("fixed", True), ("rolled", False)):
-        ruled = replace(scenario, settings={**scenario.settings, "damage_mode": mode})
+        ruled = replace(scenario, rulings={**scenario.rulings, "damage_mode": mode})
         resolution = engine.resolve(ruled, DiceSource(forced), catalog)
         adapter = FadingSunsOdds(catalog, ruled, resolution, {})
         assert (adapter.key(history, resolution) is not None) is shared

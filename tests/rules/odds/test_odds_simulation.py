@@ -46,7 +46,7 @@ def probabilities(summary: Mapping[str, Any], prefix: str = "") -> Iterator[tupl
 
 def simulate(name: str, runs: int) -> dict[str, float]:
     scenario, _ = example(name)
-    scenario = replace(scenario, settings={**scenario.settings, "auto_rolls": True})
+    scenario = replace(scenario, rulings={**scenario.rulings, "auto_rolls": True})
     engine, catalog = get_engine(scenario.system), load_catalog(scenario.system)
     rng = Random(f"odds-{name}")
     probe = engine.resolve(scenario, DiceSource({}, rng=Random(0)), catalog)

@@ -45,10 +45,10 @@ class Ran:
 
 
 def run(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any] | None = None,
-        dice: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None,
+        dice: dict[str, list[int]] | None = None, rulings: dict[str, Any] | None = None,
         npcs: frozenset[str] = frozenset()) -> Ran:
     source = DiceSource(forced=dice or {})
-    scenario = Scenario("pendragon", action or {"type": "attack"}, attacker, defender, settings or {}, npcs)
+    scenario = Scenario("pendragon", action or {"type": "attack"}, attacker, defender, rulings or {}, npcs)
     result = ENGINE.resolve(scenario, source, CAT)
     assert source.unused() == {}, f"forced faces left over: {source.unused()}"
     return Ran.of(result)

@@ -1,4 +1,4 @@
-"""GM decisions, re-arming, standing, settings, and checking sheets."""
+"""GM decisions, re-arming, standing, rulings, and checking sheets."""
 
 from __future__ import annotations
 
@@ -97,10 +97,10 @@ def test_unknown_action_and_option_are_named() -> None:
         run(sheet(), sheet("Foe"), {"type": "attack", "weapn": "sword"})
 
 
-def test_settings_have_short_descriptions_and_valid_defaults() -> None:
-    for setting in ENGINE.settings:
-        assert len(setting.description) <= 100
-        assert not setting.choices or setting.default in setting.choices
+def test_rulings_have_short_descriptions_and_valid_defaults() -> None:
+    for ruling in ENGINE.rulings:
+        assert len(ruling.description) <= 100
+        assert not ruling.choices or ruling.default in ruling.choices
 
 
 def test_every_roll_label_used_is_declared() -> None:
@@ -205,11 +205,11 @@ def test_death_or_survival_is_asked_only_after_the_rolls_that_can_change_hit_poi
     assert blow.defender["dying"] is True and [r["kind"] for r in blow.defender["pending_rolls"]] == ["major_wound"]
     assert [d["kind"] for d in blow.outcome["gm_decisions"]] == []
     with pytest.raises(IllegalAction, match="no pending 'dying' decision"):
-        run(blow.defender, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"}, settings=GM_ROLLS)
+        run(blow.defender, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"}, rulings=GM_ROLLS)
     rolled = run(blow.defender, None, {"type": "major_wound"}, {"stat_loss": [4]}, GM_ROLLS)  # loses a CON
     assert [d["kind"] for d in rolled.outcome["gm_decisions"]] == ["dying"]
     saved = run(rolled.attacker, None, {"type": "gm_decide", "kind": "dying", "decision": "survival"},
-                settings=GM_ROLLS)
+                rulings=GM_ROLLS)
     assert saved.attacker["current_hp"] == 1 and saved.attacker["dying"] is False
     assert saved.attacker["pending_decisions"] == [] and saved.attacker["pending_rolls"] == []
 

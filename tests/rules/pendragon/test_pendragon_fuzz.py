@@ -1,4 +1,4 @@
-"""Junk sheets, actions and settings: only RulesError subclasses may come out, never a traceback."""
+"""Junk sheets, actions and rulings: only RulesError subclasses may come out, never a traceback."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def actions(draw: st.DrawFn) -> Any:
 
 
 settings_st = st.one_of(st.just({}), st.dictionaries(
-    st.sampled_from([s.name for s in ENGINE.settings] + ["nope"]),
+    st.sampled_from([s.name for s in ENGINE.rulings] + ["nope"]),
     st.one_of(st.booleans(), st.sampled_from(["exceeds", "roll", "hits_self", "odd_roll", "x"])), max_size=3), junk)
 
 

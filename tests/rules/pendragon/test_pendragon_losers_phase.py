@@ -17,11 +17,11 @@ def foe(**over: Any) -> dict[str, Any]:
     return base
 
 
-def hit(damage: list[int], defender: dict[str, Any], settings: dict[str, Any] | None = None,
+def hit(damage: list[int], defender: dict[str, Any], rulings: dict[str, Any] | None = None,
         extra: dict[str, list[int]] | None = None, action: dict[str, Any] | None = None,
         rolls: dict[str, list[int]] | None = None) -> Resolution:
     dice = {**(rolls or WIN), "damage": damage, **(extra or {})}
-    rules = settings if settings is not None else QUIET
+    rules = rulings if rulings is not None else QUIET
     return run(sheet(), defender, {"type": "attack", **(action or {})}, dice, rules)
 
 
@@ -114,7 +114,7 @@ def test_wound_is_recorded_and_subtracted_from_hit_points() -> None:
 
 
 def test_major_wound_at_exactly_con_with_its_effects() -> None:
-    result = hit([2, 3, 3, 3, 3], foe(armour=[]), settings={},
+    result = hit([2, 3, 3, 3, 3], foe(armour=[]), rulings={},
                  extra={"major_wound": [10], "valorous": [12], "stat_loss": [6]})
     out = result.outcome
     assert out["damage_taken"] == 14 and out["major_wound"] is True
@@ -128,24 +128,24 @@ def test_major_wound_at_exactly_con_with_its_effects() -> None:
 
 
 def test_wound_one_under_con_is_not_major() -> None:
-    out = hit([1, 3, 3, 3, 3], foe(armour=[]), settings={}).outcome
+    out = hit([1, 3, 3, 3, 3], foe(armour=[]), rulings={}).outcome
     assert out["damage_taken"] == 13 and out["major_wound"] is False
 
 
 def test_major_wound_must_exceed_con_under_that_setting() -> None:
-    out = hit([2, 3, 3, 3, 3], foe(armour=[]), settings={"major_wound_threshold": "exceeds"}).outcome
+    out = hit([2, 3, 3, 3, 3], foe(armour=[]), rulings={"major_wound_threshold": "exceeds"}).outcome
     assert out["damage_taken"] == 14 and out["major_wound"] is False
 
 
 def test_major_wound_failed_hit_point_roll_falls_unconscious_and_loses_a_stat() -> None:
-    result = hit([2, 3, 3, 3, 3], foe(armour=[]), settings={}, extra={"major_wound": [18], "stat_loss": [2]})
+    result = hit([2, 3, 3, 3, 3], foe(armour=[]), rulings={}, extra={"major_wound": [18], "stat_loss": [2]})
     d = result.defender
     assert result.outcome["unconscious"] is True and d["unconscious"] is True and d["prone"] is True
     assert d["dex"] == 11 and d["stats_lost"] == [{"stat": "dex", "amount": 1, "wound": 1}]
 
 
 def test_major_wound_always_unconscious_setting_rolls_nothing_for_it() -> None:
-    result = hit([2, 3, 3, 3, 3], foe(armour=[]), settings={"major_wound_unconscious": "always", "stat_loss": False})
+    result = hit([2, 3, 3, 3, 3], foe(armour=[]), rulings={"major_wound_unconscious": "always", "stat_loss": False})
     assert result.defender["unconscious"] is True
     assert [r.label for r in result.rolls] == ["attacker", "defender", "damage"]
 
