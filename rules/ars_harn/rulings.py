@@ -58,6 +58,6 @@ class Rulings:
 
 
 def parse_rulings(overrides: Any) -> Rulings:
-    """Defaults overlaid with ``overrides``; an unknown name or a bad value names the setting."""
+    """Defaults overlaid with ``overrides``; an unknown name or a bad value names the ruling."""
     values: dict[str, Any] = overlay(RULINGS, overrides, "ars-harn")
     return Rulings(**values)

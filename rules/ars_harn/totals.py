@@ -28,7 +28,7 @@ def encumbrance(c: Character, catalog: ArsHarnCatalog) -> int:
 
 
 def physical_encumbrance(c: Character, catalog: ArsHarnCatalog, rulings: Rulings) -> int:
-    """Encumbrance on Attack, Defense, Fumble and Stumble rolls, when the setting says so."""
+    """Encumbrance on Attack, Defense, Fumble and Stumble rolls, when the ruling says so."""
     if rulings.encumbrance_on == "initiative_and_physical":
         return encumbrance(c, catalog)
     return 0

@@ -1,4 +1,4 @@
-"""The GM-changeable rulings: each with our default, parsed from a scenario's settings mapping."""
+"""The GM-changeable rulings: each with our default, parsed from a scenario's rulings mapping."""
 
 from __future__ import annotations
 
@@ -59,6 +59,6 @@ class Rulings:
 
 
 def parse_rulings(raw: Any) -> Rulings:
-    """Scenario settings over our defaults; an unknown name or a bad value is one RulesError line."""
+    """A scenario's rulings over our defaults; an unknown name or a bad value is one RulesError line."""
     values: dict[str, Any] = overlay(RULINGS, raw, "fading-suns")
     return Rulings(**values)
