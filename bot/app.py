@@ -31,7 +31,7 @@ from bot.ui.defense_prompts import DefenseButton
 from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
-from bot.ui.publish import SHOWN
+from bot.ui.publish import SHOWN, trackers_settled
 from bot.ui.views import ConfirmButton
 
 log = logging.getLogger("grievous")
@@ -39,6 +39,7 @@ log = logging.getLogger("grievous")
 # be answered (a command's own work is bounded at 10 s; most end in well under a second). It fits Docker's
 # default stop timeout (10 s) with room to close; deploy/ gives systemd and compose 20 s.
 DRAIN_SECONDS = 7.0
+TRACKER_SECONDS = 2.0  # on closing, how long the tracker edits under way may take to finish
 
 
 def default_intents() -> discord.Intents:
@@ -341,6 +342,7 @@ class GrievousBot(commands.AutoShardedBot):
         await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
         await self.command_sync.close()
         autocomplete.forget(self)  # the reads left running past their answer
+        await trackers_settled(self, TRACKER_SECONDS)
         try:
             await super().close()
         finally:

@@ -316,6 +316,14 @@ async def _unpin(interaction: discord.Interaction[Any], message: discord.Partial
         await access.refused(interaction, message.channel.id, access.PINNING, exc, "unpin the tracker")
 
 
+async def trackers_settled(bot: discord.Client, within: float) -> None:
+    """Wait, up to ``within`` seconds, for the tracker updates under way (they follow an answer): a bot that stops
+    lets the trackers show what the table last did instead of cutting the edit off with its connection."""
+    running = [u.task for u in _trackers.get(bot, {}).values() if u.task is not None]
+    if running:
+        await asyncio.wait(running, timeout=within)
+
+
 def tracker_updates(bot: discord.Client) -> dict[int, _ChannelTracker]:
     """The bot's tracker updates by channel (``.task`` is set while one is under way): for tests."""
     return _trackers.setdefault(bot, {})
