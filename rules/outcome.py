@@ -116,6 +116,12 @@ class Outcome(Record):
         ``/setup secret-rolls``): the target's totals left out, what they did kept. By default nothing is hidden."""
         return self
 
+    def hiding_actor(self) -> Self:
+        """The outcome as the table may read it where the actor's rolls are secret (a GM's NPC under
+        ``/setup secret-rolls``): what its sheet took off a blow it suffered, and what it has left, left out.
+        Its dice never reach a public line; this hides what the record says of its sheet. By default nothing."""
+        return self
+
 
 @dataclass(frozen=True)
 class UnknownOutcome(Outcome):

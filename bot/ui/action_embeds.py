@@ -48,8 +48,8 @@ def action(report: ActionReport) -> discord.Embed:
     what followed from them, and the GM's waiting decisions. Every roll and modifier is in ``action_details``
     (the Details button)."""
     target = report.target_name or report.actor_name
-    words = describe(report.system, as_the_table_sees(report.system, report.outcome, report.target_secret),
-                     (report.actor_name, target))
+    words = describe(report.system, as_the_table_sees(report.system, report.outcome, report.target_secret,
+                                                      actor_secret=report.secret), (report.actor_name, target))
     severity = words.severity
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
@@ -87,10 +87,15 @@ def action(report: ActionReport) -> discord.Embed:
     return limits.fit(embed)
 
 
-def as_the_table_sees(system: str, outcome: Any, target_secret: bool) -> Any:
+def as_the_table_sees(system: str, outcome: Any, target_secret: bool, *, actor_secret: bool = False) -> Any:
     """An action's outcome as its public message words it: on an NPC whose rolls are secret, without the NPC's
-    totals and what its sheet took off (soak, armour, hit points: the engine's ``hiding_target``)."""
-    return read_outcome(system, outcome).hiding_target() if target_secret else outcome
+    totals and what its sheet took off (soak, armour, hit points: the engine's ``hiding_target``); by such an NPC,
+    without what its own sheet took off a blow it suffered (``hiding_actor``)."""
+    if target_secret:
+        return read_outcome(system, outcome).hiding_target()
+    if actor_secret:
+        return read_outcome(system, outcome).hiding_actor()
+    return outcome
 
 
 def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[Any],

@@ -76,7 +76,8 @@ def event_line(event: EventView) -> str:
             if isinstance(outcome, Mapping) and summary.get("system"):
                 other = plain(target) if target else actor
                 system = str(summary["system"])
-                headline = describe(system, as_the_table_sees(system, outcome, bool(summary.get("target_secret"))),
+                headline = describe(system, as_the_table_sees(system, outcome, bool(summary.get("target_secret")),
+                                                             actor_secret=bool(summary.get("secret"))),
                                     (actor, other)).headline
                 if event.kind == "gm_decide":
                     what = f"The GM decides: {headline}"

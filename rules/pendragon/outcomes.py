@@ -249,6 +249,13 @@ class AttackOutcome(PendragonOutcome):
                              hit_points_after=replace(self.hit_points_after, defender=None))
         return hidden
 
+    def hiding_actor(self) -> Self:
+        hidden = replace(self, attacker_roll=self.attacker_roll.hiding_numbers())
+        if self.loser == "attacker":  # the NPC lost its own attack: its armour and hit points (its sheet)
+            hidden = replace(hidden, armour=None, damage_taken=None, hit_points=None,
+                             hit_points_after=replace(self.hit_points_after, attacker=None))
+        return hidden
+
 
 @dataclass(frozen=True)
 class RearmOutcome(PendragonOutcome):

@@ -135,3 +135,21 @@ async def test_odds_against_a_secret_npc_are_the_gms_to_ask(table: Any) -> None:
     gms = await table.run("odds", {"attacker": "Bjorn", "target": npc})
     assert "%" in table.text(gms)
     table.check_clean()
+
+
+async def test_a_secret_npc_that_loses_its_own_attack_keeps_its_armour_and_hit_points(table: Any) -> None:
+    """Pendragon: the NPC attacks a knight and loses; the knight's blow lands on it. The public line says the
+    blow landed, not what the NPC's armour took off or the hit points it has left (its sheet)."""
+    sheet, template, npc, _ = FIGHTS["pendragon"]
+    await table.setup("pendragon")
+    await table.run("character create", sheet, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.run("encounter npcs", {"template": template, "count": 1})
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    attack = await table.run("attack", {"attacker": npc, "target": "Bjorn",
+                                        "dice": "attacker=3 defender=14 defender_damage=4,4,4,4,3"})
+    shown = table.text(attack)
+    assert npc in shown and not hidden(shown), shown
+    assert "unconscious" in shown and "major wound" in shown, shown  # what the table saw happen is still said
+    table.check_clean()
