@@ -6,24 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from discord import app_commands
 
-from bot.app import GrievousBot
 from bot.errors import UserError
-from bot.services import Services
 from bot.system_commands import GUILD_COMMANDS, SYSTEM_OPTIONS, guild_payload, require_in_system, shared_payload
 from rules.registry import system_ids
 
 COMMON = ["target", "weapon", "modifier", "dice", "attacker"]
-
-
-@pytest.fixture
-async def tree_payloads() -> list[dict[str, Any]]:
-    bot = GrievousBot(services=object.__new__(Services))  # the tree needs no database
-    for name in bot.extension_names:
-        await bot.load_extension(name)
-    tree: app_commands.CommandTree[Any] = bot.tree
-    return [command.to_dict(tree) for command in tree.get_commands()]
 
 
 def command(payloads: list[dict[str, Any]], name: str) -> dict[str, Any] | None:

@@ -32,17 +32,25 @@ def hidden(text: str) -> list[str]:
     return [line for line in text.splitlines() if SHEET_NUMBERS.search(line)]
 
 
-async def fight(table: Any, system: str) -> tuple[str, Message]:
-    """Bjorn (Alice's) and one NPC, secret rolls on; Bjorn hits the NPC. The NPC's name, and the hit."""
-    sheet, template, npc, hit = FIGHTS[system]
+async def facing(table: Any, system: str, *, initiative: bool = True) -> str:
+    """Bjorn (Alice's) and one NPC in an encounter, secret rolls on, initiative rolled (unless not): the NPC's
+    name."""
+    sheet, template, npc, _ = FIGHTS[system]
     await table.setup(system)
     await table.run("character create", sheet, user=table.alice)
     await table.run("encounter start")
     await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
     await table.run("encounter npcs", {"template": template, "count": 1})
     await table.run("setup secret-rolls", {"on": True}, user=table.manager)
-    await table.run("encounter initiative")
-    return npc, await table.run("attack", {"target": npc, "dice": hit}, user=table.alice)
+    if initiative:
+        await table.run("encounter initiative")
+    return npc
+
+
+async def fight(table: Any, system: str) -> tuple[str, Message]:
+    """``facing``, then Bjorn hits the NPC: the NPC's name, and the hit."""
+    npc = await facing(table, system)
+    return npc, await table.run("attack", {"target": npc, "dice": FIGHTS[system][3]}, user=table.alice)
 
 
 @pytest.mark.parametrize("system", list(FIGHTS))
@@ -80,13 +88,7 @@ async def test_the_log_and_the_undo_line_tell_an_attack_on_a_secret_npc_as_the_p
 
 @pytest.mark.parametrize("system", ["ars-harn", "fading-suns"])
 async def test_the_tracker_and_the_initiative_keep_an_npcs_initiative_for_the_gm(table: Any, system: str) -> None:
-    sheet, template, npc, _ = FIGHTS[system]
-    await table.setup(system)
-    await table.run("character create", sheet, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await table.run("encounter npcs", {"template": template, "count": 1})
-    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    npc = await facing(table, system, initiative=False)
     typed = {"dice": f"Bjorn=9; {npc}=7"} if system == "ars-harn" else {}  # Fading Suns: the bot rolls
     handle = await table.send("encounter initiative", typed)
     public = await handle.message()
@@ -140,13 +142,7 @@ async def test_odds_against_a_secret_npc_are_the_gms_to_ask(table: Any) -> None:
 async def test_a_secret_npc_that_loses_its_own_attack_keeps_its_armour_and_hit_points(table: Any) -> None:
     """Pendragon: the NPC attacks a knight and loses; the knight's blow lands on it. The public line says the
     blow landed, not what the NPC's armour took off or the hit points it has left (its sheet)."""
-    sheet, template, npc, _ = FIGHTS["pendragon"]
-    await table.setup("pendragon")
-    await table.run("character create", sheet, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await table.run("encounter npcs", {"template": template, "count": 1})
-    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    npc = await facing(table, "pendragon")
     attack = await table.run("attack", {"attacker": npc, "target": "Bjorn",
                                         "dice": "attacker=3 defender=14 defender_damage=4,4,4,4,3"})
     shown = table.text(attack)

@@ -219,12 +219,8 @@ async def test_a_delay_passes_over_those_who_cannot_act(services: Any, manager: 
     assert [c.name for c in view.combatants] == ["Archer 1", "Archer 2", "Wulf"]
 
 
-async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: Any, alice: Any, gm: Any) -> None:
-    """Issue 18: standing and readying in the same round were stated ("it takes the round") but not counted.
-    Standing up spends Sir Owain's round: an attack after it in that round is refused where turns are enforced,
-    said where they warn; the next round is his again; /undo of the stand gives the round back."""
-    from bot.ui import action_embeds
-
+async def _owain_and_a_bandit(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    """Pendragon: Alice's Sir Owain and one bandit in an encounter."""
     await services.setup.set_system(manager, "pendragon")
     await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
@@ -232,6 +228,15 @@ async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: 
     await services.encounters.start(gm)
     await services.encounters.add(alice, "Sir Owain")
     await services.encounters.add_npcs(gm, "bandit", 1)
+
+
+async def test_a_way_out_that_takes_the_round_spends_it(services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    """Issue 18: standing and readying in the same round were stated ("it takes the round") but not counted.
+    Standing up spends Sir Owain's round: an attack after it in that round is refused where turns are enforced,
+    said where they warn; the next round is his again; /undo of the stand gives the round back."""
+    from bot.ui import action_embeds
+
+    await _owain_and_a_bandit(services, manager, alice, gm)
     await services.characters.set_condition(gm, "Sir Owain", "prone", True)
     await services.setup.set_turns(manager, "enforce")
     stood = await services.combat.recover(alice, "Sir Owain", condition="prone")
@@ -257,13 +262,7 @@ async def test_a_warned_action_out_of_turn_says_whose_turn_it_was(services: Any,
                                                                    gm: Any) -> None:
     """On a server that only warns, an action taken out of turn says whose turn it was, whichever command took
     it (the report comes whole from the action, not patched by each command)."""
-    await services.setup.set_system(manager, "pendragon")
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
-                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
-    await services.encounters.start(gm)
-    await services.encounters.add(alice, "Sir Owain")
-    await services.encounters.add_npcs(gm, "bandit", 1)
+    await _owain_and_a_bandit(services, manager, alice, gm)
     await services.setup.set_turns(manager, "warn")
     await services.encounters.next_turn(alice)  # the bandit's turn now
     await services.characters.set_condition(gm, "Sir Owain", "prone", True)

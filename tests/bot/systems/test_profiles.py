@@ -12,11 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord import app_commands
 
-from bot.app import GrievousBot
 from bot.scenario_runner import resolve_text
-from bot.services import Services
 from bot.services.combat import VALUE_CHOICES, engine_action, engine_attack_options
 from bot.services.injuries import METHOD_ALIASES
 from bot.systems import PROFILES, profile_of
@@ -39,15 +36,6 @@ for _kind, _choice in VALUE_CHOICES:
 # /attack options added after /help's combat topic was written, which it does not name yet
 NOT_IN_HELP_YET = {"range", "unopposed", "throw"}
 profiles = pytest.mark.parametrize("profile", list(PROFILES.values()), ids=list(PROFILES))
-
-
-@pytest.fixture
-async def tree_payloads() -> list[dict[str, Any]]:
-    bot = GrievousBot(services=object.__new__(Services))  # the tree needs no database
-    for name in bot.extension_names:
-        await bot.load_extension(name)
-    tree: app_commands.CommandTree[Any] = bot.tree
-    return [command.to_dict(tree) for command in tree.get_commands()]
 
 
 def _command(payloads: list[dict[str, Any]], path: str) -> dict[str, Any] | None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 from content import load_catalog
-from rules.dice import DiceSource, Roll
+from rules.dice import DiceSource
 from rules.fading_suns.engine import ENGINE
-from rules.model import Resolution, Scenario, Sheet
-from rules.outcome import Outcome
+from rules.model import Scenario
+from tests.rules.engine_support import Ran
 
 CAT = load_catalog("fading-suns")
 
@@ -20,27 +19,6 @@ class NoRandom(Random):
 
     def randint(self, a: int, b: int) -> int:
         raise AssertionError("a die was rolled without a forced face")
-
-
-@dataclass(frozen=True)
-class Ran:
-    """An action's Resolution as these tests read it: ``outcome`` as an event stores it (the record's ``to_dict``,
-    so the tests hold the stored shape too), ``record`` the typed record itself."""
-
-    record: Outcome
-    outcome: dict[str, Any]
-    rolls: tuple[Roll, ...]
-    attacker: Sheet | None
-    defender: Sheet | None
-    resolution: Resolution
-
-    @classmethod
-    def of(cls, resolution: Resolution) -> Ran:
-        return cls(resolution.outcome, resolution.outcome.to_dict(), resolution.rolls, resolution.attacker,
-                   resolution.defender, resolution)
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.resolution.to_dict()
 
 
 def run(action: dict[str, Any], attacker: dict[str, Any], defender: dict[str, Any] | None = None,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from content import load_catalog
-from rules.dice import DiceSource, Roll
-from rules.model import Resolution, Scenario, Sheet
-from rules.outcome import Outcome
+from rules.dice import DiceSource
+from rules.model import Scenario
 from rules.pendragon.engine import ENGINE
+from tests.rules.engine_support import Ran
 
 CAT = load_catalog("pendragon")
 QUIET = {"major_wound_unconscious": "never", "valorous_roll": False, "stat_loss": False}
@@ -24,24 +23,6 @@ def sheet(name: str = "Knight", **over: Any) -> dict[str, Any]:
     }
     base.update(over)
     return base
-
-
-@dataclass(frozen=True)
-class Ran:
-    """An action's Resolution as these tests read it: ``outcome`` as an event stores it (the record's ``to_dict``,
-    so the tests hold the stored shape too), ``record`` the typed record itself."""
-
-    record: Outcome
-    outcome: dict[str, Any]
-    rolls: tuple[Roll, ...]
-    attacker: Sheet | None
-    defender: Sheet | None
-    resolution: Resolution
-
-    @classmethod
-    def of(cls, resolution: Resolution) -> Ran:
-        return cls(resolution.outcome, resolution.outcome.to_dict(), resolution.rolls, resolution.attacker,
-                   resolution.defender, resolution)
 
 
 def run(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any] | None = None,
