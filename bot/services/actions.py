@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -112,8 +111,10 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
 
     wounds_before = _wound_indexes(call.target.sheet) if call.target is not None else set()
     dice = DiceSource(forced, rng=rt.rng())
-    scenario = Scenario(system=system, action=dict(call.action), attacker=copy.deepcopy(call.actor_character.sheet),
-                        defender=copy.deepcopy(call.target.sheet) if call.target is not None else None,
+    # The rows' sheets go in as they are: engines never change the sheets they are given (held by
+    # tests/rules/test_engine_purity.py), and a row's sheet is replaced, never changed in place (ChangeRecorder).
+    scenario = Scenario(system=system, action=dict(call.action), attacker=call.actor_character.sheet,
+                        defender=call.target.sheet if call.target is not None else None,
                         rulings=rulings, npcs=frozenset(side for side, row in (
                             ("attacker", call.actor_character), ("defender", call.target))
                             if row is not None and row.npc))
