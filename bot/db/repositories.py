@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, inspect, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -20,31 +20,53 @@ from bot.db.models import (
     PendingDecision,
 )
 
-# session.info: servers known (from the encounter cache) to have no settings row, so none is selected
-NO_GUILD_SETTINGS = "no_guild_settings"
+# session.info: {guild id: its settings row, or None for a server with none}, as the command first read it (or
+# the encounter cache lent it). A command asks for the row about seven times (the GM check, the catalog, the
+# rulings, secret rolls...): the first asks the session, the rest read this dict.
+GUILD_SETTINGS = "guild_settings"
 
 
 def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def know_guild_settings(session: AsyncSession, guild_id: int, row: GuildSettings | None) -> None:
+    """``row`` is the server's settings row in ``session`` (None: the server has none), so ``guild_settings``
+    reads it without asking the session. The dict also holds the row, which the identity map holds only weakly."""
+    session.info.setdefault(GUILD_SETTINGS, {})[guild_id] = row
+
+
+def _known_guild_settings(session: AsyncSession, guild_id: int) -> tuple[bool, GuildSettings | None]:
+    known: dict[int, GuildSettings | None] | None = session.info.get(GUILD_SETTINGS)
+    if known is None or guild_id not in known:
+        return False, None
+    row = known[guild_id]
+    if row is None:
+        return True, None
+    # Still this session's and loaded (or added by guild_settings_for_update): not expunged (between a batch's
+    # commands), expired or rolled back.
+    state = inspect(row)
+    if (state.session_id == session.sync_session.hash_key and (state.persistent or state.pending)
+            and not state.expired_attributes):
+        return True, row
+    return False, None
+
+
 async def guild_settings(session: AsyncSession, guild_id: int) -> GuildSettings | None:
-    if guild_id in session.info.get(NO_GUILD_SETTINGS, ()):
-        return None
+    known, row = _known_guild_settings(session, guild_id)
+    if known:
+        return row
     row = await session.get(GuildSettings, guild_id)
-    if row is not None:
-        # The identity map holds rows weakly: once a caller drops this one (access.is_gm keeps only a
-        # bool), the next look-up in the same transaction would SELECT it again. Hold it for the session.
-        session.info.setdefault("held_rows", []).append(row)
+    know_guild_settings(session, guild_id, row)
     return row
 
 
 async def guild_settings_for_update(session: AsyncSession, guild_id: int) -> GuildSettings:
-    session.info.get(NO_GUILD_SETTINGS, set()).discard(guild_id)
     row = await session.get(GuildSettings, guild_id, with_for_update=True)
     if row is None:
         row = GuildSettings(guild_id=guild_id, rolls_mode="auto", rulings={})
         session.add(row)
+    know_guild_settings(session, guild_id, row)
     return row
 
 

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from bot.db.engine import BulkWrite
 from bot.db.models import ChannelSettings, Character, Combatant, ContentPack, Encounter, GuildSettings
-from bot.db.repositories import NO_GUILD_SETTINGS
+from bot.db.repositories import know_guild_settings
 
 TTL = 60.0  # seconds an entry is trusted for what carries no version (the server's settings)
 SIZE = 2048  # channels held at most, least recently used dropped first
@@ -189,11 +189,10 @@ def attach(session: AsyncSession, entry: Entry) -> bool:
         return False
     session.add(entry.encounter)
     guild = entry.guild
-    if guild is not None and not _held(session, guild):
-        session.add(guild)
-        session.info.setdefault("held_rows", []).append(guild)
-    elif guild is None:
-        session.info.setdefault(NO_GUILD_SETTINGS, set()).add(entry.encounter.guild_id)
+    if guild is None or not _held(session, guild):
+        if guild is not None:
+            session.add(guild)
+        know_guild_settings(session, entry.encounter.guild_id, guild)
     session.info[OWNER] = entry
     return True
 

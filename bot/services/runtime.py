@@ -36,7 +36,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.db import repositories as repo
 from bot.db.engine import Database
-from bot.db.repositories import NO_GUILD_SETTINGS
+from bot.db.repositories import GUILD_SETTINGS
 from bot.db.storage import is_storage_full
 from bot.errors import Conflict, StorageFull, UserError
 from bot.services.answers import AnswerLog
@@ -448,7 +448,7 @@ class Runtime:
                 await session.flush()  # its own writes, while the session still knows which entry is its own
                 return result
             finally:
-                for key in (LENT, OWNER, NO_GUILD_SETTINGS):  # the batch's next command starts clean
+                for key in (LENT, OWNER, GUILD_SETTINGS):  # the batch's next command starts clean
                     session.info.pop(key, None)
 
         try:
