@@ -15,6 +15,7 @@ from bot.services.results import (
 )
 from bot.services.results import pending_view as pending_view  # beside the views; its callers import it from here
 from bot.services.runtime import Runtime
+from bot.services.sheet_reads import sheet_key
 from bot.services.wound_state import wound_picture
 from rules.errors import RulesError
 from rules.model import READY, SheetSummary, TurnReadiness
@@ -22,10 +23,13 @@ from rules.model import READY, SheetSummary, TurnReadiness
 log = logging.getLogger(__name__)
 
 
-def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> SheetSummary | None:
+def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any, *,
+              key: bytes | None = None) -> SheetSummary | None:
     """The engine's summary (``catalog``: the server's, from ``rt.catalog_for``), or None when the engine
-    is missing or cannot read the stored sheet; remembered by the sheet's content (bot/services/sheet_reads.py)."""
-    return rt.sheet_reads.get("summary", system, sheet, catalog, None, lambda: _summarize(rt, system, sheet, catalog))
+    is missing or cannot read the stored sheet; remembered by the sheet's content (bot/services/sheet_reads.py;
+    ``key``: the sheet's ``sheet_key``, when the caller has it)."""
+    return rt.sheet_reads.get("summary", system, sheet, catalog, None, lambda: _summarize(rt, system, sheet, catalog),
+                              key=key)
 
 
 def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> SheetSummary | None:
@@ -39,11 +43,11 @@ def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) ->
 
 
 def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
-              rulings: dict[str, Any] | None = None) -> TurnReadiness:
+              rulings: dict[str, Any] | None = None, *, key: bytes | None = None) -> TurnReadiness:
     """The engine's word on whether the character can take its turn (ready when it cannot read the sheet);
     ``rulings``: the server's rulings for the system (None: the engine's defaults). Remembered as summaries are."""
     return rt.sheet_reads.get("readiness", system, sheet, catalog, rulings,
-                              lambda: _readiness(rt, system, sheet, catalog, rulings))
+                              lambda: _readiness(rt, system, sheet, catalog, rulings), key=key)
 
 
 def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
@@ -82,13 +86,14 @@ def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any, secret_npcs:
     for combatant in ordered_combatants(encounter):
         character = combatant.character
         own = catalog if character.system == encounter.system else rt.catalog(character.system)
-        summary = summarize(rt, character.system, character.sheet, own)
+        key = sheet_key(character.sheet)  # one digest of the sheet for both questions
+        summary = summarize(rt, character.system, character.sheet, own, key=key)
         wounds = summary.wounds if summary else ()
         combatants.append(CombatantView(
             character_id=character.id, name=character.name, owner_id=character.owner_id, npc=character.npc,
             initiative=combatant.initiative, condition=summary.condition if summary else "",
             wounds=wounds, penalty=sum(w.penalty for w in wounds), declaration=dict(combatant.declaration),
-            readiness=readiness(rt, character.system, character.sheet, own),
+            readiness=readiness(rt, character.system, character.sheet, own, key=key),
         ))
     turn = encounter.turn % len(combatants) if combatants else 0
     return EncounterView(id=encounter.id, guild_id=encounter.guild_id, channel_id=encounter.channel_id,
