@@ -175,6 +175,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
                         if rt.attack_pictures else None),
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
+        record=resolved.outcome,
     )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from bot.systems.pictures import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
+from rules.outcome import Outcome
 
 if TYPE_CHECKING:
     from bot.db.models import Event, PendingDecision
@@ -239,6 +240,9 @@ class ActionReport:
     typed_dice: dict[str, list[int]] = field(default_factory=dict)  # the faces the dice option gave, by label
     defense_asked: DefenseAnswer | None = None  # an attack that waited for the target's player to choose a defence
     spent_before: str | None = None  # the actor had spent this round's action already, on this (turns: warn)
+    # the engine's outcome record itself (``resolution["outcome"]`` is its to_dict()), so that words for an action
+    # just made do not read it back from that mapping; None: read it from there
+    record: Outcome | None = None
 
     @property
     def outcome(self) -> dict[str, Any]:

@@ -48,7 +48,8 @@ def action(report: ActionReport) -> discord.Embed:
     what followed from them, and the GM's waiting decisions. Every roll and modifier is in ``action_details``
     (the Details button)."""
     target = report.target_name or report.actor_name
-    words = describe(report.system, as_the_table_sees(report.system, report.outcome, report.target_secret,
+    outcome = report.record if report.record is not None else report.outcome  # the record, not read back
+    words = describe(report.system, as_the_table_sees(report.system, outcome, report.target_secret,
                                                       actor_secret=report.secret), (report.actor_name, target))
     severity = words.severity
     if report.pending:
