@@ -14,7 +14,7 @@ from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
-from bot.services.results import ActionReport, DefenseAnswer, PendingDecisionView, WayOutView
+from bot.services.results import ActionReport, DefenseAnswer, WayOutView
 from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -154,13 +154,20 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         payload["target_secret"] = True
     record = changes.record()
     event = record_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
+    before = changes.sheets_before()
+    # The action's rows go in one flush: a decision points at its event by relationship, not by a flushed id, and
+    # the open rolls are read without flushing first (sync_roll_decisions counts in what is not flushed yet).
+    asked = _pending_from(rt, actor, event, resolved.outcome, call)
+    session.add_all(asked)
+    with session.no_autoflush:
+        rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event, before)
     await session.flush()
-    pending = await _pending_from(rt, session, actor, event, resolved.outcome, call)
-    rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event.id, changes.sheets_before())
-    moot += await lapse_decisions(session, touched, changes.sheets_before())
+    pending = [pending_view(row) for row in (*asked, *rolls)]
+    # Only where a character waited on a GM decision before: it reads them after the flush, as it sees the ones
+    # just asked for (and their changes go in the transaction's last flush).
+    moot += await lapse_decisions(session, touched, before)
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
         event.before = replace(record, open_decisions=tuple(row.id for row in moot)).to_json()
-    pending += [pending_view(row) for row in rolls]
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
@@ -199,19 +206,16 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
     return with_attack(picture, before, outcome) if picture is not None else None
 
 
-async def _pending_from(rt: Runtime, session: AsyncSession, actor: Actor, event: Event, outcome: Outcome,
-                        call: ActionCall) -> list[PendingDecisionView]:
-    """A PendingDecision for each decision the engine asked for (``Outcome.gm_decisions``)."""
-    views = []
+def _pending_from(rt: Runtime, actor: Actor, event: Event, outcome: Outcome,
+                  call: ActionCall) -> list[PendingDecision]:
+    """A PendingDecision for each decision the engine asked for (``Outcome.gm_decisions``), not yet added."""
+    rows = []
     for request in outcome.gm_decisions:
         character = call.target if request.who == "defender" and call.target is not None else call.actor_character
-        row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event.id,
-                              character_id=character.id, kind=request.kind[:32], who=character.name,
-                              options=list(request.options), created_at=rt.clock())
-        session.add(row)
-        await session.flush()
-        views.append(pending_view(row))
-    return views
+        rows.append(PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event=event,
+                                    character_id=character.id, kind=request.kind[:32], who=character.name,
+                                    options=list(request.options), created_at=rt.clock()))
+    return rows
 
 
 def combatant_named(encounter: Encounter, name: str) -> Combatant | None:

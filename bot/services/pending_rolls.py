@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Character, PendingDecision
+from bot.db.models import Character, Event, PendingDecision
 from bot.services.actor import Actor
 from bot.services.runtime import Runtime
 from bot.systems import profile_of
@@ -91,10 +91,12 @@ async def open_roll_decisions(session: AsyncSession, character_id: int) -> list[
 
 
 async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, characters: Iterable[Character],
-                              event_id: int | None, before: Mapping[str, Any] | None = None,
+                              event: Event | None, before: Mapping[str, Any] | None = None,
                               ) -> tuple[list[PendingDecision], list[PendingDecision]]:
     """Open a decision for each roll newly owed by ``characters``; close (``moot``) those no longer owed.
-    Returns the decisions opened and those closed.
+    Returns the decisions opened and those closed, not flushed: the caller's flush writes them (``event``, the
+    one that owes them, may not have its id yet). It may run with autoflush off: what it reads is taken as the
+    session holds it (a decision settled but not flushed is not open; one it opened for the same character is).
 
     ``before`` maps character id (as text) to the sheet before the action. Open roll decisions mirror
     the rolls a sheet owes after every action, so a character who owed none before and owes none now
@@ -110,7 +112,8 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
                 and not owed_rolls(character.system, character.sheet)):
             continue
         wanted = Counter(o.kind for o in owed_rolls(character.system, character.sheet))
-        for decision in await open_roll_decisions(session, character.id):
+        stored = [d for d in await open_roll_decisions(session, character.id) if d.choice is None and not d.cancelled]
+        for decision in [*stored, *(row for row in opened if row.character_id == character.id)]:
             if wanted[decision.kind] > 0:
                 wanted[decision.kind] -= 1
             else:
@@ -120,13 +123,11 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
             if wanted[owed.kind] <= 0:
                 continue
             wanted[owed.kind] -= 1
-            row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event_id,
+            row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event=event,
                                   character_id=character.id, kind=owed.kind[:32], who=character.name,
                                   options=list(CHOICES), created_at=rt.clock())
             session.add(row)
             opened.append(row)
-    if opened or closed:
-        await session.flush()
     return opened, closed
 
 
@@ -144,7 +145,7 @@ async def lapse_decisions(session: AsyncSession, characters: Iterable[Character]
                           before: Mapping[str, Any]) -> list[PendingDecision]:
     """Close (``moot``) the open GM decisions whose cause an action took away: the engine no longer keeps them
     on the sheet (a kill wound healed below K, say). Only characters who waited on a decision before the
-    action are looked up."""
+    action are looked up. The caller's flush writes the decisions closed."""
     lapsed: list[PendingDecision] = []
     for character in characters:
         earlier = before.get(str(character.id))
@@ -161,6 +162,4 @@ async def lapse_decisions(session: AsyncSession, characters: Iterable[Character]
             else:
                 decision.choice = MOOT
                 lapsed.append(decision)
-    if lapsed:
-        await session.flush()
     return lapsed

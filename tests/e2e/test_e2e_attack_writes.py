@@ -1,7 +1,7 @@
 """What an attack that hits writes, statement by statement, through the real bot (issue 23): the command's own
 transaction, then the answer log's. The answer's message id is written with its answered mark in one UPDATE,
 and the message carrying a GM decision's buttons with the answer's message id, not in transactions of their
-own. Counts, never timings."""
+own. The command's rows, the GM's decision with them, go in one ORM flush. Counts, never timings."""
 
 from __future__ import annotations
 
@@ -36,6 +36,23 @@ def transactions(table: Any) -> Iterator[list[list[str]]]:
         event.remove(engine, "before_cursor_execute", statement)
 
 
+@contextmanager
+def flushes(table: Any) -> Iterator[list[list[str]]]:
+    """The bot's ORM flushes meanwhile, each the sorted names of the rows it wrote."""
+    db = table.bot.services.db
+    session_class = db.sessions.kw["sync_session_class"]
+    seen: list[list[str]] = []
+
+    def flushed(session: Any, _context: Any) -> None:
+        seen.append(sorted(type(row).__name__ for row in (*session.new, *session.dirty, *session.deleted)))
+
+    event.listen(session_class, "after_flush", flushed)
+    try:
+        yield seen
+    finally:
+        event.remove(session_class, "after_flush", flushed)
+
+
 async def fight(table: Any, mode: str) -> None:
     await table.setup("ars-harn")
     await table.run("setup rolls", {"mode": mode}, user=table.manager)
@@ -61,9 +78,14 @@ async def hit(table: Any, target: str) -> Any:
 @pytest.mark.parametrize("mode", ["auto", "gm"])
 async def test_an_attack_that_hits_writes_its_answer_in_one_more_transaction(table: Any, mode: str) -> None:
     await fight(table, mode)
-    with transactions(table) as seen:
+    with transactions(table) as seen, flushes(table) as flushed:
         message = await hit(table, "Bandit 2")
     command, *after = seen
+    # the attacker, the target, their combatant's declaration (unchanged: a second attack this round), the encounter
+    # and the event, with the GM's shock roll: one flush, not one for the event's id and one for the decision
+    rows = ["Character", "Character", "Combatant", "Encounter", "Event"] + (["PendingDecision"] if mode == "gm" else [])
+    assert flushed[0] == rows, flushed
+    assert len([f for f in flushed if "Character" in f]) == 1, flushed
     assert command[-1] == "INSERT INTO EVENTS (GUILD_ID," or "INSERT INTO PENDING_DECISIONS" in command[-1]
     assert not [s for s in command if s.startswith("SELECT") and "PENDING_DECISIONS" not in s], command
     if mode == "auto":
