@@ -147,12 +147,26 @@ def _invisible(char: str) -> bool:
     return char != "\n" and unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp")
 
 
+# Any character one of the rewrites below may touch: anything but printable ASCII and the line break (an invisible
+# or control character, or text the invisible check must read), markup, and the characters that start a list
+# item, a numbered line, a link's scheme or a mention. Text without any (most names) is already plain.
+_MAY_NEED_WORK = re.compile(r"[^\n\x20-\x7e]|[\\*_~|`\[\]<>#+\-.:@]")
+_ASCII_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # the only invisible characters ASCII has
+
+
 def plain(value: object) -> Plain:
     """``value`` as text that Discord shows as itself: no markdown, link, mention or invisible character."""
     if isinstance(value, Plain):
         return value
     text = str(value)
-    if any(_invisible(c) for c in text):
+    if _MAY_NEED_WORK.search(text) is None:  # 45 calls an attack that hits: most are names with nothing to do
+        return Plain(text)
+    return _made_plain(text)
+
+
+def _made_plain(text: str) -> Plain:
+    """Every rewrite of ``plain``, in order (the fast path above skips text none of them touches)."""
+    if (not text.isascii() or _ASCII_CONTROL.search(text)) and any(_invisible(c) for c in text):
         text = "".join(c for c in text if not _invisible(c))
     text = _MARKUP.sub(r"\\\1", text)
     text = _LIST_MARK.sub(r"\1\\\2", text)

@@ -37,7 +37,19 @@ from bot.services.results import (
     TreatmentOffer,
     WayOutView,
 )
-from bot.text_safety import clean_name, label, plain, reads_like_numbered, skeleton
+from bot.text_safety import (
+    _EVERYONE,
+    _LIST_MARK,
+    _MARKUP,
+    _NUMBERED,
+    _SCHEME,
+    _invisible,
+    clean_name,
+    label,
+    plain,
+    reads_like_numbered,
+    skeleton,
+)
 from bot.ui import (
     action_embeds,
     character_embeds,
@@ -196,3 +208,37 @@ def test_plain_keeps_ordinary_names_as_they_are() -> None:
     for name in ("Bjorn", "Sir Owain (the Elder)", "Jean-Luc O'Brien", "Bandit 1", "Zo\u00e9"):
         assert plain(name) == name
     assert "https:\u200b//" in plain("https://x.example") and "@\u200beveryone" in plain("@everyone")
+
+
+def _plain_every_rewrite(text: str) -> str:
+    """``plain`` as it was before its fast path: every rewrite run on every text (the reference for the test below)."""
+    if any(_invisible(c) for c in text):
+        text = "".join(c for c in text if not _invisible(c))
+    text = _MARKUP.sub(r"\\\1", text)
+    text = _LIST_MARK.sub(r"\1\\\2", text)
+    text = _NUMBERED.sub(r"\1\\.", text)
+    text = _SCHEME.sub(":\u200b", text)
+    return _EVERYONE.sub("@\u200b", text)
+
+
+# ASCII (controls and line breaks too) and the pieces a rewrite looks for, so that the fast path is tried on
+# text it must leave alone and on text one character away from needing work
+NEAR_PLAIN = st.one_of(
+    st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30),
+    st.lists(st.sampled_from([*HOSTILE_PIECES, "\n", "- ", "+ ", "1. ", "a", "Bandit 1", "\t", "\x7f", "\u00f8"]),
+             max_size=8).map("".join),
+    HOSTILE,
+)
+
+
+@given(text=NEAR_PLAIN)
+def test_plain_with_its_fast_path_is_every_rewrite(text: str) -> None:
+    assert plain(text) == _plain_every_rewrite(text)
+
+
+@pytest.mark.parametrize("char", [chr(code) for code in range(0x80)] + ["\u00f8", "\u200b", "\u2028", "\u202e"])
+def test_plain_with_its_fast_path_is_every_rewrite_for_each_character(char: str) -> None:
+    """Every ASCII character (and a few others) where each rewrite would look for it: alone, as a list mark, after
+    a line's number, before a link's slashes, before a mention's word."""
+    for text in (char, f"a{char}b", f"{char} a", f"1{char} a", f"x\n1{char} a", f"https{char}//x", f"{char}everyone"):
+        assert plain(text) == _plain_every_rewrite(text), repr(text)
