@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 import aiosqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 # Statements that never wait inside a write transaction (or, for reads, in WAL mode): run inline.
 _INLINE_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE", "SAVEPOINT", "RELEASE", "WITH")
@@ -65,3 +66,13 @@ def connector(path: str, *, timeout: float) -> Callable[[], Any]:
         return await connection
 
     return connect
+
+
+async def change_counter(connection: AsyncConnection) -> Callable[[], int] | None:
+    """What reads SQLite's count of rows inserted, updated or deleted on ``connection`` since it opened
+    (``sqlite3_total_changes``: a counter, never undone by a rollback), or None if its driver cannot say
+    (PostgreSQL). A command that leaves it where it was wrote nothing, whatever it ran."""
+    raw = (await connection.get_raw_connection()).driver_connection
+    if not isinstance(raw, aiosqlite.Connection):
+        return None
+    return lambda: raw.total_changes  # a counter's read: safe from any thread

@@ -4,10 +4,18 @@ SQLite lets one connection write at a time. With a pool, every other writer slee
 handler, whose back-off (up to 100 ms a try) serves them late and out of order: under a burst of 100
 channels the tail reached 1.5 s. Here the process orders its own writes instead. Commands queue in
 the order they arrive; the writer takes every command waiting, opens one transaction (``BEGIN
-IMMEDIATE``), runs each command in a SAVEPOINT of its own (a lone command needs none), and commits
-once: one BEGIN, one COMMIT and one fsync are shared by the batch. A command whose work fails rolls
-back to its savepoint alone; the others still commit. Every command learns its result only after the
-COMMIT, so nothing acknowledged is ever lost. The busy timeout stays, for another process (``grievous db upgrade``).
+IMMEDIATE``), runs the commands one after another in it, and commits once: one BEGIN, one COMMIT and one
+fsync are shared by the batch. Every command learns its result only after the COMMIT, so nothing
+acknowledged is ever lost. The busy timeout stays, for another process (``grievous db upgrade``).
+
+A command whose work fails is told its error alone. If it wrote nothing (SQLite's count of changed rows
+did not move, and the transaction is still open), the others go on in the same transaction. If it did,
+the transaction is rolled back and the others run again at once in a new one, before anything queued
+after them: as a retry after a version clash does, they start from a fresh read, and nobody heard of
+their first run. A SAVEPOINT per command would undo the failed one alone, but its SAVEPOINT and RELEASE
+cost each command in a batch more than its own INSERT (0.27 ms, docs/benchmarks.md), to spare a redo
+that a refusal (which comes before any write) never needs. Where the driver cannot count changes
+(PostgreSQL, with group commit forced on), each command still gets a savepoint.
 
 Each command sees the database as the commands before it in the batch left it (the same transaction),
 and none sees another's ORM objects: the session's identity map is emptied between commands, so a
@@ -28,6 +36,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.engine import Database
+from bot.db.inline_sqlite import change_counter
 
 log = logging.getLogger(__name__)
 
@@ -87,29 +96,36 @@ class GroupCommitter:
             batch = [job for job in batch if not job.future.done()]  # a caller that gave up
             if not batch:
                 continue
-            try:
-                retry = await self._commit(batch)
-            except Exception:  # never let the writer die: every job already has its answer
-                log.exception("group commit failed")
-                continue
+            retry: list[_Job] = []
+            while batch:  # a batch rolled back for one command's writes runs again at once, without it
+                try:
+                    later, batch = await self._commit(batch)
+                except Exception:  # never let the writer die: every job already has its answer
+                    log.exception("group commit failed")
+                    break
+                retry += later
+                batch = [job for job in batch if not job.future.done()]
             for job in retry:
                 queue.put_nowait(job)
 
-    async def _commit(self, batch: list[_Job]) -> list[_Job]:
-        """One transaction for ``batch``; returns the jobs to try again in a later batch.
+    async def _commit(self, batch: list[_Job]) -> tuple[list[_Job], list[_Job]]:
+        """One transaction for ``batch``; returns the jobs to try again in a later batch, and those to run
+        again at once (the transaction was rolled back for another's failed writes: see the module's docstring).
 
-        A batch of one needs no SAVEPOINT (two statements fewer, which is what a quiet server runs): its
-        error rolls the whole transaction back instead."""
+        A batch of one needs no change count: its error rolls the whole transaction back."""
         done: list[tuple[_Job, Any]] = []
         failed: list[tuple[_Job, BaseException]] = []  # told after the transaction ends, like the results
         retry: list[_Job] = []
+        redo: list[_Job] = []
         solo = len(batch) == 1
         try:
             async with self.db.sessions() as session, session.begin():
-                for job in batch:
+                changes = None if solo else await change_counter(await session.connection())
+                for index, job in enumerate(batch):
                     job.attempts += 1
+                    before = changes() if changes is not None else 0
                     try:
-                        if solo:
+                        if solo or changes is not None:
                             result = await job.work(session)
                         else:
                             async with session.begin_nested():
@@ -121,12 +137,19 @@ class GroupCommitter:
                             failed.append((job, exc))
                         if solo:
                             raise _RolledBack from exc
+                        if changes is not None and (not session.is_active or changes() != before):
+                            # its writes are in the transaction (or a failed flush rolled it back): undo all
+                            for other, _ in done:
+                                other.attempts -= 1  # not its own failure
+                            redo = [other for other, _ in done] + batch[index + 1:]
+                            done = []
+                            raise _RolledBack from exc
                     else:
                         done.append((job, result))
                     finally:
                         session.expunge_all()
         except _RolledBack:
-            pass  # the one command failed: nothing of it is stored (it is told so below)
+            pass  # the failed command's writes are not stored (it is told so below); ``redo`` runs again
         except Exception as exc:  # the COMMIT itself failed: nothing of this batch is stored
             for job, _ in done:
                 if job.retryable(exc) and job.attempts < job.attempts_left:
@@ -138,7 +161,7 @@ class GroupCommitter:
             if not job.future.done():
                 job.future.set_exception(error)
         if not done:
-            return retry
+            return retry, redo
         self.batches += 1
         self.commands += len(done)
         now = time.perf_counter()
@@ -147,4 +170,4 @@ class GroupCommitter:
                 job.future.set_result(result)
             if self.on_transaction is not None:
                 self.on_transaction(now - job.started, job.attempts)
-        return retry
+        return retry, redo

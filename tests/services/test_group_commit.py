@@ -62,7 +62,7 @@ async def test_ready_commands_from_many_channels_share_a_transaction(services: A
     assert len(begins) < 40
 
 
-@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)  # PostgreSQL: a savepoint each
 async def test_one_commands_error_rolls_back_only_that_command(services: Any) -> None:
     results = await asyncio.gather(*(logged(services, 3000 + n, fail=n % 3 == 0) for n in range(12)),
                                    return_exceptions=True)
@@ -110,3 +110,69 @@ async def test_a_lone_command_needs_no_savepoint_and_its_error_stores_nothing(se
         await logged(services, 2002, fail=True)
     assert await stored_channels(services) == [2001]
     assert "SAVEPOINT" not in sent
+
+
+def counted(services: Any, channel: int, runs: dict[int, int], fail: str | None = None) -> Any:
+    """A command that logs one event in ``channel``, counting its runs; ``fail``: "refuse" (a refusal before
+    any write), "after_write" (a refusal after its INSERT) or "flush" (its INSERT itself fails: a NOT NULL)."""
+
+    async def work(session: Any) -> int:
+        runs[channel] = runs.get(channel, 0) + 1
+        if fail == "refuse":
+            raise UserError(f"channel {channel} refuses")
+        row = record_event(services.runtime, session, actor(channel), "note", {"channel": channel}, None, None)
+        if fail == "flush":
+            row.kind = None
+        await session.flush()
+        if fail == "after_write":
+            raise UserError(f"channel {channel} changes its mind")
+        return int(row.id)
+
+    return services.runtime.transact(channel, work)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_batch_runs_its_commands_without_savepoints(services: Any) -> None:
+    sent: list[str] = []
+    event.listen(services.db.engine.sync_engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_: sent.append(statement.split()[0].upper()))
+    runs: dict[int, int] = {}
+    await asyncio.gather(*(counted(services, 5000 + n, runs) for n in range(8)))
+    assert services.runtime.committer.batches == 1, "the eight queued together"
+    assert sent.count("INSERT") == 8 and "SAVEPOINT" not in sent and "RELEASE" not in sent
+    assert await stored_channels(services) == [5000 + n for n in range(8)]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_refusal_that_wrote_nothing_costs_the_others_nothing(services: Any) -> None:
+    runs: dict[int, int] = {}
+    results = await asyncio.gather(*(counted(services, 6000 + n, runs, "refuse" if n == 3 else None)
+                                     for n in range(8)), return_exceptions=True)
+    assert [n for n, r in enumerate(results) if isinstance(r, UserError)] == [3]
+    assert services.runtime.committer.batches == 1 and set(runs.values()) == {1}, runs
+    assert await stored_channels(services) == [6000 + n for n in range(8) if n != 3]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("fail", ["after_write", "flush"])
+async def test_a_failure_that_wrote_rolls_back_and_the_others_run_again(services: Any, fail: str) -> None:
+    """Its writes (or the transaction a failed flush rolled back) go; the commands before it run again with
+    those after it, in a new transaction, and each is stored once."""
+    committer = services.runtime.committer
+    runs: dict[int, int] = {}
+    told: list[int] = []
+
+    async def answered(n: int) -> int:
+        result = await counted(services, 7000 + n, runs, fail if n == 3 else None)
+        told.append(n)
+        return int(result)
+
+    results = await asyncio.gather(*(answered(n) for n in range(8)), return_exceptions=True)
+    assert [n for n, r in enumerate(results) if isinstance(r, Exception)] == [3]
+    # a refusal is told at once; a failed flush (an IntegrityError) is retried as a clash would be, then refused
+    assert isinstance(results[3], UserError)
+    assert await stored_channels(services) == [7000 + n for n in range(8) if n != 3]
+    assert len({r for r in results if isinstance(r, int)}) == 7
+    assert [runs[7000 + n] for n in range(3)] == [2, 2, 2], "run again after the rollback"
+    assert [runs[7000 + n] for n in range(4, 8)] == [1, 1, 1, 1], "first run after it"
+    assert sorted(told) == [0, 1, 2, 4, 5, 6, 7] and committer.commands == 7
