@@ -127,7 +127,8 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
 
     if call.spends is not None:
         combatant, what = call.spends
-        combatant.declaration = {**combatant.declaration, SPENT: what}
+        if combatant.declaration.get(SPENT) != what:  # the same again (a second attack this round) writes nothing,
+            combatant.declaration = {**combatant.declaration, SPENT: what}  # and an equal dict still costs the flush
     now = rt.clock()
     for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):
         if row is not None and after is not None:

@@ -81,9 +81,9 @@ async def test_an_attack_that_hits_writes_its_answer_in_one_more_transaction(tab
     with transactions(table) as seen, flushes(table) as flushed:
         message = await hit(table, "Bandit 2")
     command, *after = seen
-    # the attacker, the target, their combatant's declaration (unchanged: a second attack this round), the encounter
-    # and the event, with the GM's shock roll: one flush, not one for the event's id and one for the decision
-    rows = ["Character", "Character", "Combatant", "Encounter", "Event"] + (["PendingDecision"] if mode == "gm" else [])
+    # the attacker, the target, the encounter and the event, with the GM's shock roll: one flush, not one for the
+    # event's id and one for the decision; not the attacker's combatant, whose round was spent on an attack already
+    rows = ["Character", "Character", "Encounter", "Event"] + (["PendingDecision"] if mode == "gm" else [])
     assert flushed[0] == rows, flushed
     assert len([f for f in flushed if "Character" in f]) == 1, flushed
     assert command[-1] == "INSERT INTO EVENTS (GUILD_ID," or "INSERT INTO PENDING_DECISIONS" in command[-1]
