@@ -166,7 +166,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     pending = [pending_view(row) for row in (*asked, *rolls)]
     # Only where a character waited on a GM decision before: it reads them after the flush, as it sees the ones
     # just asked for (and their changes go in the transaction's last flush).
-    moot += await lapse_decisions(session, touched, before)
+    moot += await lapse_decisions(session, touched, before, asked)
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
         event.before = replace(record, open_decisions=tuple(row.id for row in moot)).to_json()
     return ActionReport(

@@ -14,7 +14,7 @@ A roll decision's kind is ``roll:<roll>`` or, for Fading Suns, ``roll:<roll>:<id
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +90,13 @@ async def open_roll_decisions(session: AsyncSession, character_id: int) -> list[
     return list((await session.scalars(query)).all())
 
 
+def _held(session: AsyncSession, character_id: int) -> list[PendingDecision]:
+    """The character's decisions this session holds: read or settled in this command (a GM's press,
+    /pending-roll), or opened by this action."""
+    rows = [*session.sync_session.identity_map.values(), *session.new]
+    return [row for row in rows if isinstance(row, PendingDecision) and row.character_id == character_id]
+
+
 async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, characters: Iterable[Character],
                               event: Event | None, before: Mapping[str, Any] | None = None,
                               ) -> tuple[list[PendingDecision], list[PendingDecision]]:
@@ -99,32 +106,42 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
     session holds it (a decision settled but not flushed is not open; one it opened for the same character is).
 
     ``before`` maps character id (as text) to the sheet before the action. Open roll decisions mirror
-    the rolls a sheet owes after every action, so a character who owed none before and owes none now
-    has none to close: its look-up is skipped (the common case, with the bot making the rolls itself).
+    the rolls a sheet owes after every action, so a character who still owes every roll it owed before
+    has none to close, and its open ones are those it owed before: only the rolls newly owed are opened,
+    and nothing is looked up (the common cases: the bot making the rolls itself, so none owed before or
+    after; a GM-rolls server where each blow adds a roll). Otherwise (a roll made or made moot, no
+    ``before``, a decision of the character settled in this command) its open ones are read.
     """
     opened: list[PendingDecision] = []
     closed: list[PendingDecision] = []
     for character in characters:
         if profile_of(character.system) is None:
             continue
+        owed = owed_rolls(character.system, character.sheet)
+        wanted = Counter(o.kind for o in owed)
         earlier = (before or {}).get(str(character.id))
-        if (before is not None and isinstance(earlier, Mapping) and not owed_rolls(character.system, earlier)
-                and not owed_rolls(character.system, character.sheet)):
+        owed_before = (Counter(o.kind for o in owed_rolls(character.system, earlier))
+                       if before is not None and isinstance(earlier, Mapping) else None)
+        if owed_before is not None and not owed_before and not wanted:
             continue
-        wanted = Counter(o.kind for o in owed_rolls(character.system, character.sheet))
-        stored = [d for d in await open_roll_decisions(session, character.id) if d.choice is None and not d.cancelled]
-        for decision in [*stored, *(row for row in opened if row.character_id == character.id)]:
-            if wanted[decision.kind] > 0:
-                wanted[decision.kind] -= 1
-            else:
-                decision.choice = MOOT
-                closed.append(decision)
-        for owed in owed_rolls(character.system, character.sheet):
-            if wanted[owed.kind] <= 0:
+        if (owed_before is not None and not owed_before - wanted
+                and not any(is_roll_kind(row.kind) for row in _held(session, character.id))):
+            wanted -= owed_before  # open already: what it owed before
+        else:
+            stored = [d for d in await open_roll_decisions(session, character.id)
+                      if d.choice is None and not d.cancelled]
+            for decision in [*stored, *(row for row in opened if row.character_id == character.id)]:
+                if wanted[decision.kind] > 0:
+                    wanted[decision.kind] -= 1
+                else:
+                    decision.choice = MOOT
+                    closed.append(decision)
+        for roll in owed:
+            if wanted[roll.kind] <= 0:
                 continue
-            wanted[owed.kind] -= 1
+            wanted[roll.kind] -= 1
             row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event=event,
-                                  character_id=character.id, kind=owed.kind[:32], who=character.name,
+                                  character_id=character.id, kind=roll.kind[:32], who=character.name,
                                   options=list(CHOICES), created_at=rt.clock())
             session.add(row)
             opened.append(row)
@@ -141,17 +158,25 @@ def owed_decisions(sheet: Mapping[str, Any]) -> Counter[str]:
     return Counter(str(d.get("kind")) for d in found if d.get("kind"))
 
 
-async def lapse_decisions(session: AsyncSession, characters: Iterable[Character],
-                          before: Mapping[str, Any]) -> list[PendingDecision]:
+async def lapse_decisions(session: AsyncSession, characters: Iterable[Character], before: Mapping[str, Any],
+                          asked: Sequence[PendingDecision] = ()) -> list[PendingDecision]:
     """Close (``moot``) the open GM decisions whose cause an action took away: the engine no longer keeps them
     on the sheet (a kill wound healed below K, say). Only characters who waited on a decision before the
-    action are looked up. The caller's flush writes the decisions closed."""
+    action are looked up, and of those only where something could lapse: unless the command read or settled
+    one of the character's decisions, those open are at most the ones its sheet waited on before and those
+    this action asked for (``asked``), so if the sheet after still waits on all of them, none lapses. The
+    caller's flush writes the decisions closed."""
     lapsed: list[PendingDecision] = []
     for character in characters:
         earlier = before.get(str(character.id))
         if not isinstance(earlier, Mapping) or not owed_decisions(earlier):
             continue
         wanted = owed_decisions(character.sheet)
+        new = [row for row in asked if row.character_id == character.id]
+        others = [row for row in _held(session, character.id)
+                  if not is_roll_kind(row.kind) and all(row is not a for a in new)]
+        if not others and not (owed_decisions(earlier) + Counter(row.kind for row in new)) - wanted:
+            continue
         query = (select(PendingDecision)
                  .where(PendingDecision.character_id == character.id, PendingDecision.choice.is_(None),
                         PendingDecision.cancelled.is_(False), ~PendingDecision.kind.startswith(PREFIX))

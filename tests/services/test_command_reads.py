@@ -1,18 +1,22 @@
 """What a command reads (issue 23): the server's settings row is asked of the session once a command, however
 many checks read it (the GM role, the catalog, the rulings, secret rolls), and not at all when the encounter
-comes from memory; a row the session no longer holds is never handed out. Counts, never timings."""
+comes from memory; a row the session no longer holds is never handed out. A blow that only adds to the rolls
+its target owes the GM reads no decision. Counts, never timings."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from bot.db import repositories as repo
-from bot.db.models import GuildSettings
+from bot.db.models import GuildSettings, PendingDecision
 from tests.conftest import GM_ROLE, GUILD
 
 
@@ -72,3 +76,86 @@ async def test_a_settings_row_the_session_no_longer_holds_is_read_again(db: Any)
             await session.rollback()
         async with session.begin():
             assert await repo.guild_settings(session, GUILD + 1) is None  # rolled back: it has none again
+
+
+SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
+HIT = "attack=9 defense=3 location=12"  # an edge blow to a Bandit: a wound, and a shock roll
+
+
+@contextmanager
+def selects(db: Any) -> Iterator[list[str]]:
+    """The tables of every SELECT ``db`` sends meanwhile."""
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append(re.findall(r"\bFROM\s+(\w+)", statement)[0])
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+
+
+async def _open_rolls(services: Any) -> list[str]:
+    async with services.db.sessions() as session:
+        rows = await session.scalars(select(PendingDecision.kind).where(PendingDecision.choice.is_(None))
+                                     .order_by(PendingDecision.id))
+        return list(rows)
+
+
+async def test_a_blow_on_a_bandit_owing_the_gm_a_roll_looks_up_no_decision(
+        services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_rolls(manager, "gm")
+    await services.encounters.start(gm)
+    await services.encounters.add_npcs(gm, "bandit", 1)
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    attack = {"aspect": "edge", "aim": "high"}
+    first = await services.combat.attack(alice, "Bandit 1", "Broadsword", attack, HIT, attacker="Bjorn")
+    assert [p.kind for p in first.pending] == ["roll:shock"]
+    with selects(services.db) as seen:  # the Bandit owes shock; this blow adds a kill roll and closes none
+        second = await services.combat.attack(alice, "Bandit 1", "Broadsword", {**attack, "aim": "mid", "modifier": 8},
+                                              "attack=9 defense=2 location=50", attacker="Bjorn")
+    assert seen == []
+    assert [p.kind for p in second.pending] == ["roll:kill"] and second.moot == ()
+    assert await _open_rolls(services) == ["roll:shock", "roll:kill"]
+    # the GM rolls the shock: the Bandit's open rolls are read, as that one is settled
+    rolled = await services.combat.decide(gm, first.pending[0].id, "dice", "1")
+    assert rolled.decided is not None and rolled.decided.kind == "roll:shock"
+    assert await _open_rolls(services) == ["roll:kill"]
+
+
+
+async def _open_decisions(services: Any) -> list[tuple[int, str]]:
+    async with services.db.sessions() as session:
+        rows = await session.execute(select(PendingDecision.id, PendingDecision.kind)
+                                     .where(PendingDecision.choice.is_(None)).order_by(PendingDecision.id))
+        return [(row.id, row.kind) for row in rows]
+
+
+async def test_a_blow_on_a_bandit_waiting_for_the_gm_looks_up_its_decisions_only_where_one_could_lapse(
+        services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.encounters.start(gm)
+    await services.encounters.add_npcs(gm, "bandit", 1)
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50")
+    first = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
+    (kill,) = first.pending
+    assert kill.kind == "kill"  # the bot rolled the kill roll; life or death is the GM's
+    with selects(services.db) as seen:  # a blow that asks nothing more: the kill decision cannot lapse
+        await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"}, HIT,
+                                     attacker="Bjorn")
+    assert seen == []
+    assert await _open_decisions(services) == [(kill.id, "kill")]
+    with selects(services.db) as seen:  # a blow that asks again: one of the two goes, so they are read
+        again = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
+    assert seen == ["pending_decisions"]
+    assert [p.kind for p in again.pending] == ["kill"] and [p.kind for p in again.moot] == ["kill"]
+    assert len(await _open_decisions(services)) == 1
