@@ -9,10 +9,18 @@ mode:gm``): there the GM presses the buttons an attack asks for (shock, kill, de
    encounter), the GM's buttons, /roll, /log, /injuries, autocomplete and /bench-noop. Latency per kind,
    and the bot's CPU per command over the whole mix.
 2. Each kind alone (every guild at once, closed loop): the bot's CPU per command, beside the no-op's
-   measured the same way; an attack that hits has its dice forced (a wound, and shock to roll). Every kind in
-   turn, three rounds; each figure is the median of its rounds.
-3. How an attack that hits grows: by the wounds already on its target (CPU per attack, round by round, on
-   the same Bandit), by the events in the channel (after a burst of /roll) and by the encounter's size.
+   measured the same way; an attack that hits has all its dice forced (``HIT``: a wound and a shock roll,
+   from the third blow a kill roll too, each passed where the bot rolls it, so that the Bandit never dies and
+   every run does the same work). Every kind in turn, three rounds; each figure is the median of its rounds.
+3. How an attack that hits grows: by the wounds already on its target (the same Bandit, blow by blow, up to
+   the 64 a sheet holds), by the events in the channel (after a burst of /roll) and by the encounter's size.
+
+Every blow measured as a hit is a hit and every miss a miss. A wounded Bandit in shock cannot defend, and then
+``MISS``'s dice hit: so misses are measured on a Bandit nothing but misses has struck. A sheet holds at most 64
+wounds (``WOUND_CAP``, ars-harn's own limit): the engine writes a 65th, and every later blow at that sheet is
+refused, so a Bandit that would pass the cap within a measured stretch of hits is replaced too. Replaced means a
+fresh encounter, outside the measured CPU; the output says how many that took, and how many blows were refused all
+the same (a Bandit dead: none, unless the rules change what ``HIT`` does).
 """
 
 from __future__ import annotations
@@ -32,10 +40,16 @@ from emulator import permissions as perms
 from emulator.models import Channel, Member, Message, walk_components
 from emulator.records import InteractionHandle
 from emulator.server import Emulator
+from rules.ars_harn.character import MAX_LIST
 
 WAIT = 30.0
-HIT = "attack=9 defense=3 location=12"  # an edge blow to the Bandit: a wound and a shock roll (tests/e2e gm rolls)
+# An edge blow to the Bandit (tests/e2e gm rolls): a wound and a shock roll; from the third blow the wound is a
+# killing one, with a kill roll and an amputation check. Where the bot rolls them they pass (forced): left to
+# chance, a failed amputation check killed the Bandit, and the next blows measured as hits were refusals.
+HIT = "attack=9 defense=3 location=12 shock=9 kill=9 amputation=9"
 MISS = "attack=2 defense=9"
+WOUND_CAP = MAX_LIST  # the wounds an ars-harn sheet holds: the sheet with one more is refused
+WOUND_BAND = 8  # the growth by wounds is shown in bands of this many blows
 # An answer naming one of these means the Bandit is out of the fight: the table starts a fresh encounter.
 GONE = re.compile(r"\bis already (dead|out)", re.IGNORECASE)  # the answer to a blow at a dead Bandit
 OUT = re.compile(r"\b(dies|dead|killed|incapacitated|unconscious|out of the fight)\b", re.IGNORECASE)
@@ -50,6 +64,7 @@ class Table:
     gm_rolls: bool
     guards: int
     attacks_on_target: int = 0
+    misses_on_target: int = 0  # MISS blows on it: the others may each have wounded it
 
 
 @dataclass
@@ -58,6 +73,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     fresh_encounters: int = 0
     refused: int = 0  # blows at a Bandit already dead (then a fresh encounter)
+    for_room: int = 0  # fresh encounters made, unmeasured, for misses or before a Bandit would pass WOUND_CAP wounds
 
     @property
     def commands(self) -> int:
@@ -137,6 +153,7 @@ class Player:
         options = {"target": "Bandit 1", "attacker": "Raider 1", "aspect": "edge"}
         message = await self.slash(kind, "attack", options | ({"dice": dice} if dice else {}))
         self.table.attacks_on_target += 1
+        self.table.misses_on_target += dice == MISS
         if message is not None and message.ephemeral and GONE.search(text_of(message)):
             # forced blows can kill where the bot rolls shock and kill itself: not an error, a fresh fight
             self.tally.errors.pop()
@@ -166,7 +183,7 @@ class Player:
         for template, number, prefix in fighters(self.table):
             await self.slash("encounter", "encounter npcs", {"template": template, "count": number,
                                                              "name_prefix": prefix})
-        self.table.attacks_on_target = 0
+        self.table.attacks_on_target = self.table.misses_on_target = 0
         self.tally.fresh_encounters += 1
 
     async def step(self, kind: str) -> None:
@@ -217,15 +234,16 @@ class Evening:
     mix_cpu_s: float
     mix_rest_calls: int  # the REST requests the bot made during the mix
     kinds: list[KindCost]
-    by_wounds: list[tuple[int, float]]  # (wounds already on the target, CPU ms per attack that hits)
+    by_wounds: list[tuple[str, float]]  # (band of wounds already on the target, CPU ms per attack that hits)
     by_events: list[tuple[str, float]]
     by_combatants: list[tuple[int, float]]
     open_loop: list[tuple[float, Tally]] = field(default_factory=list)  # (rate sent, what it measured)
+    outside: Tally = field(default_factory=Tally)  # the phases after the mix: fresh encounters, refused blows
 
 
 async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_kind: int,
                       cpu: Callable[[], float], warm: Callable[[], Awaitable[None]] | None = None,
-                      rounds: int = 3) -> Evening:
+                      rounds: int = 3, wounds: int = WOUND_CAP) -> Evening:
     """The phases above, against a bot that is ready; ``cpu()`` reads the bot process's CPU seconds."""
     mix = Tally()
     players = [Player(emu, t, mix) for t in tables]
@@ -247,13 +265,19 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
     mix_seconds, mix_cpu = time.perf_counter() - began, cpu() - before
     mix_rest = len(emu.requests) - requests
 
+    outside = Tally()
+
     async def measured(kind: str, among: list[Player], times: int) -> tuple[float, Tally]:
-        alone = Tally()
-        for p in among:
-            p.tally = alone
-        before = cpu()
-        await each(lambda p: _repeat(p, kind, times), among)
-        spent = cpu() - before
+        alone, spent = Tally(), 0.0
+        for stretch in in_stretches(times, kind):
+            await make_room(among, kind, stretch, outside)  # outside the measured CPU
+            for p in among:
+                p.tally = alone
+            before = cpu()
+            await asyncio.gather(*(_repeat(p, kind, stretch) for p in among))
+            spent += cpu() - before
+        outside.refused += alone.refused
+        outside.fresh_encounters += alone.fresh_encounters
         return 1000.0 * spent / max(1, alone.commands), alone
 
     async def fresh(among: list[Player]) -> None:
@@ -280,16 +304,16 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
                       percentile(seen[kind], 99), tuple(costs[kind]), calls[kind] / max(1, len(seen[kind])))
              for kind in KINDS]
 
-    # growth with the wounds on the target: round r, every table hits its Bandit once more. Only where the GM
-    # rolls: there shock and kill wait for the GM (not pressed here), so the Bandit stays in the fight.
+    # growth with the wounds on the target: round r, every table hits its Bandit once more, up to the wounds a
+    # sheet holds; shown in bands of WOUND_BAND rounds.
     await fresh(players)
-    by_wounds = []
-    rounds = max(4, per_kind * 2)
-    waiting = [p for p in players if p.table.gm_rolls]
-    for r in range(rounds):
-        cost, alone = await measured("attack (hit)", waiting, 1)
+    per_round = []
+    for _ in range(min(wounds, WOUND_CAP)):
+        cost, alone = await measured("attack (hit)", players, 1)
         mix.errors += alone.errors
-        by_wounds.append((r, cost))
+        per_round.append(cost)
+    by_wounds = [(f"{b}-{min(b + WOUND_BAND, len(per_round)) - 1}", statistics.mean(per_round[b:b + WOUND_BAND]))
+                 for b in range(0, len(per_round), WOUND_BAND)]
     # events in the channel: a fresh Bandit, before and after a burst of /roll
     await fresh(players)
     first, _ = await measured("attack (hit)", players, 2)
@@ -304,7 +328,8 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         among = [p for p in players if 2 + p.table.guards == size]
         cost, _ = await measured("attack (hit)", among, 2)
         by_combatants.append((size, cost))
-    return Evening(mix, mix_seconds, mix_cpu, mix_rest, kinds, by_wounds, by_events, by_combatants)
+    return Evening(mix, mix_seconds, mix_cpu, mix_rest, kinds, by_wounds, by_events, by_combatants,
+                   outside=outside)
 
 
 async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
@@ -344,6 +369,57 @@ async def _repeat(player: Player, kind: str, times: int) -> None:
         await player.step(kind)
 
 
+def needs_fresh(table: Table, kind: str, blows: int) -> bool:
+    """Would ``blows`` attacks of ``kind`` at the table's Bandit not be what they are named? A miss needs a Bandit
+    that can defend (struck by misses only); a hit, room for one more wound on the sheet (every blow but a miss
+    may have wounded it)."""
+    struck = table.attacks_on_target - table.misses_on_target
+    if kind == "attack (miss)":
+        return struck > 0
+    if kind == "attack (hit)":
+        if blows > WOUND_CAP:
+            raise ValueError(f"{blows} hits on one Bandit: a sheet holds {WOUND_CAP} wounds")
+        return struck + blows > WOUND_CAP
+    return False
+
+
+async def make_room(players: list[Player], kind: str, blows: int, counted: Tally) -> None:
+    """Before ``blows`` attacks of ``kind``: a fresh encounter (its commands in no measure) for each player whose
+    Bandit ``needs_fresh``; ``counted.for_room`` counts them."""
+    full = [p for p in players if needs_fresh(p.table, kind, blows)]
+    kept = [p.tally for p in full]
+    for p in full:
+        p.tally = Tally()
+    await asyncio.gather(*(p.fresh_encounter() for p in full))
+    for p, tally in zip(full, kept, strict=True):
+        p.tally = tally
+    counted.for_room += len(full)
+
+
+def in_stretches(times: int, kind: str) -> list[int]:
+    """``times`` attacks of ``kind`` in stretches one Bandit takes (hits: ``WOUND_CAP``); other kinds in one."""
+    if kind != "attack (hit)" or times <= WOUND_CAP:
+        return [times]
+    return [WOUND_CAP] * (times // WOUND_CAP) + ([times % WOUND_CAP] if times % WOUND_CAP else [])
+
+
+async def hits_window(emu: Emulator, tables: list[Table], per_table: int, start: Callable[[], Awaitable[None]],
+                      stop: Callable[[], Awaitable[None]]) -> Tally:
+    """``per_table`` attacks that hit at each table, on fresh Bandits, in stretches a sheet holds, each between
+    ``start()`` and ``stop()`` (a profiler's) and the fresh encounters outside them. What the attacks saw."""
+    tally, outside = Tally(), Tally()
+    players = [Player(emu, t, tally) for t in tables]
+    for p in players:
+        p.table.attacks_on_target = WOUND_CAP + 1  # a fresh Bandit for the first stretch
+    for stretch in in_stretches(per_table, "attack (hit)"):
+        await make_room(players, "attack (hit)", stretch, outside)
+        await start()
+        await asyncio.gather(*(_repeat(p, "attack (hit)", stretch) for p in players))
+        await stop()
+    tally.for_room = outside.for_room
+    return tally
+
+
 def render(evening: Evening) -> list[str]:
     mix = evening.mix
     noop = next(k.cpu_ms for k in evening.kinds if k.kind == "noop")
@@ -351,6 +427,9 @@ def render(evening: Evening) -> list[str]:
            f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.commands):.1f} ms per command, "
            f"{evening.mix_rest_calls / max(1, mix.commands):.2f} REST calls per command; "
            f"{mix.fresh_encounters} fresh encounters; errors {len(mix.errors)}.", "",
+           f"After the mix: {evening.outside.for_room} fresh encounters, not measured, so that misses met a Bandit "
+           f"that can defend and no sheet passed the {WOUND_CAP} wounds it holds; {evening.outside.refused} blows "
+           "refused all the same (a Bandit already dead: then a fresh encounter, both measured).", "",
            "| in the mix | commands | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
     for kind, values in sorted(mix.latencies.items()):
         out.append(f"| {kind} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} |")
@@ -364,7 +443,8 @@ def render(evening: Evening) -> list[str]:
     out += ["", "Each kind ran once a round, every kind in turn, for several rounds: its CPU figure is the median of "
             "its rounds (the range beside it), the ratio is to the no-op's median.", "",
             "An attack that hits, bot CPU ms per attack:", "",
-            "- by the wounds already on the target: " + ", ".join(f"{w}: {c:.2f}" for w, c in evening.by_wounds),
+            f"- by the wounds already on the target ({WOUND_BAND} blows a figure): "
+            + ", ".join(f"{w}: {c:.2f}" for w, c in evening.by_wounds),
             "- by the events in the channel: " + ", ".join(f"{e}: {c:.2f}" for e, c in evening.by_events),
             "- by the combatants in the encounter: " + ", ".join(f"{n}: {c:.2f}" for n, c in evening.by_combatants)]
     if mix.errors:

@@ -19,9 +19,12 @@ this process, so the bot's own CPU time and memory can be read from /proc apart 
 
 ``--mix`` measures a real evening instead (bench/evening.py: attacks that hit and miss, GM buttons, /roll,
 /log, /injuries, autocomplete, the no-op; each kind's bot CPU beside the no-op's, and how an attack that
-hits grows), on SQLite; ``--profile FILE`` also writes a cProfile of the bot process for attacks that hit
-(read it with ``python -m bench.profile_summary FILE``).
+hits grows), on SQLite. Then, for ``--per-kind`` attacks that hit at each table on fresh Bandits:
+``--spy FILE`` samples the bot process with py-spy (every thread, CPU only; py-spy installed by hand) and
+prints where the CPU went; ``--profile FILE`` writes a cProfile of the event loop's thread instead (exact
+call counts, but it slows Python code about threefold). Read either with ``python -m bench.profile_summary``.
 
+    .venv/bin/python -m bench.scaling --mix --active 20 --per-player 10 --per-kind 15 --spy /tmp/hit.pyspy
     .venv/bin/python -m bench.scaling --mix --active 20 --per-player 40 --profile /tmp/evening.prof
     .venv/bin/python -m bench.scaling --mix --active 20 --rates 20,40,80,160   # and p99 at set rates
 """
@@ -49,7 +52,7 @@ if __package__ in (None, ""):  # `python bench/scaling.py`: make `bench` importa
 
 from sqlalchemy import text
 
-from bench import evening
+from bench import evening, profile_summary, spy
 from bench.doc_block import write_block
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
@@ -309,22 +312,60 @@ async def run_mix(args: argparse.Namespace, workdir: Path) -> tuple[evening.Even
             await emu.wait_until(
                 lambda: len({w.guild_id for w in emu.command_writes if w.guild_id is not None}) >= guilds or None,
                 max(WAIT, guilds / 20), "every server's own commands")
-            result = await evening.run_evening(emu, tables, args.per_player, args.per_kind, lambda: cpu_seconds(pid))
+            result = await evening.run_evening(emu, tables, args.per_player, args.per_kind, lambda: cpu_seconds(pid),
+                                               wounds=args.wounds)
             if args.rates:
                 rates = [float(r) for r in args.rates.split(",") if r.strip()]
                 result.open_loop = await evening.open_loop(emu, tables, rates, args.seconds)
-            profiled = None
-            if args.profile:  # attacks that hit, on fresh Bandits, under cProfile (slower: read the shares)
-                players = [evening.Player(emu, t, evening.Tally()) for t in tables]
-                await asyncio.gather(*(p.fresh_encounter() for p in players))
-                os.kill(pid, signal.SIGUSR1)
-                await asyncio.gather(*(evening._repeat(p, "attack (hit)", args.per_kind) for p in players))
-                os.kill(pid, signal.SIGUSR2)
-                await asyncio.sleep(1.0)
-                profiled = f"{len(players) * args.per_kind} attacks that hit profiled into {args.profile}"
+            profiled = await profile_hits(emu, tables, pid, args) if args.profile or args.spy else None
         finally:
             await bot.stop()
     return result, profiled
+
+
+async def profile_hits(emu: Emulator, tables: list[evening.Table], pid: int, args: argparse.Namespace) -> str:
+    """Attacks that hit, on fresh Bandits, under cProfile (the bot's SIGUSR1/SIGUSR2: bench/evening_bot.py) or
+    py-spy, each stretch a sheet holds sampled and the fresh encounters between them not; what was profiled,
+    and for py-spy where the CPU went."""
+    out = Path(args.spy) if args.spy else None
+    if out is not None:
+        out.unlink(missing_ok=True)
+    part = out.with_name(out.name + ".part") if out is not None else None
+    recording: list[spy.Recording] = []
+    cpu = [0.0, 0.0]  # CPU seconds in the stretches so far; the clock at the current one's start
+
+    async def start() -> None:
+        if part is not None:
+            recording.append(spy.Recording(pid, part))
+            await recording[-1].start()
+        else:
+            os.kill(pid, signal.SIGUSR1)
+        cpu[1] = cpu_seconds(pid)
+
+    async def stop() -> None:
+        cpu[0] += cpu_seconds(pid) - cpu[1]
+        if out is not None:
+            sampled = await recording.pop().stop()
+            with out.open("a", encoding="utf-8") as whole:  # raw stacks add up: a line a stack and its count
+                whole.write(sampled.read_text(encoding="utf-8"))
+            sampled.unlink()
+        else:
+            os.kill(pid, signal.SIGUSR2)  # the profile so far, written
+            await asyncio.sleep(1.0)
+
+    seen = await evening.hits_window(emu, tables, args.per_kind, start, stop)
+    hits, spent = len(seen.latencies["attack (hit)"]), cpu[0]
+    said = (f"{hits} attacks that hit ({args.per_kind} a table on fresh Bandits, at most {evening.WOUND_CAP} on one; "
+            f"{seen.for_room} fresh encounters, not profiled), {seen.refused} refused, "
+            f"errors {len(seen.errors)}" + (f" ({'; '.join(seen.errors[:2])})" if seen.errors else "")
+            + f"; the bot's CPU in them {spent:.2f} s ({1000 * spent / max(1, seen.commands):.2f} ms a command)")
+    if out is None:
+        return f"{said}, profiled into {args.profile}: `python -m bench.profile_summary {args.profile} --per {hits}`"
+    lines = profile_summary.report(out, per=seen.commands, top=25, cpu_s=spent,
+                                   pattern=r"^Session\.(flush|execute|get|commit) ")
+    return "\n".join([f"{said}, sampled by py-spy into {out} (`python -m bench.profile_summary {out} "
+                      f"--per {seen.commands} --cpu {spent:.2f}`; the ms per command below are that CPU shared "
+                      "out by the samples):", "", *lines])
 
 
 async def main_mix(args: argparse.Namespace) -> int:
@@ -344,7 +385,7 @@ async def main_mix(args: argparse.Namespace) -> int:
         print(f"\nOpen loop: the mix sent at a set rate, {args.seconds:g} s at each rate (p99 over every kind):\n")
         print("\n".join(evening.render_open_loop(result.open_loop)))
     if profiled:
-        print(f"\n{profiled}")
+        print(f"\nProfile: {profiled}")
     return 1 if result.mix.errors else 0
 
 
@@ -395,13 +436,26 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--mix", action="store_true", help="a real evening's mix instead (bench/evening.py)")
     parser.add_argument("--per-kind", type=int, default=5, help="with --mix: commands per guild for each kind alone")
     parser.add_argument("--combatants", type=int, default=10, help="with --mix: the larger encounters' size")
+    parser.add_argument("--wounds", type=int, default=evening.WOUND_CAP,
+                        help=f"with --mix: blows on one Bandit for the growth by wounds (at most, and default, "
+                        f"{evening.WOUND_CAP})")
     parser.add_argument("--rates", default="", help="with --mix: open-loop rates (commands/s), e.g. 20,40,80")
     parser.add_argument("--seconds", type=float, default=15.0, help="with --mix: seconds at each open-loop rate")
-    parser.add_argument("--profile", help="with --mix: write a cProfile of the bot for attacks that hit here")
+    profilers = parser.add_mutually_exclusive_group()
+    profilers.add_argument("--profile", help="with --mix: write a cProfile of the bot for attacks that hit here")
+    profilers.add_argument("--spy", help="with --mix: py-spy's samples of the bot for attacks that hit, here")
     parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
     args = parser.parse_args(argv)
     if args.profile:
         args.profile = str(Path(args.profile).resolve())  # the bot process runs in the repository's root
+    if args.spy:
+        args.spy = str(Path(args.spy).resolve())
+        if spy.executable() is None:
+            parser.error(spy.MISSING)
+    if not 1 <= args.wounds <= evening.WOUND_CAP:
+        parser.error(f"--wounds is 1 to {evening.WOUND_CAP}")
+    if (args.spy or args.profile) and not args.mix:
+        parser.error("--spy and --profile go with --mix")
     if min(args.guilds, args.channels, args.active, args.per_player) < 0 or args.active < 1:
         parser.error("counts must be positive (and at least one active guild)")
     return args

@@ -9,15 +9,20 @@ from bench import evening, profile_summary, scaling
 
 async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_bot(tmp_path: Path) -> None:
     profile = tmp_path / "evening.prof"
-    args = scaling.parse_args(["--mix", "--active", "4", "--per-player", "10", "--per-kind", "1",
+    args = scaling.parse_args(["--mix", "--active", "4", "--per-player", "10", "--per-kind", "1", "--wounds", "10",
                                "--combatants", "4", "--profile", str(profile), "--rates", "5", "--seconds", "2"])
     result, profiled = await scaling.run_mix(args, tmp_path)
     assert result.mix.errors == []
     assert {k.kind for k in result.kinds if k.commands} == set(evening.KINDS)
     assert {"attack", "roll", "log", "injuries", "autocomplete", "noop"} <= set(result.mix.latencies)
-    assert [w for w, _ in result.by_wounds] == list(range(len(result.by_wounds)))
+    assert [w for w, _ in result.by_wounds] == ["0-7", "8-9"]
+    # every blow measured as a hit was one, and every miss met a Bandit that could defend: rounds 2 and 3's misses
+    # came after the last round's hit, so each table's Bandit was replaced before them (not measured)
+    assert result.outside.refused == 0
+    assert result.outside.for_room == 2 * 4
     assert [n for n, _ in result.by_combatants] == [2, 4]
-    assert profiled is not None and "bot" in " ".join(profile_summary.summarize(profile))
+    assert profiled is not None and "0 refused, errors 0" in profiled
+    assert "bot" in " ".join(profile_summary.summarize(profile))
     [(rate, sent)] = result.open_loop
     assert rate == 5 and sent.commands >= 8
     assert evening.render(result) and evening.render_open_loop(result.open_loop)
