@@ -284,6 +284,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         for p in among:
             p.tally = Tally()
         await each(lambda p: p.fresh_encounter(), among)
+        await settle(emu)
         emu.interactions.clear()
 
     # Every kind once a round, ``rounds`` rounds: each kind's figure is the median of its rounds, so that the
@@ -394,6 +395,21 @@ async def make_room(players: list[Player], kind: str, blows: int, counted: Tally
     for p, tally in zip(full, kept, strict=True):
         p.tally = tally
     counted.for_room += len(full)
+    if full:
+        await settle(full[0].emu)
+
+
+async def settle(emu: Emulator, quiet: float = 0.3, limit: float = 10.0) -> None:
+    """Wait until the bot has sent nothing for ``quiet`` seconds: a fresh encounter's answers come before its
+    tracker is posted and pinned, and that work must not land in the next measured window."""
+    began = last_change = time.monotonic()
+    seen = len(emu.requests)
+    while time.monotonic() - began < limit:
+        await asyncio.sleep(0.05)
+        if len(emu.requests) != seen:
+            seen, last_change = len(emu.requests), time.monotonic()
+        elif time.monotonic() - last_change >= quiet:
+            return
 
 
 def in_stretches(times: int, kind: str) -> list[int]:
@@ -412,7 +428,7 @@ async def hits_window(emu: Emulator, tables: list[Table], per_table: int, start:
     for p in players:
         p.table.attacks_on_target = WOUND_CAP + 1  # a fresh Bandit for the first stretch
     for stretch in in_stretches(per_table, "attack (hit)"):
-        await make_room(players, "attack (hit)", stretch, outside)
+        await make_room(players, "attack (hit)", stretch, outside)  # and settles
         await start()
         await asyncio.gather(*(_repeat(p, "attack (hit)", stretch) for p in players))
         await stop()
