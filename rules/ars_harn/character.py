@@ -20,6 +20,7 @@ from rules.ars_harn.catalog import (
     key_of,
 )
 from rules.errors import SheetError
+from rules.parse_memo import ParseMemo
 from rules.sheet import as_mapping, get_bool, get_float, get_int, get_list, get_mapping, get_str
 
 CHARACTERISTICS = ("int", "per", "pre", "com", "str", "sta", "dex", "qik")
@@ -207,8 +208,16 @@ def _copy(value: Any) -> Any:
 # -- parsing -----------------------------------------------------------------------------------
 
 
+_PARSED: ParseMemo[Character] = ParseMemo()
+
+
 def parse_character(sheet: Any, who: str, catalog: ArsHarnCatalog) -> Character:
-    """The character on ``sheet``; every problem is one SheetError naming ``who`` and the field."""
+    """The character on ``sheet``; every problem is one SheetError naming ``who`` and the field. A sheet parsed
+    before (the same content, the same catalog) is not parsed again (rules/parse_memo.py)."""
+    return _PARSED.get(sheet, catalog, lambda: _parse_character(sheet, who, catalog))
+
+
+def _parse_character(sheet: Any, who: str, catalog: ArsHarnCatalog) -> Character:
     sheet = as_mapping(sheet, who)
     # The pack's sheet description checks the fields a player writes (all mistakes at once, with ranges);
     # what follows reads them and checks the state the bot keeps.
