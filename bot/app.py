@@ -17,6 +17,7 @@ from bot.cogs import EXTENSIONS
 from bot.command_sync import CommandSync
 from bot.config import Config
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
+from bot.discord_json import install as install_discord_json
 from bot.discord_permissions import Refusals
 from bot.ops.flights import Flight, Flights, current, install_task_factory
 from bot.ops.health import HealthServer
@@ -35,6 +36,9 @@ from bot.ui.publish import SHOWN, trackers_settled
 from bot.ui.views import ConfirmButton
 
 log = logging.getLogger("grievous")
+
+install_discord_json()  # orjson for discord.py, read as json reads (bot/discord_json.py)
+
 # On SIGTERM or SIGINT the bot stops taking interactions and gives those in flight this long to finish and
 # be answered (a command's own work is bounded at 10 s; most end in well under a second). It fits Docker's
 # default stop timeout (10 s) with room to close; deploy/ gives systemd and compose 20 s.
