@@ -17,6 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
+from bot.db import json_text
 from bot.db.inline_sqlite import connector
 from bot.db.pg_url import asyncpg_options
 from bot.db.storage import StorageState
@@ -80,6 +81,9 @@ class Database:
     @classmethod
     def from_url(cls, url: str = DEFAULT_DATABASE_URL, **engine_options: Any) -> Database:
         parsed = make_url(url)
+        # The JSON columns' text: orjson where it is exactly json's, json where not (bot/db/json_text.py).
+        engine_options.setdefault("json_serializer", json_text.dumps)
+        engine_options.setdefault("json_deserializer", json_text.loads)
         if parsed.get_backend_name() == "sqlite":
             timeout = SQLITE_BUSY_TIMEOUT_MS / 1000
             if parsed.database not in (None, "", ":memory:") and not parsed.query:
