@@ -412,23 +412,34 @@ async def settle(emu: Emulator, quiet: float = 0.3, limit: float = 10.0) -> None
             return
 
 
-def in_stretches(times: int, kind: str) -> list[int]:
-    """``times`` attacks of ``kind`` in stretches one Bandit takes (hits: ``WOUND_CAP``); other kinds in one."""
-    if kind != "attack (hit)" or times <= WOUND_CAP:
+def in_stretches(times: int, kind: str, room: int = WOUND_CAP) -> list[int]:
+    """``times`` attacks of ``kind`` in stretches one Bandit takes (hits: ``room``, at most ``WOUND_CAP``); other
+    kinds in one."""
+    if kind != "attack (hit)" or times <= room:
         return [times]
-    return [WOUND_CAP] * (times // WOUND_CAP) + ([times % WOUND_CAP] if times % WOUND_CAP else [])
+    return [room] * (times // room) + ([times % room] if times % room else [])
 
 
 async def hits_window(emu: Emulator, tables: list[Table], per_table: int, start: Callable[[], Awaitable[None]],
-                      stop: Callable[[], Awaitable[None]]) -> Tally:
-    """``per_table`` attacks that hit at each table, on fresh Bandits, in stretches a sheet holds, each between
-    ``start()`` and ``stop()`` (a profiler's) and the fresh encounters outside them. What the attacks saw."""
+                      stop: Callable[[], Awaitable[None]], wounded: int = 0) -> Tally:
+    """``per_table`` attacks that hit at each table, on fresh Bandits (``wounded`` > 0: each first given that many
+    wounds, not profiled), in stretches a sheet holds, each between ``start()`` and ``stop()`` (a profiler's) and
+    the fresh encounters outside them. What the profiled attacks saw."""
+    if not 0 <= wounded < WOUND_CAP:
+        raise ValueError(f"a Bandit holds {WOUND_CAP} wounds: {wounded} before the profiled hits leaves no room")
     tally, outside = Tally(), Tally()
     players = [Player(emu, t, tally) for t in tables]
-    for p in players:
-        p.table.attacks_on_target = WOUND_CAP + 1  # a fresh Bandit for the first stretch
-    for stretch in in_stretches(per_table, "attack (hit)"):
+    for stretch in in_stretches(per_table, "attack (hit)", WOUND_CAP - wounded):
+        for p in players:
+            p.table.attacks_on_target = WOUND_CAP + 1  # a fresh Bandit for every stretch
         await make_room(players, "attack (hit)", stretch, outside)  # and settles
+        if wounded:
+            for p in players:
+                p.tally = Tally()
+            await asyncio.gather(*(_repeat(p, "attack (hit)", wounded) for p in players))
+            for p in players:
+                p.tally = tally
+            await settle(emu)
         await start()
         await asyncio.gather(*(_repeat(p, "attack (hit)", stretch) for p in players))
         await stop()

@@ -353,9 +353,11 @@ async def profile_hits(emu: Emulator, tables: list[evening.Table], pid: int, arg
             os.kill(pid, signal.SIGUSR2)  # the profile so far, written
             await asyncio.sleep(1.0)
 
-    seen = await evening.hits_window(emu, tables, args.per_kind, start, stop)
+    seen = await evening.hits_window(emu, tables, args.per_kind, start, stop, args.profile_wounded)
     hits, spent = len(seen.latencies["attack (hit)"]), cpu[0]
-    said = (f"{hits} attacks that hit ({args.per_kind} a table on fresh Bandits, at most {evening.WOUND_CAP} on one; "
+    on = f"Bandits given {args.profile_wounded} wounds first" if args.profile_wounded else "fresh Bandits"
+    said = (f"{hits} attacks that hit ({args.per_kind} a table on {on}, at most "
+            f"{evening.WOUND_CAP - args.profile_wounded} on one; "
             f"{seen.for_room} fresh encounters, not profiled), {seen.refused} refused, "
             f"errors {len(seen.errors)}" + (f" ({'; '.join(seen.errors[:2])})" if seen.errors else "")
             + f"; the bot's CPU in them {spent:.2f} s ({1000 * spent / max(1, seen.commands):.2f} ms a command)")
@@ -444,6 +446,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     profilers = parser.add_mutually_exclusive_group()
     profilers.add_argument("--profile", help="with --mix: write a cProfile of the bot for attacks that hit here")
     profilers.add_argument("--spy", help="with --mix: py-spy's samples of the bot for attacks that hit, here")
+    parser.add_argument("--profile-wounded", type=int, default=0, metavar="N",
+                        help="with --spy or --profile: each Bandit takes N hits first, not profiled (how a hit "
+                        "grows with the wounds on its target)")
     parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
     args = parser.parse_args(argv)
     if args.profile:
@@ -454,6 +459,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             parser.error(spy.MISSING)
     if not 1 <= args.wounds <= evening.WOUND_CAP:
         parser.error(f"--wounds is 1 to {evening.WOUND_CAP}")
+    if not 0 <= args.profile_wounded < evening.WOUND_CAP:
+        parser.error(f"--profile-wounded is 0 to {evening.WOUND_CAP - 1}")
     if (args.spy or args.profile) and not args.mix:
         parser.error("--spy and --profile go with --mix")
     if min(args.guilds, args.channels, args.active, args.per_player) < 0 or args.active < 1:
