@@ -25,7 +25,7 @@ from bot.services.actions import (
 )
 from bot.services.actor import Actor
 from bot.services.characters import load_character
-from bot.services.encounters import active_encounter
+from bot.services.encounters import active_encounter, channel_encounter
 from bot.services.pending_rolls import (
     DICE,
     MOOT,
@@ -346,10 +346,13 @@ class CombatService:
         picked = next((str(o) for o in decision.options if str(o).casefold() == wanted), None)
         if picked is None:
             raise UserError(f"choose one of {', '.join(map(str, decision.options))}, not '{choice}'")
-        character = await session.get(Character, decision.character_id, with_for_update=True)
+        # The decision's encounter from memory when it is there (its character with it), as an attack takes it.
+        encounter = await channel_encounter(session, actor.guild_id, decision.channel_id)
+        fighting = next((c.character for c in encounter.combatants if c.character_id == decision.character_id),
+                        None) if encounter is not None else None
+        character = fighting or await session.get(Character, decision.character_id, with_for_update=True)
         if character is None:
             raise NotFound(f"{decision.who} no longer exists")
-        encounter = await repo.active_encounter(session, decision.channel_id, for_update=True)
         decision.choice = picked
         decision.decided_by = actor.user_id
         extra = {"decision_id": decision.id, "kind": decision.kind}

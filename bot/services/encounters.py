@@ -35,19 +35,29 @@ MAX_COMBATANTS = 50
 async def active_encounter(session: AsyncSession, actor: Actor, *, for_update: bool = True) -> Encounter:
     """The channel's encounter with its combatants and characters. A command that writes takes it from the
     runtime's encounter cache when it is there, and hands it on there (bot/services/encounter_cache.py)."""
+    encounter = await channel_encounter(session, actor.guild_id, actor.channel_id, for_update=for_update)
+    if encounter is None:
+        raise NotInEncounter("there is no encounter in this channel: start one with /encounter start")
+    return encounter
+
+
+async def channel_encounter(session: AsyncSession, guild_id: int, channel_id: int, *,
+                            for_update: bool = True) -> Encounter | None:
+    """``active_encounter`` of a channel that may have none (a GM's press on a decision of an ended fight)."""
     lending: tuple[EncounterCache, list[Entry]] | None = session.info.get(LENT) if for_update else None
     if lending is not None:
         cache, lent = lending
-        entry = cache.take(actor.channel_id)
-        if entry is not None and ("guild", actor.guild_id) in entry.keys and attach(session, entry):
+        own = session.info.get(OWNER)
+        if isinstance(own, Entry) and own.channel_id == channel_id and own.encounter.active:
+            return own.encounter  # this command has it out already (/pending-roll, then the roll it makes)
+        entry = cache.take(channel_id)
+        if entry is not None and ("guild", guild_id) in entry.keys and attach(session, entry):
             lent.append(entry)
             return entry.encounter
         if entry is not None:
             cache.release(entry)
-    encounter = await repo.active_encounter(session, actor.channel_id, for_update=for_update)
-    if encounter is None:
-        raise NotInEncounter("there is no encounter in this channel: start one with /encounter start")
-    if lending is not None:
+    encounter = await repo.active_encounter(session, channel_id, for_update=for_update)
+    if encounter is not None and lending is not None:
         entry = Entry.of(encounter, await repo.guild_settings(session, encounter.guild_id))
         cache.lend(entry)
         lent.append(entry)

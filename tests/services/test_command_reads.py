@@ -159,3 +159,26 @@ async def test_a_blow_on_a_bandit_waiting_for_the_gm_looks_up_its_decisions_only
     assert seen == ["pending_decisions"]
     assert [p.kind for p in again.pending] == ["kill"] and [p.kind for p in again.moot] == ["kill"]
     assert len(await _open_decisions(services)) == 1
+
+
+async def test_a_gm_press_takes_the_encounter_from_memory_and_leaves_it_there(
+        services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.setup.set_rolls(manager, "gm")
+    await services.encounters.start(gm)
+    await services.encounters.add_npcs(gm, "bandit", 1)
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    attack = {"aspect": "edge", "aim": "high"}
+    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", attack, HIT, attacker="Bjorn")
+    (shock,) = hit.pending
+    with selects(services.db) as pressed:
+        rolled = await services.combat.decide(gm, shock.id, "dice", "1")
+    assert rolled.decided is not None and rolled.decided.kind == "roll:shock"
+    assert "encounters" not in pressed and "characters" not in pressed, pressed
+    with selects(services.db) as seen:  # the press kept it in memory for the next blow
+        await services.combat.attack(alice, "Bandit 1", "Broadsword", attack, HIT, attacker="Bjorn")
+    assert "encounters" not in seen and "characters" not in seen, seen
+    bandit = await services.characters.get(gm, "Bandit 1")
+    assert len(bandit.sheet["wounds"]) == 2
