@@ -56,20 +56,31 @@ def parse_kind(kind: str) -> OwedRoll:
     return OwedRoll(parts[0], ref)
 
 
-def owed_rolls(system: str, sheet: Mapping[str, Any]) -> list[OwedRoll]:
-    """The rolls ``sheet`` says are owed, in the order the engine keeps them."""
+def _owed(system: str, sheet: Mapping[str, Any]) -> list[tuple[str, int | None]]:
+    """(roll, ref) of each roll ``sheet`` says is owed, in the order the engine keeps them."""
     profile = profile_of(system)
     if profile is None:
         return []
     items = sheet.get(profile.pending_field)  # where the engine keeps the rolls it waits for
-    known = profile.roll_actions
+    known, ids = profile.roll_actions, profile.pending_ids
     owed = []
     for item in items if isinstance(items, list) else []:
-        if not isinstance(item, Mapping) or item.get("kind") not in known:
+        if not isinstance(item, dict | Mapping) or item.get("kind") not in known:
             continue
-        ref = item.get("id") if profile.pending_ids else None
-        owed.append(OwedRoll(str(item["kind"]), int(ref) if isinstance(ref, int) else None))
+        ref = item.get("id") if ids else None
+        owed.append((str(item["kind"]), int(ref) if isinstance(ref, int) else None))
     return owed
+
+
+def owed_rolls(system: str, sheet: Mapping[str, Any]) -> list[OwedRoll]:
+    """The rolls ``sheet`` says are owed, in the order the engine keeps them."""
+    return [OwedRoll(roll, ref) for roll, ref in _owed(system, sheet)]
+
+
+def owed_kinds(system: str, sheet: Mapping[str, Any]) -> list[str]:
+    """The decision kind of each roll ``sheet`` says is owed (``OwedRoll.kind``), none of them built: a sheet
+    that waits for the GM may owe dozens, and every action counts them before and after."""
+    return [f"{PREFIX}{roll}" if ref is None else f"{PREFIX}{roll}:{ref}" for roll, ref in _owed(system, sheet)]
 
 
 def roll_action(system: str, owed: OwedRoll) -> dict[str, Any]:
@@ -92,9 +103,12 @@ async def open_roll_decisions(session: AsyncSession, character_id: int) -> list[
 
 def _held(session: AsyncSession, character_id: int) -> list[PendingDecision]:
     """The character's decisions this session holds: read or settled in this command (a GM's press,
-    /pending-roll), or opened by this action."""
-    rows = [*session.sync_session.identity_map.values(), *session.new]
-    return [row for row in rows if isinstance(row, PendingDecision) and row.character_id == character_id]
+    /pending-roll), or opened by this action. The identity map is looked up by its keys (class first), which is
+    cheaper than taking every row it holds."""
+    sync = session.sync_session
+    found = [sync.identity_map.get(key) for key in list(sync.identity_map.keys()) if key[0] is PendingDecision]
+    found += [row for row in sync.new if isinstance(row, PendingDecision)]
+    return [row for row in found if isinstance(row, PendingDecision) and row.character_id == character_id]
 
 
 async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, characters: Iterable[Character],
@@ -117,10 +131,10 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
     for character in characters:
         if profile_of(character.system) is None:
             continue
-        owed = owed_rolls(character.system, character.sheet)
-        wanted = Counter(o.kind for o in owed)
+        owed = owed_kinds(character.system, character.sheet)
+        wanted = Counter(owed)
         earlier = (before or {}).get(str(character.id))
-        owed_before = (Counter(o.kind for o in owed_rolls(character.system, earlier))
+        owed_before = (Counter(owed_kinds(character.system, earlier))
                        if before is not None and isinstance(earlier, Mapping) else None)
         if owed_before is not None and not owed_before and not wanted:
             continue
@@ -136,12 +150,12 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
                 else:
                     decision.choice = MOOT
                     closed.append(decision)
-        for roll in owed:
-            if wanted[roll.kind] <= 0:
+        for kind in owed:
+            if wanted[kind] <= 0:
                 continue
-            wanted[roll.kind] -= 1
+            wanted[kind] -= 1
             row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event=event,
-                                  character_id=character.id, kind=roll.kind[:32], who=character.name,
+                                  character_id=character.id, kind=kind[:32], who=character.name,
                                   options=list(CHOICES), created_at=rt.clock())
             session.add(row)
             opened.append(row)
