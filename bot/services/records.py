@@ -45,11 +45,12 @@ class RecordService:
             dice = DiceSource(forced, rng=self._rt.rng())
             result = roll_expression(expression, dice, victory_chart())
             rolls = [r.to_dict() for r in result.rolls]
-            encounter = await repo.active_encounter(session, actor.channel_id)
+            # the roll is logged in the channel's encounter: its id is all it needs (not its combatants' rows)
+            encounter_id = await repo.active_encounter_id(session, actor.channel_id)
             payload = {"expression": expression, "total": result.total, "result": result.result, "rolls": rolls}
             if secret:
                 payload["secret"] = True
-            event = record_event(self._rt, session, actor, "roll", payload, None, encounter)
+            event = record_event(self._rt, session, actor, "roll", payload, None, encounter_id)
             await session.flush()
             guild = await repo.guild_settings(session, actor.guild_id) if secret else None
             return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),

@@ -16,7 +16,7 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from bot.db import repositories as repo
-from bot.db.models import GuildSettings, PendingDecision
+from bot.db.models import Event, GuildSettings, PendingDecision
 from tests.conftest import GM_ROLE, GUILD
 
 
@@ -84,12 +84,12 @@ HIT = "attack=9 defense=3 location=12"  # an edge blow to a Bandit: a wound, and
 
 @contextmanager
 def selects(db: Any) -> Iterator[list[str]]:
-    """The tables of every SELECT ``db`` sends meanwhile."""
+    """The tables of every SELECT ``db`` sends meanwhile (those it joins after the first)."""
     seen: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if statement.lstrip().upper().startswith("SELECT"):
-            seen.append(re.findall(r"\bFROM\s+(\w+)", statement)[0])
+            seen.append(" ".join(re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", statement)))
 
     event.listen(db.engine.sync_engine, "before_cursor_execute", record)
     try:
@@ -176,9 +176,19 @@ async def test_a_gm_press_takes_the_encounter_from_memory_and_leaves_it_there(
     with selects(services.db) as pressed:
         rolled = await services.combat.decide(gm, shock.id, "dice", "1")
     assert rolled.decided is not None and rolled.decided.kind == "roll:shock"
-    assert "encounters" not in pressed and "characters" not in pressed, pressed
+    assert not [s for s in pressed if "encounters" in s or "characters" in s], pressed
     with selects(services.db) as seen:  # the press kept it in memory for the next blow
         await services.combat.attack(alice, "Bandit 1", "Broadsword", attack, HIT, attacker="Bjorn")
-    assert "encounters" not in seen and "characters" not in seen, seen
+    assert not [s for s in seen if "encounters" in s or "characters" in s], seen
     bandit = await services.characters.get(gm, "Bandit 1")
     assert len(bandit.sheet["wounds"]) == 2
+
+
+async def test_a_roll_in_an_encounter_reads_only_its_id(table: Any, alice: Any) -> None:
+    with selects(table.db) as seen:
+        rolled = await table.records.roll(alice, "3d6+2")
+    assert seen == ["encounters"]  # its id: not its combatants, nor their characters' sheets
+    async with table.db.sessions() as session:
+        logged = await session.get(Event, rolled.event_id)
+        encounter_id = await repo.active_encounter_id(session, alice.channel_id)
+    assert logged is not None and encounter_id is not None and logged.encounter_id == encounter_id
