@@ -4,11 +4,11 @@ they do not, the json module does it, so what is stored and what is read back ar
 
 Writing (``dumps``). orjson refuses, and json writes as before: keys that are not text, integers beyond
 64 bits, text with lone surrogates, subclasses of str, int, float, dict and list (passed through to no
-``default``), dataclasses and datetimes (json refuses these too, with its own error). orjson writes NaN
-and the infinities as null where json writes NaN and Infinity: any text with a null in it is read back
-once, and unless that gives the value again (a NaN, a tuple, an enum do not), json writes it. What is
-left is orjson writing two kinds of value that json refuses (an enum member not also a str or int, a
-UUID) into text with no null: nothing stored holds one (a sheet is plain data, ``check_shape``).
+``default``), dataclasses and datetimes. orjson writes NaN and the infinities as null where json writes
+NaN and Infinity, and writes enum members and UUIDs that json refuses: so orjson's text is kept only for
+a value marshal writes whole (builtin types alone, no enum or UUID) with no NaN or infinite double among
+its bytes; anything else goes to json, which writes it or refuses it as before. (Reading the text back to
+compare allocated a copy of every value and cost more than json.dumps in the bot.)
 
 Reading (``loads``). orjson reads an integer beyond 64 bits as a float, so text with a run of 20 digits,
 or 19 after a minus, is read by json; orjson refuses NaN, Infinity, numbers past a double's range and
@@ -19,6 +19,8 @@ orjson was a dependency, both are the json module's."""
 from __future__ import annotations
 
 import json
+import marshal
+import re
 from typing import Any
 
 try:
@@ -38,6 +40,20 @@ _PAST_U64 = b"0" * 20  # 2**64 has 20 digits; every integer past it has more
 _PAST_I64 = b"-" + b"0" * 19  # -2**63 has 19
 
 
+# A double with every exponent bit set (NaN, ±Infinity) as marshal writes it: "g" (0xE7 with its reference
+# flag), then eight bytes little-endian, the last two 0xF0-0xFF and 0x7F or 0xFF. A value's first copy of any
+# float object is written whole; a match elsewhere (in an int's bytes) only sends the value to json.
+_NON_FINITE_DOUBLE = re.compile(rb"[g\xe7].{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+
+
+def _plain_and_finite(value: Any) -> bool:
+    """Builtin types alone (marshal refuses an enum, a UUID, a subclass) and no NaN or infinite float."""
+    try:
+        return _NON_FINITE_DOUBLE.search(marshal.dumps(value)) is None
+    except ValueError:
+        return False
+
+
 def dumps(value: Any) -> str:
     if not HAS_ORJSON:
         return json.dumps(value)
@@ -45,7 +61,7 @@ def dumps(value: Any) -> str:
         text: bytes = orjson.dumps(value, option=_PASS_THROUGH)
     except orjson.JSONEncodeError:
         return json.dumps(value)
-    if b"null" in text and orjson.loads(text) != value:
+    if not _plain_and_finite(value):
         return json.dumps(value)
     return text.decode()
 

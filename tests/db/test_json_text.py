@@ -4,9 +4,12 @@
 
 from __future__ import annotations
 
+import enum
 import itertools
 import json
 import math
+import struct
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -72,8 +75,14 @@ def test_awkward_old_rows_read_as_json_reads_them(raw: str) -> None:
     assert same(json_text.loads(raw), json.loads(raw))
 
 
+class _Colour(enum.Enum):
+    RED = 1
+
+
 def test_values_json_refuses_are_refused_alike() -> None:
-    for value in ({"when": NOW}, {"set": {1, 2}}, {"bytes": b"x"}, {(1, 2): 3}):
+    """orjson writes an enum member and a UUID, and refuses the rest: json's error, as before, for each."""
+    for value in ({"when": NOW}, {"set": {1, 2}}, {"bytes": b"x"}, {(1, 2): 3}, {"colour": _Colour.RED},
+                  {"id": uuid.UUID(int=7)}, [_Colour.RED, None]):
         with pytest.raises(TypeError):
             json.dumps(value)
         with pytest.raises(TypeError):
@@ -84,10 +93,15 @@ def test_values_json_refuses_are_refused_alike() -> None:
         json_text.dumps(loop)
 
 
-def test_nan_and_tuples_are_written_by_json() -> None:
-    """orjson writes NaN as null and could not be told from a None; json's NaN is kept."""
-    value = {"a": [math.nan, None], "b": math.inf, "c": (1, None)}
-    assert json_text.dumps(value) == json.dumps(value)
+def test_nan_and_the_infinities_are_written_by_json_wherever_they_are() -> None:
+    """orjson writes them as null, which reads back as None; json's NaN and Infinity are kept."""
+    nan = math.nan
+    quiet_payload = struct.unpack("<d", bytes.fromhex("0100000000 00f87f".replace(" ", "")))[0]
+    for value in ({"a": [nan, None]}, {"b": math.inf}, [-math.inf], [nan, nan, {"again": nan}], [-nan],
+                  {"deep": [[[{"x": quiet_payload}]]]}, [1.5, 2**40, -1, -(2**31), "g" * 7, nan]):
+        assert json_text.dumps(value) == json.dumps(value)
+    finite = [1.5, -1.0, 5e-324, 1.7976931348623157e308]
+    assert json_text.dumps(finite) == "[1.5,-1.0,5e-324,1.7976931348623157e+308]"  # orjson's text
 
 
 # -- through the databases -------------------------------------------------------------------------
