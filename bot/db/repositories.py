@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import Select, func, inspect, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import defer, joinedload
 
 from bot.db.models import (
     ChannelSettings,
@@ -157,7 +157,10 @@ async def active_encounters_of(session: AsyncSession, character_id: int) -> Sequ
 
 
 async def recent_events(session: AsyncSession, channel_id: int, limit: int) -> Sequence[Event]:
-    query = select(Event).where(Event.channel_id == channel_id).order_by(Event.id.desc()).limit(limit)
+    """The channel's last ``limit`` events, newest first, without their undo records (``before``: the sheets
+    as they were, the largest column; reading it raises): /log shows what happened, not what /undo restores."""
+    query = (select(Event).options(defer(Event.before, raiseload=True)).where(Event.channel_id == channel_id)
+             .order_by(Event.id.desc()).limit(limit))
     return (await session.scalars(query)).all()
 
 

@@ -192,3 +192,20 @@ async def test_a_roll_in_an_encounter_reads_only_its_id(table: Any, alice: Any) 
         logged = await session.get(Event, rolled.event_id)
         encounter_id = await repo.active_encounter_id(session, alice.channel_id)
     assert logged is not None and encounter_id is not None and logged.encounter_id == encounter_id
+
+
+async def test_the_log_does_not_read_the_undo_records(table: Any, gm: Any) -> None:
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(table.db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        log = await table.records.log(gm)
+    finally:
+        event.remove(table.db.engine.sync_engine, "before_cursor_execute", record)
+    assert log[0].kind == "attack" and log[0].summary["target"] == "Brun"
+    (read,) = [s for s in statements if "FROM events" in s]
+    assert "before" not in read  # the sheets as they were: /undo's, not the log's
