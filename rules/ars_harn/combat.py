@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from rules.ars_harn.arms import attack_weapon, parrying_weapons
 from rules.ars_harn.catalog import AIMS, ASPECTS
@@ -86,26 +87,28 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
     if spend and rulings.saved_points_use == "attack_total":
         parts["saved_points"] = spend
     at, die, at_botched = combat_roll(ctx, "attack", parts)
-    out = AttackOutcome(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band,
-                        attack_total=at, attack_die=die.total, attack_botched=at_botched, attack_modifiers=parts)
+    # the record's fields, gathered as the exchange goes and built once at the end (replace() copies them all)
+    out: dict[str, Any] = dict(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band,
+                               attack_total=at, attack_die=die.total, attack_botched=at_botched,
+                               attack_modifiers=parts)
 
     dt, dt_botched = 0, False
     if defender.incapable() is None:
         dparts = defense_parts(ctx, action, defender)
         dt, ddie, dt_botched = combat_roll(ctx, "defense", dparts)
-        out = replace(out, defense_die=ddie.total, defense_modifiers=dparts, defense_rolled=True)
+        out.update(defense_die=ddie.total, defense_modifiers=dparts, defense_rolled=True)
 
     hit = at > dt
     excess = at - dt if hit else 0
-    out = replace(out, defense_total=dt, defense_botched=dt_botched, hit=hit, excess=excess,
-                  saved_points_used=spend, saved_points_capped=stored_capped,
-                  saved_points_cap=cap if stored_capped else None)
+    out.update(defense_total=dt, defense_botched=dt_botched, hit=hit, excess=excess,
+               saved_points_used=spend, saved_points_capped=stored_capped,
+               saved_points_cap=cap if stored_capped else None)
     attacker = replace(attacker, saved_points=0, saved_rounds=0) if spend else attacker
 
     if not hit:
         if earns_advantage(rulings.tactical_advantage, at, dt):
             defender = replace(defender, tactical_advantage=True)
-            out = replace(out, tactical_advantage=True, tactical_advantage_for="defender")
+            out.update(tactical_advantage=True, tactical_advantage_for="defender")
     elif save_excess:
         # Points from earlier rounds that stay in the store (spent into the Attack Total, they are
         # inside the excess already); with any of them, the points have been saved over two rounds.
@@ -117,16 +120,16 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
         # held points have already been aged a round above
         rounds = (before_rounds if held else before_rounds + 1) if carried else 1
         attacker = replace(attacker, saved_points=total, saved_rounds=rounds)
-        out = replace(out, excess_saved=True, saved_points_capped=capped or stored_capped, saved_points_cap=cap)
+        out.update(excess_saved=True, saved_points_capped=capped or stored_capped, saved_points_cap=cap)
     else:
         bonus = spend if (spend and rulings.saved_points_use == "damage_total") else 0
         base = damage_base(attacker, weapon.missile is not None)
         damage = base + excess + bonus + weapon.impact(aspect, range_band)
         blow, wounding, defender = land(ctx, defender, damage, aspect, aim, "weapon")
-        out = replace(out, blow=replace(blow, damage_base=base, damage_total=damage), wounding=wounding)
-    out = replace(out, saved_points=attacker.saved_points, injury_levels=defender.injury_levels,
-                  conditions=defender.conditions)
-    return out, attacker, defender
+        out.update(blow=replace(blow, damage_base=base, damage_total=damage), wounding=wounding)
+    record = AttackOutcome(**out, saved_points=attacker.saved_points, injury_levels=defender.injury_levels,
+                           conditions=defender.conditions)
+    return record, attacker, defender
 
 
 def defense_parts(ctx: Ctx, action: Options, defender: Character) -> dict[str, int]:
