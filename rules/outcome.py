@@ -41,14 +41,14 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for f in fields(self):
-            value = _dump(getattr(self, f.name))
-            if value is None and f.metadata.get("omit_none"):
+        for name, key, flat, omit_none in _plan(type(self)):
+            value = _dump(getattr(self, name))
+            if value is None and omit_none:
                 continue
-            if f.metadata.get("flat"):
+            if flat:
                 out.update(value)
             else:
-                out[f.metadata.get("key", f.name)] = value
+                out[key] = value
         return out
 
     @classmethod
@@ -144,6 +144,16 @@ class UnknownOutcome(Outcome):
 # -- the tolerant reader's type walk ------------------------------------------------------------------
 
 _HINTS: dict[type, dict[str, Any]] = {}
+# each record type's fields as to_dict writes them: name, stored key, flat, omitted while None (read once a type)
+_PLANS: dict[type, tuple[tuple[str, str, bool, bool], ...]] = {}
+
+
+def _plan(cls: type) -> tuple[tuple[str, str, bool, bool], ...]:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = tuple((f.name, f.metadata.get("key", f.name), bool(f.metadata.get("flat")),
+                                    bool(f.metadata.get("omit_none"))) for f in fields(cls))
+    return plan
 
 
 def _hints(cls: type) -> dict[str, Any]:
