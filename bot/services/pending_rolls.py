@@ -178,8 +178,9 @@ async def lapse_decisions(session: AsyncSession, characters: Iterable[Character]
     on the sheet (a kill wound healed below K, say). Only characters who waited on a decision before the
     action are looked up, and of those only where something could lapse: unless the command read or settled
     one of the character's decisions, those open are at most the ones its sheet waited on before and those
-    this action asked for (``asked``), so if the sheet after still waits on all of them, none lapses. The
-    caller's flush writes the decisions closed."""
+    this action asked for (``asked``), so if the sheet after still waits on all of them, none lapses. Where
+    more are open than the sheet waits on, those ``asked`` stand and the oldest others lapse. The caller's
+    flush writes the decisions closed."""
     lapsed: list[PendingDecision] = []
     for character in characters:
         earlier = before.get(str(character.id))
@@ -195,7 +196,10 @@ async def lapse_decisions(session: AsyncSession, characters: Iterable[Character]
                  .where(PendingDecision.character_id == character.id, PendingDecision.choice.is_(None),
                         PendingDecision.cancelled.is_(False), ~PendingDecision.kind.startswith(PREFIX))
                  .order_by(PendingDecision.id))
-        for decision in (await session.scalars(query)).all():
+        # The decisions this action asked for stand before older ones of their kind: a sheet that keeps one
+        # decision of a kind (ars-harn, Fading Suns) has just put the new one in the old one's place.
+        found = (await session.scalars(query)).all()
+        for decision in sorted(found, key=lambda row: all(row is not a for a in new)):
             if wanted[decision.kind] > 0:
                 wanted[decision.kind] -= 1
             else:

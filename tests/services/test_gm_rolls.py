@@ -265,3 +265,27 @@ async def test_undo_closes_the_decisions_an_action_asked_for_and_reopens_those_i
     assert {d.id for d in undone.closed} == {kill.id, shock.id} and undone.reopened == ()
     with pytest.raises(UserError, match="owes no roll"):
         await services.combat.pending_roll(gm, "Bandit 1")
+
+
+async def test_a_second_failed_kill_roll_supersedes_the_waiting_kill_decision(
+        services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    """ars-harn keeps one kill decision on a sheet, naming the latest K wound (docs/rules/ars-harn.md, ruling 8):
+    a second failed kill roll replaces it there, so the decision the new blow asks for is the one that stands and
+    the one waiting before it is moot, not the other way round."""
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.encounters.start(gm)
+    await services.encounters.add_npcs(gm, "bandit", 1)
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
+    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50")
+    first = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
+    (old,) = first.pending
+    again = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
+    (new,) = again.pending
+    assert new.kind == "kill" and new.id != old.id
+    assert [m.id for m in again.moot] == [old.id]
+    with pytest.raises(Conflict):
+        await services.combat.decide(gm, old.id, "death")
+    decided = await services.combat.decide(gm, new.id, "death")
+    assert decided.decided is not None and decided.decided.id == new.id
