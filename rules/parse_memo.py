@@ -9,7 +9,9 @@ The key is a digest of the sheet's ``marshal`` bytes (format 2: the values, thei
 no back-references, no interning), so a sheet changed in any way, even in place, is parsed again, and ``True``
 is not ``1``. A sheet marshal cannot write (a Mapping that is not a dict, an object inside) is parsed every time.
 Only a sheet that parsed is kept: a mistake is raised again, naming whoever asked. The parsed record must never
-be changed in place (the engines replace, they do not mutate: tests/rules/test_engine_purity.py).
+be changed in place (the engines replace, they do not mutate: tests/rules/test_engine_purity.py), and it must
+share nothing mutable with the sheet it was read from or the sheets written from it (``plain_copy``): it is
+handed out for every sheet of that content, and a change inside one of those must not reach it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,18 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 
 SIZE = 2048  # parsed sheets kept, least recently used dropped first
+
+
+def plain_copy(value: Any) -> Any:
+    """``value`` copied all the way down through its dicts, lists and tuples, each kept the type it was (a list
+    is not equal to a tuple); anything else is shared as it is."""
+    if isinstance(value, dict):
+        return {k: plain_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(plain_copy(v) for v in value)
+    return value
 
 
 def content_key(sheet: Any) -> bytes | None:

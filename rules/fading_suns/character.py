@@ -16,6 +16,7 @@ from typing import Any
 from rules.errors import SheetError
 from rules.fading_suns.catalog import DAMAGE_TYPES, ArmourPiece, EnergyShield, FadingSunsCatalog, Weapon, unknown
 from rules.fading_suns.equipment import MAX_KG, get_kg, parse_armour, parse_shield, parse_weapon
+from rules.parse_memo import ParseMemo, plain_copy
 from rules.sheet import as_mapping, get_bool, get_int, get_list, get_str
 
 CONDITIONS = ("prone", "stunned", "unconscious", "dying", "dead")
@@ -135,9 +136,10 @@ class Character:
                 "size": self.base_size,
                 "build": self.build,
                 "skills": dict(self.skills),
-                "weapons": list(self.weapon_entries),
-                "armour": list(self.armour_entries),
-                "shield": self.shield_entry,
+                # copies: a parsed character is shared (rules/parse_memo.py), the sheet written is not
+                "weapons": [plain_copy(e) for e in self.weapon_entries],
+                "armour": [plain_copy(e) for e in self.armour_entries],
+                "shield": plain_copy(self.shield_entry),
                 "gear_kg": round(float(self.gear_kg), 4),
                 "shield_hits_used": self.shield_hits_used,
                 **({} if self.defense is None else {"defense": self.defense}),
@@ -160,8 +162,17 @@ def _bounded_list(sheet: Mapping[str, Any], key: str, who: str) -> list[Any]:
     return items
 
 
+_PARSED: ParseMemo[Character] = ParseMemo()
+
+
 def parse(sheet: Any, catalog: FadingSunsCatalog, who: str = "sheet") -> Character:
-    """Check every field of ``sheet`` and build the character; each problem is one SheetError line."""
+    """Check every field of ``sheet`` and build the character; each problem is one SheetError line naming
+    ``who``. A sheet parsed before (the same content, the same catalog) is not parsed again
+    (rules/parse_memo.py)."""
+    return _PARSED.get(sheet, catalog, lambda: _parse(sheet, catalog, who))
+
+
+def _parse(sheet: Any, catalog: FadingSunsCatalog, who: str) -> Character:
     data = as_mapping(sheet, who)
     # The pack's sheet description checks the fields a player writes (every mistake at once, unknown
     # fields included); what follows reads them and checks the state the bot keeps.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.errors import SheetError, UnknownEntry
+from rules.parse_memo import ParseMemo, plain_copy
 from rules.pendragon.catalog import STATS, Armour, Horse, PendragonCatalog, Weapon, key
 from rules.sheet import as_mapping, get_bool, get_int, get_list, get_str
 
@@ -313,8 +314,13 @@ def _records(sheet: Mapping[str, Any], field: str, who: str, kinds: tuple[str, .
         data = as_mapping(raw, f"{who}: {field}", f"#{number}")
         if "kind" in data or kinds is not None:
             get_str(data, "kind", f"{who}: {field} #{number}", choices=kinds)
-        out.append(dict(data))
+        out.append(_record_copy(data))  # the memo hands it out for other sheets too
     return tuple(out)
+
+
+def _record_copy(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``dict(record)``, copied all the way down: a parsed character is shared (rules/parse_memo.py)."""
+    return {k: plain_copy(v) for k, v in record.items()}
 
 
 KNOWN_FIELDS = frozenset({"name", *STATS, "skills", "traits", "weapons", "armour", "horse", *OVERRIDES,
@@ -323,7 +329,18 @@ KNOWN_FIELDS = frozenset({"name", *STATS, "skills", "traits", "weapons", "armour
                           "stats_lost", "current_hp", "notes"})
 
 
+_PARSED: ParseMemo[Character] = ParseMemo()
+
+
 def parse_character(raw: Any, catalog: PendragonCatalog, who: str = "sheet") -> Character:
+    """The character on ``raw``; every problem is one SheetError naming ``who`` and the field. A sheet parsed
+    before (the same content, the same catalog) is not parsed again (rules/parse_memo.py): the character kept
+    is handed out naming ``who``, as its later errors do."""
+    char = _PARSED.get(raw, catalog, lambda: _parse_character(raw, catalog, who))
+    return char if char.who == who else char.with_(who=who)
+
+
+def _parse_character(raw: Any, catalog: PendragonCatalog, who: str) -> Character:
     if raw is None:
         raise SheetError(f"{who}: no sheet was given")
     sheet = as_mapping(raw, who)
@@ -393,9 +410,9 @@ def character_to_sheet(char: Character, current_hp: int) -> dict[str, Any]:
     out["dropped_weapons"] = list(char.dropped_weapons)
     out["broken_weapons"] = list(char.broken_weapons)
     out["experience_checks"] = list(char.experience_checks)
-    out["pending_decisions"] = [dict(d) for d in char.pending_decisions]
-    out["pending_rolls"] = [dict(r) for r in char.pending_rolls]
-    out["stats_lost"] = [dict(s) for s in char.stats_lost]
+    out["pending_decisions"] = [_record_copy(d) for d in char.pending_decisions]
+    out["pending_rolls"] = [_record_copy(r) for r in char.pending_rolls]
+    out["stats_lost"] = [_record_copy(s) for s in char.stats_lost]
     if char.notes:
         out["notes"] = char.notes
     return out
