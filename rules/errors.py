@@ -25,3 +25,10 @@ class UnknownEntry(RulesError):
 
 class IllegalAction(RulesError):
     """An action the rules forbid in this state (attacking unarmed after a fumble, a missing aspect)."""
+
+
+def no_room_for_a_wound(name: str, cap: int) -> IllegalAction:
+    """The refusal of a blow that would give ``name`` one wound more than a sheet holds: refused before it lands,
+    so the sheet stays readable (a stored sheet over the cap would refuse every later command)."""
+    return IllegalAction(f"{name} already has {cap} wounds, as many as a sheet holds: heal some, "
+                         f"or take {name} out of the fight")

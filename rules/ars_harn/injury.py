@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.ars_harn.catalog import ArsHarnCatalog, Location
-from rules.ars_harn.character import Character, WoundRec
+from rules.ars_harn.character import MAX_LIST, Character, WoundRec
 from rules.ars_harn.context import Ctx
 from rules.ars_harn.outcomes import Check, Injury, KillDecision, OwedRoll, Wounding
 from rules.ars_harn.rulings import Rulings
 from rules.ars_harn.totals import fatigue_penalty, physical_encumbrance
 from rules.dice import SUCCESS
+from rules.errors import no_room_for_a_wound
 
 
 def check(ctx: Ctx, label: str, modifier: int, ease_factor: int, parts: dict[str, int] | None = None) -> Check:
@@ -143,6 +144,8 @@ def inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Char
             severed = f"{side}_{location.key}" if side else location.key
             victim = replace(victim, severed=(*victim.severed, severed))
             auto_limb = True
+    if len(victim.wounds) >= MAX_LIST:
+        raise no_room_for_a_wound(victim.name, MAX_LIST)
     index = victim.wound_counter + 1
     wound = WoundRec(index=index, location=location.key, side=side, aspect=new.aspect, severity=severity,
                      levels=levels, bleeding=bleeding, amputated=amputated, source=new.source)

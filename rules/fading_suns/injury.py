@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from rules.errors import no_room_for_a_wound
 from rules.fading_suns.catalog import CHECK_ROLLS, Location, Weapon
-from rules.fading_suns.character import Character, Decision, PendingRoll, WoundState
+from rules.fading_suns.character import MAX_LIST, Character, Decision, PendingRoll, WoundState
 from rules.fading_suns.context import Ctx
 from rules.fading_suns.goals import Goal, goal_roll, penalties, report, situational
 from rules.fading_suns.outcomes import Aftermath, Check, DeathDecision, EffectRoll, GoalRoll, PendingNote
@@ -184,6 +185,8 @@ def apply_hit(ctx: Ctx, char: Character, location: Location, damage: int, damage
     severity = classify(ctx, damage, char.size)
     if severity is None:
         return char, None
+    if len(char.wounds) >= MAX_LIST:
+        raise no_room_for_a_wound(char.name, MAX_LIST)
     wound = WoundState(index=char.next_wound_index(), location=location.name, severity=severity,
                        damage=damage, type=damage_type)
     char = dataclasses.replace(char, wounds=(*char.wounds, wound))

@@ -6,7 +6,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.dice import Roll
-from rules.pendragon.character import Character, WoundRecord
+from rules.errors import no_room_for_a_wound
+from rules.pendragon.character import MAX_LIST, Character, WoundRecord
 from rules.pendragon.context import Ctx
 from rules.pendragon.opposed import SUCCESSES
 from rules.pendragon.outcomes import Fall, Knockdown, MajorWoundEffects, RollView
@@ -114,6 +115,8 @@ def apply_wound(ctx: Ctx, char: Character, amount: int, source: str, events: lis
     """Record a wound, subtract it from hit points, then major wound, collapse and dying, in that order."""
     if amount <= 0:
         return char
+    if len(char.wounds) >= MAX_LIST:
+        raise no_room_for_a_wound(char.name, MAX_LIST)
     derived = ctx.derived(char)
     major = is_major(ctx, char, amount)
     mortal = amount >= derived.hit_points
