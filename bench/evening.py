@@ -335,20 +335,27 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
 
 async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
                     seconds: float) -> list[tuple[float, Tally]]:
-    """The mix sent at a set rate (commands a second over all the tables, each table's next step when its turn
+    """The mix sent at a set rate (steps a second over all the tables, each table's next step when its turn
     comes, whether or not its last was answered), ``seconds`` at each rate; stops after the first rate whose
-    p99 passes 1 s. Latency over every kind."""
+    p99 passes 1 s. Latency over every kind; a step that raised (no answer within ``WAIT``) is an error, and its
+    latency counts as ``WAIT``, so that p99 is not read from the answers alone."""
     found = []
     for rate in rates:
         tally = Tally()
         players = [Player(emu, t, tally) for t in tables]
-        jobs: list[asyncio.Task[None]] = []
+        jobs: list[tuple[str, asyncio.Task[None]]] = []
         began = time.monotonic()
         for n in range(int(rate * seconds)):
             await asyncio.sleep(max(0.0, began + n / rate - time.monotonic()))
             player = players[n % len(players)]
-            jobs.append(asyncio.create_task(player.step(SCHEDULE[(n // len(players)) % len(SCHEDULE)])))
-        await asyncio.gather(*jobs, return_exceptions=True)
+            kind = SCHEDULE[(n // len(players)) % len(SCHEDULE)]
+            jobs.append((kind, asyncio.create_task(player.step(kind))))
+        outcomes = await asyncio.gather(*(job for _, job in jobs), return_exceptions=True)
+        for (kind, _), outcome in zip(jobs, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                tally.errors.append(f"{kind}: {type(outcome).__name__} {str(outcome)[:120]}")
+                tally.latencies["unanswered"].append(WAIT * 1000.0)
+        await settle(emu)
         emu.interactions.clear()
         found.append((rate, tally))
         if percentile([v for values in tally.latencies.values() for v in values], 99) > 1000.0:
@@ -356,13 +363,22 @@ async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
     return found
 
 
-def render_open_loop(found: list[tuple[float, Tally]]) -> list[str]:
-    out = ["| commands/s sent | answered | p50 ms | p99 ms | max ms | errors |", "|---:|---:|---:|---:|---:|---:|"]
+def render_open_loop(found: list[tuple[float, Tally]], seconds: float, tables: int) -> list[str]:
+    """A row a rate: the steps sent a second (each table's at that rate over ``tables``), the commands they made a
+    second (an attack where the GM rolls brings their presses, a Bandit out of the fight a fresh encounter), the
+    latency over all of them, and the errors (the first of each rate's below the table)."""
+    out = ["| steps/s sent | a table's pace | commands made/s | p50 ms | p99 ms | max ms | unanswered | errors |",
+           "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    notes = []
     for rate, tally in found:
         values = [v for group in tally.latencies.values() for v in group]
-        out.append(f"| {rate:g} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} "
-                   f"| {max(values, default=math.nan):.0f} | {len(tally.errors)} |")
-    return out
+        out.append(f"| {rate:g} | one every {tables / rate:.1f} s | {len(values) / seconds:.0f} "
+                   f"| {percentile(values, 50):.0f} | {percentile(values, 99):.0f} "
+                   f"| {max(values, default=math.nan):.0f} | {len(tally.latencies.get('unanswered', []))} "
+                   f"| {len(tally.errors)} |")
+        if tally.errors:
+            notes.append(f"- at {rate:g}/s: " + "; ".join(sorted(set(tally.errors))[:3]))
+    return out + (["", "First errors:", *notes] if notes else [])
 
 
 async def _repeat(player: Player, kind: str, times: int) -> None:

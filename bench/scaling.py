@@ -39,6 +39,7 @@ import os
 import platform
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -50,7 +51,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python bench/scaling.py`: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 from bench import evening, profile_summary, spy
 from bench.doc_block import write_block
@@ -288,14 +289,48 @@ def render(figures: list[Figures], baseline: float, args: argparse.Namespace, lo
     return "\n".join(out) + "\n"
 
 
-async def run_mix(args: argparse.Namespace, workdir: Path) -> tuple[evening.Evening, str | None]:
-    """The evening (bench/evening.py) against the bot in its own process, on SQLite; and its profile."""
-    url = f"sqlite+aiosqlite:///{workdir / 'evening.db'}"
+@dataclass
+class DatabaseSide:
+    """PostgreSQL's side of the mix: the server's own CPU (its processes, not the bot's) and the most connections
+    the bot held, over the mix's closed loop."""
+    cpu_s: float = math.nan
+    peak_connections: int = 0
+
+
+def postgres_cpu_seconds(port: int) -> float:
+    """CPU seconds of the PostgreSQL server listening on ``port``: its postmaster, every live child (backends,
+    the WAL writer, the checkpointer ...) and the children it has reaped (the postmaster's cutime and cstime)."""
+    procs = [d for d in Path("/proc").iterdir() if d.name.isdigit()]
+    postmaster = None
+    for d in procs:
+        with contextlib.suppress(OSError):
+            argv = (d / "cmdline").read_bytes().split(b"\0")
+            if argv and argv[0].endswith(b"/postgres") and str(port).encode() in argv:
+                postmaster = d
+                break
+    if postmaster is None:
+        return math.nan
+    total = cpu_seconds(int(postmaster.name))
+    reaped = (postmaster / "stat").read_text().rsplit(")", 1)[1].split()
+    total += (int(reaped[13]) + int(reaped[14])) / CLOCK_TICKS
+    for d in procs:
+        with contextlib.suppress(OSError, IndexError):
+            if (d / "stat").read_text().rsplit(")", 1)[1].split()[1] == postmaster.name:
+                total += cpu_seconds(int(d.name))
+    return total
+
+
+async def run_mix(args: argparse.Namespace, workdir: Path, url: str | None = None,
+                  side: DatabaseSide | None = None) -> tuple[evening.Evening, str | None]:
+    """The evening (bench/evening.py) against the bot in its own process, on SQLite unless given a PostgreSQL
+    ``url`` (then ``side`` gets the server's CPU and the bot's connections over the mix); and its profile. The open
+    loop, with ``--open-tables``, runs over that many guilds (the closed loops over the first ``--active``)."""
+    url = url or f"sqlite+aiosqlite:///{workdir / 'evening.db'}"
     database = Database.from_url(url)
     await upgrade(database)
     services = Services(database)
     async with running_emulator(interaction_deadline=WAIT) as emu:
-        tables = await evening.add_tables(emu, services, args.active, args.combatants)
+        tables = await evening.add_tables(emu, services, max(args.active, args.open_tables), args.combatants)
         await services.runtime.close()
         await database.dispose()
         env = {"DATABASE_URL": url, "SYNC_COMMANDS": "1", **QUIET}
@@ -312,12 +347,31 @@ async def run_mix(args: argparse.Namespace, workdir: Path) -> tuple[evening.Even
             await emu.wait_until(
                 lambda: len({w.guild_id for w in emu.command_writes if w.guild_id is not None}) >= guilds or None,
                 max(WAIT, guilds / 20), "every server's own commands")
-            result = await evening.run_evening(emu, tables, args.per_player, args.per_kind, lambda: cpu_seconds(pid),
-                                               wounds=args.wounds)
+            reads: list[float] = []
+            port = make_url(url).port if side is not None else None
+
+            def cpu() -> float:
+                # run_evening reads cpu() first at the mix's start, then at its end: the server's CPU beside them
+                if port is not None:
+                    reads.append(postgres_cpu_seconds(port))
+                return cpu_seconds(pid)
+
+            peak, stop = [0], asyncio.Event()
+            sampler = asyncio.create_task(connections(url, peak, stop)) if side is not None else None
+            try:
+                result = await evening.run_evening(emu, tables[:args.active], args.per_player, args.per_kind, cpu,
+                                                   wounds=args.wounds)
+            finally:
+                stop.set()
+                if sampler is not None:
+                    await sampler
+            if side is not None and len(reads) >= 2:
+                side.cpu_s, side.peak_connections = reads[1] - reads[0], peak[0]
             if args.rates:
                 rates = [float(r) for r in args.rates.split(",") if r.strip()]
-                result.open_loop = await evening.open_loop(emu, tables, rates, args.seconds)
-            profiled = await profile_hits(emu, tables, pid, args) if args.profile or args.spy else None
+                result.open_loop = await evening.open_loop(emu, tables[:args.open_tables or args.active], rates,
+                                                           args.seconds)
+            profiled = await profile_hits(emu, tables[:args.active], pid, args) if args.profile or args.spy else None
         finally:
             await bot.stop()
     return result, profiled
@@ -370,25 +424,126 @@ async def profile_hits(emu: Emulator, tables: list[evening.Table], pid: int, arg
                       "out by the samples):", "", *lines])
 
 
+@dataclass
+class MixRun:
+    backend: str  # as written: "SQLite (WAL, one file)" or the PostgreSQL server's version
+    evening: evening.Evening
+    side: DatabaseSide | None  # PostgreSQL's own CPU and the connections; None on SQLite
+    profiled: str | None
+
+
+def machine() -> str:
+    """The CPU's model name (platform.processor() says only "x86_64" on Linux) and the core count."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return f"{os.cpu_count()} cores ({line.split(':', 1)[1].strip()})"
+    return f"{os.cpu_count()} cores ({platform.machine()})"
+
+
+def commit() -> str:
+    """The checkout measured: its short commit, "+ changes" when tracked files differ from it."""
+    def git(*argv: str) -> str:
+        return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + (" + changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+async def mix_on(backend: str, args: argparse.Namespace, workdir: Path) -> MixRun | None:
+    if backend == "sqlite":
+        result, profiled = await run_mix(args, workdir)
+        return MixRun("SQLite (WAL, one file)", result, None, profiled)
+    pg = await asyncio.to_thread(start_scratch_postgres, "grievous_evening", durable=True)
+    if isinstance(pg, str):
+        print(f"  skipping PostgreSQL: {pg}", file=sys.stderr)
+        return None
+    try:
+        side = DatabaseSide()
+        result, profiled = await run_mix(args, workdir, pg.url, side)
+        return MixRun(pg.version, result, side, profiled)
+    finally:
+        await asyncio.to_thread(pg.stop)
+
+
+def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, started: datetime) -> str:
+    """The block ``--mix --write`` puts in docs/scaling.md: what the plan reads, one row a backend."""
+    command = "python -m bench.scaling " + " ".join(sys.argv[1:])
+    out = [f"Measured {started:%Y-%m-%d %H:%M} UTC at {commit()} with `{command.strip()}` on {machine()}, Python "
+           f"{platform.python_version()}; load average {load_avg} at the start, {load_average()} at the end (the "
+           f"machine shared with other work). {args.active} guilds, one closed-loop player each, "
+           f"{args.per_player} commands of the mix each.", "",
+           "| backend | commands | commands/s | bot CPU ms a command | REST calls a command | p50 ms | p99 ms "
+           "| the database's own CPU ms a command | peak DB connections | errors |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for run in runs:
+        mix, seconds = run.evening.mix, run.evening.mix_seconds
+        values = [v for group in mix.latencies.values() for v in group]
+        db_cpu = (f"{1000 * run.side.cpu_s / max(1, mix.commands):.1f}" if run.side else "— (in the bot's: "
+                  "SQLite runs on the bot's thread)")
+        out.append(f"| {run.backend} | {mix.commands} | {mix.commands / seconds:.0f} "
+                   f"| {1000 * run.evening.mix_cpu_s / max(1, mix.commands):.1f} "
+                   f"| {run.evening.mix_rest_calls / max(1, mix.commands):.2f} | {percentile(values, 50):.0f} "
+                   f"| {percentile(values, 99):.0f} | {db_cpu} "
+                   f"| {run.side.peak_connections if run.side else '—'} | {len(mix.errors)} |")
+    out += ["", "Each kind alone (every guild at once): bot CPU ms a command, the median of its rounds, and × the "
+            "same run's no-op:", "",
+            "| kind | " + " | ".join(r.backend.split(" (")[0] for r in runs) + " |",
+            "|---|" + "---:|" * len(runs)]
+    for i, kind in enumerate(evening.KINDS):
+        cells = []
+        for run in runs:
+            noop, k = run.evening.kinds[0].cpu_ms, run.evening.kinds[i]
+            cells.append(f"{k.cpu_ms:.2f} ({k.cpu_ms / noop:.1f}×)" if noop else f"{k.cpu_ms:.2f}")
+        out.append(f"| {kind} | " + " | ".join(cells) + " |")
+    for run in runs:
+        if run.evening.open_loop:
+            tables = args.open_tables or args.active
+            out += ["", f"Open loop on {run.backend.split(' (')[0]}: the mix's steps sent at a set rate over "
+                    f"{tables} guilds, {args.seconds:g} s a rate, whether or not the last was answered; p99 over "
+                    "every command (a command unanswered within 30 s counts as 30 s):", "",
+                    *evening.render_open_loop(run.evening.open_loop, args.seconds, tables)]
+    return "\n".join(out) + "\n"
+
+
 async def main_mix(args: argparse.Namespace) -> int:
     load_avg, started = load_average(), datetime.now(UTC)
-    workdir = Path(tempfile.mkdtemp(prefix="grievous-evening-"))
-    try:
-        result, profiled = await run_mix(args, workdir)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    runs: list[MixRun] = []
+    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+        if backend not in ("sqlite", "postgres"):
+            print(f"unknown backend {backend!r} (sqlite, postgres)", file=sys.stderr)
+            return 2
+        workdir = Path(tempfile.mkdtemp(prefix="grievous-evening-"))
+        try:
+            run = await mix_on(backend, args, workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        if run is not None:
+            runs.append(run)
     command = "python -m bench.scaling " + " ".join(sys.argv[1:])
-    print(f"Measured {started:%Y-%m-%d %H:%M} UTC with `{command.strip()}` on {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}; load average {load_avg} at the start, {load_average()} at the end. "
-          f"SQLite; {args.active} guilds, one closed-loop player each ({args.per_player} mixed commands, "
-          f"{args.per_kind} per kind alone).\n")
-    print("\n".join(evening.render(result)))
-    if result.open_loop:
-        print(f"\nOpen loop: the mix sent at a set rate, {args.seconds:g} s at each rate (p99 over every kind):\n")
-        print("\n".join(evening.render_open_loop(result.open_loop)))
-    if profiled:
-        print(f"\nProfile: {profiled}")
-    return 1 if result.mix.errors else 0
+    for run in runs:
+        print(f"Measured {started:%Y-%m-%d %H:%M} UTC at {commit()} with `{command.strip()}` on {machine()}, "
+              f"Python {platform.python_version()}; load average {load_avg} at the start, {load_average()} at the "
+              f"end. {run.backend}; {args.active} guilds, one closed-loop player each ({args.per_player} mixed "
+              f"commands, {args.per_kind} per kind alone).\n")
+        print("\n".join(evening.render(run.evening)))
+        if run.side is not None:
+            print(f"\nPostgreSQL's own processes: {run.side.cpu_s:.2f} s of CPU over the mix "
+                  f"({1000 * run.side.cpu_s / max(1, run.evening.mix.commands):.2f} ms a command); the bot held at "
+                  f"most {run.side.peak_connections} connections.")
+        if run.evening.open_loop:
+            tables = args.open_tables or args.active
+            print(f"\nOpen loop: the mix sent at a set rate over {tables} guilds, {args.seconds:g} s at each rate "
+                  "(p99 over every kind):\n")
+            print("\n".join(evening.render_open_loop(run.evening.open_loop, args.seconds, tables)))
+        if run.profiled:
+            print(f"\nProfile: {run.profiled}")
+        print()
+    if args.write and runs:
+        write_block(DOC, "scaling-mix", render_mix(runs, args, load_avg, started),
+                    intro="## The real evening's mix, measured\n\nWritten by `.venv/bin/python -m bench.scaling "
+                    "--mix --write`.")
+        print(f"written to {DOC}", file=sys.stderr)
+    return 1 if any(r.evening.mix.errors for r in runs) else 0
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -430,7 +585,7 @@ async def main_async(args: argparse.Namespace) -> int:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.scaling", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backends", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
+    parser.add_argument("--backends", help="comma-separated: sqlite, postgres (default both; with --mix, sqlite)")
     parser.add_argument("--guilds", type=int, default=2000, help="idle guilds (default 2000)")
     parser.add_argument("--channels", type=int, default=10, help="channels per idle guild (default 10)")
     parser.add_argument("--active", type=int, default=50, help="guilds with a player attacking (default 50)")
@@ -443,6 +598,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         f"{evening.WOUND_CAP})")
     parser.add_argument("--rates", default="", help="with --mix: open-loop rates (commands/s), e.g. 20,40,80")
     parser.add_argument("--seconds", type=float, default=15.0, help="with --mix: seconds at each open-loop rate")
+    parser.add_argument("--open-tables", type=int, default=0, metavar="N",
+                        help="with --rates: the open loop's guilds (default --active): more guilds, each at a "
+                        "human pace, rather than the closed loops' few at a machine's")
     profilers = parser.add_mutually_exclusive_group()
     profilers.add_argument("--profile", help="with --mix: write a cProfile of the bot for attacks that hit here")
     profilers.add_argument("--spy", help="with --mix: py-spy's samples of the bot for attacks that hit, here")
@@ -451,6 +609,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "grows with the wounds on its target)")
     parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
     args = parser.parse_args(argv)
+    if args.backends is None:
+        args.backends = "sqlite" if args.mix else "sqlite,postgres"
     if args.profile:
         args.profile = str(Path(args.profile).resolve())  # the bot process runs in the repository's root
     if args.spy:
@@ -463,7 +623,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"--profile-wounded is 0 to {evening.WOUND_CAP - 1}")
     if (args.spy or args.profile) and not args.mix:
         parser.error("--spy and --profile go with --mix")
-    if min(args.guilds, args.channels, args.active, args.per_player) < 0 or args.active < 1:
+    if min(args.guilds, args.channels, args.active, args.per_player, args.open_tables) < 0 or args.active < 1:
         parser.error("counts must be positive (and at least one active guild)")
     return args
 

@@ -25,4 +25,4 @@ async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_b
     assert "bot" in " ".join(profile_summary.summarize(profile))
     [(rate, sent)] = result.open_loop
     assert rate == 5 and sent.commands >= 8
-    assert evening.render(result) and evening.render_open_loop(result.open_loop)
+    assert evening.render(result) and evening.render_open_loop(result.open_loop, 2, 4)
