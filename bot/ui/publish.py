@@ -229,6 +229,11 @@ class _ChannelTracker:
         try:
             while self.wanted:
                 interaction, encounter = self.wanted.pop(min(self.wanted))
+                if encounter.version <= self.shown.get(encounter.id, -1):
+                    # asked for while a newer state of it was being drawn (a GM's press answered before the
+                    # attack it follows had its tracker edit): that newer state stands
+                    self._release()
+                    continue
                 try:
                     await self._edit(interaction, encounter)
                 except Exception:
