@@ -21,6 +21,12 @@ wounds (``WOUND_CAP``, ars-harn's own limit): the engine writes a 65th, and ever
 refused, so a Bandit that would pass the cap within a measured stretch of hits is replaced too. Replaced means a
 fresh encounter, outside the measured CPU; the output says how many that took, and how many blows were refused all
 the same (a Bandit dead: none, unless the rules change what ``HIT`` does).
+
+A command's answer is what its user sees (``answer_of``): the response message once loaded, or, where the bot
+deleted its public "thinking" message to refuse privately (``bot/tree.py`` ``send_line``: a slow command deferred,
+then refused), the follow-up after it. Its latency runs to that follow-up. A command the bench could not read an
+answer for (none within ``WAIT``, a press on a message gone) is counted, by kind, as not measured, and the run goes
+on: a loaded machine still gives its figures, and says what it could not see.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from typing import Any
 
 from bot.services import Actor, Services
 from emulator import permissions as perms
+from emulator.interactions import InteractionError
 from emulator.models import Channel, Member, Message, walk_components
 from emulator.records import InteractionHandle
 from emulator.server import Emulator
@@ -74,10 +81,25 @@ class Tally:
     fresh_encounters: int = 0
     refused: int = 0  # blows at a Bandit already dead (then a fresh encounter)
     for_room: int = 0  # fresh encounters made, unmeasured, for misses or before a Bandit would pass WOUND_CAP wounds
+    unmeasured: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # kind: why, each
 
     @property
     def commands(self) -> int:
+        """The commands answered (and timed)."""
         return sum(len(v) for v in self.latencies.values())
+
+    @property
+    def sent(self) -> int:
+        """Every command sent, answered or not: the bot's CPU is shared out over these."""
+        return self.commands + sum(len(v) for v in self.unmeasured.values())
+
+    def missed(self, kind: str, why: BaseException) -> None:
+        self.unmeasured[kind].append(str(why).splitlines()[0][:200] if str(why) else type(why).__name__)
+
+    def absorb(self, other: Tally) -> None:
+        """``other``'s unmeasured commands, counted here too."""
+        for kind, why in other.unmeasured.items():
+            self.unmeasured[kind] += why
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -93,6 +115,23 @@ def text_of(message: Message) -> str:
         parts += [embed.get("title") or "", embed.get("description") or ""]
         parts += [f"{f.get('name')} {f.get('value')}" for f in embed.get("fields") or []]
     return "\n".join(parts)
+
+
+def answer_of(handle: InteractionHandle) -> Message | None:
+    """The message a command's user sees as its answer, once there is one: the response, loaded (not "thinking");
+    or, if the bot deleted its response, the first follow-up after that. The bot does so for a refusal after a
+    public defer (``bot/tree.py`` ``send_line``): a message's privacy cannot change, so the public "thinking" goes
+    and the line comes privately; Discord sends a follow-up after the deferred response is deleted as a new
+    message (discord-api-docs#2739, fixed 2021), as the emulator does."""
+    original = handle.original
+    if original is None:
+        return None
+    if not original.deleted:
+        return None if original.loading else original
+    kinds = [e.kind for e in handle.events]
+    if "delete" not in kinds or "followup" not in kinds[kinds.index("delete"):]:
+        return None
+    return handle.events[kinds.index("followup", kinds.index("delete"))].message
 
 
 def gm_buttons(message: Message) -> list[str]:
@@ -135,12 +174,19 @@ class Player:
         self.emu, self.table, self.tally = emu, table, tally
 
     async def answer(self, kind: str, handle: InteractionHandle) -> Message | None:
-        if kind == "autocomplete":
-            await handle.choices(WAIT)
-            self.tally.latencies[kind].append((time.monotonic() - handle.created_at) * 1000.0)
+        """The command's answer (``answer_of``), timed; None for autocomplete, or when none came within WAIT
+        (then counted as not measured)."""
+        try:
+            if kind == "autocomplete":
+                await handle.choices(WAIT)
+            else:
+                message = await handle.wait_for(lambda: answer_of(handle), "the answer the user sees", WAIT)
+        except (TimeoutError, AssertionError) as exc:
+            self.tally.missed(kind, exc)
             return None
-        message = await handle.message(WAIT)
         self.tally.latencies[kind].append((time.monotonic() - handle.created_at) * 1000.0)
+        if kind == "autocomplete":
+            return None
         if message.ephemeral and kind not in ("log",):
             self.tally.errors.append(f"{kind}: {text_of(message)[:200]}")
         return message
@@ -169,10 +215,16 @@ class Player:
             if not waiting:
                 break
             choice = next((b for b in waiting if b.endswith(":roll")), waiting[0])
-            handle = await self.emu.click(message, choice, user=self.table.gm)
-            await handle.response(WAIT)
-            [result] = await handle.followups(1, WAIT)
+            try:
+                handle = await self.emu.click(message, choice, user=self.table.gm)
+                await handle.response(WAIT)
+                result = (await handle.followups(1, WAIT))[0]
+            except (TimeoutError, InteractionError) as exc:  # no result, or its message gone meanwhile
+                self.tally.missed("gm button", exc)
+                break
             self.tally.latencies["gm button"].append((time.monotonic() - handle.created_at) * 1000.0)
+            if result.ephemeral:
+                self.tally.errors.append(f"gm button: {text_of(result)[:200]}")
             seen.append(text_of(result))
             message = result
         return "\n".join(seen)
@@ -260,6 +312,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
     emu.interactions.clear()
     mix.latencies.clear()
     mix.errors.clear()
+    mix.unmeasured.clear()
     before, began, requests = cpu(), time.perf_counter(), len(emu.requests)
     await asyncio.gather(*(mixed(p, per_player, i) for i, p in enumerate(players)))
     mix_seconds, mix_cpu = time.perf_counter() - began, cpu() - before
@@ -278,7 +331,8 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
             spent += cpu() - before
         outside.refused += alone.refused
         outside.fresh_encounters += alone.fresh_encounters
-        return 1000.0 * spent / max(1, alone.commands), alone
+        outside.absorb(alone)
+        return 1000.0 * spent / max(1, alone.sent), alone
 
     async def fresh(among: list[Player]) -> None:
         for p in among:
@@ -355,6 +409,9 @@ async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
             if isinstance(outcome, BaseException):
                 tally.errors.append(f"{kind}: {type(outcome).__name__} {str(outcome)[:120]}")
                 tally.latencies["unanswered"].append(WAIT * 1000.0)
+        for kind, why in tally.unmeasured.items():  # Player.answer's: no answer within WAIT (it does not raise)
+            tally.errors += [f"{kind}: {w[:120]}" for w in why]
+            tally.latencies["unanswered"] += [WAIT * 1000.0] * len(why)
         await settle(emu)
         emu.interactions.clear()
         found.append((rate, tally))
@@ -463,16 +520,28 @@ async def hits_window(emu: Emulator, tables: list[Table], per_table: int, start:
     return tally
 
 
+def render_unmeasured(tally: Tally) -> str:
+    """``not measured: 0``, or the count by kind and the first reason (a command with no answer is in no latency;
+    the CPU figures share the bot's CPU over every command sent, answered or not)."""
+    if not tally.unmeasured:
+        return "not measured: 0"
+    counts = ", ".join(f"{kind} {len(why)}" for kind, why in sorted(tally.unmeasured.items()))
+    first = next(why[0] for why in tally.unmeasured.values() if why)
+    return f"not measured (no answer the bench could read): {counts}; the first: {first}"
+
+
 def render(evening: Evening) -> list[str]:
     mix = evening.mix
     noop = next(k.cpu_ms for k in evening.kinds if k.kind == "noop")
     out = [f"Mix: {mix.commands} commands in {evening.mix_seconds:.1f} s ({mix.commands / evening.mix_seconds:.0f}/s), "
-           f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.commands):.1f} ms per command, "
-           f"{evening.mix_rest_calls / max(1, mix.commands):.2f} REST calls per command; "
-           f"{mix.fresh_encounters} fresh encounters; errors {len(mix.errors)}.", "",
+           f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.sent):.1f} ms per command, "
+           f"{evening.mix_rest_calls / max(1, mix.sent):.2f} REST calls per command; "
+           f"{mix.fresh_encounters} fresh encounters; errors {len(mix.errors)}; "
+           f"{render_unmeasured(mix)}.", "",
            f"After the mix: {evening.outside.for_room} fresh encounters, not measured, so that misses met a Bandit "
            f"that can defend and no sheet passed the {WOUND_CAP} wounds it holds; {evening.outside.refused} blows "
-           "refused all the same (a Bandit already dead: then a fresh encounter, both measured).", "",
+           "refused all the same (a Bandit already dead: then a fresh encounter, both measured); "
+           f"{render_unmeasured(evening.outside)}.", "",
            "| in the mix | commands | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
     for kind, values in sorted(mix.latencies.items()):
         out.append(f"| {kind} | {len(values)} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} |")

@@ -414,6 +414,7 @@ async def profile_hits(emu: Emulator, tables: list[evening.Table], pid: int, arg
             f"{evening.WOUND_CAP - args.profile_wounded} on one; "
             f"{seen.for_room} fresh encounters, not profiled), {seen.refused} refused, "
             f"errors {len(seen.errors)}" + (f" ({'; '.join(seen.errors[:2])})" if seen.errors else "")
+            + f", {evening.render_unmeasured(seen)}"
             + f"; the bot's CPU in them {spent:.2f} s ({1000 * spent / max(1, seen.commands):.2f} ms a command)")
     if out is None:
         return f"{said}, profiled into {args.profile}: `python -m bench.profile_summary {args.profile} --per {hits}`"
@@ -543,7 +544,8 @@ async def main_mix(args: argparse.Namespace) -> int:
                     intro="## The real evening's mix, measured\n\nWritten by `.venv/bin/python -m bench.scaling "
                     "--mix --write`.")
         print(f"written to {DOC}", file=sys.stderr)
-    return 1 if any(r.evening.mix.errors for r in runs) else 0
+    return 1 if any(r.evening.mix.errors or r.evening.mix.unmeasured or r.evening.outside.unmeasured
+                    for r in runs) else 0
 
 
 async def main_async(args: argparse.Namespace) -> int:
