@@ -96,24 +96,37 @@ def wound_note(note: str) -> str:
 
 
 def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
+    """The wounds in one field's value; what does not fit is counted, pointing at /injuries."""
+    return _wound_values(wounds, system, fields=1, more="see /injuries")[0]
+
+
+def _wound_values(wounds: Sequence[Wound], system: str, *, fields: int, more: str) -> list[str]:
+    """The wound lines spread over at most ``fields`` field values, in order; what does not fit in them is
+    counted on the last one (``more`` says where to read the rest)."""
     if not wounds:
-        return "none"
+        return ["none"]
     lines = [wound_line(w, system) for w in wounds]
     # what bleeding does, and what stops it, said once under the list
     profile = profile_of(system)
     note = profile.bleeding_note if profile and profile.bleeding_note and any(w.bleeding for w in wounds) else None
-    room = limits.FIELD_VALUE - 30 - (len(note) + 1 if note else 0)
-    out: list[str] = []
+    room = limits.FIELD_VALUE - len(f"\u2026 and {len(lines)} more ({more})") - 1  # the count line always fits
+    values: list[list[str]] = [[]]
     used = 0
     for number, line in enumerate(lines):
-        if used + len(line) + 1 > room:
-            out.append(f"\u2026 and {len(lines) - number} more (see /injuries)")
-            break
-        out.append(line)
+        last = len(values) == fields
+        if used + len(line) + 1 > room - (len(note) + 1 if note and last else 0):
+            if last:
+                values[-1].append(f"\u2026 and {len(lines) - number} more ({more})")
+                break
+            values.append([])
+            used = 0
+        values[-1].append(line)
         used += len(line) + 1
     if note:
-        out.append(note)
-    return "\n".join(out)
+        if used + len(note) + 1 > room:  # only where a field before the last is full: the last keeps room for it
+            values.append([])
+        values[-1].append(note)
+    return ["\n".join(value) for value in values]
 
 
 def _wound_colour(wounds: Sequence[Wound]) -> int:
@@ -176,7 +189,11 @@ def injuries(view: CharacterView) -> discord.Embed:
         embed.description = (condition + "\n" if condition else "") + "No wounds."
     else:
         total = sum(abs(w.penalty) for w in wounds)
-        embed.add_field(name=f"Wounds ({len(wounds)})", value=_wounds_value(wounds, view.system), inline=False)
+        # /injuries is where the whole list is read: up to five fields of it, then the export has the rest
+        for number, value in enumerate(_wound_values(wounds, view.system, fields=5,
+                                                     more="/character export has every one")):
+            embed.add_field(name=f"Wounds ({len(wounds)})" if number == 0 else "Wounds, continued", value=value,
+                            inline=False)
         if total:
             embed.add_field(name="Total penalty", value=signed(-total), inline=True)
         bleeding = sum(1 for w in wounds if w.bleeding)

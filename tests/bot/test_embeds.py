@@ -243,6 +243,29 @@ def test_character_and_injuries_embeds_with_many_wounds() -> None:
     assert character_embeds.injuries(healthy).description == "No wounds."
 
 
+def test_injuries_lists_a_full_sheets_wounds_and_points_past_itself_only_to_the_export() -> None:
+    """/injuries is where the whole list is read: 64 wounds (a full ars-harn sheet) all show, over several fields;
+    /character show keeps one field and points at /injuries; what /injuries cannot hold points at the export,
+    not at /injuries itself."""
+    def view(count: int) -> CharacterView:
+        summary = SheetSummary(name="Bjorn", stats=(), equipment=(), wounds=_wounds(count), condition="ok")
+        return CharacterView(id=1, name="Bjorn", system="ars-harn", owner_id=42, npc=False, sheet={"name": "Bjorn"},
+                             summary=summary, version=3)
+
+    full = character_embeds.injuries(view(64))
+    assert_within_limits(full)
+    text = "\n".join(field.value or "" for field in full.fields)
+    assert all(f"`{n}` left upper arm" in text for n in range(1, 65)) and "more" not in text
+    assert text.count("to Shock and Fatigue rolls") == 1  # the bleeding note, once, whole
+    assert [f.name for f in full.fields][:2] == ["Wounds (64)", "Wounds, continued"]
+    shown = character_embeds.character(view(64))
+    assert "more (see /injuries)" in str(shown.to_dict())
+    huge = character_embeds.injuries(view(200))
+    assert_within_limits(huge)
+    assert "more (/character export has every one)" in str(huge.to_dict())
+    assert "see /injuries" not in str(huge.to_dict())
+
+
 def test_tracker_marks_the_current_turn_and_fits_with_many_combatants() -> None:
     combatants = tuple(CombatantView(character_id=i, name=f"Bandit {i}", owner_id=9, npc=True, initiative=20 - i,
                                      condition="in shock" * 20, wounds=_wounds(2), penalty=6,
