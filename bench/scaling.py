@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -289,12 +290,24 @@ def render(figures: list[Figures], baseline: float, args: argparse.Namespace, lo
     return "\n".join(out) + "\n"
 
 
+# Discord's global limit (50 requests a second a bot) counts every request but these: "interaction endpoints are not
+# bound to the bot's global rate limit" (the callback, the follow-ups and edits through the interaction's token)
+INTERACTION_ROUTES = ("/interactions/", "/webhooks/{application_id}/{token}")
+
+
 @dataclass
-class DatabaseSide:
-    """PostgreSQL's side of the mix: the server's own CPU (its processes, not the bot's) and the most connections
-    the bot held, over the mix's closed loop."""
-    cpu_s: float = math.nan
-    peak_connections: int = 0
+class MixSide:
+    """What the mix's closed loop did beside the bot's CPU: its REST requests (``"PATCH /channels/..."``, from the
+    emulator's log) and, on PostgreSQL, the server's own CPU (its processes, not the bot's) and the most
+    connections the bot held (over every closed-loop phase, not the mix's alone)."""
+    requests: list[str] = field(default_factory=list)
+    db_cpu_s: float | None = None
+    peak_connections: int | None = None
+
+    @property
+    def global_requests(self) -> list[str]:
+        """The requests Discord's global limit counts."""
+        return [r for r in self.requests if not r.split(" ", 1)[-1].startswith(INTERACTION_ROUTES)]
 
 
 def postgres_cpu_seconds(port: int) -> float:
@@ -321,10 +334,11 @@ def postgres_cpu_seconds(port: int) -> float:
 
 
 async def run_mix(args: argparse.Namespace, workdir: Path, url: str | None = None,
-                  side: DatabaseSide | None = None) -> tuple[evening.Evening, str | None]:
+                  side: MixSide | None = None) -> tuple[evening.Evening, str | None]:
     """The evening (bench/evening.py) against the bot in its own process, on SQLite unless given a PostgreSQL
-    ``url`` (then ``side`` gets the server's CPU and the bot's connections over the mix); and its profile. The open
-    loop, with ``--open-tables``, runs over that many guilds (the closed loops over the first ``--active``)."""
+    ``url``; ``side`` gets the mix's requests (and on PostgreSQL the server's CPU and the bot's connections); and
+    its profile. The open loop, with ``--open-tables``, runs over that many guilds (the closed loops over the first
+    ``--active``)."""
     url = url or f"sqlite+aiosqlite:///{workdir / 'evening.db'}"
     database = Database.from_url(url)
     await upgrade(database)
@@ -347,17 +361,16 @@ async def run_mix(args: argparse.Namespace, workdir: Path, url: str | None = Non
             await emu.wait_until(
                 lambda: len({w.guild_id for w in emu.command_writes if w.guild_id is not None}) >= guilds or None,
                 max(WAIT, guilds / 20), "every server's own commands")
-            reads: list[float] = []
-            port = make_url(url).port if side is not None else None
+            reads: list[tuple[float, int]] = []
+            port = make_url(url).port if url.startswith("postgresql") else None
 
             def cpu() -> float:
-                # run_evening reads cpu() first at the mix's start, then at its end: the server's CPU beside them
-                if port is not None:
-                    reads.append(postgres_cpu_seconds(port))
+                # run_evening reads cpu() first at the mix's start, then at its end: what else the mix did, beside
+                reads.append((postgres_cpu_seconds(port) if port is not None else math.nan, len(emu.requests)))
                 return cpu_seconds(pid)
 
             peak, stop = [0], asyncio.Event()
-            sampler = asyncio.create_task(connections(url, peak, stop)) if side is not None else None
+            sampler = asyncio.create_task(connections(url, peak, stop)) if port is not None else None
             try:
                 result = await evening.run_evening(emu, tables[:args.active], args.per_player, args.per_kind, cpu,
                                                    wounds=args.wounds)
@@ -366,7 +379,10 @@ async def run_mix(args: argparse.Namespace, workdir: Path, url: str | None = Non
                 if sampler is not None:
                     await sampler
             if side is not None and len(reads) >= 2:
-                side.cpu_s, side.peak_connections = reads[1] - reads[0], peak[0]
+                (db_before, first), (db_after, last) = reads[:2]
+                side.requests = emu.requests[first:last]
+                if port is not None:
+                    side.db_cpu_s, side.peak_connections = db_after - db_before, peak[0]
             if args.rates:
                 rates = [float(r) for r in args.rates.split(",") if r.strip()]
                 result.open_loop = await evening.open_loop(emu, tables[:args.open_tables or args.active], rates,
@@ -429,7 +445,7 @@ async def profile_hits(emu: Emulator, tables: list[evening.Table], pid: int, arg
 class MixRun:
     backend: str  # as written: "SQLite (WAL, one file)" or the PostgreSQL server's version
     evening: evening.Evening
-    side: DatabaseSide | None  # PostgreSQL's own CPU and the connections; None on SQLite
+    side: MixSide
     profiled: str | None
 
 
@@ -451,15 +467,15 @@ def commit() -> str:
 
 
 async def mix_on(backend: str, args: argparse.Namespace, workdir: Path) -> MixRun | None:
+    side = MixSide()
     if backend == "sqlite":
-        result, profiled = await run_mix(args, workdir)
-        return MixRun("SQLite (WAL, one file)", result, None, profiled)
+        result, profiled = await run_mix(args, workdir, side=side)
+        return MixRun("SQLite (WAL, one file)", result, side, profiled)
     pg = await asyncio.to_thread(start_scratch_postgres, "grievous_evening", durable=True)
     if isinstance(pg, str):
         print(f"  skipping PostgreSQL: {pg}", file=sys.stderr)
         return None
     try:
-        side = DatabaseSide()
         result, profiled = await run_mix(args, workdir, pg.url, side)
         return MixRun(pg.version, result, side, profiled)
     finally:
@@ -473,19 +489,20 @@ def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, star
            f"{platform.python_version()}; load average {load_avg} at the start, {load_average()} at the end (the "
            f"machine shared with other work). {args.active} guilds, one closed-loop player each, "
            f"{args.per_player} commands of the mix each.", "",
-           "| backend | commands | commands/s | bot CPU ms a command | REST calls a command | p50 ms | p99 ms "
-           "| the database's own CPU ms a command | peak DB connections | errors |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| backend | commands | commands/s | bot CPU ms a command | REST calls a command | of them, counted by "
+           "the global limit | p50 ms | p99 ms | the database's own CPU ms a command | peak DB connections | errors |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for run in runs:
-        mix, seconds = run.evening.mix, run.evening.mix_seconds
+        mix, seconds, side = run.evening.mix, run.evening.mix_seconds, run.side
         values = [v for group in mix.latencies.values() for v in group]
-        db_cpu = (f"{1000 * run.side.cpu_s / max(1, mix.commands):.1f}" if run.side else "— (in the bot's: "
-                  "SQLite runs on the bot's thread)")
+        db_cpu = (f"{1000 * side.db_cpu_s / max(1, mix.commands):.1f}" if side.db_cpu_s is not None
+                  else "— (SQLite's is in the bot's)")
         out.append(f"| {run.backend} | {mix.commands} | {mix.commands / seconds:.0f} "
                    f"| {1000 * run.evening.mix_cpu_s / max(1, mix.commands):.1f} "
-                   f"| {run.evening.mix_rest_calls / max(1, mix.commands):.2f} | {percentile(values, 50):.0f} "
+                   f"| {run.evening.mix_rest_calls / max(1, mix.commands):.2f} "
+                   f"| {len(side.global_requests) / max(1, mix.commands):.2f} | {percentile(values, 50):.0f} "
                    f"| {percentile(values, 99):.0f} | {db_cpu} "
-                   f"| {run.side.peak_connections if run.side else '—'} | {len(mix.errors)} |")
+                   f"| {side.peak_connections if side.peak_connections is not None else '—'} | {len(mix.errors)} |")
     out += ["", "Each kind alone (every guild at once): bot CPU ms a command, the median of its rounds, and × the "
             "same run's no-op:", "",
             "| kind | " + " | ".join(r.backend.split(" (")[0] for r in runs) + " |",
@@ -527,10 +544,14 @@ async def main_mix(args: argparse.Namespace) -> int:
               f"end. {run.backend}; {args.active} guilds, one closed-loop player each ({args.per_player} mixed "
               f"commands, {args.per_kind} per kind alone).\n")
         print("\n".join(evening.render(run.evening)))
-        if run.side is not None:
-            print(f"\nPostgreSQL's own processes: {run.side.cpu_s:.2f} s of CPU over the mix "
-                  f"({1000 * run.side.cpu_s / max(1, run.evening.mix.commands):.2f} ms a command); the bot held at "
-                  f"most {run.side.peak_connections} connections.")
+        commands = max(1, run.evening.mix.commands)
+        routes = Counter(run.side.global_requests).most_common(6)
+        print(f"\nRequests the global limit counts: {len(run.side.global_requests) / commands:.2f} a command ("
+              + ", ".join(f"{route} {n / commands:.2f}" for route, n in routes) + ").")
+        if run.side.db_cpu_s is not None:
+            print(f"PostgreSQL's own processes: {run.side.db_cpu_s:.2f} s of CPU over the mix "
+                  f"({1000 * run.side.db_cpu_s / commands:.2f} ms a command); the bot held at most "
+                  f"{run.side.peak_connections} connections.")
         if run.evening.open_loop:
             tables = args.open_tables or args.active
             print(f"\nOpen loop: the mix sent at a set rate over {tables} guilds, {args.seconds:g} s at each rate "
