@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import re
 import statistics
 import time
@@ -289,7 +290,7 @@ class Evening:
     by_wounds: list[tuple[str, float]]  # (band of wounds already on the target, CPU ms per attack that hits)
     by_events: list[tuple[str, float]]
     by_combatants: list[tuple[int, float]]
-    open_loop: list[tuple[float, Tally]] = field(default_factory=list)  # (rate sent, what it measured)
+    open_loop: list[OpenRate] = field(default_factory=list)
     outside: Tally = field(default_factory=Tally)  # the phases after the mix: fresh encounters, refused blows
 
 
@@ -387,24 +388,43 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
                    outside=outside)
 
 
-async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
-                    seconds: float) -> list[tuple[float, Tally]]:
+@dataclass
+class OpenRate:
+    """One rate of the open loop: what it measured, and the bot's CPU over it (from the first step sent to the
+    last answer), so that its share of a core stands beside the latency: on a shared machine the bot may get less
+    than a core, and then the latency says as much about the machine as about the bot."""
+    rate: float
+    tally: Tally
+    seconds: float  # sent over
+    elapsed: float  # until the last answer
+    cpu_s: float = math.nan
+    load: str = ""  # the machine's load average when the rate ended
+
+    @property
+    def core(self) -> float:
+        return self.cpu_s / self.elapsed if self.elapsed else math.nan
+
+
+async def open_loop(emu: Emulator, tables: list[Table], rates: list[float], seconds: float,
+                    cpu: Callable[[], float] | None = None) -> list[OpenRate]:
     """The mix sent at a set rate (steps a second over all the tables, each table's next step when its turn
     comes, whether or not its last was answered), ``seconds`` at each rate; stops after the first rate whose
     p99 passes 1 s. Latency over every kind; a step that raised (no answer within ``WAIT``) is an error, and its
-    latency counts as ``WAIT``, so that p99 is not read from the answers alone."""
+    latency counts as ``WAIT``, so that p99 is not read from the answers alone. ``cpu()``: the bot's CPU seconds."""
     found = []
     for rate in rates:
         tally = Tally()
         players = [Player(emu, t, tally) for t in tables]
         jobs: list[tuple[str, asyncio.Task[None]]] = []
-        began = time.monotonic()
+        before, began = cpu() if cpu else math.nan, time.monotonic()
         for n in range(int(rate * seconds)):
             await asyncio.sleep(max(0.0, began + n / rate - time.monotonic()))
             player = players[n % len(players)]
             kind = SCHEDULE[(n // len(players)) % len(SCHEDULE)]
             jobs.append((kind, asyncio.create_task(player.step(kind))))
         outcomes = await asyncio.gather(*(job for _, job in jobs), return_exceptions=True)
+        point = OpenRate(rate, tally, seconds, time.monotonic() - began, (cpu() - before) if cpu else math.nan,
+                         f"{os.getloadavg()[0]:.2f}")
         for (kind, _), outcome in zip(jobs, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 tally.errors.append(f"{kind}: {type(outcome).__name__} {str(outcome)[:120]}")
@@ -414,27 +434,29 @@ async def open_loop(emu: Emulator, tables: list[Table], rates: list[float],
             tally.latencies["unanswered"] += [WAIT * 1000.0] * len(why)
         await settle(emu)
         emu.interactions.clear()
-        found.append((rate, tally))
+        found.append(point)
         if percentile([v for values in tally.latencies.values() for v in values], 99) > 1000.0:
             break
     return found
 
 
-def render_open_loop(found: list[tuple[float, Tally]], seconds: float, tables: int) -> list[str]:
+def render_open_loop(found: list[OpenRate], tables: int) -> list[str]:
     """A row a rate: the steps sent a second (each table's at that rate over ``tables``), the commands they made a
     second (an attack where the GM rolls brings their presses, a Bandit out of the fight a fresh encounter), the
-    latency over all of them, and the errors (the first of each rate's below the table)."""
-    out = ["| steps/s sent | a table's pace | commands made/s | p50 ms | p99 ms | max ms | unanswered | errors |",
-           "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    bot's share of a core, the latency over all of them, and the errors (the first of each rate's below)."""
+    out = ["| steps/s sent | a table's pace | commands made/s | bot's core | load | p50 ms | p99 ms | max ms "
+           "| unanswered | errors |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     notes = []
-    for rate, tally in found:
+    for point in found:
+        tally = point.tally
         values = [v for group in tally.latencies.values() for v in group]
-        out.append(f"| {rate:g} | one every {tables / rate:.1f} s | {len(values) / seconds:.0f} "
-                   f"| {percentile(values, 50):.0f} | {percentile(values, 99):.0f} "
+        out.append(f"| {point.rate:g} | one every {tables / point.rate:.1f} s | {len(values) / point.seconds:.0f} "
+                   f"| {point.core:.2f} | {point.load} | {percentile(values, 50):.0f} | {percentile(values, 99):.0f} "
                    f"| {max(values, default=math.nan):.0f} | {len(tally.latencies.get('unanswered', []))} "
                    f"| {len(tally.errors)} |")
         if tally.errors:
-            notes.append(f"- at {rate:g}/s: " + "; ".join(sorted(set(tally.errors))[:3]))
+            first = [e.splitlines()[0] for e in sorted(set(tally.errors))[:3]]
+            notes.append(f"- at {point.rate:g}/s: " + "; ".join(first))
     return out + (["", "First errors:", *notes] if notes else [])
 
 

@@ -386,7 +386,7 @@ async def run_mix(args: argparse.Namespace, workdir: Path, url: str | None = Non
             if args.rates:
                 rates = [float(r) for r in args.rates.split(",") if r.strip()]
                 result.open_loop = await evening.open_loop(emu, tables[:args.open_tables or args.active], rates,
-                                                           args.seconds)
+                                                           args.seconds, lambda: cpu_seconds(pid))
             profiled = await profile_hits(emu, tables[:args.active], pid, args) if args.profile or args.spy else None
         finally:
             await bot.stop()
@@ -482,10 +482,10 @@ async def mix_on(backend: str, args: argparse.Namespace, workdir: Path) -> MixRu
         await asyncio.to_thread(pg.stop)
 
 
-def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, started: datetime) -> str:
+def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, started: datetime, head: str) -> str:
     """The block ``--mix --write`` puts in docs/scaling.md: what the plan reads, one row a backend."""
     command = "python -m bench.scaling " + " ".join(sys.argv[1:])
-    out = [f"Measured {started:%Y-%m-%d %H:%M} UTC at {commit()} with `{command.strip()}` on {machine()}, Python "
+    out = [f"Measured {started:%Y-%m-%d %H:%M} UTC at {head} with `{command.strip()}` on {machine()}, Python "
            f"{platform.python_version()}; load average {load_avg} at the start, {load_average()} at the end (the "
            f"machine shared with other work). {args.active} guilds, one closed-loop player each, "
            f"{args.per_player} commands of the mix each.", "",
@@ -519,12 +519,12 @@ def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, star
             out += ["", f"Open loop on {run.backend.split(' (')[0]}: the mix's steps sent at a set rate over "
                     f"{tables} guilds, {args.seconds:g} s a rate, whether or not the last was answered; p99 over "
                     "every command (a command unanswered within 30 s counts as 30 s):", "",
-                    *evening.render_open_loop(run.evening.open_loop, args.seconds, tables)]
+                    *evening.render_open_loop(run.evening.open_loop, tables)]
     return "\n".join(out) + "\n"
 
 
 async def main_mix(args: argparse.Namespace) -> int:
-    load_avg, started = load_average(), datetime.now(UTC)
+    load_avg, started, head = load_average(), datetime.now(UTC), commit()  # the checkout as the run starts
     runs: list[MixRun] = []
     for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
         if backend not in ("sqlite", "postgres"):
@@ -539,7 +539,7 @@ async def main_mix(args: argparse.Namespace) -> int:
             runs.append(run)
     command = "python -m bench.scaling " + " ".join(sys.argv[1:])
     for run in runs:
-        print(f"Measured {started:%Y-%m-%d %H:%M} UTC at {commit()} with `{command.strip()}` on {machine()}, "
+        print(f"Measured {started:%Y-%m-%d %H:%M} UTC at {head} with `{command.strip()}` on {machine()}, "
               f"Python {platform.python_version()}; load average {load_avg} at the start, {load_average()} at the "
               f"end. {run.backend}; {args.active} guilds, one closed-loop player each ({args.per_player} mixed "
               f"commands, {args.per_kind} per kind alone).\n")
@@ -556,12 +556,12 @@ async def main_mix(args: argparse.Namespace) -> int:
             tables = args.open_tables or args.active
             print(f"\nOpen loop: the mix sent at a set rate over {tables} guilds, {args.seconds:g} s at each rate "
                   "(p99 over every kind):\n")
-            print("\n".join(evening.render_open_loop(run.evening.open_loop, args.seconds, tables)))
+            print("\n".join(evening.render_open_loop(run.evening.open_loop, tables)))
         if run.profiled:
             print(f"\nProfile: {run.profiled}")
         print()
     if args.write and runs:
-        write_block(DOC, "scaling-mix", render_mix(runs, args, load_avg, started),
+        write_block(DOC, "scaling-mix", render_mix(runs, args, load_avg, started, head),
                     intro="## The real evening's mix, measured\n\nWritten by `.venv/bin/python -m bench.scaling "
                     "--mix --write`.")
         print(f"written to {DOC}", file=sys.stderr)

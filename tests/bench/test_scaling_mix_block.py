@@ -11,7 +11,7 @@ from bench import evening, scaling
 from bench.doc_block import write_block
 
 
-def _evening(cpu_ms: dict[str, float], open_loop: list[tuple[float, evening.Tally]] | None = None) -> evening.Evening:
+def _evening(cpu_ms: dict[str, float], open_loop: list[evening.OpenRate] | None = None) -> evening.Evening:
     mix = evening.Tally()
     mix.latencies["attack"] = [10.0] * 90 + [500.0] * 10
     mix.latencies["noop"] = [1.0] * 100
@@ -29,8 +29,8 @@ def test_the_mix_block_names_the_commit_machine_and_load_and_has_a_row_a_backend
     runs = [scaling.MixRun("SQLite (WAL, one file)", _evening(costs), scaling.MixSide(requests), None),
             scaling.MixRun("postgres (PostgreSQL) 15.18", _evening(costs), scaling.MixSide(requests, 0.3, 7), None)]
     args = scaling.parse_args(["--mix", "--active", "20", "--per-player", "40"])
-    block = scaling.render_mix(runs, args, "0.50 0.40 0.30", datetime(2026, 12, 2, 17, 0, tzinfo=UTC))
-    assert block.startswith("Measured 2026-12-02 17:00 UTC at ")
+    block = scaling.render_mix(runs, args, "0.50 0.40 0.30", datetime(2026, 12, 2, 17, 0, tzinfo=UTC), "abc1234")
+    assert block.startswith("Measured 2026-12-02 17:00 UTC at abc1234 with `python -m bench.scaling ")
     assert "load average 0.50 0.40 0.30 at the start" in block and " cores (" in block
     # 200 commands in 2 s, 0.8 s of bot CPU: 4.0 ms a command; 260 REST calls: 1.30, 60 of them counted by the
     # global limit: 0.30; PostgreSQL's 0.3 s: 1.5 ms
@@ -50,9 +50,11 @@ def test_the_open_loop_counts_an_unanswered_command_at_the_wait_and_shows_each_t
     tally.latencies["attack"] = [20.0] * 98
     tally.latencies["unanswered"] = [evening.WAIT * 1000.0]
     tally.errors = ["attack: TimeoutError no answer", "roll: TimeoutError no answer"]
-    table = evening.render_open_loop([(50.0, tally)], seconds=10.0, tables=200)
-    # 99 commands made in 10 s; a table's step every 200 / 50 = 4 s; the unanswered one is the p99 and the max
-    assert table[2] == "| 50 | one every 4.0 s | 10 | 20 | 30000 | 30000 | 1 | 2 |"
+    point = evening.OpenRate(50.0, tally, seconds=10.0, elapsed=12.0, cpu_s=3.0, load="2.50")
+    table = evening.render_open_loop([point], tables=200)
+    # 99 commands made in 10 s; a table's step every 200 / 50 = 4 s; the bot's 3 s of CPU over 12 s: a quarter of a
+    # core; the unanswered one is the p99 and the max
+    assert table[2] == "| 50 | one every 4.0 s | 10 | 0.25 | 2.50 | 20 | 30000 | 30000 | 1 | 2 |"
     assert table[-1].startswith("- at 50/s: attack: TimeoutError")
 
 

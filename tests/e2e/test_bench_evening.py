@@ -23,6 +23,6 @@ async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_b
     assert [n for n, _ in result.by_combatants] == [2, 4]
     assert profiled is not None and "0 refused, errors 0" in profiled
     assert "bot" in " ".join(profile_summary.summarize(profile))
-    [(rate, sent)] = result.open_loop
-    assert rate == 5 and sent.commands >= 8
-    assert evening.render(result) and evening.render_open_loop(result.open_loop, 2, 4)
+    [point] = result.open_loop
+    assert point.rate == 5 and point.tally.commands >= 8 and point.cpu_s > 0
+    assert evening.render(result) and evening.render_open_loop(result.open_loop, 4)
