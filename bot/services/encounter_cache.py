@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import inspect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import instance_state
 
 from bot.db.engine import BulkWrite
 from bot.db.models import ChannelSettings, Character, Combatant, ContentPack, Encounter, GuildSettings
@@ -74,20 +75,24 @@ class Entry:
     channel_id: int
     keys: frozenset[Key]
     row_ids: frozenset[int]  # id() of the rows it holds: a command's writes to these are its own
+    rows: tuple[object, ...]  # the encounter, its combatants, their characters
+    identities: frozenset[tuple[type, tuple[int]]]  # the same, as an identity map's keys begin
     loaded_at: float = field(default_factory=time.monotonic)
     stale: bool = False  # a write by another command while this entry was out: do not put it back
 
     @classmethod
     def of(cls, encounter: Encounter, guild: GuildSettings | None, loaded_at: float | None = None) -> Entry:
         combatants = list(encounter.combatants)
+        # vars(): a combatant added by a command may not have its character loaded (lazy="raise")
+        characters = [vars(c)["character"] for c in combatants if "character" in vars(c)]
         keys = {("encounter", encounter.id), ("channel", encounter.channel_id), ("guild", encounter.guild_id)}
         keys.update(("character", c.character_id) for c in combatants)
-        # vars(): a combatant added by a command may not have its character loaded (lazy="raise")
-        rows: list[object] = [encounter, *combatants, *(vars(c)["character"] for c in combatants
-                                                        if "character" in vars(c))]
-        if guild is not None:
-            rows.append(guild)
-        return cls(encounter, guild, encounter.channel_id, frozenset(keys), frozenset(map(id, rows)),
+        identities: set[tuple[type, tuple[int]]] = {(Encounter, (encounter.id,))}
+        identities.update((Combatant, (c.id,)) for c in combatants)
+        identities.update((Character, (c.character_id,)) for c in combatants)
+        rows = (encounter, *combatants, *characters)
+        row_ids = frozenset(map(id, rows if guild is None else (*rows, guild)))
+        return cls(encounter, guild, encounter.channel_id, frozenset(keys), row_ids, rows, frozenset(identities),
                    time.monotonic() if loaded_at is None else loaded_at)
 
 
@@ -179,15 +184,19 @@ class EncounterCache:
 
 
 def attach(session: AsyncSession, entry: Entry) -> bool:
-    """Make ``entry``'s rows the session's own, as if it had just loaded them: the encounter (its combatants
-    and characters follow by cascade) and the server's settings (or that it has none). False, and nothing
-    attached, if the session already holds one of its encounter's rows (the command read them first)."""
-    rows: list[object] = [entry.encounter]
-    for combatant in entry.encounter.combatants:
-        rows += [combatant, combatant.character]
-    if any(_held(session, row) for row in rows):
+    """Make ``entry``'s rows the session's own, as if it had just loaded them: the encounter, its combatants and
+    their characters, and the server's settings (or that it has none). False, and nothing attached, if the
+    session already holds one of its encounter's rows (the command read them first)."""
+    held = session.identity_map.keys()  # none, or a row or two, when a command asks for its encounter
+    if held and not entry.identities.isdisjoint(key[:2] for key in held):
         return False
-    session.add(entry.encounter)
+    # What session.add(encounter) does, less its walk of the cascade, which finds the rows the entry lists
+    # (about half of attach's time): each row attached, as add attaches each it finds. Private API of
+    # SQLAlchemy's Session, held to add's result by tests/services/test_command_reads.py.
+    sync = session.sync_session
+    instance_state(entry.encounter)._orphaned_outside_of_session = False  # as add does to the row it is given
+    for row in entry.rows:
+        sync._update_impl(instance_state(row))
     guild = entry.guild
     if guild is None or not _held(session, guild):
         if guild is not None:
@@ -204,15 +213,17 @@ def _held(session: AsyncSession, row: object) -> bool:
 
 def _intact(entry: Entry) -> bool:
     """Every attribute of every row still loaded (a row expired by a rollback would need the database)."""
-    rows: list[object] = [entry.encounter] + ([entry.guild] if entry.guild is not None else [])
-    if "combatants" not in vars(entry.encounter):
+    encounter = entry.encounter
+    if "combatants" not in vars(encounter):
         return False
-    for combatant in entry.encounter.combatants:
-        if "character" not in vars(combatant):
+    rows: list[object] = [encounter] if entry.guild is None else [encounter, entry.guild]
+    for combatant in encounter.combatants:
+        character = vars(combatant).get("character")
+        if character is None:
             return False
-        rows += [combatant, vars(combatant)["character"]]
+        rows += (combatant, character)
     for row in rows:
-        state = inspect(row)
+        state = instance_state(row)
         if state.expired_attributes or state.deleted or state.was_deleted or state.pending:
             return False
     return True

@@ -8,16 +8,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from inspect import signature
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Mapper, Session
+from sqlalchemy.orm.attributes import instance_state
 
 from bot.db import repositories as repo
 from bot.db.models import Event, GuildSettings, PendingDecision
-from tests.conftest import GM_ROLE, GUILD
+from bot.services import encounter_cache
+from tests.conftest import CHANNEL, GM_ROLE, GUILD
 
 
 @contextmanager
@@ -209,3 +212,44 @@ async def test_the_log_does_not_read_the_undo_records(table: Any, gm: Any) -> No
     assert log[0].kind == "attack" and log[0].summary["target"] == "Brun"
     (read,) = [s for s in statements if "FROM events" in s]
     assert "before" not in read  # the sheets as they were: /undo's, not the log's
+
+
+def _session_holds(session: Any, rows: list[object]) -> tuple[Any, ...]:
+    sync = session.sync_session
+    return (sorted(map(repr, session.identity_map.keys())), [row in session for row in rows],
+            [instance_state(row).session_id == sync.hash_key for row in rows],
+            list(sync.new), list(sync.dirty), list(sync.deleted))
+
+
+async def test_attach_leaves_the_session_as_adding_the_encounter_would_without_its_cascade(
+        table: Any, gm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # attach calls Session._update_impl for each row the entry lists instead of walking session.add's cascade
+    # (private API: this holds it to what add does, and fails if its signature changes)
+    assert list(signature(Session._update_impl).parameters) == ["self", "state", "revert_deletion"]
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    cache = table.runtime.encounters
+    entry = cache.take(CHANNEL)
+    assert entry is not None
+    rows = [entry.encounter, *entry.encounter.combatants, *(c.character for c in entry.encounter.combatants)]
+    walked: list[str] = []
+    real = Mapper.cascade_iterator
+
+    def cascade_iterator(self: Mapper[Any], *args: Any, **kw: Any) -> Any:
+        walked.append(self.class_.__name__)
+        return real(self, *args, **kw)
+
+    async with table.db.sessions() as session, session.begin():
+        monkeypatch.setattr(Mapper, "cascade_iterator", cascade_iterator)
+        assert encounter_cache.attach(session, entry)
+        monkeypatch.undo()
+        attached = _session_holds(session, rows)
+        session.expunge_all()
+    assert "Encounter" not in walked  # no walk from the encounter to its combatants and characters
+    async with table.db.sessions() as session, session.begin():
+        session.add(entry.encounter)
+        if entry.guild is not None:
+            session.add(entry.guild)
+        assert _session_holds(session, rows) == attached
+        assert len(attached[0]) == len(rows) + (entry.guild is not None)
+        session.expunge_all()
+    cache.release(entry)
