@@ -6,6 +6,8 @@ documents, so a text that fits here fits there whichever way it is counted.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 TITLE = 256
@@ -78,6 +80,64 @@ def embed_size(embed: discord.Embed) -> int:
 
 def fit(embed: discord.Embed) -> discord.Embed:
     """Clip every part of ``embed`` to its limit, then trim the whole to 6000 units. Returns ``embed``."""
+    data: dict[str, Any] = dict(embed.to_dict())
+    if _fits(data):
+        if "fields" not in data:
+            embed.clear_fields()  # as _refit leaves it: an empty list of fields, sent as "fields": []
+        return embed  # otherwise what _refit would give back, unchanged: nothing clipped, nothing rebuilt
+    return _refit(embed)
+
+
+# A field as Embed.add_field builds it, and a footer as set_footer does: _refit rebuilds every field and the footer so.
+_FIELD_KEYS = ("inline", "name", "value")
+_FOOTER_KEYS = (("text",), ("text", "icon_url"))
+_LIMITS = (("title", TITLE), ("description", DESCRIPTION))
+
+
+def _units(text: str) -> int:
+    return len(text) if text.isascii() else size(text)
+
+
+def _fits(data: dict[str, Any]) -> bool:
+    """Whether ``_refit`` would leave the embed of ``data`` (its ``to_dict()``) as it is, as nearly every embed: each
+    part within its limit and the whole within TOTAL; no author; each field and the footer in the very shape _refit
+    rebuilds them in (its keys in that order, a name and a value not empty, inline a bool)."""
+    if "author" in data:
+        return False
+    total = 0
+    for key, limit in _LIMITS:
+        text = data.get(key)
+        if text:
+            if not isinstance(text, str):
+                return False
+            units = _units(text)
+            if units > limit:
+                return False
+            total += units
+    footer = data.get("footer")
+    if footer:
+        text = footer.get("text")
+        if text:
+            if tuple(footer) not in _FOOTER_KEYS or not isinstance(text, str) or _units(text) > FOOTER:
+                return False
+            total += _units(text)
+    fields = data.get("fields") or ()
+    if len(fields) > FIELDS:
+        return False
+    for field in fields:
+        name, value = field.get("name"), field.get("value")
+        if (tuple(field) != _FIELD_KEYS or not isinstance(field["inline"], bool) or not isinstance(name, str)
+                or not isinstance(value, str) or not name or not value):
+            return False
+        name_units, value_units = _units(name), _units(value)
+        if name_units > FIELD_NAME or value_units > FIELD_VALUE:
+            return False
+        total += name_units + value_units
+    return total <= TOTAL
+
+
+def _refit(embed: discord.Embed) -> discord.Embed:
+    """``fit`` the long way: every part clipped and set again, the fields rebuilt, the whole trimmed."""
     if embed.title:
         embed.title = clip(embed.title, TITLE)
     if embed.description:
