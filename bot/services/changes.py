@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any, Literal
 
 IDENTITY_FIELDS = ("index", "id")  # the keys that name an item of a list for good (wounds, queued rolls)
@@ -145,6 +146,9 @@ def _diff_dict(path: Path, before: Mapping[str, Any], after: Mapping[str, Any], 
 def _diff_value(path: Path, old: Any, new: Any, ops: list[Op], counters: bool, atomic: bool) -> None:
     # Containers that compare equal are taken as unchanged (a True turned 1 deep inside one is not a
     # change any engine makes); comparing them with ``same`` cost more than the whole rest of the diff.
+    # One container shared by both documents is equal to itself, and is not walked at all.
+    if old is new and type(old) in _CONTAINERS:
+        return
     if same(old, new) if not isinstance(old, dict | list) else old == new and type(old) is type(new):
         return
     if isinstance(old, Mapping) and isinstance(new, Mapping):
@@ -166,15 +170,47 @@ def identity_field(*lists: Sequence[Any]) -> str | None:
 
 
 def _keyed_by(items: Sequence[Any], name: str) -> bool:
-    if not all(isinstance(item, Mapping) and _is_int(item.get(name)) for item in items):
+    return _keys_by(items, name) is not None
+
+
+def _keys_by(items: Sequence[Any], name: str) -> list[int] | None:
+    """Each item's ``name`` in order, if every item is a mapping holding a unique whole number there."""
+    # The usual case at C speed (plain dicts, plain ints: a sheet read from JSON or written by an engine);
+    # anything else (a bool, an int subclass, another mapping) is judged one item at a time.
+    if _DICT.issuperset(map(type, items)):
+        keys: list[Any] = list(map(dict.get, items, repeat(name)))
+        if not (_INT.issuperset(map(type, keys)) or all(_is_int(key) for key in keys)):
+            return None
+    elif all(isinstance(item, Mapping) and _is_int(item.get(name)) for item in items):
+        keys = [item[name] for item in items]
+    else:
+        return None
+    return keys if len(set(keys)) == len(keys) else None
+
+
+def _flat_same(olds: list[Any], news: list[Any]) -> bool:
+    """Whether each item of ``olds`` is ``same`` as the item of ``news`` at its position, field by field, shown at
+    C speed: plain dicts, equal, their fields in the same order, each holding a value of the same plain type (no
+    container, no float, so no NaN) in both. False says only "not shown": then the fields are compared one by one.
+    """
+    if olds != news or not (_DICT.issuperset(map(type, olds)) and _DICT.issuperset(map(type, news))):
         return False
-    return len({item[name] for item in items}) == len(items)
+    if list(chain.from_iterable(olds)) != list(chain.from_iterable(news)):  # each pair's fields in one order
+        return False
+    kinds = list(map(type, chain.from_iterable(map(dict.values, olds))))
+    return kinds == list(map(type, chain.from_iterable(map(dict.values, news)))) and _FLAT.issuperset(kinds)
+
+
+_CONTAINERS = frozenset({dict, list})
+_DICT = frozenset({dict})
+_INT = frozenset({int})
+_FLAT = frozenset({str, int, bool, type(None)})  # ``same`` is ``==`` for two values of one of these types
 
 
 def _diff_list(path: Path, old: list[Any], new: list[Any], ops: list[Op]) -> None:
     # Removals go first, from the highest position down, so that taking them back (ops run in reverse)
     # puts each item back in front of the ones that followed it.
-    name = identity_field(old, new)
+    name, old_keys, new_keys = _identity(old, new)
     if name is None:
         # Match items in order (the earliest equal one after the last match), so that putting back the
         # unmatched ones at their old positions rebuilds the old list exactly, order included.
@@ -191,18 +227,40 @@ def _diff_list(path: Path, old: list[Any], new: list[Any], ops: list[Op]) -> Non
         ops.extend(RemoveItem(path, None, old[i], i) for i in reversed(unmatched))
         ops.extend(AddItem(path, None, new[j], j) for j in added)
         return
-    old_at = {item[name]: i for i, item in enumerate(old)}
-    new_at = {item[name]: j for j, item in enumerate(new)}
-    ops.extend(RemoveItem(path, ItemKey(name, key), old[i], i)
-               for key, i in sorted(old_at.items(), key=lambda kv: -kv[1]) if key not in new_at)
-    ops.extend(AddItem(path, ItemKey(name, key), new[j], j) for key, j in new_at.items() if key not in old_at)
-    for key, i in old_at.items():
-        if key in new_at:
-            before, after = old[i], new[new_at[key]]
-            for field in [*before, *(f for f in after if f not in before)]:
-                was, now = before.get(field, MISSING), after.get(field, MISSING)
-                if not same(was, now):
-                    ops.append(SetValue((*path, ItemKey(name, key), field), was, now))
+    # Every step below is a pass at C speed over the items, unless some item was removed or changed: a hit adds a
+    # wound and leaves the others alone, so its diff does not walk them in Python.
+    old_at = dict(zip(old_keys, range(len(old_keys)), strict=True))
+    new_at = dict(zip(new_keys, range(len(new_keys)), strict=True))
+    gone = old_at.keys() - new_at.keys()
+    ops.extend(RemoveItem(path, ItemKey(name, old_keys[i]), old[i], i)
+               for i in sorted(map(old_at.__getitem__, gone), reverse=True))
+    ops.extend(AddItem(path, ItemKey(name, new_keys[j]), new[j], j)
+               for j in sorted(map(new_at.__getitem__, new_at.keys() - old_at.keys())))
+    kept = [key for key in old_keys if key not in gone] if gone else old_keys  # in the old list's order
+    olds = list(map(old.__getitem__, map(old_at.__getitem__, kept))) if gone else old
+    news = list(map(new.__getitem__, map(new_at.__getitem__, kept)))
+    if _flat_same(olds, news):  # the items the action left alone: in a hit, every wound but the new one
+        return
+    for key, before, after in zip(kept, olds, news, strict=True):
+        if _flat_same([before], [after]):
+            continue
+        for field in [*before, *(f for f in after if f not in before)]:
+            was, now = before.get(field, MISSING), after.get(field, MISSING)
+            if not same(was, now):
+                ops.append(SetValue((*path, ItemKey(name, key), field), was, now))
+
+
+def _identity(old: list[Any], new: list[Any]) -> tuple[str | None, list[int], list[int]]:
+    """``identity_field(old, new)`` with each list's keys in order, read once."""
+    if old or new:
+        for name in IDENTITY_FIELDS:
+            old_keys = _keys_by(old, name)
+            if old_keys is None:
+                continue
+            new_keys = _keys_by(new, name)
+            if new_keys is not None:
+                return name, old_keys, new_keys
+    return None, [], []
 
 
 # -- taking back ---------------------------------------------------------------------------------------------

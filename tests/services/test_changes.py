@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.services import changes
 from bot.services.changes import (
     MISSING,
     AddItem,
@@ -20,6 +22,7 @@ from bot.services.changes import (
     diff,
     op_from,
     op_json,
+    same,
     take_back,
     touches,
 )
@@ -164,3 +167,26 @@ def test_taking_back_an_action_straight_after_it_gives_the_sheet_before(data: st
         ops = diff(before, after, counters=counters)
         assert take_back(after, ops) == before
         assert take_back(after, [op_from(op_json(op)) for op in ops]) == before
+
+
+def test_a_wound_added_is_found_without_comparing_the_others_field_by_field() -> None:
+    """Issue 23: a hit's diff compared every wound already on the target, field by field (12 ``same`` calls a
+    wound). The wounds it left alone are now shown unchanged in passes at C speed: the count does not grow."""
+
+    def calls(wounds: int) -> int:
+        def sheet(n: int) -> dict[str, Any]:
+            return {"name": "Bandit", "injury_levels": 2 * n, "conditions": ["shock"] if n > 1 else [],
+                    "wounds": [{"index": i, "location": "skull", "side": None, "levels": 2, "bleeding": False,
+                                "treated": False} for i in range(1, n + 1)]}
+        counted = {"same": 0}
+
+        def counting(a: Any, b: Any) -> bool:
+            counted["same"] += 1
+            return same(a, b)
+
+        with patch.object(changes, "same", counting):
+            ops = diff(sheet(wounds), sheet(wounds + 1), counters=True)  # fresh dicts, as an engine writes them
+        assert [type(op) for op in ops] == [Shift, AddItem] + ([AddItem] if wounds == 1 else [])
+        return counted["same"]
+
+    assert calls(56) == calls(2)
