@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from bot import text_safety
@@ -33,7 +34,9 @@ def check_shape(value: Any, source: str) -> None:
 
     Every engine result goes through here (twice an attack): the walk is a loop over a stack, plain values
     are known by their exact type, and a field's path is spelled out only for the error that names it (each
-    node carries its parent's trail, ``(trail, key)``)."""
+    node carries its parent's trail, ``(trail, key)``). A dict or list holding only plain values under text
+    keys (a wound, a list of conditions), or a list of such dicts (the wounds), is counted whole, at C speed,
+    without a step for each value: nothing in it can be a mistake but the count, and that error names no field."""
     budget = MAX_NODES
     # (node, depth, trail, whether its key is a mapping's: it must be text), pushed last first
     stack: list[tuple[Any, int, _Trail, bool]] = [(value, 0, None, False)]
@@ -49,7 +52,11 @@ def check_shape(value: Any, source: str) -> None:
         kind = type(node)
         if kind in _PLAIN:
             continue
-        if kind is dict or isinstance(node, Mapping):
+        if depth < MAX_DEPTH and (values := _flat(node, kind, depth + 1 < MAX_DEPTH)) is not None:
+            budget -= values  # all within MAX_DEPTH: nothing in it can be a mistake but the count
+            if budget < 0:
+                raise UserError(f"{source}: the sheet is too large (over {MAX_NODES} values)")
+        elif kind is dict or isinstance(node, Mapping):
             stack.extend((item, depth + 1, (trail, key), True) for key, item in reversed(node.items()))
         elif isinstance(node, list):
             stack.extend((node[index], depth + 1, (trail, index), False) for index in range(len(node) - 1, -1, -1))
@@ -58,7 +65,27 @@ def check_shape(value: Any, source: str) -> None:
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+_TEXT = frozenset({str})
 _Trail = tuple[Any, Any] | None  # (the parent's trail, this key or list index); None at the top
+
+
+def _flat(node: Any, kind: type, two_deep: bool) -> int | None:
+    """How many values are in a dict of plain values under text keys, a list of plain values, or (``two_deep``) a
+    list of such dicts (the wounds); None for anything else. Exact types only (no subclass), each pass at C speed."""
+    if kind is dict:
+        if _PLAIN.issuperset(map(type, node.values())) and _TEXT.issuperset(map(type, node)):
+            return len(node)
+    elif kind is list:
+        if _PLAIN.issuperset(map(type, node)):
+            return len(node)
+        if two_deep and _DICT.issuperset(map(type, node)) \
+                and _PLAIN.issuperset(map(type, chain.from_iterable(map(dict.values, node)))) \
+                and _TEXT.issuperset(map(type, chain.from_iterable(node))):
+            return len(node) + sum(map(len, node))
+    return None
+
+
+_DICT = frozenset({dict})
 
 
 def _path(trail: _Trail) -> str:

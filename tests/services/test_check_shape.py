@@ -69,3 +69,14 @@ def test_a_field_is_named_by_its_path() -> None:
         check_shape({"name": "Brun", "wounds": [{"note": "ok"}, {"note": {1}}]}, "sheet")
     with pytest.raises(UserError, match=r"field 'wounds\[0\]' has a key that is not text: 3"):
         check_shape({"wounds": [{3: "x"}]}, "sheet")
+
+
+def test_parts_counted_whole_are_refused_as_the_walk_refuses_them() -> None:
+    """A flat dict or list, or a list of flat dicts, is counted in one pass: the count (it names no field) and the
+    depth of what it holds are what the walk saw."""
+    wounds = {"wounds": [{"index": 1, "levels": 2}, {"index": 2, "levels": 1}]}  # 1 + 1 + 2 * 3 values, 3 deep
+    for max_nodes, max_depth in ((8, 3), (7, 3), (8, 2), (7, 2), (8, 1), (3, 5), (4, 0)):
+        for tree in (wounds, {"w": [1, 2, 3]}, {"a": {"b": 1, "c": None}}, [{"x": 1}, {2: 1}], [{"x": 1}, [2]]):
+            with patch.object(sheet_file, "MAX_NODES", max_nodes), patch.object(sheet_file, "MAX_DEPTH", max_depth):
+                assert verdict(lambda v: check_shape(v, "sheet"), tree) == \
+                    verdict(lambda v: reference(v, "sheet", max_nodes, max_depth), tree), (tree, max_nodes, max_depth)
