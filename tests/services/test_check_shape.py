@@ -75,8 +75,8 @@ def test_parts_counted_whole_are_refused_as_the_walk_refuses_them() -> None:
     """A flat dict or list, or a list of flat dicts, is counted in one pass: the count (it names no field) and the
     depth of what it holds are what the walk saw."""
     wounds = {"wounds": [{"index": 1, "levels": 2}, {"index": 2, "levels": 1}]}  # 1 + 1 + 2 * 3 values, 3 deep
-    for max_nodes, max_depth in ((8, 3), (7, 3), (8, 2), (7, 2), (8, 1), (3, 5), (4, 0)):
+    for nodes, depth in ((8, 3), (7, 3), (8, 2), (7, 2), (8, 1), (3, 5), (4, 0)):
         for tree in (wounds, {"w": [1, 2, 3]}, {"a": {"b": 1, "c": None}}, [{"x": 1}, {2: 1}], [{"x": 1}, [2]]):
-            with patch.object(sheet_file, "MAX_NODES", max_nodes), patch.object(sheet_file, "MAX_DEPTH", max_depth):
-                assert verdict(lambda v: check_shape(v, "sheet"), tree) == \
-                    verdict(lambda v: reference(v, "sheet", max_nodes, max_depth), tree), (tree, max_nodes, max_depth)
+            with patch.object(sheet_file, "MAX_NODES", nodes), patch.object(sheet_file, "MAX_DEPTH", depth):
+                refused = verdict(lambda v: check_shape(v, "sheet"), tree)
+            assert refused == verdict(lambda v: reference(v, "sheet", nodes, depth), tree), (tree, nodes, depth)  # noqa: B023
