@@ -79,6 +79,9 @@ class Entry:
     identities: frozenset[tuple[type, tuple[int]]]  # the same, as an identity map's keys begin
     loaded_at: float = field(default_factory=time.monotonic)
     stale: bool = False  # a write by another command while this entry was out: do not put it back
+    # Rows its own command wrote that it did not hold when taken (a combatant joining, an NPC made for it): its
+    # own news only if it holds them when it goes back, else what it holds misses them and it is stale.
+    unheld: list[object] = field(default_factory=list)
 
     @classmethod
     def of(cls, encounter: Encounter, guild: GuildSettings | None, loaded_at: float | None = None) -> Entry:
@@ -138,7 +141,9 @@ class EncounterCache:
             del self._out[entry.channel_id]
         if entry.stale or not _intact(entry) or not entry.encounter.active:
             return
-        entry = Entry.of(entry.encounter, entry.guild, entry.loaded_at)  # what it holds now
+        unheld, entry = entry.unheld, Entry.of(entry.encounter, entry.guild, entry.loaded_at)  # what it holds now
+        if any(id(row) not in entry.row_ids for row in unheld):
+            return
         self._entries[entry.channel_id] = entry
         self._entries.move_to_end(entry.channel_id)
         while len(self._entries) > self.size:
@@ -162,24 +167,25 @@ class EncounterCache:
                 self.clear()
             return
         mine = session.info.get(OWNER)
-        own = mine.row_ids if isinstance(mine, Entry) else frozenset()
+        if not isinstance(mine, Entry):
+            mine = None
         # A row the command's own entry holds is no news to that entry, but it is to any other entry holding
-        # the same row (a character in two channels' encounters): those go.
+        # the same row (a character in two channels' encounters): those go. One it does not hold yet is its own
+        # news if it holds it when it goes back (``Entry.unheld``).
         keys: set[Hashable] = set()
-        foreign: set[Hashable] = set()
         for row in rows:
             row_keys = _keys_of(row)
             keys.update(row_keys)
-            if id(row) not in own:
-                foreign.update(row_keys)
+            if mine is not None and id(row) not in mine.row_ids and not mine.keys.isdisjoint(row_keys):
+                mine.unheld.append(row)
         if not keys:
             return
         for channel_id, entry in list(self._entries.items()):
             if not keys.isdisjoint(entry.keys):
                 del self._entries[channel_id]
                 self.dropped += 1
-        for entry in self._out.values():  # the command's own entry too: a row of it it did not hold
-            if not (foreign if entry is mine else keys).isdisjoint(entry.keys):
+        for entry in self._out.values():
+            if entry is not mine and not keys.isdisjoint(entry.keys):
                 entry.stale = True
 
 

@@ -58,11 +58,21 @@ async def channel_encounter(session: AsyncSession, guild_id: int, channel_id: in
             cache.release(entry)
     encounter = await repo.active_encounter(session, channel_id, for_update=for_update)
     if encounter is not None and lending is not None:
-        entry = Entry.of(encounter, await repo.guild_settings(session, encounter.guild_id))
-        cache.lend(entry)
-        lent.append(entry)
-        session.info[OWNER] = entry
+        await _lend(session, encounter)
     return encounter
+
+
+async def _lend(session: AsyncSession, encounter: Encounter) -> None:
+    """Make ``encounter`` (loaded or made by this command, flushed) the command's entry in the encounter cache,
+    there for the next command once this one commits."""
+    lending: tuple[EncounterCache, list[Entry]] | None = session.info.get(LENT)
+    if lending is None:
+        return
+    cache, lent = lending
+    entry = Entry.of(encounter, await repo.guild_settings(session, encounter.guild_id))
+    cache.lend(entry)
+    lent.append(entry)
+    session.info[OWNER] = entry
 
 
 def template_name(key: str, sheet: Any) -> str:
@@ -93,6 +103,7 @@ class EncounterService:
                                   round=1, turn=0, order=[], combatants=[], created_at=now, updated_at=now)
             session.add(encounter)
             await session.flush()
+            await _lend(session, encounter)  # the first /encounter npcs or add finds it in memory
             record_event(self._rt, session, actor, "start", {"system": encounter.system}, None, encounter)
             return await self._saved(session, encounter)
 

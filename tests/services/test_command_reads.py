@@ -56,9 +56,10 @@ async def test_an_attack_asks_the_session_for_the_settings_row_once(
 async def test_an_attack_on_an_encounter_in_memory_asks_for_no_settings_row(
         table: Any, gm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    hits = table.runtime.encounters.hits
     with settings_gets(monkeypatch) as seen:
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
-    assert table.runtime.encounters.hits == 1
+    assert table.runtime.encounters.hits == hits + 1
     assert seen == []
 
 
@@ -253,3 +254,20 @@ async def test_attach_leaves_the_session_as_adding_the_encounter_would_without_i
         assert len(attached[0]) == len(rows) + (entry.guild is not None)
         session.expunge_all()
     cache.release(entry)
+
+
+async def test_the_commands_that_fill_an_encounter_leave_it_in_memory(
+        services: Any, manager: Any, gm: Any, alice: Any) -> None:
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.start(gm)
+    with selects(services.db) as filled:
+        await services.encounters.add_npcs(gm, "bandit", 2)  # new characters, new combatants
+        await services.encounters.add(alice, "Bjorn")  # a character read by name joins
+    with selects(services.db) as seen:
+        hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"}, HIT,
+                                           attacker="Bjorn")
+    assert hit.resolution["defender"]["wounds"]
+    assert not [s for s in seen if "encounters" in s or "characters" in s], seen
+    assert not [s for s in filled if "combatants" in s], filled  # /encounter start left it in memory too

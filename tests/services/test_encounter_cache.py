@@ -41,12 +41,13 @@ def wound_locations(view: Any) -> list[str]:
 async def test_an_attack_after_the_first_reads_nothing(table: Any, gm: Any) -> None:
     cache = table.runtime.encounters
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
+    hits = cache.hits
     with statements(table.db) as seen:
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
     assert [s for s in seen if s.startswith("SELECT")] == []
     assert sorted(s for s in seen if s.split()[0] in ("UPDATE", "INSERT")) == [
         "INSERT INTO EVENTS", "UPDATE CHARACTERS SET", "UPDATE CHARACTERS SET", "UPDATE ENCOUNTERS SET"]
-    assert cache.hits == 1
+    assert cache.hits == hits + 1
     brun = await table.characters.get(gm, "Brun")
     assert wound_locations(brun) == ["10", "20"]
 
@@ -145,10 +146,11 @@ async def test_marking_answers_keeps_the_encounter_in_memory(table: Any, gm: Any
     table.runtime.answers.answered([777])
     await table.runtime.answers.flush()
     assert await table.runtime.answers.unanswered(777) == []
+    hits = cache.hits
     with statements(table.db) as seen:
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
     assert [s for s in seen if s.startswith("SELECT")] == []
-    assert cache.hits == 1
+    assert cache.hits == hits + 1
 
 
 async def test_a_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: Any) -> None:
