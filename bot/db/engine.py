@@ -1,8 +1,9 @@
 """The async engine and the one session factory; SQLite gets WAL, foreign keys and serialized writers.
 
-``Database.on_change`` tells listeners which rows a session is about to write (every flush) or that a bulk
-statement changed rows it cannot name: what lets a process keep rows in memory between commands
-(bot/services/encounter_cache.py) and drop them the moment any command changes them."""
+``Database.on_change`` tells listeners which rows a session is about to write (every flush, and an action's
+Core writes of its rows: ``written``) or that a bulk statement changed rows it cannot name: what lets a
+process keep rows in memory between commands (bot/services/encounter_cache.py) and drop them the moment any
+command changes them."""
 
 from __future__ import annotations
 
@@ -57,10 +58,14 @@ class Database:
 
     def _flushed(self, session: Session, _context: Any) -> None:
         # Still the pre-flush lists here: what this flush wrote.
-        written = [*session.new, *session.dirty, *session.deleted]
-        if written:
+        self.written(session, [*session.new, *session.dirty, *session.deleted])
+
+    def written(self, session: Session, rows: list[object]) -> None:
+        """``session`` wrote these ORM rows: by its flush, or by Core statements that left them as a flush
+        would (bot/db/repositories.py, ``write_versioned``); the listeners hear it the same way."""
+        if rows:
             for listener in self.on_change:
-                listener(session, written)
+                listener(session, rows)
 
     def _executing(self, state: ORMExecuteState) -> None:
         if state.is_update or state.is_delete:

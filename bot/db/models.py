@@ -174,10 +174,6 @@ class PendingDecision(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime]
 
-    # Set on a decision added with its event, so that one flush writes both (the event's id is not known before);
-    # never loaded.
-    event: Mapped[Event | None] = relationship(lazy="raise")
-
     __mapper_args__ = {"version_id_col": version}
 
 

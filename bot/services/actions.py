@@ -27,20 +27,33 @@ from rules.model import Engine, Scenario
 from rules.outcome import Outcome
 
 
+def _event_values(rt: Runtime, actor: Actor, kind: str, payload: dict[str, Any], before: dict[str, Any] | None,
+                  encounter: Encounter | int | None) -> dict[str, Any]:
+    encounter_id = encounter.id if isinstance(encounter, Encounter) else encounter
+    return dict(guild_id=actor.guild_id, channel_id=actor.channel_id, encounter_id=encounter_id,
+                user_id=actor.user_id, user_name=actor.user_name[:100], kind=kind, payload=payload, before=before,
+                created_at=rt.clock(), interaction_id=actor.interaction_id, answered=actor.interaction_id is None)
+
+
 def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
                  before: dict[str, Any] | None, encounter: Encounter | int | None) -> Event:
     """Log an event; ``before`` is its undo record (bot/services/undo_record.py), None if /undo skips it.
     ``encounter``: the encounter (or its id) whose /undo may take it back."""
-    encounter_id = encounter.id if isinstance(encounter, Encounter) else encounter
-    event = Event(guild_id=actor.guild_id, channel_id=actor.channel_id, encounter_id=encounter_id,
-                  user_id=actor.user_id,
-                  user_name=actor.user_name[:100], kind=kind, payload=payload, before=before,
-                  created_at=rt.clock(), interaction_id=actor.interaction_id,
-                  answered=actor.interaction_id is None)
+    event = Event(**_event_values(rt, actor, kind, payload, before, encounter))
     session.add(event)
     if actor.interaction_id is not None:
         rt.answers.recorded(actor.interaction_id)
     return event
+
+
+async def insert_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
+                       before: dict[str, Any] | None, encounter: Encounter | None) -> int:
+    """``record_event``'s row, inserted at once by a Core statement: its id (an action's event, whose ORM object
+    nothing needs)."""
+    event_id = await repo.insert_event(session, _event_values(rt, actor, kind, payload, before, encounter))
+    if actor.interaction_id is not None:
+        rt.answers.recorded(actor.interaction_id)
+    return event_id
 
 
 def touch(rt: Runtime, encounter: Encounter | None) -> None:
@@ -130,12 +143,15 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         if combatant.declaration.get(SPENT) != what:  # the same again (a second attack this round) writes nothing,
             combatant.declaration = {**combatant.declaration, SPENT: what}  # and an equal dict still costs the flush
     now = rt.clock()
+    written: list[object] = []
     for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):
         if row is not None and after is not None:
             check_shape(after, f"{system} engine result")
-            row.sheet = after
-            row.updated_at = now
-    touch(rt, encounter)
+            await _save(session, row, {"sheet": after, "updated_at": now} if after != row.sheet
+                        else {"updated_at": now}, written)
+    if encounter is not None:  # its version moves, so a concurrent save of the old state fails (``touch``)
+        await _save(session, encounter, {"updated_at": rt.clock()}, written)
+    rt.db.written(session.sync_session, written)
 
     unused = dice.unused()
     payload: dict[str, Any] = {
@@ -154,28 +170,29 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     elif target_secret:
         payload["target_secret"] = True
     record = changes.record()
-    event = record_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
+    event_id = await insert_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
     before = changes.sheets_before()
-    # The action's rows go in one flush: a decision points at its event by relationship, not by a flushed id, and
-    # the open rolls are read without flushing first (sync_roll_decisions counts in what is not flushed yet).
-    asked = _pending_from(rt, actor, event, resolved.outcome, call)
+    # What is left goes in one flush (the decisions, a declaration): the open rolls are read without flushing
+    # first (sync_roll_decisions counts in what is not flushed yet).
+    asked = _pending_from(rt, actor, event_id, resolved.outcome, call)
     session.add_all(asked)
     with session.no_autoflush:
-        rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event, before)
+        rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event_id, before)
     await session.flush()
     pending = [pending_view(row) for row in (*asked, *rolls)]
     # Only where a character waited on a GM decision before: it reads them after the flush, as it sees the ones
     # just asked for (and their changes go in the transaction's last flush).
     moot += await lapse_decisions(session, touched, before, asked)
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
-        event.before = replace(record, open_decisions=tuple(row.id for row in moot)).to_json()
+        await repo.set_event_before(session, event_id,
+                                    replace(record, open_decisions=tuple(row.id for row in moot)).to_json())
     return ActionReport(
         system=system, action=call.kind, actor_name=call.actor_character.name,
         target_name=call.target.name if call.target is not None else None, resolution=resolution,
         pending=tuple(pending), unused_dice=unused, typed_dice=forced,
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system),
                                   secret_npcs=bool(guild is not None and guild.secret_rolls))
-                   if encounter is not None else None), event_id=event.id,
+                   if encounter is not None else None), event_id=event_id,
         moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)), secret=secret,
         target_secret=target_secret,
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
@@ -207,13 +224,25 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
     return with_attack(picture, before, outcome) if picture is not None else None
 
 
-def _pending_from(rt: Runtime, actor: Actor, event: Event, outcome: Outcome,
+async def _save(session: AsyncSession, row: Character | Encounter, values: dict[str, Any],
+                written: list[object]) -> None:
+    """``values`` stored in ``row``: by a Core statement where the row is stored and loaded (the ORM's flush of
+    a hit cost more than its statements), else set on it for the flush."""
+    if repo.is_stored(row):
+        await repo.write_versioned(session, row, values)
+        written.append(row)
+    else:
+        for name, value in values.items():
+            setattr(row, name, value)
+
+
+def _pending_from(rt: Runtime, actor: Actor, event_id: int, outcome: Outcome,
                   call: ActionCall) -> list[PendingDecision]:
     """A PendingDecision for each decision the engine asked for (``Outcome.gm_decisions``), not yet added."""
     rows = []
     for request in outcome.gm_decisions:
         character = call.target if request.who == "defender" and call.target is not None else call.actor_character
-        rows.append(PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event=event,
+        rows.append(PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event_id,
                                     character_id=character.id, kind=request.kind[:32], who=character.name,
                                     options=list(request.options), created_at=rt.clock()))
     return rows

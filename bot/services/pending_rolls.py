@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Character, Event, PendingDecision
+from bot.db.models import Character, PendingDecision
 from bot.services.actor import Actor
 from bot.services.runtime import Runtime
 from bot.systems import profile_of
@@ -112,11 +112,11 @@ def _held(session: AsyncSession, character_id: int) -> list[PendingDecision]:
 
 
 async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, characters: Iterable[Character],
-                              event: Event | None, before: Mapping[str, Any] | None = None,
+                              event_id: int | None, before: Mapping[str, Any] | None = None,
                               ) -> tuple[list[PendingDecision], list[PendingDecision]]:
     """Open a decision for each roll newly owed by ``characters``; close (``moot``) those no longer owed.
-    Returns the decisions opened and those closed, not flushed: the caller's flush writes them (``event``, the
-    one that owes them, may not have its id yet). It may run with autoflush off: what it reads is taken as the
+    Returns the decisions opened and those closed, not flushed: the caller's flush writes them (``event_id``: the
+    event that owes them). It may run with autoflush off: what it reads is taken as the
     session holds it (a decision settled but not flushed is not open; one it opened for the same character is).
 
     ``before`` maps character id (as text) to the sheet before the action. Open roll decisions mirror
@@ -154,7 +154,7 @@ async def sync_roll_decisions(rt: Runtime, session: AsyncSession, actor: Actor, 
             if wanted[kind] <= 0:
                 continue
             wanted[kind] -= 1
-            row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event=event,
+            row = PendingDecision(guild_id=actor.guild_id, channel_id=actor.channel_id, event_id=event_id,
                                   character_id=character.id, kind=kind[:32], who=character.name,
                                   options=list(CHOICES), created_at=rt.clock())
             session.add(row)
