@@ -12,8 +12,13 @@ mode:gm``): there the GM presses the buttons an attack asks for (shock, kill, de
    measured the same way; an attack that hits has all its dice forced (``HIT``: a wound and a shock roll,
    from the third blow a kill roll too, each passed where the bot rolls it, so that the Bandit never dies and
    every run does the same work). Every kind in turn, three rounds; each figure is the median of its rounds.
-3. How an attack that hits grows: by the wounds already on its target (the same Bandit, blow by blow, up to
-   the 64 a sheet holds), by the events in the channel (after a burst of /roll) and by the encounter's size.
+3. How an attack that hits grows: by the wounds already on its target (up to the 64 a sheet holds), by the
+   events in the channel (a burst of /roll) and by the encounter's size. Each compares two halves of the tables
+   measured in turn, round after round (``paired``), so that the machine's load drifting over the phase lands on
+   both alike: for the wounds, one half's Bandits fresh and the other's given half the wounds first (not
+   measured); for the events, one half's channels given the burst first; for the size, the small encounters and
+   the large. Each figure is the median of its rounds, with their range, and each comparison also the median of
+   the rounds' differences.
 
 Every blow measured as a hit is a hit and every miss a miss. A wounded Bandit in shock cannot defend, and then
 ``MISS``'s dice hit: so misses are measured on a Bandit nothing but misses has struck. A sheet holds at most 64
@@ -281,22 +286,60 @@ class KindCost:
 
 
 @dataclass
+class Growth:
+    """One point of a growth line: CPU ms per attack that hits, a figure a round (``paired``'s rounds)."""
+
+    label: str
+    rounds: list[float]
+    hits: int  # the attacks measured in all its rounds
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rounds) if self.rounds else math.nan
+
+    def render(self) -> str:
+        spread = f"{min(self.rounds):.2f}–{max(self.rounds):.2f}" if self.rounds else "—"
+        return f"{self.label}: {self.median:.2f} ({spread}, {len(self.rounds)} rounds, {self.hits} hits)"
+
+
+def render_step(low: Growth, high: Growth) -> str:
+    """How much ``high`` costs over ``low``, round by round (their rounds were measured in turn): the median of
+    the differences, and its share of ``low``'s median."""
+    steps = [b - a for a, b in zip(low.rounds, high.rounds, strict=False)]
+    if not steps:
+        return "—"
+    step = statistics.median(steps)
+    share = f"{100 * step / low.median:+.0f}%" if low.median else "—"
+    return (f"{step:+.2f} ms ({share}; the rounds' differences "
+            f"{min(steps):+.2f} to {max(steps):+.2f})")
+
+
+def halves(players: list[Player]) -> tuple[list[Player], list[Player]]:
+    """Two halves of the tables, the same kinds in each (``add_tables`` makes four kinds, in turn: the bot or the
+    GM rolls, a small or a large encounter): of every eight, tables 0, 3, 5 and 6 and tables 1, 2, 4 and 7, each
+    one of every kind; of a last four, 0 and 3 (the bot rolls, small; the GM rolls, large) and 1 and 2."""
+    first = [p for i, p in enumerate(players) if i % 8 in (0, 3, 5, 6)]
+    return first, [p for p in players if p not in first]
+
+
+@dataclass
 class Evening:
     mix: Tally
     mix_seconds: float
     mix_cpu_s: float
     mix_rest_calls: int  # the REST requests the bot made during the mix
     kinds: list[KindCost]
-    by_wounds: list[tuple[str, float]]  # (band of wounds already on the target, CPU ms per attack that hits)
-    by_events: list[tuple[str, float]]
-    by_combatants: list[tuple[int, float]]
+    by_wounds: list[Growth]  # by the band of wounds already on the target
+    by_events: list[Growth]
+    by_combatants: list[Growth]
     open_loop: list[OpenRate] = field(default_factory=list)
     outside: Tally = field(default_factory=Tally)  # the phases after the mix: fresh encounters, refused blows
+    wounds_apart: int = 0  # by_wounds' second half: Bandits given this many wounds before its rounds
 
 
 async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_kind: int,
                       cpu: Callable[[], float], warm: Callable[[], Awaitable[None]] | None = None,
-                      rounds: int = 3, wounds: int = WOUND_CAP) -> Evening:
+                      rounds: int = 3, wounds: int = WOUND_CAP, growth_rounds: int = 4) -> Evening:
     """The phases above, against a bot that is ready; ``cpu()`` reads the bot process's CPU seconds."""
     mix = Tally()
     players = [Player(emu, t, mix) for t in tables]
@@ -360,32 +403,58 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
                       percentile(seen[kind], 99), tuple(costs[kind]), calls[kind] / max(1, len(seen[kind])))
              for kind in KINDS]
 
-    # growth with the wounds on the target: round r, every table hits its Bandit once more, up to the wounds a
-    # sheet holds; shown in bands of WOUND_BAND rounds.
+    async def paired(low: list[Player], high: list[Player], times: int, per: int) -> tuple[list[float], list[float]]:
+        """``times`` rounds of ``per`` hits a table, ``low`` then ``high`` and the other way round the next round:
+        each half's CPU ms per attack, a figure a round."""
+        found: tuple[list[float], list[float]] = ([], [])
+        for r in range(times):
+            for side in ((0, 1) if r % 2 == 0 else (1, 0)):
+                cost, alone = await measured("attack (hit)", (low, high)[side], per)
+                mix.errors += alone.errors
+                found[side].append(cost)
+        return found
+
+    async def unmeasured(among: list[Player], kind: str, times: int) -> None:
+        for p in among:
+            p.tally = Tally()
+        await each(lambda p: _repeat(p, kind, times), among)
+        for p in among:
+            mix.errors += p.tally.errors
+            outside.absorb(p.tally)
+        await settle(emu)
+
+    # growth with the wounds on the target: one half's Bandits fresh, the other's given ``apart`` wounds first;
+    # then ``apart`` rounds of a blow a table, the halves in turn: the first half's Bandits go through wounds
+    # 0 to apart - 1 while the second's go through apart to 2 * apart - 1, in the same rounds.
+    low, high = halves(players)
+    apart = min(wounds, WOUND_CAP) // 2
     await fresh(players)
-    per_round = []
-    for _ in range(min(wounds, WOUND_CAP)):
-        cost, alone = await measured("attack (hit)", players, 1)
-        mix.errors += alone.errors
-        per_round.append(cost)
-    by_wounds = [(f"{b}-{min(b + WOUND_BAND, len(per_round)) - 1}", statistics.mean(per_round[b:b + WOUND_BAND]))
-                 for b in range(0, len(per_round), WOUND_BAND)]
-    # events in the channel: a fresh Bandit, before and after a burst of /roll
+    await unmeasured(high, "attack (hit)", apart)
+    fresh_rounds, wounded_rounds = await paired(low, high, apart, 1)
+
+    def bands(costs: list[float], among: list[Player], offset: int) -> list[Growth]:
+        return [Growth(f"{offset + b}-{offset + min(b + WOUND_BAND, len(costs)) - 1}", costs[b:b + WOUND_BAND],
+                       len(among) * len(costs[b:b + WOUND_BAND])) for b in range(0, len(costs), WOUND_BAND)]
+
+    by_wounds = bands(fresh_rounds, low, 0) + bands(wounded_rounds, high, apart)
+    # events in the channel: one half's channels given a burst of /roll first (in the encounter, so in the channel)
+    per_point, burst = 2, per_kind * 10
     await fresh(players)
-    first, _ = await measured("attack (hit)", players, 2)
-    await each(lambda p: _repeat(p, "roll", per_kind * 10))
-    await fresh(players)
-    after, _ = await measured("attack (hit)", players, 2)
-    by_events = [("before the burst", first), (f"after {per_kind * 10} more /roll events", after)]
-    # encounter size: the small encounters, then the large ones, each on a fresh Bandit
+    await unmeasured(low, "roll", burst)
+    without, with_burst = await paired(high, low, growth_rounds, per_point)
+    by_events = [Growth("without the burst", without, len(high) * per_point * growth_rounds),
+                 Growth(f"with {burst} more /roll events", with_burst, len(low) * per_point * growth_rounds)]
+    # encounter size: the small encounters and the large ones, on fresh Bandits
+    small = [p for p in players if not p.table.guards]
+    large = [p for p in players if p.table.guards]
     await fresh(players)
     by_combatants = []
-    for size in sorted({2 + p.table.guards for p in players}):
-        among = [p for p in players if 2 + p.table.guards == size]
-        cost, _ = await measured("attack (hit)", among, 2)
-        by_combatants.append((size, cost))
+    if small and large:
+        few, many = await paired(small, large, growth_rounds, per_point)
+        by_combatants = [Growth(str(2 + among[0].table.guards), costs, len(among) * per_point * growth_rounds)
+                         for among, costs in ((small, few), (large, many))]
     return Evening(mix, mix_seconds, mix_cpu, mix_rest, kinds, by_wounds, by_events, by_combatants,
-                   outside=outside)
+                   outside=outside, wounds_apart=apart)
 
 
 @dataclass
@@ -552,13 +621,36 @@ def render_unmeasured(tally: Tally) -> str:
     return f"not measured (no answer the bench could read): {counts}; the first: {first}"
 
 
+def render_growth(evening: Evening) -> list[str]:
+    wounds, events, sizes = evening.by_wounds, evening.by_events, evening.by_combatants
+    out = []
+    if wounds:
+        apart = evening.wounds_apart
+        low = [w for w in wounds if int(w.label.split("-")[0]) < apart]
+        high = wounds[len(low):]
+        out.append(f"- by the wounds already on the target ({WOUND_BAND} rounds of a blow a table a figure; the "
+                   f"first half's Bandits fresh, the second half's given {apart} first): "
+                   + ", ".join(w.render() for w in wounds))
+        if high:
+            both = Growth("", [r for w in low for r in w.rounds], 0), Growth("", [r for w in high for r in w.rounds], 0)
+            out.append(f"  - {apart} more wounds, the same rounds: {render_step(*both)}")
+    if len(events) == 2:
+        out.append("- by the events in the channel: " + ", ".join(e.render() for e in events)
+                   + f"; the burst's cost: {render_step(*events)}")
+    if len(sizes) == 2:
+        out.append("- by the combatants in the encounter: " + ", ".join(s.render() for s in sizes)
+                   + f"; the larger's cost: {render_step(*sizes)}")
+    return out
+
+
 def render(evening: Evening) -> list[str]:
     mix = evening.mix
     noop = next(k.cpu_ms for k in evening.kinds if k.kind == "noop")
     out = [f"Mix: {mix.commands} commands in {evening.mix_seconds:.1f} s ({mix.commands / evening.mix_seconds:.0f}/s), "
            f"bot CPU {1000 * evening.mix_cpu_s / max(1, mix.sent):.1f} ms per command, "
            f"{evening.mix_rest_calls / max(1, mix.sent):.2f} REST calls per command; "
-           f"{mix.fresh_encounters} fresh encounters; errors {len(mix.errors)}; "
+           f"{mix.fresh_encounters} fresh encounters; {mix.refused} blows refused (a Bandit already dead: then a "
+           f"fresh encounter); errors {len(mix.errors)}; "
            f"{render_unmeasured(mix)}.", "",
            f"After the mix: {evening.outside.for_room} fresh encounters, not measured, so that misses met a Bandit "
            f"that can defend and no sheet passed the {WOUND_CAP} wounds it holds; {evening.outside.refused} blows "
@@ -576,11 +668,9 @@ def render(evening: Evening) -> list[str]:
                    f"| {k.p50_ms:.0f} | {k.p99_ms:.0f} |")
     out += ["", "Each kind ran once a round, every kind in turn, for several rounds: its CPU figure is the median of "
             "its rounds (the range beside it), the ratio is to the no-op's median.", "",
-            "An attack that hits, bot CPU ms per attack:", "",
-            f"- by the wounds already on the target ({WOUND_BAND} blows a figure): "
-            + ", ".join(f"{w}: {c:.2f}" for w, c in evening.by_wounds),
-            "- by the events in the channel: " + ", ".join(f"{e}: {c:.2f}" for e, c in evening.by_events),
-            "- by the combatants in the encounter: " + ", ".join(f"{n}: {c:.2f}" for n, c in evening.by_combatants)]
+            "An attack that hits, bot CPU ms per attack, each point the median of its rounds (their range): two halves "
+            "of the tables measured in turn, round after round, so that the machine's drift lands on both:", "",
+            *render_growth(evening)]
     if mix.errors:
         out += ["", "First errors: " + "; ".join(mix.errors[:3])]
     return out

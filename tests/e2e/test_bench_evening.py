@@ -15,12 +15,15 @@ async def test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_b
     assert result.mix.errors == []
     assert {k.kind for k in result.kinds if k.commands} == set(evening.KINDS)
     assert {"attack", "roll", "log", "injuries", "autocomplete", "noop"} <= set(result.mix.latencies)
-    assert [w for w, _ in result.by_wounds] == ["0-7", "8-9"]
+    # the wounds: half the tables' Bandits fresh (0-4), the other half's given 5 first (5-9), in the same rounds
+    assert [w.label for w in result.by_wounds] == ["0-4", "5-9"] and result.wounds_apart == 5
+    assert [len(w.rounds) for w in result.by_wounds] == [5, 5] and [w.hits for w in result.by_wounds] == [10, 10]
+    assert [len(e.rounds) for e in result.by_events] == [4, 4]
     # every blow measured as a hit was one, and every miss met a Bandit that could defend: rounds 2 and 3's misses
     # came after the last round's hit, so each table's Bandit was replaced before them (not measured)
     assert result.outside.refused == 0
     assert result.outside.for_room == 2 * 4
-    assert [n for n, _ in result.by_combatants] == [2, 4]
+    assert [n.label for n in result.by_combatants] == ["2", "4"]
     assert profiled is not None and "0 refused, errors 0" in profiled
     assert "bot" in " ".join(profile_summary.summarize(profile))
     [point] = result.open_loop
