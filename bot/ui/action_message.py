@@ -223,8 +223,9 @@ class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], te
 
 
 def action_view(event_id: int | None, pending: Sequence[PendingDecisionView]) -> discord.ui.View | None:
-    """The buttons under an action: the GM's buttons for every open decision, then Details."""
-    view = decision_buttons(pending, room=MAX_BUTTONS - 1) or discord.ui.View(timeout=None)
+    """The buttons under an action: the GM's buttons for every open decision, then Details (one View built)."""
+    view = discord.ui.View(timeout=None)
+    _add_decision_buttons(view, pending, room=MAX_BUTTONS - 1)
     if event_id is not None:
         view.add_item(DetailsButton(event_id))
     return view if view.children else None
@@ -233,19 +234,23 @@ def action_view(event_id: int | None, pending: Sequence[PendingDecisionView]) ->
 def decision_buttons(pending: Sequence[PendingDecisionView], room: int = MAX_BUTTONS) -> discord.ui.View | None:
     """GM buttons for every open decision (None when there is nothing to decide); at most ``room``."""
     view = discord.ui.View(timeout=None)
+    _add_decision_buttons(view, pending, room)
+    return view if view.children else None
+
+
+def _add_decision_buttons(view: discord.ui.View, pending: Sequence[PendingDecisionView], room: int) -> None:
     for decision in pending:
         if decision.choice is not None:
             continue
         for choice in decision.options:
             if len(view.children) >= room:
                 log.warning("more than %d GM choices; the rest are left out", room)
-                return view
+                return
             if not _CHOICE.fullmatch(choice):
                 log.warning("GM choice %r cannot go into a custom_id; left out", choice)
                 continue
             label = decision_embeds.decision_button_label(decision, choice)
             view.add_item(GMDecisionButton(decision.id, choice, label))
-    return view if view.children else None
 
 
 def remaining_view(message: discord.Message, decided: int | set[int]) -> discord.ui.View:
