@@ -19,6 +19,7 @@ from bot.config import Config
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
 from bot.discord_json import install as install_discord_json
 from bot.discord_permissions import Refusals
+from bot.ops import gc_tuning
 from bot.ops.flights import Flight, Flights, current, install_task_factory
 from bot.ops.health import HealthServer
 from bot.ops.metrics import Metrics
@@ -91,6 +92,7 @@ class GrievousBot(commands.AutoShardedBot):
         health_host: str = "127.0.0.1",
         health_port: int | None = None,
         stall_ms: int = 100,
+        settle_memory: bool = False,
         **options: Any,
     ) -> None:
         database = database or db
@@ -148,6 +150,7 @@ class GrievousBot(commands.AutoShardedBot):
         self._late: set[asyncio.Task[None]] = set()  # results being posted late (bot/ui/late.py)
         self._waits: set[asyncio.Task[None]] = set()  # attacks waiting for a defence (bot/ui/defense_prompts.py)
         self._recovered = False
+        self._settle_memory = settle_memory  # grievous run: the garbage collector set once ready (bot/ops/gc_tuning.py)
         self.started_at = datetime.now(UTC)
         self._quiet = asyncio.Event()  # set whenever an interaction's handling ends (``drain`` waits on it)
         self.guild_commands = guild_commands
@@ -259,6 +262,8 @@ class GrievousBot(commands.AutoShardedBot):
         log.info("ready as %s in %d guilds (shards %s)", self.user, len(self.guilds), self.shard_ids or "all")
         if not self._recovered:  # once per process: what a crash left stored but unanswered
             self._recovered = True
+            if self._settle_memory:
+                gc_tuning.settle()
             try:
                 await recover(self, self.started_at)
             except Exception:

@@ -156,7 +156,7 @@ async def run_bot(config: Config) -> None:
     db = await ready_database(config.database_url, **config.pool_options())
     try:
         log.info("database ready (%s)", db.dialect)
-        bot = GrievousBot(config=config, db=db)
+        bot = GrievousBot(config=config, db=db, settle_memory=True)
         async with bot:
             await _run_until_stopped(bot, config.token)
     finally:

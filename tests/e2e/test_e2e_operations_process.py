@@ -48,6 +48,8 @@ async def test_grievous_run_logs_json_lines_without_the_token_and_answers_grievo
     records = [json.loads(line) for line in lines]
     assert {"time", "level", "logger", "message"} <= set(records[0])
     assert any(r["logger"] == "grievous" and r["message"].startswith("ready as ") for r in records)
+    # grievous run sets the garbage collector once it is ready (bot/ops/gc_tuning.py)
+    assert any(r["message"].startswith("garbage collector settled: ") for r in records)
     assert emu.token not in bot.log() and problems_in_log(bot.log()) == []
 
 
