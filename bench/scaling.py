@@ -482,6 +482,10 @@ async def mix_on(backend: str, args: argparse.Namespace, workdir: Path) -> MixRu
         await asyncio.to_thread(pg.stop)
 
 
+def short(backend: str) -> str:
+    return "SQLite" if backend.startswith("SQLite") else "PostgreSQL"
+
+
 def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, started: datetime, head: str) -> str:
     """The block ``--mix --write`` puts in docs/scaling.md: what the plan reads, one row a backend."""
     command = "python -m bench.scaling " + " ".join(sys.argv[1:])
@@ -505,7 +509,7 @@ def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, star
                    f"| {side.peak_connections if side.peak_connections is not None else '—'} | {len(mix.errors)} |")
     out += ["", "Each kind alone (every guild at once): bot CPU ms a command, the median of its rounds, and × the "
             "same run's no-op:", "",
-            "| kind | " + " | ".join(r.backend.split(" (")[0] for r in runs) + " |",
+            "| kind | " + " | ".join(short(r.backend) for r in runs) + " |",
             "|---|" + "---:|" * len(runs)]
     for i, kind in enumerate(evening.KINDS):
         cells = []
@@ -516,7 +520,7 @@ def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, star
     for run in runs:
         if run.evening.open_loop:
             tables = args.open_tables or args.active
-            out += ["", f"Open loop on {run.backend.split(' (')[0]}: the mix's steps sent at a set rate over "
+            out += ["", f"Open loop on {short(run.backend)}: the mix's steps sent at a set rate over "
                     f"{tables} guilds, {args.seconds:g} s a rate, whether or not the last was answered; p99 over "
                     "every command (a command unanswered within 30 s counts as 30 s):", "",
                     *evening.render_open_loop(run.evening.open_loop, tables)]
