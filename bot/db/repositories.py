@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from sqlalchemy import Select, Table, Update, bindparam, func, insert, inspect, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer, joinedload
+from sqlalchemy.orm import Session, defer, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -236,30 +236,44 @@ def is_stored(row: object) -> bool:
     return state.persistent and not state.expired_attributes
 
 
-async def write_versioned(session: AsyncSession, row: Character | Encounter, values: dict[str, Any]) -> None:
-    """Store ``values`` (column name -> value) in ``row`` and its table, its version moved on; StaleDataError
-    if another transaction moved the version first (the runner retries the command, as after a flush's)."""
-    table = cast(Table, type(row).__table__)
-    columns = tuple(sorted(values))
-    seen = row.version
-    params = {f"new_{name}": value for name, value in values.items()}
-    params.update(row_id=row.id, row_version=seen, new_version=seen + 1)
-    result = await (await session.connection()).execute(_versioned_update(table, columns), params)
-    if result.rowcount != 1:
-        raise StaleDataError(f"UPDATE statement on table '{table.name}' expected to update 1 row(s); "
-                             f"{result.rowcount} were matched.")
-    for name, value in values.items():
-        set_committed_value(row, name, value)
-    set_committed_value(row, "version", seen + 1)
+# A row and the values to store in it (column name -> value).
+VersionedWrite = tuple[Character | Encounter, dict[str, Any]]
+
+
+def _write_versioned(session: Session, writes: Sequence[VersionedWrite]) -> None:
+    connection = session.connection()
+    for row, values in writes:
+        table = cast(Table, type(row).__table__)
+        seen = row.version
+        params = {f"new_{name}": value for name, value in values.items()}
+        params.update(row_id=row.id, row_version=seen, new_version=seen + 1)
+        result = connection.execute(_versioned_update(table, tuple(sorted(values))), params)
+        if result.rowcount != 1:
+            raise StaleDataError(f"UPDATE statement on table '{table.name}' expected to update 1 row(s); "
+                                 f"{result.rowcount} were matched.")
+        for name, value in values.items():
+            set_committed_value(row, name, value)
+        set_committed_value(row, "version", seen + 1)
+
+
+async def write_versioned(session: AsyncSession, writes: Sequence[VersionedWrite]) -> None:
+    """Store each write's values in its row and its table, the row's version moved on; StaleDataError if another
+    transaction moved a version first (the runner retries the command, as after a flush's). One call into the
+    session's greenlet for them all (``run_sync``), as one flush is."""
+    await session.run_sync(_write_versioned, writes)
+
+
+def _insert_event(session: Session, values: dict[str, Any]) -> int:
+    key = session.connection().execute(insert(EVENTS), values).inserted_primary_key
+    event_id = key[0] if key is not None else None
+    assert isinstance(event_id, int)
+    return event_id
 
 
 async def insert_event(session: AsyncSession, values: dict[str, Any]) -> int:
     """INSERT an event (column name -> value; the columns' defaults for the rest); its id. For an event whose
     ORM object nobody needs: an action's, which only its id and its undo record outlive."""
-    result = await (await session.connection()).execute(insert(EVENTS), values)
-    event_id = result.inserted_primary_key[0] if result.inserted_primary_key is not None else None
-    assert isinstance(event_id, int)
-    return event_id
+    return await session.run_sync(_insert_event, values)
 
 
 async def set_event_before(session: AsyncSession, event_id: int, before: dict[str, Any] | None) -> None:

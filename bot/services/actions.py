@@ -143,15 +143,14 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         if combatant.declaration.get(SPENT) != what:  # the same again (a second attack this round) writes nothing,
             combatant.declaration = {**combatant.declaration, SPENT: what}  # and an equal dict still costs the flush
     now = rt.clock()
-    written: list[object] = []
+    writes: list[repo.VersionedWrite] = []
     for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):
         if row is not None and after is not None:
             check_shape(after, f"{system} engine result")
-            await _save(session, row, {"sheet": after, "updated_at": now} if after != row.sheet
-                        else {"updated_at": now}, written)
+            writes.append((row, {"sheet": after, "updated_at": now} if after != row.sheet else {"updated_at": now}))
     if encounter is not None:  # its version moves, so a concurrent save of the old state fails (``touch``)
-        await _save(session, encounter, {"updated_at": rt.clock()}, written)
-    rt.db.written(session.sync_session, written)
+        writes.append((encounter, {"updated_at": rt.clock()}))
+    await _save(rt, session, writes)
 
     unused = dice.unused()
     payload: dict[str, Any] = {
@@ -224,16 +223,17 @@ def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any]
     return with_attack(picture, before, outcome) if picture is not None else None
 
 
-async def _save(session: AsyncSession, row: Character | Encounter, values: dict[str, Any],
-                written: list[object]) -> None:
-    """``values`` stored in ``row``: by a Core statement where the row is stored and loaded (the ORM's flush of
-    a hit cost more than its statements), else set on it for the flush."""
-    if repo.is_stored(row):
-        await repo.write_versioned(session, row, values)
-        written.append(row)
-    else:
-        for name, value in values.items():
-            setattr(row, name, value)
+async def _save(rt: Runtime, session: AsyncSession, writes: list[repo.VersionedWrite]) -> None:
+    """Each write's values stored in its row: by Core statements where the row is stored and loaded (the ORM's
+    flush of a hit cost more than its statements), else set on it for the flush."""
+    core = [(row, values) for row, values in writes if repo.is_stored(row)]
+    for row, values in writes:
+        if all(row is not stored for stored, _ in core):
+            for name, value in values.items():
+                setattr(row, name, value)
+    if core:
+        await repo.write_versioned(session, core)
+        rt.db.written(session.sync_session, [row for row, _ in core])
 
 
 def _pending_from(rt: Runtime, actor: Actor, event_id: int, outcome: Outcome,

@@ -37,8 +37,8 @@ async def test_a_versioned_write_stores_its_values_and_leaves_the_row_clean(db: 
         encounter = await session.get(Encounter, encounter_id)
         assert row is not None and encounter is not None and repo.is_stored(row)
         sheet = {"wounds": [{"index": 1}]}
-        await repo.write_versioned(session, row, {"sheet": sheet, "updated_at": later})
-        await repo.write_versioned(session, encounter, {"updated_at": later})
+        await repo.write_versioned(session, [(row, {"sheet": sheet, "updated_at": later}),
+                                             (encounter, {"updated_at": later})])
         state = inspect(row)
         assert row.sheet is sheet and row.version == 2 and encounter.version == 2
         assert not session.dirty and not state.modified and not state.attrs.sheet.history.has_changes()
@@ -62,7 +62,7 @@ async def test_a_versioned_write_on_a_row_changed_meanwhile_fails_as_a_flush_doe
     async with db.sessions() as session, session.begin():
         session.add(row)
         with pytest.raises(StaleDataError):
-            await repo.write_versioned(session, row, {"updated_at": NOW})
+            await repo.write_versioned(session, [(row, {"updated_at": NOW})])
         assert row.version == 1  # nothing taken as stored
         await session.rollback()
     async with db.transaction() as session:

@@ -7,12 +7,14 @@ ORM flush. Counts, never timings."""
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncSession
 
 HIT = "attack=9 defense=3 location=12"  # an edge blow: a wound and a shock roll (the GM's, in gm mode)
 
@@ -100,3 +102,36 @@ async def test_an_attack_that_hits_writes_its_answer_in_one_more_transaction(tab
         assert stored == 1
     assert await table.count_rows("SELECT count(*) FROM events WHERE answered = false") == 0
     assert await table.count_rows("SELECT count(*) FROM events WHERE kind = 'attack' AND message_id IS NULL") == 0
+
+
+@contextmanager
+def session_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """The bot's calls into its sessions' greenlet meanwhile, by name: flushes (each one, even one with nothing
+    to write), the session's connection fetched (to run Core statements on it) and run_sync."""
+    seen: Counter[str] = Counter()
+
+    def counted(name: str) -> None:
+        original = getattr(AsyncSession, name)
+
+        async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            seen[name] += 1
+            return await original(self, *args, **kwargs)
+
+        monkeypatch.setattr(AsyncSession, name, call)
+
+    for name in ("flush", "connection", "run_sync"):
+        counted(name)
+    yield seen
+    monkeypatch.undo()
+
+
+@pytest.mark.parametrize("mode", ["auto", "gm"])
+async def test_an_attack_that_hits_calls_into_the_session_once_for_its_rows_and_once_for_its_event(
+        table: Any, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    await fight(table, mode)
+    with session_calls(monkeypatch) as calls:
+        await hit(table, "Bandit 2")
+    # the rows' Core statements in two calls (the UPDATEs together, then the event's INSERT), not a call to fetch
+    # the connection and one to run each
+    assert calls["run_sync"] == 2, calls
+    assert calls["connection"] == 0, calls
