@@ -206,6 +206,14 @@ async def active_encounter_id(session: AsyncSession, channel_id: int) -> int | N
                                                            Encounter.active.is_(True)))
 
 
+async def flush(session: AsyncSession) -> None:
+    """``session.flush()``, without the call into the session's greenlet when nothing waits to be written (an
+    attack's rows are Core statements: after one where the bot rolls, nothing does)."""
+    sync = session.sync_session
+    if sync.new or sync.dirty or sync.deleted:
+        await session.flush()
+
+
 # An action's own rows, written as Core statements (issue 23): the ORM's flush of an attack's four rows cost more
 # than their statements (its unit of work: about a fifth of a hit's CPU). Each write checks the version the row
 # was read at, as the ORM's version_id_col does, and leaves the ORM object as a flush would: the values in it

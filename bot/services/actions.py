@@ -177,7 +177,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     session.add_all(asked)
     with session.no_autoflush:
         rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event_id, before)
-    await session.flush()
+    await repo.flush(session)
     pending = [pending_view(row) for row in (*asked, *rolls)]
     # Only where a character waited on a GM decision before: it reads them after the flush, as it sees the ones
     # just asked for (and their changes go in the transaction's last flush).

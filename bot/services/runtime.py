@@ -445,7 +445,7 @@ class Runtime:
             session.info[LENT] = (cache, lent)
             try:
                 result = await work(session)
-                await session.flush()  # its own writes, while the session still knows which entry is its own
+                await repo.flush(session)  # its own writes, while the session still knows which entry is its own
                 return result
             finally:
                 for key in (LENT, OWNER, GUILD_SETTINGS):  # the batch's next command starts clean

@@ -126,12 +126,14 @@ def session_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "gm"])
-async def test_an_attack_that_hits_calls_into_the_session_once_for_its_rows_and_once_for_its_event(
+async def test_an_attack_that_hits_calls_into_the_session_for_what_it_writes_only(
         table: Any, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     await fight(table, mode)
     with session_calls(monkeypatch) as calls:
         await hit(table, "Bandit 2")
     # the rows' Core statements in two calls (the UPDATEs together, then the event's INSERT), not a call to fetch
-    # the connection and one to run each
+    # the connection and one to run each; no flush with nothing to write (the command's after its action, the
+    # runner's after the command, the answer log's): only the GM's decision is flushed
     assert calls["run_sync"] == 2, calls
     assert calls["connection"] == 0, calls
+    assert calls["flush"] == (1 if mode == "gm" else 0), calls
