@@ -189,14 +189,19 @@ def _keys_by(items: Sequence[Any], name: str) -> list[int] | None:
 
 
 def _flat_same(olds: list[Any], news: list[Any]) -> bool:
-    """Whether each item of ``olds`` is ``same`` as the item of ``news`` at its position, field by field, shown at
-    C speed: plain dicts, equal, their fields in the same order, each holding a value of the same plain type (no
-    container, no float, so no NaN) in both. False says only "not shown": then the fields are compared one by one.
+    """Whether each item of ``olds`` is ``same`` as the item of ``news`` at its position, shown at C speed: plain
+    values of one type each (no container, no float, so no NaN), or plain dicts whose fields are in the same order,
+    each holding such a value in both; and equal. False says only "not shown": then they are compared one by one.
     """
-    if olds != news or not (_DICT.issuperset(map(type, olds)) and _DICT.issuperset(map(type, news))):
+    if olds != news:
         return False
-    if list(chain.from_iterable(olds)) != list(chain.from_iterable(news)):  # each pair's fields in one order
+    kinds = list(map(type, olds))
+    if kinds != list(map(type, news)):
         return False
+    if _FLAT.issuperset(kinds):
+        return True
+    if not _DICT.issuperset(kinds) or list(chain.from_iterable(olds)) != list(chain.from_iterable(news)):
+        return False  # not all dicts, or some pair's fields in another order
     kinds = list(map(type, chain.from_iterable(map(dict.values, olds))))
     return kinds == list(map(type, chain.from_iterable(map(dict.values, news)))) and _FLAT.issuperset(kinds)
 
@@ -213,11 +218,16 @@ def _diff_list(path: Path, old: list[Any], new: list[Any], ops: list[Op]) -> Non
     name, old_keys, new_keys = _identity(old, new)
     if name is None:
         # Match items in order (the earliest equal one after the last match), so that putting back the
-        # unmatched ones at their old positions rebuilds the old list exactly, order included.
-        unmatched = list(range(len(old)))
+        # unmatched ones at their old positions rebuilds the old list exactly, order included. Where the lists
+        # begin alike (a roll owed added at the end: an ars-harn target owes a kill roll for each wound, where the
+        # GM rolls them), that is each item of the common part matched with itself, shown at C speed.
+        common = min(len(old), len(new))
+        start = common if common and _flat_same(old[:common], new[:common]) else 0
+        unmatched = list(range(start, len(old)))
         added = []
-        last = -1
-        for position, item in enumerate(new):
+        last = start - 1
+        for position in range(start, len(new)):
+            item = new[position]
             match = next((i for i in unmatched if i > last and same(old[i], item)), None)
             if match is None:
                 added.append(position)

@@ -190,3 +190,26 @@ def test_a_wound_added_is_found_without_comparing_the_others_field_by_field() ->
         return counted["same"]
 
     assert calls(56) == calls(2)
+
+
+def test_a_roll_owed_added_to_a_plain_list_is_found_without_comparing_the_others() -> None:
+    """An ars-harn target owes a kill roll for each wound where the GM rolls them: a list with no number in its
+    items. Its common beginning is matched at C speed, so the ``same`` calls do not grow with it either."""
+
+    def calls(owed: int) -> int:
+        def sheet(n: int) -> dict[str, Any]:
+            return {"pending_rolls": [{"kind": "shock"}, *({"kind": "kill", "wound": i, "ease_factor": 8}
+                                                            for i in range(1, n + 1))]}
+        counted = {"same": 0}
+
+        def counting(a: Any, b: Any) -> bool:
+            counted["same"] += 1
+            return same(a, b)
+
+        with patch.object(changes, "same", counting):
+            ops = diff(sheet(owed), sheet(owed + 1))
+        assert ops == [AddItem(("pending_rolls",), None, {"kind": "kill", "wound": owed + 1, "ease_factor": 8},
+                               owed + 1)]
+        return counted["same"]
+
+    assert calls(60) == calls(1)

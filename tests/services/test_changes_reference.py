@@ -175,7 +175,13 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
     doc["wounds"] = draw(keyed())
     if draw(st.booleans()):
         doc["pending_rolls"] = draw(keyed())
+    if draw(st.booleans()):  # rolls owed with no number of their own (ars-harn's kill rolls): a plain list
+        doc["owed"] = draw(st.lists(unnamed, max_size=5))
     return doc
+
+
+unnamed = st.one_of(st.fixed_dictionaries({"kind": st.sampled_from(["shock", "kill"])},
+                                          optional={"wound": st.integers(1, 3), "ease_factor": scalars}), scalars)
 
 
 def _retyped(value: Any, draw: st.DrawFn) -> Any:
@@ -195,7 +201,7 @@ def changed(draw: st.DrawFn, before: dict[str, Any]) -> dict[str, Any]:
     reordered, added, dropped or replaced."""
     after: dict[str, Any] = {}
     for key, value in before.items():
-        how = draw(st.sampled_from([0, 5, 1, 2, 3, 4, 5]))
+        how = draw(st.sampled_from([0, 5, 6, 1, 2, 3, 4, 5, 6]))
         if how == 0:
             after[key] = value  # the same object
         elif how == 1:
@@ -208,6 +214,10 @@ def changed(draw: st.DrawFn, before: dict[str, Any]) -> dict[str, Any]:
                 after[key] = after[key][::-1]
         elif how == 4:
             continue  # dropped
+        elif how == 6 and isinstance(value, list):  # cut short, then some items added (equal ones, now and then)
+            kept = value[:draw(st.integers(0, len(value)))]
+            after[key] = [*(_changed_item(item, draw) for item in kept),
+                          *draw(st.lists(st.one_of(unnamed, st.sampled_from(value or [None])), max_size=3))]
         else:
             after[key] = _retyped(value, draw)
     if draw(st.booleans()) and isinstance(after.get("wounds", []), list):
@@ -254,6 +264,12 @@ def test_a_field_retyped_in_a_wound_is_a_change_where_the_list_changed() -> None
     assert_same_ops({"wounds": [swapped[0]]}, {"wounds": [swapped[1], added]})
     nan = {**wound, "note": math.nan}  # the guard lets no NaN in; were one there, it would be no same as itself
     assert_same_ops({"wounds": [nan]}, {"wounds": [nan, added]})
+    kill = {"kind": "kill", "wound": 1, "ease_factor": 8}
+    for owed in ([{**kill, "wound": 2}], [{**kill, "ease_factor": True}], [kill, kill], [{"kind": "shock"}, kill], []):
+        assert_same_ops({"owed": [kill, {"kind": "shock"}]}, {"owed": [dict(kill), {"kind": "shock"}, *owed]})
+        assert_same_ops({"owed": [kill, 1, "x"]}, {"owed": [kill, True, "x", *owed]})
+        assert_same_ops({"owed": [1, "x", None]}, {"owed": [True, "x", None, *owed]})
+        assert_same_ops({"owed": [kill, {"kind": "shock"}, *owed]}, {"owed": [kill, *owed]})
     for flags in ({}, {"counters": True}):
         assert_same_ops({"flag": True, "hp": 1, "str": 0, "x": 2}, {"flag": 1, "hp": 1.0, "str": False, "x": Count(2)},
                         **flags)
