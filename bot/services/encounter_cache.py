@@ -13,7 +13,8 @@ It stays right because:
   process changed the row) fails its version check, the command is retried, and the retry loads fresh.
 - Every write in this process goes through a session of ``Database.sessions``, whose flushes tell the cache
   which rows they wrote (``Database.on_change``): an entry holding any of them is dropped at once, or, if a
-  command has it out, is not put back. A command's own writes to its own entry do not count.
+  command has it out, is not put back. A command's own writes to its own entry do not count: the rows it held
+  when taken, and the rows it writes and holds when it goes back (a combatant joining, the NPC made for it).
   A bulk UPDATE or DELETE names only its table: one on a table an entry is made of drops every entry,
   one on another table (the answer log marking events answered) none.
 - The server's settings row has no version: another process's change to it (a second ``grievous`` process
