@@ -12,6 +12,8 @@ mode:gm``): there the GM presses the buttons an attack asks for (shock, kill, de
    measured the same way; an attack that hits has all its dice forced (``HIT``: a wound and a shock roll,
    from the third blow a kill roll too, each passed where the bot rolls it, so that the Bandit never dies and
    every run does the same work). Every kind in turn, three rounds; each figure is the median of its rounds.
+   Beside them the floor of an attack in the same measure (``FLOOR``, bench/evening_bot.py): a durable no-op (one
+   write through the bot's runtime), a no-op with one message edit, and the engine's resolve of a hit alone.
 3. How an attack that hits grows: by the wounds already on its target (up to the 64 a sheet holds), by the
    events in the channel (a burst of /roll) and by the encounter's size. Each compares two halves of the tables
    measured in turn, round after round (``paired``), so that the machine's load drifting over the phase lands on
@@ -67,7 +69,10 @@ WOUND_BAND = 8  # the growth by wounds is shown in bands of this many blows
 GONE = re.compile(r"\bis already (dead|out)", re.IGNORECASE)  # the answer to a blow at a dead Bandit
 OUT = re.compile(r"\b(dies|dead|killed|incapacitated|unconscious|out of the fight)\b", re.IGNORECASE)
 SCHEDULE = ("attack", "roll", "attack", "log", "attack", "injuries", "attack", "autocomplete", "attack", "noop")
-KINDS = ("noop", "roll", "log", "injuries", "autocomplete", "attack (miss)", "attack (hit)")
+# The floor of an attack, in the same measure (bench/evening_bot.py's FloorCog): one write through the bot's runtime,
+# the no-op's answer and one message edit, the engine's resolve of a hit alone (no database).
+FLOOR = {"durable no-op": "bench-save", "no-op + edit": "bench-noop-edit", "engine only": "bench-engine"}
+KINDS = ("noop", "roll", "log", "injuries", "autocomplete", "attack (miss)", "attack (hit)", *FLOOR)
 
 
 @dataclass
@@ -266,6 +271,8 @@ class Player:
             await self.answer(kind, handle)
         elif kind == "noop":
             await self.slash(kind, "bench-noop", {})
+        elif kind in FLOOR:
+            await self.slash(kind, FLOOR[kind], {})
         elif kind == "attack (miss)":
             await self.attack(MISS, kind)
         elif kind == "attack (hit)":
@@ -351,8 +358,10 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         for i in range(steps):
             await player.step(SCHEDULE[(i + offset) % len(SCHEDULE)])
 
-    # warm up: imports, caches, each channel's tracker posted and pinned
+    # warm up: imports, caches, each channel's tracker posted and pinned; the floor's commands once each
     await each(lambda p: mixed(p, len(SCHEDULE), 0))
+    for kind in FLOOR:
+        await each(lambda p, kind=kind: p.step(kind))
     emu.interactions.clear()
     mix.latencies.clear()
     mix.errors.clear()
