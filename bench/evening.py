@@ -45,7 +45,7 @@ import re
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +72,7 @@ SCHEDULE = ("attack", "roll", "attack", "log", "attack", "injuries", "attack", "
 # The floor of an attack, in the same measure (bench/evening_bot.py's FloorCog): one write through the bot's runtime,
 # the no-op's answer and one message edit, the engine's resolve of a hit alone (no database).
 FLOOR = {"durable no-op": "bench-save", "no-op + edit": "bench-noop-edit", "engine only": "bench-engine"}
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"  # a message edited through its channel, as recorded
 KINDS = ("noop", "roll", "log", "injuries", "autocomplete", "attack (miss)", "attack (hit)", *FLOOR)
 
 
@@ -360,8 +361,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
 
     # warm up: imports, caches, each channel's tracker posted and pinned; the floor's commands once each
     await each(lambda p: mixed(p, len(SCHEDULE), 0))
-    for kind in FLOOR:
-        await each(lambda p, kind=kind: p.step(kind))
+    await each(lambda p: _each_once(p, FLOOR))
     emu.interactions.clear()
     mix.latencies.clear()
     mix.errors.clear()
@@ -373,19 +373,33 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
 
     outside = Tally()
 
-    async def measured(kind: str, among: list[Player], times: int) -> tuple[float, Tally]:
+    async def measured(kind: str, among: list[Player], times: int, settled: bool = False) -> tuple[float, Tally]:
+        """The bot's CPU ms per command of ``times`` commands of ``kind`` at each of ``among``'s tables. ``settled``:
+        the window also holds what the bot does after the last answers (an attack's tracker edit, the no-op's
+        edit, the channel's rate limit waited out): that work is the kind's, and must not land in the next
+        kind's window."""
         alone, spent = Tally(), 0.0
         for stretch in in_stretches(times, kind):
             await make_room(among, kind, stretch, outside)  # outside the measured CPU
             for p in among:
                 p.tally = alone
-            before = cpu()
+            before, requests = cpu(), len(emu.requests)
             await asyncio.gather(*(_repeat(p, kind, stretch) for p in among))
+            if settled:
+                if kind == "no-op + edit":  # its edits may wait for the channel's rate limit: quiet, not done
+                    await edits_done(requests, len(alone.latencies[kind]))
+                await settle(emu)
             spent += cpu() - before
         outside.refused += alone.refused
         outside.fresh_encounters += alone.fresh_encounters
         outside.absorb(alone)
         return 1000.0 * spent / max(1, alone.sent), alone
+
+    async def edits_done(since: int, answered: int) -> None:
+        def done() -> bool | None:
+            return sum(r == EDIT for r in emu.requests[since:]) >= answered or None
+
+        await emu.wait_until(done, WAIT, "the no-op's edits")
 
     async def fresh(among: list[Player]) -> None:
         for p in among:
@@ -403,7 +417,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
     for _ in range(rounds):
         for kind in KINDS:
             requests = len(emu.requests)
-            cost, alone = await measured(kind, players, per_kind)
+            cost, alone = await measured(kind, players, per_kind, settled=True)
             calls[kind] += len(emu.requests) - requests
             costs[kind].append(cost)
             seen[kind] += alone.latencies[kind]
@@ -536,6 +550,11 @@ def render_open_loop(found: list[OpenRate], tables: int) -> list[str]:
             first = [e.splitlines()[0] for e in sorted(set(tally.errors))[:3]]
             notes.append(f"- at {point.rate:g}/s: " + "; ".join(first))
     return out + (["", "First errors:", *notes] if notes else [])
+
+
+async def _each_once(player: Player, kinds: Iterable[str]) -> None:
+    for kind in kinds:
+        await player.step(kind)
 
 
 async def _repeat(player: Player, kind: str, times: int) -> None:
@@ -676,7 +695,11 @@ def render(evening: Evening) -> list[str]:
         out.append(f"| {k.kind} | {k.commands} | {k.cpu_ms:.2f} | {spread} | {ratio:.1f} | {k.rest_calls:.2f} "
                    f"| {k.p50_ms:.0f} | {k.p99_ms:.0f} |")
     out += ["", "Each kind ran once a round, every kind in turn, for several rounds: its CPU figure is the median of "
-            "its rounds (the range beside it), the ratio is to the no-op's median.", "",
+            "its rounds (the range beside it), the ratio is to the no-op's median. A kind's window runs until the "
+            "bot has sent nothing for 0.3 s (its last tracker edits, the no-op + edit's edits, are its own). "
+            "The floor: durable no-op = one write through the bot's runtime, then the answer; no-op + edit = the "
+            "answer, then one message edit (one PATCH, as a tracker edit); engine only = one engine.resolve of a "
+            "hit, no database.", "",
             "An attack that hits, bot CPU ms per attack, each point the median of its rounds (their range): two halves "
             "of the tables measured in turn, round after round, so that the machine's drift lands on both:", "",
             *render_growth(evening)]
