@@ -72,7 +72,6 @@ SCHEDULE = ("attack", "roll", "attack", "log", "attack", "injuries", "attack", "
 # The floor of an attack, in the same measure (bench/evening_bot.py's FloorCog): one write through the bot's runtime,
 # the no-op's answer and one message edit, the engine's resolve of a hit alone (no database).
 FLOOR = {"durable no-op": "bench-save", "no-op + edit": "bench-noop-edit", "engine only": "bench-engine"}
-EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"  # a message edited through its channel, as recorded
 KINDS = ("noop", "roll", "log", "injuries", "autocomplete", "attack (miss)", "attack (hit)", *FLOOR)
 
 
@@ -94,6 +93,7 @@ class Tally:
     refused: int = 0  # blows at a Bandit already dead (then a fresh encounter)
     for_room: int = 0  # fresh encounters made, unmeasured, for misses or before a Bandit would pass WOUND_CAP wounds
     unmeasured: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # kind: why, each
+    to_edit: list[Message] = field(default_factory=list)  # the no-op + edit's answers, each edited by the bot soon
 
     @property
     def commands(self) -> int:
@@ -273,7 +273,9 @@ class Player:
         elif kind == "noop":
             await self.slash(kind, "bench-noop", {})
         elif kind in FLOOR:
-            await self.slash(kind, FLOOR[kind], {})
+            message = await self.slash(kind, FLOOR[kind], {})
+            if kind == "no-op + edit" and message is not None:
+                self.tally.to_edit.append(message)
         elif kind == "attack (miss)":
             await self.attack(MISS, kind)
         elif kind == "attack (hit)":
@@ -383,23 +385,18 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
             await make_room(among, kind, stretch, outside)  # outside the measured CPU
             for p in among:
                 p.tally = alone
-            before, requests = cpu(), len(emu.requests)
+            before = cpu()
             await asyncio.gather(*(_repeat(p, kind, stretch) for p in among))
             if settled:
-                if kind == "no-op + edit":  # its edits may wait for the channel's rate limit: quiet, not done
-                    await edits_done(requests, len(alone.latencies[kind]))
+                # the no-op + edit's edits may wait for the channel's rate limit (or a 429 and a retry): quiet
+                # is not done
+                await emu.wait_until(lambda: all(m.edited_at for m in alone.to_edit) or None, WAIT, "the edits")
                 await settle(emu)
             spent += cpu() - before
         outside.refused += alone.refused
         outside.fresh_encounters += alone.fresh_encounters
         outside.absorb(alone)
         return 1000.0 * spent / max(1, alone.sent), alone
-
-    async def edits_done(since: int, answered: int) -> None:
-        def done() -> bool | None:
-            return sum(r == EDIT for r in emu.requests[since:]) >= answered or None
-
-        await emu.wait_until(done, WAIT, "the no-op's edits")
 
     async def fresh(among: list[Player]) -> None:
         for p in among:
