@@ -265,7 +265,7 @@ async def run_backend(backend: str, url: str, server: str, args: argparse.Namesp
 
 
 def render(figures: list[Figures], baseline: float, args: argparse.Namespace, load_avg: str, started: datetime) -> str:
-    command = "python -m bench.scaling " + " ".join(sys.argv[1:])
+    command = args.command
     out = [
         f"Measured {started:%Y-%m-%d %H:%M} UTC with `{command.strip()}` on {os.cpu_count()} cores "
         f"({platform.processor() or platform.machine()}), Python {platform.python_version()}; load average "
@@ -488,7 +488,7 @@ def short(backend: str) -> str:
 
 def render_mix(runs: list[MixRun], args: argparse.Namespace, load_avg: str, started: datetime, head: str) -> str:
     """The block ``--mix --write`` puts in docs/scaling.md: what the plan reads, one row a backend."""
-    command = "python -m bench.scaling " + " ".join(sys.argv[1:])
+    command = args.command
     out = [f"Measured {started:%Y-%m-%d %H:%M} UTC at {head} with `{command.strip()}` on {machine()}, Python "
            f"{platform.python_version()}; load average {load_avg} at the start, {load_average()} at the end (the "
            f"machine shared with other work). {args.active} guilds, one closed-loop player each, "
@@ -541,7 +541,7 @@ async def main_mix(args: argparse.Namespace) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
         if run is not None:
             runs.append(run)
-    command = "python -m bench.scaling " + " ".join(sys.argv[1:])
+    command = args.command
     for run in runs:
         print(f"Measured {started:%Y-%m-%d %H:%M} UTC at {head} with `{command.strip()}` on {machine()}, "
               f"Python {platform.python_version()}; load average {load_avg} at the start, {load_average()} at the "
@@ -636,6 +636,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "grows with the wounds on its target)")
     parser.add_argument("--write", action="store_true", help=f"update {DOC.relative_to(ROOT)} between its markers")
     args = parser.parse_args(argv)
+    # the command as typed, for the blocks written into the docs (not sys.argv: under pytest that is pytest's)
+    args.command = " ".join(["python -m bench.scaling", *(sys.argv[1:] if argv is None else argv)])
     if args.backends is None:
         args.backends = "sqlite" if args.mix else "sqlite,postgres"
     if args.profile:
