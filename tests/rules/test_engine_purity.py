@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 from random import Random
-from typing import Any
 
 import pytest
 
@@ -20,45 +19,22 @@ from rules import registry
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import Scenario
-
-# plausible option values; an action an engine refuses with them is skipped
-VOCAB: dict[str, list[Any]] = {
-    "aspect": ["blunt", "edge", "point"], "aim": ["high", "mid", "low"], "modifier": [-3, 0, 2],
-    "defense_modifier": [-2, 3], "save_excess": [True, False], "use_saved": [True, False],
-    "decision": ["death", "incapacitation", "live", "die"], "choice": ["death", "live", "unconscious"],
-    "who": ["attacker", "defender"], "condition": ["prone", "shock", "unconscious", "stunned", "unhorsed"],
-    "free": [True, False], "days": [1, 7], "change": [1, -1], "ease_factor": [6, 9], "add": [["prone"]],
-    "remove": [["prone"]], "defense": ["dodge", "parry"],
-}
-
-
-def _action(rng: Random, system: str, kinds: list[str]) -> dict[str, Any]:
-    kind = "attack" if rng.random() < 0.6 else rng.choice(kinds)
-    action: dict[str, Any] = {"type": kind}
-    if kind == "attack" and system == "ars-harn":
-        action.update(aspect=rng.choice(VOCAB["aspect"]), aim=rng.choice(VOCAB["aim"]))
-    elif kind != "attack":
-        for key in rng.sample(sorted(VOCAB), 2):
-            if rng.random() < 0.3:
-                action[key] = rng.choice(VOCAB[key])
-    return action
+from tests.rules.engine_support import fresh_sheets, random_action
 
 
 @pytest.mark.parametrize("system", registry.system_ids())
 def test_an_engine_leaves_its_input_sheets_alone_and_its_records_read_back_equal(system: str) -> None:
     catalog = load_catalog(system)
     engine = registry.get_engine(system)
-    templates = catalog.npc_templates()
     rng = Random(23)
     resolved = 0
     for _fight in range(60):
-        sheets = [engine.validate_sheet(copy.deepcopy(dict(templates[rng.choice(sorted(templates))])), catalog)
-                  for _ in range(2)]
+        sheets = fresh_sheets(engine, catalog, rng)
         for _step in range(rng.randint(3, 20)):
             rng.shuffle(sheets)
             attacker, defender = sheets[0], sheets[1] if rng.random() < 0.9 else None
             kept = copy.deepcopy((attacker, defender))
-            action = _action(rng, system, sorted(engine.actions))
+            action = random_action(rng, system, sorted(engine.actions))
             try:
                 result = engine.resolve(Scenario(system, action, attacker, defender),
                                         DiceSource(rng=Random(rng.getrandbits(32))), catalog)

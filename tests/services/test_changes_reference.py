@@ -35,6 +35,7 @@ from rules import registry
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.model import Scenario
+from tests.rules.engine_support import fresh_sheets, random_action
 
 # -- the reference: the walk without shortcuts --------------------------------------------------------------
 
@@ -281,29 +282,20 @@ def test_a_field_retyped_in_a_wound_is_a_change_where_the_list_changed() -> None
 # -- seeded fights in every engine -----------------------------------------------------------------------------
 
 
-def _action(rng: Random, system: str, kinds: list[str]) -> dict[str, Any]:
-    kind = "attack" if rng.random() < 0.7 else rng.choice(kinds)
-    action: dict[str, Any] = {"type": kind}
-    if kind == "attack" and system == "ars-harn":
-        action.update(aspect=rng.choice(["blunt", "edge", "point"]), aim=rng.choice(["high", "mid", "low"]))
-    return action
-
-
 @pytest.mark.parametrize("system", registry.system_ids())
 def test_every_engines_fights_give_the_straightforward_ops(system: str) -> None:
     catalog = load_catalog(system)
     engine = registry.get_engine(system)
-    templates = catalog.npc_templates()
     rng = Random(2312)
     compared = most_wounds = 0
     for _fight in range(40):
-        sheets = [engine.validate_sheet(copy.deepcopy(dict(templates[rng.choice(sorted(templates))])), catalog)
-                  for _ in range(2)]
+        sheets = fresh_sheets(engine, catalog, rng)
         for _step in range(rng.randint(5, 30)):
             attacker, defender = sheets
             try:
-                result = engine.resolve(Scenario(system, _action(rng, system, sorted(engine.actions)), attacker,
-                                                 defender), DiceSource(rng=Random(rng.getrandbits(32))), catalog)
+                action = random_action(rng, system, sorted(engine.actions), attacks=0.7, options=False)
+                result = engine.resolve(Scenario(system, action, attacker, defender),
+                                        DiceSource(rng=Random(rng.getrandbits(32))), catalog)
             except RulesError:
                 continue
             for old, new in ((attacker, result.attacker), (defender, result.defender)):

@@ -19,10 +19,11 @@ from tests.services.test_guards import snapshot
 SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
 
 
-async def _gm_table(services: Any, manager: Any, gm: Any, system: str, npc: str) -> None:
+async def _gm_table(services: Any, manager: Any, gm: Any, system: str, npc: str, *, gm_rolls: bool = True) -> None:
     await services.setup.set_system(manager, system)
     await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.setup.set_rolls(manager, "gm")
+    if gm_rolls:
+        await services.setup.set_rolls(manager, "gm")
     await services.encounters.start(gm)
     await services.encounters.add_npcs(gm, npc, 1)
 
@@ -272,13 +273,10 @@ async def test_a_second_failed_kill_roll_supersedes_the_waiting_kill_decision(
     """ars-harn keeps one kill decision on a sheet, naming the latest K wound (docs/rules/ars-harn.md, ruling 8):
     a second failed kill roll replaces it there, so the decision the new blow asks for is the one that stands and
     the one waiting before it is moot, not the other way round."""
-    await services.setup.set_system(manager, "ars-harn")
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.encounters.start(gm)
-    await services.encounters.add_npcs(gm, "bandit", 1)
+    await _gm_table(services, manager, gm, "ars-harn", "bandit", gm_rolls=False)  # the bot rolls the kill rolls
     await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
     await services.encounters.add(alice, "Bjorn")
-    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50")
+    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50 kill=2")
     first = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
     (old,) = first.pending
     again = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
