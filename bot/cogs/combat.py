@@ -147,12 +147,14 @@ class CombatCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.command(name="ready", description="Take up a weapon: pick it up, draw it, or replace a broken one")
     @app_commands.describe(character="Who readies it",
-                           weapon="The weapon (autocompletes those not in hand; default: the only one)")
+                           weapon="The weapon (autocompletes those not in hand; default: the only one)",
+                           hand="Ars Magica: the hand it goes in (default: the main hand, or the off hand if "
+                                "the main arm is unusable)")
     @app_commands.autocomplete(character=autocomplete.combatant, weapon=autocomplete.ways_out(weapons=True))
     async def ready(self, interaction: discord.Interaction[GrievousBot], character: Name,
-                    weapon: Name | None = None) -> None:
+                    weapon: Name | None = None, hand: Literal["main", "off"] | None = None) -> None:
         report = await slow(interaction, self.bot.services.combat.recover(actor_of(interaction), character,
-                                                                          weapon=weapon))
+                                                                          weapon=weapon, hand=hand))
         await publish_report(interaction, report)
 
 

@@ -229,7 +229,7 @@ class CombatService:
         return await self._rt.transact(actor.channel_id, work)
 
     async def recover(self, actor: Actor, character: str, condition: str | None = None, weapon: str | None = None,
-                      dice_text: str | None = None) -> ActionReport:
+                      dice_text: str | None = None, hand: str | None = None) -> ActionReport:
         """/recover (``condition``) and /ready (``weapon``): end one of the character's lasting states the way
         its system says (``Engine.ways_out``). In this channel's fight when the character is in it (the turn
         order holds as for /attack); else between fights, where most ways out cost nothing. A way out that is
@@ -249,6 +249,8 @@ class CombatService:
                 encounter = None
                 row = await load_character(session, actor, character, for_update=True)
                 await access.require_control(session, actor, row, "act for them")
+            if hand is not None:
+                require_in_system("ready", row.system, ["hand"])
             engine = self._rt.engine(row.system)
             catalog = await self._rt.catalog_for(session, actor.guild_id, row.system)
             ways = engine.ways_out(row.sheet, catalog, encounter is not None)
@@ -257,7 +259,8 @@ class CombatService:
             if way.gm_only:
                 await access.require_gm(session, actor, f"end {row.name}'s {way.condition.replace('_', ' ')}")
             kind = "ready" if way.weapon is not None else "recover"
-            call = ActionCall(kind, dict(way.action), row, None, dice_text,
+            action = dict(way.action) if hand is None else {**way.action, "hand": hand}
+            call = ActionCall(kind, action, row, None, dice_text,
                               extra_payload={"way_out": {"condition": way.condition, "cost": way.cost,
                                                          "weapon": way.weapon}},
                               out_of_turn=out_of_turn,

@@ -61,6 +61,8 @@ PROFILE = SystemProfile(
             "range": "A missile's range band: short, medium, long or extreme (default short)",
         },
         "heal": {"body_levels": "Body Levels a healing spell heals"},  # only ars-harn has a healing spell
+        "ready": {"hand": "The hand it goes in (default: the main hand, or the off hand if the main arm is "
+                          "unusable)"},
     },
     decide_options=("decision",),
     attack_option_names={},

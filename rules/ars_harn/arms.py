@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.ars_harn.catalog import ArsHarnCatalog, Weapon, key_of
-from rules.ars_harn.character import HANDS, Character
+from rules.ars_harn.character import HAND_ROLES, HANDS, Character
 from rules.errors import IllegalAction, RulesError, UnknownEntry
 
 
@@ -96,7 +96,12 @@ def ready(c: Character, index: int, hand: str) -> tuple[int | None, int | None]:
             raise IllegalAction(f"{c.name} cannot wield the two-handed {weapon.name} with an unusable arm")
         return index, index
     if not arm_usable(c, hand):
-        raise IllegalAction(f"{c.name}'s {hand} arm is unusable")
+        spare = HANDS[1 - HANDS.index(hand)]
+        if arm_usable(c, spare):
+            role = next(r for r, h in HAND_ROLES.items() if h == spare)
+            raise IllegalAction(f"{c.name}'s {hand} arm is unusable: ready the {weapon.name} in the {spare} hand "
+                                f"instead (hand: {role})")
+        raise IllegalAction(f"{c.name} has no usable arm to hold the {weapon.name}")
     right, left = c.held
     # A two-handed weapon already held is let go of entirely.
     if right is not None and c.weapons[right].hands == 2:

@@ -28,6 +28,8 @@ CONDITIONS = ("shock", "prone", "unconscious", "incapacitated", "dead")
 LIMBS = ("left_arm", "right_arm", "left_leg", "right_leg")
 SIDES = ("left", "right")
 HANDS = ("right", "left")
+# A character's main hand is the right, the off hand the left (docs/rules/ars-harn.md, "Hands").
+HAND_ROLES = {"main": "right", "off": "left"}
 PENDING_KINDS = ("shock", "kill")
 MAX_LIST = 64
 MAX_NAME = 80

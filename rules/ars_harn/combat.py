@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.ars_harn.arms import attack_weapon, parrying_weapons
 from rules.ars_harn.catalog import AIMS, ASPECTS
-from rules.ars_harn.character import HANDS, Character
+from rules.ars_harn.character import HAND_ROLES, HANDS, Character
 from rules.ars_harn.context import Ctx
 from rules.ars_harn.injury import NewInjury, inflict
 from rules.ars_harn.options import Options
@@ -86,6 +86,8 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
              "virtues_flaws": attacker.vf_mod("attack"), "modifier": modifier}
     if spend and rulings.saved_points_use == "attack_total":
         parts["saved_points"] = spend
+    if chosen.hand == HAND_ROLES["off"] and rulings.off_hand_penalty:
+        parts["off_hand"] = -rulings.off_hand_penalty
     at, die, at_botched = combat_roll(ctx, "attack", parts)
     # the record's fields, gathered as the exchange goes and built once at the end (replace() copies them all)
     out: dict[str, Any] = dict(weapon=weapon.name, aspect=aspect, aim=aim, declared_aim=declared, range=range_band,

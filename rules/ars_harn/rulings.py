@@ -34,6 +34,8 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling("targeting_ease_factor", 6, "Default Ease Factor of a Targeting roll when the action names none (0-30)",
             low=0, high=30),
     Ruling("treatment_bonus", True, "Add HarnMaster's treatment bonus / 10 to the Chirurgy roll"),
+    Ruling("off_hand_penalty", 0, "Points off the Attack Total of a blow struck with a weapon in the off (left) hand "
+            "(0-10)", low=0, high=10),
     Ruling("weapons_gathered", True, "At the end of a fight, weapons dropped in it are picked up again"),
 )
 
@@ -54,6 +56,7 @@ class Rulings:
     encumbrance_on: str
     targeting_ease_factor: int
     treatment_bonus: bool
+    off_hand_penalty: int
     weapons_gathered: bool
 
 

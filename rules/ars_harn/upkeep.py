@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.ars_harn.arms import find_on_sheet, ready, unequip
+from rules.ars_harn.arms import arm_usable, find_on_sheet, ready, unequip
 from rules.ars_harn.catalog import DAMAGE_TYPES
-from rules.ars_harn.character import CONDITIONS, HANDS, Character
+from rules.ars_harn.character import CONDITIONS, HAND_ROLES, HANDS, Character
 from rules.ars_harn.context import Ctx
 from rules.ars_harn.injury import NewInjury, check, inflict, roll_kill, roll_shock
 from rules.ars_harn.options import Options
@@ -106,10 +106,19 @@ def take_weapon(action: Options, c: Character, picking_up: bool | None) -> tuple
         raise IllegalAction(f"{c.name}'s {c.weapons[index].name} is not on the ground")
     if picking_up is False and on_ground:
         raise IllegalAction(f"{c.name}'s {c.weapons[index].name} is on the ground: pick it up instead")
-    hand = action.choice("hand", HANDS, "right") or "right"
+    hand = hand_option(action, c)
     c = replace(c, dropped=tuple(i for i in c.dropped if i != index))
     held = ready(c, index, hand)
     return replace(c, held=held), c.weapons[index].name
+
+
+def hand_option(action: Options, c: Character) -> str:
+    """Option 'hand': right or left, main or off (the main hand is the right: docs/rules/ars-harn.md); not
+    given, the main hand while its arm is usable, else the off hand."""
+    hand = action.choice("hand", (*HANDS, *HAND_ROLES), None)
+    if hand is not None:
+        return HAND_ROLES.get(hand, hand)
+    return next((h for h in HANDS if arm_usable(c, h)), HANDS[0])
 
 
 def ready_weapon(ctx: Ctx, action: Options, c: Character) -> tuple[ReadyOutcome, Character]:

@@ -69,6 +69,28 @@ async def test_ars_harn_a_weapon_is_readied_in_a_fight_and_between_fights(servic
     assert report.encounter is not None
 
 
+async def test_ars_harn_a_one_armed_grog_readies_a_weapon_in_his_other_hand(services: Any, manager: Any,
+                                                                             alice: Any, gm: Any) -> None:
+    """Issue 34, A3: an arrow left Wulf's right arm unusable; /ready puts the Handaxe in the hand he has."""
+    await _server(services, manager, "ars-harn")
+    await services.characters.create(alice, "Wulf", WULF, ["Handaxe", "Broadsword"], [])
+    await services.characters.edit_stat(alice, "Wulf", "unusable_limbs", "right_arm")
+    await _fight(services, gm, "Wulf")
+    with pytest.raises(IllegalAction, match=r"right arm is unusable: ready the Broadsword in the left hand "
+                                            r"instead \(hand: off\)"):
+        await services.combat.recover(alice, "Wulf", weapon="Broadsword", hand="main")
+    report = await services.combat.recover(alice, "Wulf", weapon="Broadsword")
+    assert report.resolution["attacker"]["held"] == {"right": 0, "left": 1}
+
+
+async def test_ready_hand_is_refused_in_one_line_where_the_system_has_no_hands(services: Any, manager: Any,
+                                                                               alice: Any) -> None:
+    await _server(services, manager, "pendragon")
+    await services.characters.create(alice, "Sir Bedwyr", KNIGHT, ["sword"], [])
+    with pytest.raises(UserError, match="/ready has no hand option in King Arthur Pendragon"):
+        await services.combat.recover(alice, "Sir Bedwyr", weapon="sword", hand="off")
+
+
 async def test_a_condition_the_character_does_not_have_gets_one_line_naming_what_it_can(
         services: Any, manager: Any, alice: Any, gm: Any) -> None:
     await _server(services, manager, "ars-harn")
