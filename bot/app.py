@@ -35,6 +35,7 @@ from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
 from bot.ui.publish import SHOWN, trackers_settled
 from bot.ui.views import ConfirmButton
+from bot.web.server import WebServer
 
 log = logging.getLogger("grievous")
 
@@ -93,6 +94,10 @@ class GrievousBot(commands.AutoShardedBot):
         health_port: int | None = None,
         stall_ms: int = 100,
         settle_memory: bool = False,
+        web_port: int | None = None,
+        web_host: str = "127.0.0.1",
+        web_base_url: str | None = None,
+        web_trusted_proxies: tuple[str, ...] = (),
         **options: Any,
     ) -> None:
         database = database or db
@@ -102,6 +107,9 @@ class GrievousBot(commands.AutoShardedBot):
             shard_ids = list(config.shard_ids) if config.shard_ids is not None else shard_ids
             shard_count = config.shard_count or shard_count
             health_host, health_port, stall_ms = config.health_host, config.health_port, config.stall_ms
+            if config.web_enabled:
+                web_port, web_host, web_base_url = config.web_port, config.web_host, config.web_base_url
+                web_trusted_proxies = config.web_trusted_proxies
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -130,6 +138,11 @@ class GrievousBot(commands.AutoShardedBot):
         if health_port is not None:
             self.health = HealthServer(gateway=self.gateway_status, db=lambda: self.db, metrics=self.metrics,
                                        host=health_host, port=health_port)
+        # The campaign web page (bot/web/), when a port is given; base URL None: http://host:port (the playground).
+        self.web: WebServer | None = None
+        if web_port is not None:
+            self.web = WebServer(self, host=web_host, port=web_port, base_url=web_base_url,
+                                 trusted_proxies=web_trusted_proxies)
         # Every interaction arrives through this one gateway parser: wrapped, each one's handling is a Flight;
         # while the bot is stopping (``drain``), a new one is turned away instead of run.
         parsers = self._connection.parsers
@@ -246,6 +259,13 @@ class GrievousBot(commands.AutoShardedBot):
         # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
         # every grv:confirm: press is answered, even one forged on another message).
         self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton, DefenseButton)
+        if self.web is not None:
+            try:
+                await self.web.start()
+            except OSError as exc:
+                log.error("no web page: cannot listen on %s:%s (%s)", self.web.host, self.web.port,
+                          exc.strerror or exc)
+                self.web = None
         if self.sync_commands:
             await self.sync_tree()
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
@@ -359,6 +379,8 @@ class GrievousBot(commands.AutoShardedBot):
                 # The last answers' marks are written before whoever owns the database closes it.
                 await self.services.runtime.answers.flush()
                 self.services.runtime.stop_builds()
+            if self.web is not None:
+                await self.web.stop()
             if self.health is not None:
                 await self.health.stop()
             if self._owns_db and self.db is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -41,6 +42,17 @@ class Config:
     # burst may open. None: SQLAlchemy's defaults, 5 and 10. See docs/scaling.md for the budget.
     db_pool_size: int | None = None
     db_max_overflow: int | None = None
+    # The campaign web page (bot/web/): served only when both are set. WEB_BASE_URL is the address the /web links
+    # carry (behind a reverse proxy: its public https address); WEB_PORT the port this process listens on.
+    web_host: str = "127.0.0.1"
+    web_port: int | None = None
+    web_base_url: str | None = None
+    # Reverse proxies whose X-Forwarded-For is believed (for the token exchange's per-address rate limit).
+    web_trusted_proxies: tuple[str, ...] = ()
+
+    @property
+    def web_enabled(self) -> bool:
+        return self.web_port is not None and self.web_base_url is not None
 
     def pool_options(self) -> dict[str, int]:
         """Engine options for ``Database.from_url``: only the ones set."""
@@ -65,6 +77,10 @@ class Config:
         log_format = env.get("LOG_FORMAT", "json").strip().lower() or "json"
         if log_format not in LOG_FORMATS:
             raise ConfigError(f"LOG_FORMAT is one of {', '.join(LOG_FORMATS)}, not '{log_format}'")
+        web_port, web_base_url = _web_port(env.get("WEB_PORT", "")), _base_url(env.get("WEB_BASE_URL", ""))
+        if (web_port is None) != (web_base_url is None):
+            raise ConfigError("the web page needs both WEB_PORT (where it listens) and WEB_BASE_URL (the address "
+                              "its links carry); set both, or neither to keep it off")
         stall_ms = _int(env, "STALL_LOG_MS")
         overflow = _int(env, "DATABASE_MAX_OVERFLOW", low=0)
         return cls(
@@ -80,6 +96,10 @@ class Config:
             stall_ms=stall_ms if stall_ms is not None else DEFAULT_STALL_MS,
             db_pool_size=_int(env, "DATABASE_POOL_SIZE"),
             db_max_overflow=overflow,
+            web_host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
+            web_port=web_port,
+            web_base_url=web_base_url,
+            web_trusted_proxies=tuple(p.strip() for p in env.get("WEB_TRUSTED_PROXIES", "").split(",") if p.strip()),
         )
 
 
@@ -106,6 +126,27 @@ def _port(text: str) -> int | None:
     if not text.isdigit() or int(text) > 65535:
         raise ConfigError(f"HEALTH_PORT is a port number (0-65535) or off, not '{text}'")
     return int(text)
+
+
+def _web_port(text: str) -> int | None:
+    """WEB_PORT: empty or off for no web page, else a port (0 picks a free one)."""
+    text = text.strip().lower()
+    if text in ("", "off", "none", "false", "no"):
+        return None
+    if not text.isdigit() or int(text) > 65535:
+        raise ConfigError(f"WEB_PORT is a port number (0-65535) or off, not '{text}'")
+    return int(text)
+
+
+def _base_url(text: str) -> str | None:
+    """WEB_BASE_URL: where a browser reaches the page (``https://grievous.example.org``), without a path's
+    trailing slash; empty for no web page."""
+    text = text.strip().rstrip("/")
+    if not text:
+        return None
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", text):
+        raise ConfigError(f"WEB_BASE_URL is an http or https address like https://grievous.example.org, not '{text}'")
+    return text
 
 
 def _bool(env: Mapping[str, str], name: str) -> bool:

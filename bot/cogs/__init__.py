@@ -10,4 +10,5 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.injuries",
     "bot.cogs.records",
     "bot.cogs.help",
+    "bot.cogs.web",
 )

@@ -166,6 +166,19 @@ async def recent_events(session: AsyncSession, channel_id: int, limit: int) -> S
     return (await session.scalars(query)).all()
 
 
+async def events_page(session: AsyncSession, channel_id: int, offset: int, limit: int) -> Sequence[Event]:
+    """The channel's events newest first, ``limit`` of them after the newest ``offset`` (the web page's log)."""
+    query = (select(Event).options(defer(Event.before, raiseload=True)).where(Event.channel_id == channel_id)
+             .order_by(Event.id.desc()).offset(offset).limit(limit))
+    return (await session.scalars(query)).all()
+
+
+async def active_encounters_in(session: AsyncSession, guild_id: int) -> Sequence[Encounter]:
+    """The guild's running encounters with their combatants and characters, oldest first."""
+    query = select(Encounter).where(Encounter.guild_id == guild_id, Encounter.active.is_(True)).order_by(Encounter.id)
+    return (await session.scalars(_with_combatants(query))).unique().all()
+
+
 async def last_undoable_event(session: AsyncSession, encounter_id: int) -> Event | None:
     query = (select(Event).where(Event.encounter_id == encounter_id, Event.undone.is_(False),
                                  Event.before.is_not(None))

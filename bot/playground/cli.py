@@ -33,7 +33,7 @@ async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, b
     from bot.playground.session import Playground
 
     playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir,
-                            files_dir=Path(args.files), discord=args.discord)
+                            files_dir=Path(args.files), discord=args.discord, web_port=args.web_port)
     print("Starting a loopback Discord and the Grievous bot on SQLite (no token, no network)...", flush=True)
     async with playground.running():
         for line in lines:
@@ -44,6 +44,9 @@ async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, b
             playground.echo = False
             install_completion(playground.registered_commands)
             print("\nYour turn: type slash commands (/help), or :help for the playground's own; :quit to leave.")
+            if playground.web_address:
+                print(f"The campaign web page is on {playground.web_address}: /web prints your login link to open in "
+                      "a browser (as the GM now; :as alice, then /web, for a player's).")
             while True:
                 try:
                     text = await asyncio.to_thread(input, playground.prompt)
@@ -55,6 +58,14 @@ async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, b
         print(f"{playground.errors} line(s) could not be run", file=sys.stderr)
         return EXIT_USAGE
     return 0
+
+
+def _web_port(text: str) -> int | None:
+    if text.strip().lower() == "off":
+        return None
+    if not text.strip().isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"a port number or off, not {text!r}")
+    return int(text)
 
 
 def database_url(text: str | None) -> str | None:
@@ -109,6 +120,8 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
     parser.add_argument("--files", metavar="DIR", default="playground-files",
                         help="save the files the bot sends (pictures, exports) here (default: %(default)s)")
+    parser.add_argument("--web-port", type=_web_port, default=0, metavar="PORT",
+                        help="serve the campaign web page on this localhost port (default: a free one; off: none)")
     parser.add_argument("--discord", choices=("discord", "realistic"), default="discord",
                         help="the loopback Discord: its rules and rate limits (default), or with latency like a "
                              "real connection as well (50 ms REST, 40 ms gateway, one way)")

@@ -104,7 +104,8 @@ def render_message(message: Mapping[str, Any], *, header: str = "", first_button
     for number, component in enumerate(buttons_of(message), first_button):
         label = component.get("label") or component.get("placeholder") or component.get("custom_id", "?")
         state = " (disabled)" if component.get("disabled") else ""
-        lines.append(f"  [{number}] {label}{state}")
+        link = f": {component['url']}" if component.get("url") else ""  # a link button: open it in a browser
+        lines.append(f"  [{number}] {label}{state}{link}")
     if (message.get("flags") or 0) & 64:
         lines.append("  (only you can see this)")
     return "\n".join(lines)

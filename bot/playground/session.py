@@ -87,11 +87,13 @@ class _Batch:
 class Playground:
     def __init__(self, out: TextIO, *, database_url: str | None = None, seed: int | None = None,
                  echo: bool = False, base_dir: Path | None = None, files_dir: Path | None = None,
-                 discord: str = "discord") -> None:
+                 discord: str = "discord", web_port: int | None = 0) -> None:
         self.out = out
         # Which Discord (emulator/profiles.py): "discord" (its rules, no latency), "realistic" (with latency).
         profiles.options(discord)  # an unknown name is refused here, not once the bot is starting
         self.discord = discord
+        # The campaign web page on localhost (0: a free port); /web prints its link. None: no web page.
+        self.web_port = web_port
         # Where the files the bot sends (diagrams, exports) are written; None lists them without saving.
         self.files_dir = files_dir
         self._saved: dict[int, Path] = {}
@@ -111,6 +113,12 @@ class Playground:
         self._members: dict[str, Member] = {}
         self._channels: dict[str, Channel] = {}
         self._player_role: Role
+
+    @property
+    def web_address(self) -> str | None:
+        """The web page's address while the playground runs (None: no web page)."""
+        web = self._bot.web if hasattr(self, "_bot") else None
+        return f"{web.base_url}/web/" if web is not None else None
 
     # -- setting up ---------------------------------------------------------------------------
 
@@ -132,7 +140,8 @@ class Playground:
                     self.emu = emu
                     emu.subscribe(self._observe)
                     # The watchdog speaks up (on stderr) only for a stall a player would notice.
-                    bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS)
+                    bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS,
+                                      web_port=self.web_port)
                     self._bot = bot
                     async with running_bot(emu, bot):
                         await emu.wait_for_commands("help")

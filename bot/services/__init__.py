@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.db.engine import Database
 from bot.services.actor import Actor
+from bot.services.campaign import CampaignService
 from bot.services.characters import CharacterService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
@@ -84,3 +85,4 @@ class Services:
         self.records = RecordService(self.runtime)
         self.packs = PackService(self.runtime)
         self.guild_commands = GuildCommandService(self.runtime)
+        self.campaign = CampaignService(self.runtime)

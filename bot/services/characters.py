@@ -69,6 +69,15 @@ async def _close_names(session: AsyncSession, guild_id: int, name: str) -> list[
     return difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.6)
 
 
+async def shown_to(rt: Runtime, session: AsyncSession, actor: Actor, row: Character) -> CharacterView:
+    """A character as ``actor`` may see it: whole, or an NPC behind the screen (its name, condition and wounds)."""
+    view = character_view(rt, row, await rt.catalog_for(session, actor.guild_id, row.system))
+    if not await access.behind_screen(session, actor, row):
+        return view
+    summary = None if view.summary is None else replace(view.summary, stats=(), equipment=())
+    return replace(view, sheet={"name": row.name}, summary=summary, behind_screen=True)
+
+
 class CharacterService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
@@ -138,12 +147,7 @@ class CharacterService:
         an NPC what their character would: its name, condition and wounds (not its stats or equipment)."""
 
         async def work(session: AsyncSession) -> CharacterView:
-            row = await load_character(session, actor, name)
-            view = character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
-            if not await access.behind_screen(session, actor, row):
-                return view
-            summary = None if view.summary is None else replace(view.summary, stats=(), equipment=())
-            return replace(view, sheet={"name": row.name}, summary=summary, behind_screen=True)
+            return await shown_to(self._rt, session, actor, await load_character(session, actor, name))
 
         return await self._rt.read(work)
 

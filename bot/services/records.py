@@ -65,11 +65,8 @@ class RecordService:
 
         async def work(session: AsyncSession) -> list[EventView]:
             events = [event_view(e) for e in await repo.recent_events(session, actor.channel_id, limit)]
-            if any(e.summary.get("secret") and "expression" in e.summary for e in events) \
-                    and not await access.is_gm(session, actor):
-                # a secret /roll: the players' log says that it happened, not what it showed
-                events = [replace(e, summary={"secret": True}) if e.summary.get("secret") and "expression" in e.summary
-                          else e for e in events]
+            if any(_secret_roll(e) for e in events):
+                return players_log(events, await access.is_gm(session, actor))
             return events
 
         return await self._rt.read(work)
@@ -100,6 +97,15 @@ class RecordService:
             return await undo_last(self._rt, session, actor, await active_encounter(session, actor))
 
         return await self._rt.transact(actor.channel_id, work)
+
+
+def _secret_roll(event: EventView) -> bool:
+    return bool(event.summary.get("secret")) and "expression" in event.summary
+
+
+def players_log(events: list[EventView], gm: bool) -> list[EventView]:
+    """The log as ``gm`` or a player reads it: a secret /roll says that it happened, not what it showed."""
+    return events if gm else [replace(e, summary={"secret": True}) if _secret_roll(e) else e for e in events]
 
 
 def _hiding_target(event: EventView) -> EventView:

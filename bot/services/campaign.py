@@ -1,0 +1,125 @@
+"""What the campaign web page reads (bot/web/): the views the commands return, for one viewer's session.
+
+A web viewer is an ``Actor`` rebuilt from the session (its roles as /web captured them) plus the channels it
+may see (None: every channel of the guild, the GM's view). Whether it is the GM, and what an NPC's sheet shows
+it, are decided as for a command: ``access`` and ``CharacterService.get``'s screen. What is new here is only
+what a page adds: many channels at once, the NPCs a player has met, and the log in pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Encounter
+from bot.errors import NotFound
+from bot.services import access
+from bot.services.actor import Actor
+from bot.services.characters import load_character, shown_to
+from bot.services.records import players_log
+from bot.services.results import CharacterView, EncounterView, EventView, event_view
+from bot.services.runtime import Runtime
+from bot.services.snapshots import encounter_view
+from bot.text_safety import skeleton
+
+LOG_PAGE = 25
+FILTER_SCAN = 2000  # a filtered log reads at most this many of the channel's newest events
+_NAMED = ("actor_name", "actor", "target_name", "target", "character", "patient", "healer", "who", "ended")
+
+
+@dataclass(frozen=True)
+class LogPage:
+    events: tuple[EventView, ...]
+    offset: int
+    more: bool  # older events follow
+
+
+def _sees(channels: frozenset[int] | None, channel_id: int) -> bool:
+    return channels is None or channel_id in channels
+
+
+def _mentions(summary: Mapping[str, Any], key: str) -> bool:
+    names = [summary.get(field) for field in _NAMED]
+    listed = summary.get("names")
+    if isinstance(listed, list):
+        names.extend(listed)
+    return any(isinstance(name, str) and skeleton(name) == key for name in names)
+
+
+class CampaignService:
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    async def is_gm(self, actor: Actor) -> bool:
+        return await self._rt.read(lambda session: access.is_gm(session, actor))
+
+    async def encounters(self, actor: Actor, channels: frozenset[int] | None) -> tuple[EncounterView, ...]:
+        """The guild's running encounters in the channels the viewer may see, as their trackers show them."""
+
+        async def work(session: AsyncSession) -> tuple[EncounterView, ...]:
+            secret = await _secret_npcs(session, actor.guild_id)
+            return tuple([encounter_view(self._rt, e, await self._rt.catalog_for(session, e.guild_id, e.system), secret)
+                          for e in await repo.active_encounters_in(session, actor.guild_id)
+                          if _sees(channels, e.channel_id)])
+
+        return await self._rt.read(work)
+
+    async def roster(self, actor: Actor, channels: frozenset[int] | None) -> tuple[CharacterView, ...]:
+        """Every player character; for the GM the kept NPCs too, and for a player the NPCs they have met
+        (seated in a running encounter in a channel they may see), as /character show shows them."""
+
+        async def work(session: AsyncSession) -> tuple[CharacterView, ...]:
+            gm = await access.is_gm(session, actor)
+            met = _met(await repo.active_encounters_in(session, actor.guild_id), channels)
+            rows = [r for r in await repo.characters(session, actor.guild_id) if not r.npc or gm or r.id in met]
+            return tuple([await shown_to(self._rt, session, actor, row) for row in rows])
+
+        return await self._rt.read(work)
+
+    async def character(self, actor: Actor, name: str, channels: frozenset[int] | None) -> CharacterView:
+        """One character as the viewer may see it; an NPC they have not met is not found."""
+
+        async def work(session: AsyncSession) -> CharacterView:
+            row = await load_character(session, actor, name)
+            if row.npc and not await access.is_gm(session, actor) \
+                    and row.id not in _met(await repo.active_encounters_in(session, actor.guild_id), channels):
+                raise NotFound(f"no character named '{name}'")
+            return await shown_to(self._rt, session, actor, row)
+
+        return await self._rt.read(work)
+
+    async def log(self, actor: Actor, channels: frozenset[int] | None, channel_id: int, *, offset: int = 0,
+                  limit: int = LOG_PAGE, character: str | None = None) -> LogPage:
+        """A page of the channel's events, newest first, as /log shows them to the viewer; with ``character``,
+        only the events naming that character (among the newest FILTER_SCAN)."""
+        if not _sees(channels, channel_id):
+            raise NotFound("no such channel")
+        offset = max(0, offset)
+
+        async def work(session: AsyncSession) -> LogPage:
+            gm = await access.is_gm(session, actor)
+            if character is None:
+                rows = await repo.events_page(session, channel_id, offset, limit + 1)
+                events = players_log([event_view(r) for r in rows if r.guild_id == actor.guild_id], gm)
+                return LogPage(tuple(events[:limit]), offset, len(events) > limit)
+            key = skeleton(character)
+            rows = await repo.events_page(session, channel_id, 0, FILTER_SCAN)
+            matched = [event_view(r) for r in rows if r.guild_id == actor.guild_id and _mentions(r.payload or {}, key)]
+            events = players_log(matched[offset:offset + limit + 1], gm)
+            return LogPage(tuple(events[:limit]), offset, len(events) > limit)
+
+        return await self._rt.read(work)
+
+
+def _met(encounters: Iterable[Encounter], channels: frozenset[int] | None) -> set[int]:
+    """The characters seated in the running encounters of the channels a viewer may see."""
+    return {c.character_id for e in encounters if _sees(channels, e.channel_id) for c in e.combatants}
+
+
+async def _secret_npcs(session: AsyncSession, guild_id: int) -> bool:
+    settings = await repo.guild_settings(session, guild_id)
+    return bool(settings is not None and settings.secret_rolls)

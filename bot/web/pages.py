@@ -1,0 +1,295 @@
+"""The pages: each reads through the services as the session's viewer, then words it with bot/ui's embeds.
+
+Nothing here decides what a viewer may see beyond the channel list the session holds: the services do,
+as for the same member's command in Discord (bot/services/campaign.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from aiohttp import web
+from markupsafe import Markup
+
+from bot.errors import UserError
+from bot.services.campaign import LOG_PAGE
+from bot.services.results import CharacterView, EncounterView, EventView
+from bot.ui import character_embeds, encounter_embeds, pictures, record_embeds, setup_embeds
+from bot.web.embeds import Card, card
+from bot.web.http import CSP, SESSION_ID, VIEWER, Problem
+from bot.web.markdown import Names, to_html, to_text
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
+    from bot.web.viewer import Viewer
+
+log = logging.getLogger("grievous.web")
+_CHANNEL = re.compile(r"[0-9]{1,20}")
+MAX_PAGE = 10_000
+ENCOUNTER_EVENTS = 200  # the encounter page's log reads the channel's newest events up to this many
+
+
+@dataclass(frozen=True)
+class ChannelLink:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    name: str
+    npc: bool
+    owner: str
+    condition: Markup
+    wounds: Markup
+    wound_count: int
+    penalty: int
+    healing: Markup
+    behind_screen: bool
+
+
+@dataclass(frozen=True)
+class LogLine:
+    line: Markup
+    undone: bool
+    decision: bool
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int | None
+    lines: tuple[LogLine, ...]
+
+
+class Pages:
+    def __init__(self, server: WebServer) -> None:
+        self.server = server
+
+    @property
+    def _services(self) -> Any:
+        return self.server.bot.services
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _viewer(self, request: web.Request) -> Viewer:
+        return request[VIEWER]
+
+    def _guild(self, viewer: Viewer) -> discord.Guild | None:
+        return self.server.bot.get_guild(viewer.actor.guild_id)
+
+    def _names(self, viewer: Viewer) -> Names:
+        guild = self._guild(viewer)
+
+        def user(user_id: int) -> str | None:
+            if user_id == viewer.actor.user_id and viewer.role != "table":
+                return viewer.actor.user_name
+            member = guild.get_member(user_id) if guild is not None else None
+            found = member or self.server.bot.get_user(user_id)
+            return found.display_name if found is not None else None
+
+        def role(role_id: int) -> str | None:
+            found = guild.get_role(role_id) if guild is not None else None
+            return found.name if found is not None else None
+
+        def channel(channel_id: int) -> str | None:
+            found = guild.get_channel_or_thread(channel_id) if guild is not None else None
+            return found.name if found is not None else None
+
+        return Names(user, role, channel)
+
+    def _channels(self, viewer: Viewer) -> list[ChannelLink]:
+        """The guild's text channels and threads the viewer may see, by name."""
+        guild = self._guild(viewer)
+        if guild is None:
+            return []
+        found: list[Any] = [c for c in guild.text_channels] + list(guild.threads)
+        return [ChannelLink(c.id, c.name) for c in found if viewer.channels is None or c.id in viewer.channels]
+
+    def _channel(self, request: web.Request, viewer: Viewer) -> ChannelLink:
+        """The channel the address names, if this guild has it and the viewer may see it (else not found)."""
+        text = request.match_info.get("channel", "")
+        if _CHANNEL.fullmatch(text):
+            for link in self._channels(viewer):
+                if link.id == int(text):
+                    return link
+        raise web.HTTPNotFound
+
+    async def _page(self, viewer: Viewer, template: str, **context: Any) -> web.Response:
+        encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
+        names = self._names(viewer)
+        fights = [ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel") for e in encounters]
+        return await self.server.render(template, viewer=viewer, nav=True, fights=fights, **context)
+
+    # -- the pages ---------------------------------------------------------------------------------
+
+    async def campaign(self, request: web.Request) -> web.StreamResponse:
+        viewer = self._viewer(request)
+        actor = viewer.actor if viewer.table_channel is None else viewer.in_channel(viewer.table_channel)
+        setup, rulings = await asyncio.gather(self._services.setup.show(actor),
+                                              self._services.setup.ruling_names(actor))
+        encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
+        names = self._names(viewer)
+        running = [(ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel"), card(
+            encounter_embeds.tracker(e), names, footer=False)) for e in encounters]
+        return await self._page(viewer, "campaign.html", title="Campaign",
+                                setup=card(setup_embeds.setup_shown(setup, rulings), names, footer=False),
+                                running=running, channels=self._channels(viewer))
+
+    async def roster(self, request: web.Request) -> web.StreamResponse:
+        viewer = self._viewer(request)
+        views = await self._services.campaign.roster(viewer.actor, viewer.channels)
+        names = self._names(viewer)
+        rows = [_roster_row(v, names) for v in views]
+        return await self._page(viewer, "roster.html", title="Roster", pcs=[r for r in rows if not r.npc],
+                                npcs=[r for r in rows if r.npc])
+
+    async def character(self, request: web.Request) -> web.StreamResponse:
+        viewer = self._viewer(request)
+        view = await self._read_character(request, viewer)
+        names = self._names(viewer)
+        sheet = character_embeds.character(view)
+        sheet.remove_footer()  # its stored id and version are the bot's bookkeeping
+        for index in reversed(range(len(sheet.fields))):
+            if (sheet.fields[index].name or "").startswith(("Wounds", "Owner")):
+                sheet.remove_field(index)
+        return await self._page(
+            viewer, "character.html", title=view.name, name=view.name, npc=view.npc,
+            owner=names.user(view.owner_id) if not view.npc else None,
+            injuries=card(character_embeds.injuries(view), names, footer=False), sheet=card(sheet, names),
+            diagram=view.picture is not None, alt=diagram_alt(view))
+
+    async def diagram(self, request: web.Request) -> web.StreamResponse:
+        viewer = self._viewer(request)
+        view = await self._read_character(request, viewer)
+        png = await pictures.body_picture(view.picture)
+        if png is None:
+            raise web.HTTPNotFound
+        return web.Response(body=png.data, content_type="image/png",
+                            headers={"Cache-Control": "private, no-store"})
+
+    async def _read_character(self, request: web.Request, viewer: Viewer) -> CharacterView:
+        name = request.match_info.get("name", "")
+        if not 0 < len(name) <= 100:
+            raise web.HTTPNotFound
+        try:
+            view: CharacterView = await self._services.campaign.character(viewer.actor, name, viewer.channels)
+        except UserError:  # not its words: they may suggest names close to the one asked for, met or not
+            raise Problem(404, "No character of that name is one you can see: pick one from the roster.") from None
+        return view
+
+    async def encounter(self, request: web.Request) -> web.StreamResponse:
+        viewer = self._viewer(request)
+        channel = self._channel(request, viewer)
+        live = await self.live_fragment(viewer, channel)
+        return await self._page(viewer, "encounter.html", title=f"Fight in #{channel.name}", channel=channel,
+                                live=Markup(live))
+
+    async def live_fragment(self, viewer: Viewer, channel: ChannelLink) -> str:
+        """The part of the encounter page that changes: the tracker and the fight's log by round."""
+        encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
+        found: EncounterView | None = next((e for e in encounters if e.channel_id == channel.id), None)
+        names = self._names(viewer)
+        tracker: Card | None = None
+        rounds: list[Round] = []
+        if found is not None:
+            tracker = card(encounter_embeds.tracker(found), names, footer=False)
+            page = await self._services.campaign.log(viewer.in_channel(channel.id), viewer.channels, channel.id,
+                                                     limit=ENCOUNTER_EVENTS)
+            rounds = by_round([e for e in page.events if e.encounter_id == found.id], names)
+        return await self.server.fragment("_live.html", tracker=tracker, rounds=rounds, channel=channel)
+
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        """Server-Sent Events: the live part of the encounter page whenever it changes, for as long as the
+        session lasts."""
+        viewer = self._viewer(request)
+        channel = self._channel(request, viewer)
+        session_id = request[SESSION_ID]
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                               "X-Accel-Buffering": "no"})
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Referrer-Policy"] = "no-referrer"
+        await response.prepare(request)
+        last = ""
+        try:
+            while not self.server.closing.is_set():
+                if self.server.sessions.session(session_id) is None:
+                    break  # revoked or expired: the stream ends with the session
+                fragment = await self.live_fragment(viewer, channel)
+                digest = hashlib.sha256(fragment.encode()).hexdigest()
+                if digest != last:
+                    last = digest
+                    frame = ("event: update\n" + "".join(f"data: {line}\n" for line in fragment.split("\n"))
+                             + "\n").encode()
+                    if self.server.recorder is not None:
+                        self.server.recorder.received(request, frame)
+                    await response.write(frame)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.server.closing.wait(), self.server.live_seconds)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return response
+
+    async def log(self, request: web.Request) -> web.StreamResponse:
+        viewer = self._viewer(request)
+        channel = self._channel(request, viewer)
+        page_text = request.query.get("page", "1")
+        if not page_text.isdigit() or not 1 <= int(page_text) <= MAX_PAGE:
+            raise Problem(400, f"The page number is a whole number from 1 to {MAX_PAGE}; go back to the first page.")
+        number = int(page_text)
+        who = request.query.get("character", "").strip()[:100] or None
+        campaign = self._services.campaign
+        page = await campaign.log(viewer.in_channel(channel.id), viewer.channels, channel.id,
+                                  offset=(number - 1) * LOG_PAGE, character=who)
+        roster = await campaign.roster(viewer.actor, viewer.channels)
+        names = self._names(viewer)
+        return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
+                                lines=[log_line(e, names) for e in page.events], number=number, more=page.more,
+                                who=who, characters=[v.name for v in roster])
+
+
+def log_line(event: EventView, names: Names) -> LogLine:
+    line = record_embeds.event_line(event)
+    return LogLine(to_html(line, names), event.undone, event.kind == "gm_decide")
+
+
+def by_round(events: Sequence[EventView], names: Names) -> list[Round]:
+    """An encounter's events, oldest first, under the round they happened in (``/encounter next`` records the
+    round it moves to), newest round first."""
+    rounds: list[tuple[int | None, list[LogLine]]] = [(None, [])]
+    for event in sorted(events, key=lambda e: e.id):
+        rounds[-1][1].append(log_line(event, names))
+        moved = event.summary.get("round") if event.kind == "next_turn" and not event.undone else None
+        if isinstance(moved, int) and moved != rounds[-1][0]:
+            rounds.append((moved, []))
+    if rounds[0][0] is None and len(rounds) > 1:
+        first = rounds[1][0]
+        rounds[0] = (first - 1 if isinstance(first, int) and first > 1 else 1, rounds[0][1])
+    elif rounds[0][0] is None:
+        rounds[0] = (1, rounds[0][1])
+    return [Round(number, tuple(lines)) for number, lines in reversed(rounds) if lines]
+
+
+def diagram_alt(view: CharacterView) -> str:
+    """The diagram's alt text: whose body, and each wound as the wound list names it."""
+    wounds = [to_text(character_embeds.wound_brief(w, view.system)) for w in view.wounds]
+    return f"Body diagram of {view.name}: " + ("; ".join(wounds) if wounds else "no wounds")
+
+
+def _roster_row(view: CharacterView, names: Names) -> RosterRow:
+    wounds = view.wounds
+    condition = character_embeds.condition_text(view.summary.condition) if view.summary else ""
+    notes = [character_embeds.wound_note(w.note) for w in wounds if w.note]
+    return RosterRow(
+        name=view.name, npc=view.npc, owner="" if view.npc else f"@{names.user(view.owner_id) or 'a member'}",
+        condition=to_html(condition), wounds=to_html(", ".join(character_embeds.wound_brief(w, view.system)
+                                                               for w in wounds)),
+        wound_count=len(wounds), penalty=sum(abs(w.penalty) for w in wounds),
+        healing=to_html("; ".join(notes)), behind_screen=view.behind_screen)

@@ -1,0 +1,61 @@
+"""Who is looking at a page: a session's grant as the services' ``Actor``, and the channels it may see.
+
+The services decide what this actor sees, exactly as for a command typed by the same member with the roles
+/web captured: the GM's view, a player's, or the table's (a channel's: no member, no roles).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.services.actor import Actor
+from bot.web.sessions import Role
+
+if TYPE_CHECKING:
+    from bot.web.sessions import Session
+
+
+@dataclass(frozen=True)
+class Viewer:
+    role: Role
+    actor: Actor
+    channels: frozenset[int] | None  # None: every channel of the guild (the GM)
+    table_channel: int | None
+
+    @classmethod
+    def of(cls, session: Session) -> Viewer:
+        grant = session.grant
+        if grant.role == "table":  # the channel itself: nobody's roles, nobody's characters
+            actor = Actor(guild_id=grant.guild_id, channel_id=grant.table_channel or 0, user_id=0, user_name="table")
+        else:
+            actor = Actor(guild_id=grant.guild_id, channel_id=0, user_id=grant.user_id, user_name=grant.user_name,
+                          role_ids=grant.role_ids, is_manager=grant.is_manager)
+        return cls(grant.role, actor, grant.channels, grant.table_channel)
+
+    @property
+    def gm(self) -> bool:
+        return self.role == "gm"
+
+    def in_channel(self, channel_id: int) -> Actor:
+        return Actor(guild_id=self.actor.guild_id, channel_id=channel_id, user_id=self.actor.user_id,
+                     user_name=self.actor.user_name, role_ids=self.actor.role_ids, is_manager=self.actor.is_manager)
+
+
+def visible_channels(guild: discord.Guild | None, member: Any, here: int) -> frozenset[int]:
+    """The channels and threads ``member`` may view, from the cached guild: its roles and each channel's
+    overwrites (the bot has no member cache; the interaction's member carries the roles). Private threads
+    are left out (their members are not cached), except the one /web was asked in."""
+    seen = {here}
+    if guild is None or not isinstance(member, discord.Member):
+        return frozenset(seen)
+    for channel in guild.channels:
+        if channel.permissions_for(member).view_channel:
+            seen.add(channel.id)
+    for thread in guild.threads:
+        if not thread.is_private() and thread.parent_id in seen:
+            seen.add(thread.id)
+    return frozenset(seen)
+

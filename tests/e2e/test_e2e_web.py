@@ -1,0 +1,116 @@
+"""The campaign web page without a browser: links from /web, each page's access rules, and what each session
+received (recorded by the server), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from emulator import permissions as perms
+from emulator.permissions import Overwrite
+from tests.e2e.web_support import Reader, link, serve
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+async def campaign(table: Any) -> Any:
+    """ars-harn with secret rolls: Bjorn (Alice's) and a bandit fight in #combat; in #prep, which only the GM
+    role may view, the GM has seated a Cutthroat the players have not met."""
+    await table.setup("ars-harn")
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword", "armour": "Leather Cap"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.run("encounter npcs", {"template": "bandit"})
+    guild = table.world.guild
+    prep = table.emu.add_channel(guild, "prep", overwrites=[Overwrite(guild.id, 0, deny=perms.VIEW_CHANNEL),
+                                                            Overwrite(table.world.gm_role.id, 0,
+                                                                      allow=perms.VIEW_CHANNEL)])
+    await table.emu.wait_until(lambda: table.bot.get_channel(prep.id), what="the bot to see #prep")
+    await table.run("encounter start", channel=prep)
+    await table.run("encounter npcs", {"template": "bandit", "name_prefix": "Cutthroat"}, channel=prep)
+    return prep
+
+
+async def test_each_viewer_reads_only_what_discord_would_show_them(table: Any) -> None:
+    prep = await campaign(table)
+    web = await serve(table)
+    gm, alice, screen = Reader.new(), Reader.new(), Reader.new()
+    try:
+        status, page = await gm.open(await link(table, table.gm))
+        assert status == 200 and "GM view" in page and "Fight in #prep" in page
+        status, page = await alice.open(await link(table, table.alice))
+        assert status == 200 and "Fight in #combat" in page and "#prep" not in page
+        status, page = await screen.open(await link(table, table.gm, {"view": "table"}))
+        assert status == 200 and "Table view" in page
+
+        base = f"{web.base_url}/web"
+        # The roster: the GM sees every NPC; Alice the bandit she has met, not the Cutthroat.
+        _, roster = await gm.open(f"{base}/roster")
+        assert "Bjorn" in roster and "Bandit 1" in roster and "Cutthroat 1" in roster
+        _, roster = await alice.open(f"{base}/roster")
+        assert "Bjorn" in roster and "Bandit 1" in roster and "Cutthroat" not in roster
+        # An NPC behind the screen: its name and wounds, not its sheet; one she has not met is not found.
+        _, bandit = await alice.open(f"{base}/character/Bandit%201")
+        assert "behind the screen" in bandit and "Stats" not in bandit
+        _, bandit = await gm.open(f"{base}/character/Bandit%201")
+        assert "Stats" in bandit and "behind the screen" not in bandit
+        status, page = await alice.open(f"{base}/character/Cutthroat%201")
+        assert status == 404 and "Cutthroat" not in page
+        status, _ = await alice.open(f"{base}/character/Cutthroat%201/diagram.png")
+        assert status == 404
+        # #prep's fight and log are the GM's; the table sees its own channel only.
+        status, _ = await alice.open(f"{base}/encounter/{prep.id}")
+        assert status == 404
+        status, _ = await alice.open(f"{base}/log/{prep.id}")
+        assert status == 404
+        status, page = await gm.open(f"{base}/encounter/{prep.id}")
+        assert status == 200 and "Cutthroat 1" in page
+        status, _ = await screen.open(f"{base}/encounter/{prep.id}")
+        assert status == 404
+        status, page = await screen.open(f"{base}/encounter/{table.combat.id}")
+        assert status == 200 and "Bandit 1" in page and "Bjorn" in page
+        # A channel of no guild of this session's, whatever the address says.
+        status, _ = await gm.open(f"{base}/encounter/12345")
+        assert status == 404
+    finally:
+        for reader in (gm, alice, screen):
+            await reader.close()
+    recorder = web.recorder
+    assert recorder is not None
+    assert b"Cutthroat" in recorder.of(f"gm:{table.gm.user.id}")
+    for player in (f"player:{table.alice.user.id}", f"table:{table.combat.id}"):
+        assert b"Cutthroat" not in recorder.of(player)
+
+
+async def test_links_are_single_use_and_pages_refuse_without_a_session(table: Any) -> None:
+    await table.setup("ars-harn")
+    web = await serve(table)
+    reader = Reader.new()
+    try:
+        url = await link(table, table.alice)
+        status, page = await reader.open(f"{web.base_url}/web/roster")
+        assert status == 401 and "/web" in page and "Traceback" not in page
+        status, _ = await reader.open(url)
+        assert status == 200
+        status, page = await Reader.new().open(url)
+        assert status == 410 and "already used" in page
+        tampered = url[:-3] + ("A" if url[-3] != "A" else "B") + url[-2:]
+        status, page = await reader.open(tampered)
+        assert status == 400 and "not one the bot made" in page
+        status, page = await reader.open(f"{web.base_url}/web/nowhere")
+        assert status == 404 and "no such page" in page
+        # /web revoke:true ends the session at once.
+        answer = await table.run("web", {"revoke": True}, user=table.alice)
+        assert "ended" in answer.content
+        status, _ = await reader.open(f"{web.base_url}/web/roster")
+        assert status == 401
+    finally:
+        await reader.close()
