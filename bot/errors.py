@@ -5,6 +5,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.services.results import RecordedState
+
 
 class UserError(Exception):
     """A mistake the caller can fix; ``str(error)`` says how."""
@@ -36,3 +41,14 @@ class StorageFull(UserError):
     def __init__(self) -> None:
         super().__init__("The bot's storage is full, so nothing was saved; the server's operator must free space. "
                          "Try again later.")
+
+
+class ConfirmDrop(UserError):
+    """The GM's /character import replace:true would take away wounds or conditions play recorded: the cog asks
+    first, naming them (``dropped``), and imports again with ``drop_recorded``."""
+
+    def __init__(self, name: str, dropped: RecordedState) -> None:
+        super().__init__(f"importing this sheet over {name} would drop wounds or conditions the bot recorded: "
+                         "confirm first")
+        self.name = name
+        self.dropped = dropped

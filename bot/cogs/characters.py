@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import ConfirmDrop
 from bot.interactions import actor_of, read_upload
 from bot.services.results import CharacterView
 from bot.ui import autocomplete, character_embeds, diagram, pictures, replies, sheet_files
@@ -50,13 +51,34 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                       npc: bool = False, replace: bool = False) -> None:
         actor = actor_of(interaction)
 
+        data = b""
+
         async def work() -> CharacterView:
+            nonlocal data
             data = await read_upload(sheet, SHEET.max_bytes)
             return await self.bot.services.characters.import_sheet(actor, sheet.filename, data, npc=npc,
                                                                    replace=replace)
 
-        view = await slow(interaction, work())
-        await reply(interaction, embed=character_embeds.character(view))
+        try:
+            view = await slow(interaction, work())
+        except ConfirmDrop as asked:  # the GM's file would drop what play recorded: ask first, naming it
+            await self._confirm_drop(interaction, asked, sheet.filename, data, npc)
+            return
+        kept = sheet_files.kept_recorded(view.name, view.kept) if view.kept else None
+        await reply(interaction, kept, embed=character_embeds.character(view))
+
+    async def _confirm_drop(self, interaction: discord.Interaction[GrievousBot], asked: ConfirmDrop,
+                            filename: str, data: bytes, npc: bool) -> None:
+        actor = actor_of(interaction)
+
+        async def confirmed(_: discord.Interaction[Any]) -> str:
+            await self.bot.services.characters.import_sheet(actor, filename, data, npc=npc, replace=True,
+                                                            drop_recorded=True)
+            return sheet_files.dropped_recorded(asked.name, asked.dropped)
+
+        prompt = ConfirmView(interaction.client, interaction.user.id, confirmed)
+        await reply(interaction, sheet_files.confirm_drop(asked.name, asked.dropped), view=prompt, ephemeral=True)
+        prompt.origin = interaction
 
     @app_commands.command(name="template", description="A sheet file to fill in for this channel's system")
     async def template(self, interaction: discord.Interaction[GrievousBot]) -> None:

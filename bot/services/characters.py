@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import Character
-from bot.errors import NotFound, PermissionDenied, UserError
-from bot.services import access
+from bot.errors import ConfirmDrop, NotFound, PermissionDenied, UserError
+from bot.services import access, import_keep
 from bot.services.actions import record_event
 from bot.services.actor import Actor
 from bot.services.results import CharacterBrief, CharacterView, ItemKind
@@ -108,11 +108,13 @@ class CharacterService:
         return await self._rt.transact(None, work)
 
     async def import_sheet(self, actor: Actor, filename: str, data: bytes, npc: bool = False,
-                           replace: bool = False) -> CharacterView:
+                           replace: bool = False, drop_recorded: bool = False) -> CharacterView:
         """Create (or, with ``replace``, overwrite) a character from a YAML/JSON upload of at most 64 KiB.
 
-        The file is read, and the sheet checked by the engine, in a worker thread: the event loop keeps
-        serving every other command meanwhile."""
+        Over a character play has marked, a player's file never removes or lowers a recorded wound or
+        condition (they stay, and the view's ``kept`` says which); the GM's does only with ``drop_recorded``
+        (else ``ConfirmDrop`` names them). The file is read, and the sheet checked by the engine, in a worker
+        thread: the event loop keeps serving every other command meanwhile."""
         sheet = await self._rt.off_loop(load_sheet_file, filename, data)
         raw_name = sheet.get("name")
         if not isinstance(raw_name, str):
@@ -127,11 +129,35 @@ class CharacterService:
             existing = await repo.character_by_name(session, actor.guild_id, name, for_update=True)
             if existing is not None and replace:
                 await access.require_control(session, actor, existing, "replace its sheet")
-                return await self._save(session, actor, existing, copy.deepcopy(sheet), {"imported": filename},
-                                        source=filename)
+                return await self._replace(session, actor, existing, filename, sheet, drop_recorded)
             return await self._insert(session, actor, system, name, sheet, npc, source=filename, who=name)
 
         return await self._rt.transact(None, work)
+
+    async def _replace(self, session: AsyncSession, actor: Actor, row: Character, filename: str,
+                       sheet: dict[str, Any], drop_recorded: bool) -> CharacterView:
+        """``row``'s sheet from the file, the recorded wounds and conditions kept unless the GM drops them."""
+        profile = profile_of(row.system)
+        catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+        engine = self._rt.engine(row.system)
+
+        def check(candidate: dict[str, Any]) -> dict[str, Any]:
+            return self._validate(row.system, candidate, catalog, filename, row.name)
+
+        kept, dropped = await self._rt.off_loop(
+            import_keep.weigh, row.sheet, copy.deepcopy(sheet), profile.recorded_fields if profile else (),
+            check, lambda s: engine.summarize(s, catalog))
+        if not dropped:
+            return await self._save(session, actor, row, copy.deepcopy(sheet), {"imported": filename},
+                                    source=filename)
+        if not await access.is_gm(session, actor):
+            view = await self._save(session, actor, row, kept, {"imported": filename, "kept_recorded": True},
+                                    source=filename)
+            return replace(view, kept=dropped)
+        if not drop_recorded:
+            raise ConfirmDrop(row.name, dropped)
+        return await self._save(session, actor, row, copy.deepcopy(sheet), {"imported": filename},
+                                source=filename)
 
     async def guide(self, actor: Actor) -> SheetGuide:
         """The sheet fields of the channel's system and the names the server's pack offers (template, help)."""

@@ -74,6 +74,17 @@ class CharacterBrief:
 
 
 @dataclass(frozen=True)
+class RecordedState:
+    """Wounds and conditions play recorded on a character that an imported sheet does not have (issue 34, N8)."""
+
+    wounds: tuple[Wound, ...] = ()
+    conditions: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.wounds or self.conditions)
+
+
+@dataclass(frozen=True)
 class CharacterView:
     """A whole character: the stored sheet, the engine's summary (None if its engine is missing)."""
 
@@ -87,6 +98,7 @@ class CharacterView:
     version: int
     picture: WoundPicture | None = None  # what the body diagram draws (None: no diagram for this sheet)
     behind_screen: bool = False  # an NPC's sheet under secret rolls, as a player sees it: its name and wounds
+    kept: RecordedState | None = None  # a player's import: the recorded wounds and conditions it left in place
 
     @property
     def wounds(self) -> tuple[Wound, ...]:

@@ -74,6 +74,8 @@ PROFILE = SystemProfile(
     modifier_option="modifier",
     rest_days=1,
     rest_refusal="",
+    recorded_fields=("wounds", "wound_counter", "injury_levels", "fatigue", "conditions", "unusable_limbs",
+                     "severed", "pending_rolls", "pending_decision"),
     pending_field="pending_rolls",
     roll_actions={"shock": "shock", "kill": "kill"},
     pending_ids=False,

@@ -58,6 +58,7 @@ PROFILE = SystemProfile(
     modifier_option="modifiers",
     rest_days=1,
     rest_refusal="",
+    recorded_fields=("wounds", "conditions", "pending", "pending_decision"),
     pending_field="pending",
     roll_actions={"effect": "effect", "stumble": "effect", "fumble": "effect"},
     pending_ids=True,

@@ -64,6 +64,8 @@ PROFILE = SystemProfile(
     rest_days=DAYS_PER_WEEK,
     rest_refusal=f"Pendragon heals by the week: rest {DAYS_PER_WEEK} days or more (days:{2 * DAYS_PER_WEEK} is "
                  "two weeks)",
+    recorded_fields=("wounds", "wounds_taken", "prone", "unconscious", "dying", "mortal", "dead", "out_of_fight",
+                     "chirurgery_needed", "pending_decisions", "pending_rolls", "stats_lost"),
     pending_field="pending_rolls",
     roll_actions={"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
     pending_ids=False,

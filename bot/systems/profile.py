@@ -101,6 +101,9 @@ class SystemProfile:
     modifier_option: str  # the engine's name for /heal's "modifier"
     rest_days: int  # the fewest days /rest takes (Pendragon heals by the week)
     rest_refusal: str  # what /rest says to fewer days than that ("" where any day will do)
+    # the sheet fields play records (wounds, conditions and their bookkeeping): a player's /character import
+    # over a character never removes or lowers them (bot/services/import_keep.py)
+    recorded_fields: tuple[str, ...]
 
     # -- rolls left to the GM (bot/services/pending_rolls.py) --
     pending_field: str  # the sheet field where the engine queues the rolls it waits for

@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from bot.services.results import RecordedState
 from bot.services.sheet_guide import SheetGuide
 from bot.text_safety import plain
 from bot.ui import limits
@@ -156,3 +157,24 @@ def export_text(name: str, system: str, sheet: Mapping[str, Any]) -> str:
     ]
     body = yaml.safe_dump(dict(sheet), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
     return "\n".join(head) + "\n" + body
+
+
+def _recorded(state: RecordedState) -> str:
+    wounds = [plain(f"{w.location} {w.code}" if w.location else f"{w.severity} ({w.levels} HP)")
+              for w in state.wounds]
+    return ", ".join([*wounds, *(plain(c) for c in state.conditions)])
+
+
+def kept_recorded(name: str, kept: RecordedState) -> str:
+    """A player's import over a character play has marked (issue 34, N8): what stayed, in one line."""
+    return (f"**{plain(name)}** keeps what play recorded and the file lacks ({_recorded(kept)}): an import never "
+            "heals; only the GM can import over it.")
+
+
+def confirm_drop(name: str, dropped: RecordedState) -> str:
+    return (f"This file lacks what play recorded on **{plain(name)}**: {_recorded(dropped)}. Import it and drop "
+            "them?")
+
+
+def dropped_recorded(name: str, dropped: RecordedState) -> str:
+    return f"**{plain(name)}**'s sheet imported; dropped: {_recorded(dropped)}."

@@ -4,6 +4,7 @@ and /character export attaches a sheet that /character import takes back unchang
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -84,3 +85,38 @@ async def test_a_pendragon_player_goes_from_a_bare_create_to_an_imported_and_exp
     await table.run("character import", {"sheet": table.emu.make_attachment(filename, text.encode()),
                                          "replace": True}, user=table.alice)
     assert await sheet_of(table, "Sir Gawain") == before
+
+
+async def test_an_older_export_never_heals_a_player_and_the_gm_drops_wounds_only_once_confirmed(
+        table: Any) -> None:
+    """Issue 34, N8: the player's re-import keeps the wound taken since (one line says so); the GM's asks
+    first, listing what goes, and the button imports it."""
+    await table.setup("pendragon")
+    sheet = (b"name: Sir Brunor\nsiz: 14\ndex: 12\nstr: 13\ncon: 14\napp: 11\nskills: {sword: 16}\n"
+             b"weapons: [sword]\n")
+    await table.run("character import", {"sheet": table.emu.make_attachment("brunor.yaml", sheet)},
+                    user=table.alice)
+    wounded = sheet + b"wounds: [{index: 1, amount: 6, remaining: 6, major: false}]\nprone: true\n"
+    await table.run("character import", {"sheet": table.emu.make_attachment("brunor.yaml", wounded),
+                                         "replace": True}, user=table.gm)
+
+    again = await table.run("character import", {"sheet": table.emu.make_attachment("brunor.yaml", sheet),
+                                                 "replace": True}, user=table.alice)
+    assert again.content == ("**Sir Brunor** keeps what play recorded and the file lacks (wound (6 HP), prone): an "
+                             "import never heals; only the GM can import over it.")
+    assert len((await sheet_of(table, "Sir Brunor"))["wounds"]) == 1
+
+    asked = await table.send("character import", {"sheet": table.emu.make_attachment("brunor.yaml", sheet),
+                                                   "replace": True}, user=table.gm)
+    prompt = await asked.message()
+    assert prompt.content == ("This file lacks what play recorded on **Sir Brunor**: wound (6 HP), prone. Import it "
+                              "and drop them?")
+    assert len((await sheet_of(table, "Sir Brunor"))["wounds"]) == 1
+    [yes] = [i for i in prompt.custom_ids if i.endswith(":yes")]
+    await table.emu.click(prompt, yes, user=table.gm)
+    for _ in range(100):
+        if not (await sheet_of(table, "Sir Brunor"))["wounds"]:
+            break
+        await asyncio.sleep(0.05)
+    brunor = await sheet_of(table, "Sir Brunor")
+    assert brunor["wounds"] == [] and brunor["prone"] is False

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from bot.errors import ConfirmDrop
 from bot.services.sheet_file import load_sheet_file
+from bot.ui import sheet_files
 from bot.ui.sheet_files import export_text, template_text
 from rules.sheet_spec import SheetProblems
 from tests.conftest import GM_ROLE
@@ -107,3 +109,42 @@ async def test_an_upload_with_mistakes_is_refused_whole_naming_the_character_and
     assert info.value.problems == ("unknown field 'skils' (did you mean 'skills'?)",
                                    "field 'siz' must be 1 to 200 (Size), not 300")
     assert await services.characters.list(alice) == []
+
+
+async def test_an_older_export_imported_again_never_heals_the_wounds_taken_since(services: Any, manager: Any,
+                                                                                alice: Any, gm: Any) -> None:
+    """Issue 34, N8: a player's import never removes or lowers a recorded wound or condition (it keeps them and
+    says so); the GM's replaces them only once confirmed (``ConfirmDrop`` names them first)."""
+    await _server(services, manager, "ars-harn")
+    old = (EXAMPLES / "bjorn.yaml").read_bytes()
+    await services.characters.import_sheet(alice, "bjorn.yaml", old)
+    wounded = old + b"wounds: [{location: thorax, code: S3}]\nconditions: [shock]\n"
+    hurt = await services.characters.import_sheet(gm, "wounded.yaml", wounded, replace=True)
+    assert hurt.kept is None and len(hurt.wounds) == 1
+
+    again = await services.characters.import_sheet(alice, "bjorn.yaml", old, replace=True)
+    assert [w.code for w in again.wounds] == ["S3"] and again.sheet["conditions"] == ["shock"]
+    assert again.kept is not None
+    assert [(w.location, w.code) for w in again.kept.wounds] == [("Thorax", "S3")]
+    assert again.kept.conditions == ("shock",)
+    assert sheet_files.kept_recorded("Bjorn", again.kept) == (
+        "**Bjorn** keeps what play recorded and the file lacks (Thorax S3, shock): an import never heals; only "
+        "the GM can import over it.")
+
+    with pytest.raises(ConfirmDrop) as asked:
+        await services.characters.import_sheet(gm, "bjorn.yaml", old, replace=True)
+    assert [w.code for w in asked.value.dropped.wounds] == ["S3"]
+    assert sheet_files.confirm_drop("Bjorn", asked.value.dropped) == (
+        "This file lacks what play recorded on **Bjorn**: Thorax S3, shock. Import it and drop them?")
+    assert len((await services.characters.get(gm, "Bjorn")).wounds) == 1  # nothing changed before the button
+    healed = await services.characters.import_sheet(gm, "bjorn.yaml", old, replace=True, drop_recorded=True)
+    assert healed.wounds == () and healed.sheet["conditions"] == [] and healed.kept is None
+
+
+async def test_an_import_that_only_adds_keeps_nothing_and_asks_nothing(services: Any, manager: Any,
+                                                                        alice: Any) -> None:
+    await _server(services, manager, "pendragon")
+    sheet = (EXAMPLES / "gawain.yaml").read_bytes()
+    first = await services.characters.import_sheet(alice, "gawain.yaml", sheet)
+    again = await services.characters.import_sheet(alice, "gawain.yaml", sheet, replace=True)
+    assert again.kept is None and again.sheet == first.sheet
