@@ -137,7 +137,9 @@ async def value_submitted(interaction: discord.Interaction[Any], match: re.Match
     is (a submit can be forged, or the GM role taken away since), then the choice applied to the message
     whose button opened the form."""
     decision_id = bounded_id(match["id"])
-    if decision_id is None or match["choice"] not in VALUE_PROMPTS:
+    # A form the bot sent always comes from the button on a decision's message; one without a message was
+    # made by hand (and a deferred update of it would be refused), so it gets the line every forged id gets.
+    if decision_id is None or match["choice"] not in VALUE_PROMPTS or interaction.message is None:
         await send_line(interaction, replies.error_line(replies.STALE_FORM))
         return
     if not await gm_checked(interaction, may_defer=True):

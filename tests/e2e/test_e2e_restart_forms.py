@@ -104,6 +104,24 @@ async def test_a_value_form_submitted_by_a_player_or_forged_is_refused_in_one_li
     await taken(table, submitted, hit)
 
 
+async def test_a_dice_form_submitted_without_its_button_message_gets_the_forged_line(table: Any) -> None:
+    """A GM value form with a real decision's id, submitted from no message (made by hand, as from a command):
+    the line every forged id gets, the decision left open, and no answer Discord would refuse."""
+    hit = await shock_waits(table)
+    [dice] = [b for b in table.buttons(hit) if b.endswith(":dice")]
+    opened = await table.emu.click(hit, dice, user=table.gm)
+    modal = await opened.modal()
+    data = {"custom_id": modal["custom_id"],
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": "value", "value": "shock=9"}]}]}
+    handle = table.emu._dispatch_interaction(type=5, user=table.gm, channel=opened.channel, data=data,
+                                             name=modal["custom_id"], message=None)
+    assert "not one Grievous made" in await one_line(handle)
+    assert any(b.endswith(":dice") for b in table.buttons(hit))  # still waiting for the GM
+
+    submitted = await table.emu.submit_modal(opened, {"value": "shock=9"}, user=table.gm)
+    await taken(table, submitted, hit)
+
+
 async def test_a_delete_prompt_from_before_a_restart_says_it_expired(table: Any) -> None:
     await table.setup("ars-harn")
     await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1"}, user=table.alice)
