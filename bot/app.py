@@ -23,6 +23,7 @@ from bot.ops import gc_tuning
 from bot.ops.flights import Flight, Flights, current, install_task_factory
 from bot.ops.health import HealthServer
 from bot.ops.metrics import Metrics
+from bot.ops.payloads import guard_parsers
 from bot.ops.redact import add_secret
 from bot.ops.watchdog import Stall, Watchdog
 from bot.services import Services
@@ -160,6 +161,9 @@ class GrievousBot(commands.AutoShardedBot):
                 parse(data)
 
         parsers["INTERACTION_CREATE"] = interaction_create
+        # Outermost, on every parser: a malformed payload is dropped and logged, and the process goes on.
+        self.dropped_payloads = guard_parsers(parsers, self._guild_of_channel,
+                                              lambda event, _reason: self.metrics.dropped_payloads.labels(event).inc())
         self._late: set[asyncio.Task[None]] = set()  # results being posted late (bot/ui/late.py)
         self._waits: set[asyncio.Task[None]] = set()  # attacks waiting for a defence (bot/ui/defense_prompts.py)
         self._recovered = False
@@ -171,6 +175,12 @@ class GrievousBot(commands.AutoShardedBot):
         # Forms (modals) are routed by their custom_id, like the buttons: a submit works after a restart.
         self.forms = FormRoutes()
         self.forms.add(GM_VALUE_TEMPLATE, value_submitted)
+
+    def _guild_of_channel(self, channel_id: int) -> int | None:
+        """The guild a channel (or thread) this process has cached belongs to; None if unknown or private."""
+        channel = self._connection.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        return guild.id if guild is not None else None
 
     async def login(self, token: str) -> None:
         add_secret(token)  # never in a log line or a reply

@@ -36,6 +36,17 @@ INVALID_SESSION = 9
 HELLO = 10
 HEARTBEAT_ACK = 11
 
+# A frame the emulator sends out of Discord's shape on purpose (a test's fault switch) carries this key beside
+# op/d/s/t, naming the switch; discord.py ignores it, and a check of the traffic against Discord's spec skips
+# such frames (agreed in FAULT-MARKER.md). Ordinary frames never carry it.
+FAULT_KEY = "_fault"
+
+
+def is_fault(frame: JSONDict) -> bool:
+    """Whether a gateway frame was sent malformed on purpose by a fault switch."""
+    return FAULT_KEY in frame
+
+
 # Intents Discord makes bots switch on in the developer portal.
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 # Discord closes a session with 4011 when one shard would hold more guilds than this.
@@ -199,18 +210,22 @@ class Gateway:
 
     def dispatch(self, event: str, data: JSONDict, guild_id: int | None = None, intent: int = 0, *,
                  on_sent: Callable[[], None] | None = None,
-                 transform: Callable[[Session, JSONDict], JSONDict] | None = None) -> int:
+                 transform: Callable[[Session, JSONDict], JSONDict] | None = None, fault: str | None = None) -> int:
         """Queue an event for every session that should see it; returns how many sessions got it.
-        `transform` tailors the payload per session (intents decide what a bot may see)."""
+        `transform` tailors the payload per session (intents decide what a bot may see); `fault` names the
+        fault switch that sends it malformed on purpose (the frame is marked, FAULT_KEY)."""
         targets = [s for s in self.resumable_sessions if s.covers(guild_id) and (not intent or s.intents & intent)]
         for session in targets:
-            self._append(session, event, transform(session, data) if transform else data, on_sent=on_sent)
+            self._append(session, event, transform(session, data) if transform else data, on_sent=on_sent,
+                         fault=fault)
         return len(targets)
 
     def _append(self, session: Session, event: str, data: JSONDict, *, replay: bool = True,
-                on_sent: Callable[[], None] | None = None) -> None:
+                on_sent: Callable[[], None] | None = None, fault: str | None = None) -> None:
         session.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        if fault is not None:
+            payload[FAULT_KEY] = fault
         session.buffer.append(BufferedEvent(session.seq, payload, replay, on_sent))
         if session.connection is not None:
             self._spawn(session.connection.flush())

@@ -481,6 +481,12 @@ class Emulator:
                                           locale=opened_by.payload.get("locale", "en-US"), opened_by=opened_by,
                                           member_hint=who)
 
+    def inject_dispatch(self, event: str, data: JSONDict, *, fault: str, guild_id: int | None = None) -> int:
+        """A fault switch: send the dispatch ``event`` with ``data`` exactly as given (malformed on purpose), to
+        the sessions of ``guild_id``'s shard; the frame is marked with ``fault`` (gateway.FAULT_KEY). How many
+        sessions got it."""
+        return self.gateway.dispatch(event, data, guild_id, fault=fault)
+
     def subscribe(self, observer: Callable[[str, Message], None]) -> Callable[[], None]:
         """Call `observer(change, message)` on every message created, edited or deleted ("create", "edit",
         "delete"), ephemeral ones and users' included. Returns a function that unsubscribes."""

@@ -69,6 +69,8 @@ class Metrics:
                                     buckets=DB_BUCKETS, registry=r)
         self.db_retries = Counter("grievous_db_retries", "Transactions run again after a version clash or a "
                                   "lock.", registry=r)
+        self.dropped_payloads = Counter("grievous_gateway_payloads_dropped", "Gateway events dropped as malformed "
+                                        "(logged once each with their shape), by event.", ["event"], registry=r)
         self.stalls = Counter("grievous_event_loop_stalls", "Event-loop stalls over the watchdog's threshold, by "
                               "the command running when it stalled (\"none\" if no command was).", ["command"],
                               registry=r)
