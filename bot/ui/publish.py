@@ -96,7 +96,15 @@ async def slow(interaction: discord.Interaction[Any], work: Awaitable[T], *, eph
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=defer_budget(interaction))
     if not done:
-        await defer(interaction, ephemeral=ephemeral)
+        try:
+            await defer(interaction, ephemeral=ephemeral)
+        except BaseException:
+            # Too late to answer (10062, a 429 past the deadline): the work goes on and may store an action.
+            # It ends before the interaction does, so that what it stored is known and posted late (late.py).
+            await asyncio.wait({task})
+            if not task.cancelled():
+                task.exception()  # its own failure is not the one to report: retrieved, so not logged as lost
+            raise
     return await task
 
 

@@ -1,0 +1,153 @@
+"""Answers that fail by the dozen while the bot keeps running: every stored action is posted late, once, in
+its own channel, without waiting for a restart (bot/ui/late.py). The real GrievousBot in this process, on
+SQLite and on PostgreSQL, through the emulator's gateway outage and its 429 on callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from random import Random
+
+import pytest
+
+from bot.app import GrievousBot
+from bot.db.engine import Database
+from bot.services import Services
+from bot.ui import late_embeds
+from emulator import Channel, Emulator, InteractionHandle, Message, profiles
+from emulator.harness import RunningBot, running_emulator, start_bot
+from emulator.testing import World, build_world
+from tests.e2e.process_support import DEADLINE, answered, message_text, unanswered_events
+
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+
+HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+CHANNELS = 4
+PER_CHANNEL = 3
+
+
+@dataclass
+class Fight:
+    emu: Emulator
+    world: World
+    channels: list[Channel]
+    runner: RunningBot[GrievousBot]
+
+    @property
+    def bot(self) -> GrievousBot:
+        return self.runner.client
+
+
+async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:
+    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
+    message = await handle.message(DEADLINE)
+    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
+    return message
+
+
+@pytest.fixture
+async def fight(empty_db_url: str, discord_profile: str) -> AsyncIterator[Fight]:
+    """Four channels, each with an encounter: Raider 1 and Bandits 1-3."""
+    async with running_emulator(**profiles.options(discord_profile), interaction_deadline=3.0) as emu:
+        world = build_world(emu)
+        database = Database.from_url(empty_db_url)
+        counter = iter(range(10**9))
+        services = Services(database, rng=lambda: Random(1_000_003 + next(counter)))
+        client = GrievousBot(services=services, sync_commands=True)
+        runner = await start_bot(emu, client)
+        try:
+            await emu.wait_for_commands("character", "setup")
+            manager = world.guild.members[emu.state.owner.id]
+            await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
+            await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
+            channels = [world.combat] + [emu.add_channel(world.guild, f"fight-{n}") for n in range(1, CHANNELS)]
+            for c, channel in enumerate(channels):  # NPC names are the server's: each channel its own
+                await run(emu, "encounter start", {}, user=world.gm, channel=channel)
+                await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": f"Raider{c}"},
+                          user=world.gm, channel=channel)
+                await run(emu, "encounter npcs", {"template": "bandit", "count": PER_CHANNEL,
+                                                  "name_prefix": f"Bandit{c}"}, user=world.gm, channel=channel)
+            yield Fight(emu, world, channels, runner)
+        finally:
+            await client.drain()
+            await runner.stop()
+            await database.dispose()
+        assert emu.unhandled == []
+
+
+def attack(fight: Fight, channel: Channel, i: int) -> dict[str, object]:
+    c = fight.channels.index(channel)
+    return {"target": f"Bandit{c} {i}", "attacker": f"Raider{c} 1", "aspect": "edge", "dice": HIT}
+
+
+async def send_attack(fight: Fight, channel: Channel, i: int) -> InteractionHandle:
+    return await fight.emu.slash("attack", attack(fight, channel, i), user=fight.world.gm, channel=channel)
+
+
+def blow(c: int, i: int) -> str:
+    return f"Raider{c} 1 attacks Bandit{c} {i}"
+
+
+def late_posts(emu: Emulator, channel: Channel) -> list[Message]:
+    return [m for m in emu.messages(channel, include_ephemeral=False) if late_embeds.LATE in message_text(m)]
+
+
+def shown(emu: Emulator, channel: Channel, text: str) -> list[Message]:
+    return [m for m in emu.messages(channel, include_ephemeral=False) if text in message_text(m)]
+
+
+async def all_posted(fight: Fight, handles: list[InteractionHandle], db_url: str) -> None:
+    """Every attack shown once in its channel (its answer or its late post), and nothing left unanswered, while
+    the bot keeps running; then no post comes twice."""
+    emu = fight.emu
+
+    def every_one_shown() -> bool:
+        return all(shown(emu, channel, blow(c, i))
+                   for c, channel in enumerate(fight.channels) for i in range(1, PER_CHANNEL + 1))
+
+    await emu.wait_until(every_one_shown, DEADLINE, "every stored attack shown in its channel")
+    for _ in range(int(DEADLINE / 0.2)):
+        if await unanswered_events(db_url) == 0:
+            break
+        await asyncio.sleep(0.2)
+    assert await unanswered_events(db_url) == 0
+    await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
+    for c, channel in enumerate(fight.channels):
+        for i in range(1, PER_CHANNEL + 1):
+            assert len(shown(emu, channel, blow(c, i))) == 1, (channel.name, i)
+    late = sum(len(late_posts(emu, channel)) for channel in fight.channels)
+    assert late == sum(not answered(h) for h in handles)
+
+
+async def test_a_gateway_outage_past_the_deadline_posts_every_stored_attack_late_while_running(
+        fight: Fight, empty_db_url: str) -> None:
+    """12 attacks, 3 in each of 4 channels, queued through a 4 s outage: each answer is too late (10062), each
+    attack stored, and each posted late at once, not only one a channel."""
+    emu = fight.emu
+    handles: list[InteractionHandle] = []
+    async with emu.disconnected():
+        for i in range(1, PER_CHANNEL + 1):
+            for channel in fight.channels:
+                handles.append(await send_attack(fight, channel, i))
+        await asyncio.sleep(3.5)  # Discord's 3 s run out while the bot is away
+    await all_posted(fight, handles, empty_db_url)
+    assert not any(answered(h) for h in handles)
+
+
+async def test_429s_on_the_callbacks_and_a_gateway_drop_post_every_stored_attack_late_while_running(
+        fight: Fight, empty_db_url: str) -> None:
+    emu = fight.emu
+    emu.callback_retry_after = 3.5  # discord.py waits this long and tries again: Discord's 3 s are gone
+    emu.callback_faults = ["429"] * (CHANNELS * PER_CHANNEL // 2)
+    handles: list[InteractionHandle] = []
+    for channel in fight.channels:
+        handles.append(await send_attack(fight, channel, 1))
+    async with emu.disconnected():
+        for i in range(2, PER_CHANNEL + 1):
+            for channel in fight.channels:
+                handles.append(await send_attack(fight, channel, i))
+        await asyncio.sleep(3.5)
+    await all_posted(fight, handles, empty_db_url)
