@@ -65,9 +65,14 @@ async def ready_database(url: str, **engine_options: int) -> Database:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+    from bot.db import identity
     from bot.db.engine import Database
     from bot.db.migrate import upgrade
 
+    try:
+        expected = identity.before_open(url)  # before opening: opening makes a missing SQLite file
+    except identity.IdentityRefused as exc:
+        raise DatabaseUnavailable(str(exc)) from None
     try:
         parsed = make_url(url)
         shown = parsed.render_as_string(hide_password=True)
@@ -83,9 +88,13 @@ async def ready_database(url: str, **engine_options: int) -> Database:
     try:
         async with asyncio.timeout(CONNECT_TIMEOUT), db.engine.connect() as connection:
             await connection.execute(text("SELECT 1"))
+        await identity.check(db, url, expected)  # another database in its place is refused before migrating
         await upgrade(db)
+        await identity.settle(db, url)
     except BaseException as exc:
         await db.dispose()
+        if isinstance(exc, identity.IdentityRefused):
+            raise DatabaseUnavailable(str(exc)) from None
         if isinstance(exc, TimeoutError):
             raise DatabaseUnavailable(f"database {shown} did not answer within {CONNECT_TIMEOUT:.0f} s") from None
         if isinstance(exc, SQLAlchemyError | OSError | ImportError):

@@ -49,8 +49,9 @@ class CopyReport:
 
 
 def tables() -> list[Table]:
-    """The bot's tables, parents before the tables that refer to them."""
-    return list(Base.metadata.sorted_tables)
+    """The bot's tables, parents before the tables that refer to them; not the database's own id
+    (bot/db/identity.py): the copy is another database, which gets its own on its first start."""
+    return [table for table in Base.metadata.sorted_tables if table.name != "database_identity"]
 
 
 def shown(url: URL) -> str:

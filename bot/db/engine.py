@@ -11,7 +11,7 @@ import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -22,6 +22,9 @@ from bot.db import json_text
 from bot.db.inline_sqlite import connector
 from bot.db.pg_url import asyncpg_options
 from bot.db.storage import StorageState
+
+if TYPE_CHECKING:
+    from bot.db.identity import FileWatch
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,9 @@ class Database:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.storage = StorageState()  # whether writes fail for want of space (health's "storage")
+        # The SQLite file as opened, once its identity is settled (bot/db/identity.py): deleted or replaced, writes
+        # are refused. None for PostgreSQL and for a database opened without that check (tests, tools).
+        self.watch: FileWatch | None = None
         self.on_change: list[ChangeListener] = []
         # A Session class of this database's own, so that its flush events reach its listeners only.
         session_class: type[Session] = type("GrievousSession", (Session,), {})
@@ -102,6 +108,10 @@ class Database:
                 parsed, connect_args = asyncpg_options(parsed)  # libpq's sslmode=... and the like
             engine = create_async_engine(parsed, pool_pre_ping=True, connect_args=connect_args, **engine_options)
         return cls(engine)
+
+    def file_gone(self) -> str | None:
+        """None while the opened SQLite file is in its place (or none is watched); else what happened to it."""
+        return self.watch.gone() if self.watch is not None else None
 
     @property
     def dialect(self) -> str:

@@ -186,3 +186,12 @@ class GuildCommandSync(Base):
     guild_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     signature: Mapped[str] = mapped_column(String(64))
     synced_at: Mapped[datetime]
+
+
+class DatabaseIdentity(Base):
+    """The database's one random id, also written beside a SQLite file (bot/db/identity.py)."""
+
+    __tablename__ = "database_identity"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime]

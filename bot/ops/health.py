@@ -2,7 +2,8 @@
 
 ``GET /healthz`` answers 200 with {"gateway": ..., "database": ..., "migrations": ..., "storage": ...} when
 all four are well, else 503 with the same keys, a failed check saying what is wrong (``storage``: whether
-the last write failed for want of space, bot/db/storage.py); ``GET /metrics`` is the
+the last write failed for want of space, bot/db/storage.py; ``database``: "database file deleted" once the
+SQLite file the bot opened is deleted or replaced, bot/db/identity.py); ``GET /metrics`` is the
 Prometheus text format of the bot's own registry.
 """
 
@@ -43,6 +44,9 @@ async def check(gateway: Callable[[], str], db: Database | None, head: str | Non
     """Each check says "ok" or one line on what failed; the database ones give up after DB_TIMEOUT."""
     if db is None:
         return Health(gateway(), "not open yet", "unknown: the database is not open yet")
+    gone = db.file_gone()  # a SQLite file deleted or replaced under the bot (bot/db/identity.py)
+    if gone is not None:
+        return Health(gateway(), gone, "unknown: the database file is gone", db.storage.check())
     try:
         async with asyncio.timeout(DB_TIMEOUT):
             async with db.engine.connect() as connection:
