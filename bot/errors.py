@@ -52,3 +52,19 @@ class ConfirmDrop(UserError):
                          "confirm first")
         self.name = name
         self.dropped = dropped
+
+
+class DatabaseNotAnswering(UserError):
+    """The database server could not be reached: the command's transaction never committed."""
+
+    def __init__(self) -> None:
+        super().__init__("The database is not answering; nothing was saved, try again in a moment.")
+
+
+class DatabaseFileGone(UserError):
+    """The SQLite file the bot opened was deleted or replaced (bot/db/identity.py): writes are refused, since
+    they would vanish with the deleted file."""
+
+    def __init__(self) -> None:
+        super().__init__("The bot's database file was deleted, so nothing was saved; the server's operator must "
+                         "restore it.")

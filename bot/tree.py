@@ -127,7 +127,11 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.warning("%s: Discord refused the bot's requests (429%s; guild %s, channel %s)", where,
                     " from Cloudflare" if isinstance(original, discord.HTTPException) else
                     f", retry after {original.retry_after:.1f} s", interaction.guild_id, interaction.channel_id)
-        await send_line(interaction, replies.error_line(replies.DISCORD_REFUSING))
+        # "Try again" only when nothing was stored: an action that was applied is posted late in the channel,
+        # and a player who obeyed would strike twice.
+        applied = await _stored(interaction)
+        await send_line(interaction, replies.error_line(replies.APPLIED_DESPITE_REFUSAL if applied
+                                                        else replies.DISCORD_REFUSING))
         return
     log.error(
         "unexpected error in %s (guild %s, channel %s, user %s)",
@@ -135,6 +139,18 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         exc_info=(type(original), original, original.__traceback__),
     )
     await send_line(interaction, replies.APOLOGY)
+
+
+async def _stored(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction stored an action whose answer is still owed (bot/services/answers.py)."""
+    services = getattr(interaction.client, "services", None)
+    if services is None or not services.runtime.answers.stored(interaction.id):
+        return False
+    try:
+        return bool(await services.runtime.answers.unanswered(interaction.id))
+    except Exception:  # the database cannot say: it was recorded, so say it may have happened
+        log.warning("could not read whether interaction %s stored its action", interaction.id)
+        return True
 
 
 # What each option type's value is in Discord's payload (ids of users, channels, roles, files are text).

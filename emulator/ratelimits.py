@@ -25,6 +25,7 @@ JSONDict = dict[str, Any]
 GLOBAL_LIMIT = 50  # requests a second, all routes but the interaction endpoints (documented)
 INVALID_LIMIT = 10_000  # 401/403/429 responses per INVALID_WINDOW before a ban (documented)
 INVALID_WINDOW = 600.0
+CLOUDFLARE = "cloudflare"  # a response marked so is Cloudflare's own page: no Discord headers added to it
 VIA = "1.1 google"  # Discord's 429s come through its proxy; discord.py reads a 429 without Via as a ban
 
 

@@ -194,7 +194,7 @@ class Emulator:
             self.rate_limits.answered(429, verdict.headers)
             return json_reply(verdict.body, 429, headers=verdict.headers)
         response = await self._handle(request, handler, call)
-        if verdict.headers:
+        if verdict.headers and not response.get(ratelimits.CLOUDFLARE):  # Cloudflare's own page has no Discord headers
             response.headers.update(verdict.headers)
         self.rate_limits.answered(response.status, verdict.headers)
         return response

@@ -12,6 +12,7 @@ from . import errors as err
 from . import limits
 from .httpio import Body, current_call, flag, json_reply, no_content, read_body
 from .models import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, Message
+from .ratelimits import CLOUDFLARE
 from .records import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -77,6 +78,10 @@ class InteractionWebhooks:
         """A fault a test injected (``Emulator.callback_faults``): the answer to the callback instead."""
         if fault == "hold":
             await asyncio.Event().wait()  # no answer, until the bot's connection goes
+        if fault == "cloudflare":  # topics/rate-limits.mdx "Invalid Request Limit": Cloudflare's ban, no JSON, no Via
+            banned = web.Response(status=429, text="error code: 1015", content_type="text/plain")
+            banned[CLOUDFLARE] = True
+            return banned
         # topics/rate-limits.mdx: a 429's JSON body (retry_after in seconds, global) and its headers
         retry_after = self.emu.callback_retry_after
         reply = json_reply({"message": "You are being rate limited.", "retry_after": retry_after, "global": False},

@@ -23,6 +23,8 @@ class ScratchServer:
     url: str
     version: str
     stop: Callable[[], None]
+    pause: Callable[[], None] = lambda: None  # `pg_ctl stop`, keeping the data: a server that stopped answering
+    resume: Callable[[], None] = lambda: None  # `pg_ctl start` again after a pause
 
 
 def _free_port() -> int:
@@ -66,9 +68,15 @@ def start_scratch_postgres(database: str, *, durable: bool = False, max_connecti
     if not durable:
         initdb.append("--no-sync")
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    def start() -> None:
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
+
+    def pause() -> None:
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop")
+
     try:
         run(*initdb)
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start")
+        start()
         run(str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", database)
         version = run(str(bin_dir / "postgres"), "--version").strip()
     except (subprocess.SubprocessError, OSError) as exc:
@@ -81,4 +89,4 @@ def start_scratch_postgres(database: str, *, durable: bool = False, max_connecti
                        capture_output=True, timeout=60)
         shutil.rmtree(base, ignore_errors=True)
 
-    return ScratchServer(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/{database}", version, stop)
+    return ScratchServer(f"postgresql+asyncpg://postgres@127.0.0.1:{port}/{database}", version, stop, pause, start)

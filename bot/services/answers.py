@@ -15,6 +15,7 @@ too). The message carrying a GM decision's buttons is written in the same transa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -65,6 +66,7 @@ async def _store(session: AsyncSession, *, shown: list[dict[str, int]], only_pos
 def _view(row: Event) -> EventView:
     return event_view(row)
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
+MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark that failed: doubling, capped
 
 
 class AnswerLog:
@@ -79,10 +81,15 @@ class AnswerLog:
         self._waiting: list[asyncio.Future[None]] = []
         self._flushing = False  # flush(): write message ids whose marks never came too
         self._writer: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()  # ends the wait between a failed mark's tries (flush)
 
     def recorded(self, interaction_id: int) -> None:
         """Inside the command's transaction: this interaction stores an event to answer."""
         self._recorded.add(interaction_id)
+
+    def stored(self, interaction_id: int) -> bool:
+        """Whether the interaction recorded an event (not yet taken): its answer is owed."""
+        return interaction_id in self._recorded
 
     def take(self, interaction_id: int) -> bool:
         """At the end of an interaction's handling: did it record an event? (asked once)"""
@@ -129,6 +136,7 @@ class AnswerLog:
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
+        failures = 0
         while self._due():
             ids, self._marks = set(self._marks), set()
             posted = dict(self._posted)
@@ -145,21 +153,41 @@ class AnswerLog:
                                      on_messages=on_messages)
             try:
                 await self._rt.transact(None, work)
-            except Exception as exc:  # not marked: a restart posts them again, late; never fatal to the bot
-                log.exception("could not mark %d answered interactions", len(ids))
-                for future in waiting:
+            except Exception as exc:
+                for future in waiting:  # whoever waits on a decision's message hears of it (its buttons still work)
                     if not future.done():
                         future.set_exception(exc)
+                if self._flushing:  # the bot is closing: what is left unmarked, the next start finds in the channel
+                    log.warning("could not mark %d answered interactions before closing: %s", len(ids), exc)
+                    for interaction_id in posted:
+                        self._posted.pop(interaction_id, None)
+                    return
+                # Not marked, they would be posted again after a restart: kept, and written again until it sticks.
+                self._marks |= ids
+                failures += 1
+                if failures == 1:
+                    log.warning("could not mark %d answered interactions; trying again until it sticks: %s",
+                                len(ids), exc)
+                self._wake.clear()
+                pause = min(MARK_RETRY_MAX, MARK_RETRY_FIRST * 2 ** (failures - 1))
+                with contextlib.suppress(TimeoutError):  # flush() wakes it: one last try before closing
+                    await asyncio.wait_for(self._wake.wait(), pause)
+                continue
             else:
                 for future in waiting:
                     if not future.done():
                         future.set_result(None)
-            for interaction_id in posted:  # written (or given up on: the message is only not marked)
-                self._posted.pop(interaction_id, None)
+            if failures:
+                log.warning("the answered marks stuck after %d failed tries", failures)
+                failures = 0
+            for interaction_id, message_id in posted.items():  # written (unless a newer one came meanwhile)
+                if self._posted.get(interaction_id) == message_id:
+                    del self._posted[interaction_id]
 
     async def flush(self) -> None:
         """Every mark and message id noted so far is written (the bot's shutdown)."""
         self._flushing = True
+        self._wake.set()
         try:
             self._start()
             while self._writer is not None and not self._writer.done():

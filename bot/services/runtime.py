@@ -38,7 +38,8 @@ from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.db.repositories import GUILD_SETTINGS
 from bot.db.storage import is_storage_full
-from bot.errors import Conflict, StorageFull, UserError
+from bot.db.unreachable import is_unreachable
+from bot.errors import Conflict, DatabaseFileGone, DatabaseNotAnswering, StorageFull, UserError
 from bot.services.answers import AnswerLog
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry
 from bot.services.group_commit import GroupCommitter
@@ -149,6 +150,7 @@ class Runtime:
         attack_pictures: bool = True,
     ) -> None:
         self.db = db
+        self.unreachable = False  # the last transaction failed because the database did not answer
         self.rng = rng
         self.clock = clock
         self.catalogs = catalogs
@@ -387,7 +389,10 @@ class Runtime:
 
     async def transact(self, channel_id: int | None, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """Run ``work`` in one transaction, serialized per channel, retried on a version clash. A write refused
-        for want of space is StorageFull (one line to the user; ``/healthz`` says so until a write commits)."""
+        for want of space is StorageFull (one line to the user; ``/healthz`` says so until a write commits); a
+        database server that does not answer is DatabaseNotAnswering, a deleted SQLite file DatabaseFileGone."""
+        if self.db.file_gone() is not None:
+            raise DatabaseFileGone()
         try:
             if channel_id is None:
                 result = await self._with_retries(work)
@@ -398,9 +403,26 @@ class Runtime:
             if is_storage_full(exc):
                 self.db.storage.failed(exc)
                 raise StorageFull() from exc
+            self._not_answering(exc)
             raise
         self.db.storage.written()
+        self._answering()
         return result
+
+    def _not_answering(self, error: BaseException) -> None:
+        """DatabaseNotAnswering when ``error`` says the server is out of reach (logged once until it answers)."""
+        if isinstance(error, UserError) or not is_unreachable(error):
+            return
+        if not self.unreachable:
+            self.unreachable = True
+            log.warning("the database is not answering: commands are refused until it does (%s)",
+                        (str(error).strip().splitlines() or [type(error).__name__])[0][:200])
+        raise DatabaseNotAnswering() from error
+
+    def _answering(self) -> None:
+        if self.unreachable:
+            self.unreachable = False
+            log.warning("the database answers again")
 
     async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """A read-only query (autocomplete, status): one session, no lock."""
@@ -412,6 +434,9 @@ class Runtime:
             except BuildNeeded as needed:
                 await self._build(needed)  # off the event loop; then read again
                 continue
+            except Exception as exc:
+                self._not_answering(exc)
+                raise
             if self.on_transaction is not None:
                 self.on_transaction(time.perf_counter() - started, 0)
             return result

@@ -3,11 +3,12 @@ when an interaction's answer failed, and after a restart for what a crash left b
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
@@ -20,16 +21,50 @@ if TYPE_CHECKING:
     from bot.app import GrievousBot
 
 log = logging.getLogger(__name__)
-HISTORY = 100  # messages read per channel after a restart, to find an answer sent just before the crash
+T = TypeVar("T")
 _DETAILS = re.compile(re.escape(DETAILS_PREFIX) + r"([0-9]{1,20})")
+RETRY_FIRST, RETRY_MAX = 0.5, 30.0  # seconds between tries of a late post or its mark that failed: doubling
 
 
 async def answer_late(bot: GrievousBot, interaction_id: int) -> int:
-    """The interaction's answer failed: post its unanswered events in their channels; how many."""
+    """The interaction's answer failed: post its unanswered events in their channels, and mark them; what fails
+    (Discord or the database for a moment) is tried again while the bot runs. How many were posted."""
     answers = bot.services.runtime.answers
-    events = await answers.unanswered(interaction_id)
-    await answers.mark_events(await post_late(bot, events))
-    return len(events)
+    events = await _until_it_sticks(bot, lambda: answers.unanswered(interaction_id), "read the unanswered events")
+    if events is None:
+        return 0
+    settled: dict[int, int | None] = {}
+    for tries in range(1, 1000):
+        settled.update(await post_late(bot, [event for event in events if event.id not in settled]))
+        if len(settled) == len(events) or not await _pause(bot, tries):
+            break
+    await _until_it_sticks(bot, lambda: answers.mark_events(settled), "mark the late posts")
+    return len(settled)
+
+
+async def _pause(bot: GrievousBot, tries: int) -> bool:
+    """Wait before the next try; False when the bot is stopping (the next start's recovery takes it over)."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + min(RETRY_MAX, RETRY_FIRST * 2 ** (tries - 1))
+    while not (bot.draining or bot.is_closed()):
+        if loop.time() >= until:
+            return True
+        await asyncio.sleep(min(0.25, until - loop.time()))
+    return False
+
+
+async def _until_it_sticks(bot: GrievousBot, work: Callable[[], Awaitable[T]], what: str) -> T | None:
+    """``work()``, tried again after a failure while the bot runs; None if it never succeeded."""
+    for tries in range(1, 1000):
+        try:
+            return await work()
+        except Exception as exc:
+            if tries == 1:
+                log.warning("could not %s; trying again until it works: %s", what, exc)
+            if not await _pause(bot, tries):
+                log.warning("could not %s before stopping: the next start finds them", what)
+                return None
+    return None
 
 
 async def recover(bot: GrievousBot, before: datetime) -> int:
@@ -39,10 +74,12 @@ async def recover(bot: GrievousBot, before: datetime) -> int:
     events = await answers.left_unanswered(before, lambda guild_id: bot.get_guild(guild_id) is not None)
     if not events:
         return 0
-    shown: dict[int, int | None] = {}
+    # An answer whose message id was written with its event is known; the rest are looked for in the channel.
+    shown: dict[int, int | None] = {event.id: event.message_id for event in events if event.message_id is not None}
     for channel_id in {event.channel_id for event in events}:
-        here = [event for event in events if event.channel_id == channel_id]
-        shown.update(await _already_shown(bot, channel_id, here))
+        here = [event for event in events if event.channel_id == channel_id and event.id not in shown]
+        if here:
+            shown.update(await _already_shown(bot, channel_id, here))
     waiting = [event for event in events if event.id not in shown]
     await answers.mark_events({**shown, **await post_late(bot, waiting)})
     log.info("after the restart: %d actions were stored but not answered; %d posted late, %d had been answered",
@@ -53,9 +90,9 @@ async def recover(bot: GrievousBot, before: datetime) -> int:
 async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[EventView]) -> dict[int, int | None]:
     """Which of ``events`` a message of the bot in the channel already shows, event id -> that message: the
     answer to the interaction that made it (Discord names the interaction on its answer), a message with its
-    Details button, or its late post (a crash between a post and its mark)."""
-    first = min((event.created_at for event in events if event.created_at is not None), default=None)
-    after = discord.Object(discord.utils.time_snowflake(first - timedelta(seconds=5))) if first else None
+    Details button, or its late post (a crash between a post and its mark). The channel's history is read from
+    the oldest event's own snowflake (its interaction's id: its answer comes after) to now, every page."""
+    after = discord.Object(min(_since(event) for event in events) - 1)
     channel = bot.get_partial_messageable(channel_id)
     by_interaction: dict[int, list[int]] = {}
     for event in events:
@@ -63,7 +100,7 @@ async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[Eve
             by_interaction.setdefault(event.interaction_id, []).append(event.id)
     found: dict[int, int | None] = {}
     try:
-        async for message in channel.history(limit=HISTORY, after=after, oldest_first=True):
+        async for message in channel.history(limit=None, after=after, oldest_first=True):
             if bot.user is None or message.author.id != bot.user.id:
                 continue
             shown = set(_event_ids(message.components))
@@ -76,6 +113,15 @@ async def _already_shown(bot: GrievousBot, channel_id: int, events: Sequence[Eve
         log.info("cannot read channel %s to find answers sent before the restart: %s", channel_id, exc)
     wanted = {event.id for event in events}
     return {event_id: message_id for event_id, message_id in found.items() if event_id in wanted}
+
+
+def _since(event: EventView) -> int:
+    """A snowflake no later than the event's first message: its interaction's id, else its time (less a margin
+    for clocks: the event row is written after the interaction was created)."""
+    if event.interaction_id is not None:
+        return event.interaction_id
+    made = event.created_at or datetime.now(UTC)
+    return discord.utils.time_snowflake(made - timedelta(seconds=30))
 
 
 def _event_ids(components: Iterable[object]) -> set[int]:
@@ -108,7 +154,7 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
             settled[event.id] = None
             continue
         except discord.HTTPException as exc:
-            log.warning("could not post event %s late in channel %s (tried again after a restart): %s",
+            log.warning("could not post event %s late in channel %s (tried again): %s",
                         event.id, event.channel_id, exc)
             continue
         on_message = [item.decision_id for item in (view.children if view is not None else [])

@@ -14,6 +14,9 @@ UNKNOWN_COMMAND = "That command is no longer available; Discord may take a minut
 CHANGED_COMMAND = "That command has changed since Discord showed it to you; wait a minute and try it again."
 DISCORD_REFUSING = ("Discord is refusing the bot's requests for a while (too many at once); try again in a "
                     "minute or two.")
+# The same refusal, after the action was stored: it happened, and is posted in the channel (bot/ui/late.py).
+APPLIED_DESPITE_REFUSAL = ("Discord refused the bot's answer for a moment, but your action was applied: it is posted "
+                           "in the channel. Do not send it again.")
 STALE_BUTTON = "That button is not one Grievous made, or it has expired."
 STALE_FORM = "That form is not one Grievous made, or it has expired; press its button again."
 # An interaction that arrives while the bot is stopping (a restart): it is not run, so sending it again is safe.

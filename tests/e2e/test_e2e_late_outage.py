@@ -122,6 +122,19 @@ async def all_posted(fight: Fight, handles: list[InteractionHandle], db_url: str
     assert late == sum(not answered(h) for h in handles)
 
 
+async def all_posted_in(fight: Fight, blows: list[str], db_url: str) -> None:
+    """Each of ``blows`` shown once in the first channel, and nothing left unanswered."""
+    emu, channel = fight.emu, fight.channels[0]
+    await emu.wait_until(lambda: all(shown(emu, channel, b) for b in blows), DEADLINE, "the late posts")
+    for _ in range(int(DEADLINE / 0.2)):
+        if await unanswered_events(db_url) == 0:
+            break
+        await asyncio.sleep(0.2)
+    assert await unanswered_events(db_url) == 0
+    await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
+    assert all(len(shown(emu, channel, b)) == 1 for b in blows)
+
+
 async def test_a_gateway_outage_past_the_deadline_posts_every_stored_attack_late_while_running(
         fight: Fight, empty_db_url: str) -> None:
     """12 attacks, 3 in each of 4 channels, queued through a 4 s outage: each answer is too late (10062), each
@@ -151,3 +164,21 @@ async def test_429s_on_the_callbacks_and_a_gateway_drop_post_every_stored_attack
                 handles.append(await send_attack(fight, channel, i))
         await asyncio.sleep(3.5)
     await all_posted(fight, handles, empty_db_url)
+
+
+async def test_a_429_on_the_answer_of_an_applied_attack_never_says_try_again(
+        fight: Fight, empty_db_url: str) -> None:
+    """Cloudflare's 429 on the callback (discord.py raises it at once): the attack was stored, so the player is
+    told it was applied and posted, not to try again; the late post shows it once."""
+    emu = fight.emu
+    channel = fight.channels[0]
+    emu.callback_faults = ["cloudflare"]
+    handle = await send_attack(fight, channel, 1)
+    line = message_text(await handle.message(DEADLINE))
+    assert "try again" not in line.lower(), line
+    assert "your action was applied" in line and "Do not send it again" in line
+    await all_posted_in(fight, [blow(0, 1)], empty_db_url)
+
+    emu.callback_faults = ["cloudflare"]  # a command that stores nothing: "try again" is right
+    handle = await emu.slash("encounter status", {}, user=fight.world.gm, channel=channel)
+    assert "try again" in message_text(await handle.message(DEADLINE))
