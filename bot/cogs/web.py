@@ -45,7 +45,7 @@ class WebCog(commands.Cog):
             await reply(interaction, web_embeds.revoked(ended, member.display_name if member is not None else None),
                         ephemeral=True)
             return
-        gm = await slow(interaction, self.bot.services.campaign.is_gm(actor), ephemeral=True)
+        gm = (await slow(interaction, self.bot.services.campaign.viewer(actor), ephemeral=True)).is_gm
         if view == "table":
             if not gm:
                 raise PermissionDenied(web_embeds.TABLE_GM_ONLY)

@@ -97,6 +97,14 @@ async def characters(session: AsyncSession, guild_id: int, owner_id: int | None 
     return (await session.scalars(query.order_by(Character.name_key))).all()
 
 
+async def npc_names(session: AsyncSession, guild_id: int, names: set[str]) -> list[str]:
+    """Those of ``names`` that are NPCs of the server (as they are named there now)."""
+    keys = {name_key(name): name for name in names}
+    query = select(Character.name_key).where(Character.guild_id == guild_id, Character.npc.is_(True),
+                                            Character.name_key.in_(keys))
+    return [keys[key] for key in (await session.scalars(query)).all()]
+
+
 async def character_names(session: AsyncSession, guild_id: int, prefix: str, limit: int = 25) -> list[str]:
     """Names starting with ``prefix`` first, then names containing it (autocomplete)."""
     key = name_key(prefix)

@@ -1,29 +1,24 @@
-"""Who may do what: managers and the GM role run GM commands; players act for their own characters."""
+"""Who may do what: the GM (bot/services/viewer.py decides who that is) runs GM commands; players act for their
+own characters."""
 
 from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.db.models import Character, GuildSettings
+from bot.db.models import Character
 from bot.errors import PermissionDenied
 from bot.services.actor import Actor
+from bot.services.viewer import Seat, Viewer, viewer_of
 
 
-def is_gm_with(actor: Actor, settings: GuildSettings | None) -> bool:
-    if actor.is_manager:
-        return True
-    return settings is not None and settings.gm_role_id is not None and settings.gm_role_id in actor.role_ids
-
-
-async def is_gm(session: AsyncSession, actor: Actor) -> bool:
-    if actor.is_manager:
-        return True
-    return is_gm_with(actor, await repo.guild_settings(session, actor.guild_id))
+async def viewer_in(session: AsyncSession, actor: Actor, character: Character | None = None) -> Viewer:
+    """``viewer_of`` (bot/services/viewer.py) with the server's settings read in ``session``."""
+    return viewer_of(actor, await repo.guild_settings(session, actor.guild_id), character)
 
 
 async def require_gm(session: AsyncSession, actor: Actor, doing: str) -> None:
-    if not await is_gm(session, actor):
+    if not (await viewer_in(session, actor)).is_gm:
         raise PermissionDenied(f"only the GM (or a server manager) can {doing}")
 
 
@@ -35,24 +30,18 @@ def require_manager(actor: Actor, doing: str) -> None:
 async def behind_screen(session: AsyncSession, actor: Actor, character: Character) -> bool:
     """An NPC whose sheet the GM keeps from ``actor``: the server keeps NPC rolls secret and ``actor`` is no GM.
     Such a player sees of it what their character would: its name, condition and wounds."""
-    if not character.npc:
-        return False
-    settings = await repo.guild_settings(session, actor.guild_id)
-    return bool(settings is not None and settings.secret_rolls) and not is_gm_with(actor, settings)
+    return character.npc and (await viewer_in(session, actor, character)).behind_screen(character.npc)
 
 
 async def controls(session: AsyncSession, actor: Actor, character: Character) -> bool:
     """The owner of a player's character, or the GM (who runs every NPC)."""
-    if character.owner_id == actor.user_id and not character.npc:
-        return True
-    return await is_gm(session, actor)
+    viewer = await viewer_in(session, actor, character)
+    return viewer.is_gm or viewer.seat is Seat.OWNER
 
 
 async def require_control(session: AsyncSession, actor: Actor, character: Character, doing: str) -> None:
     """The owner, or the GM, may act for a character (the GM owns every NPC)."""
-    if character.owner_id == actor.user_id and not character.npc:
-        return
-    if await is_gm(session, actor):
+    if await controls(session, actor, character):
         return
     if character.npc:
         raise PermissionDenied(f"{character.name} is an NPC: only the GM can {doing}")

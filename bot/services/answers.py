@@ -26,7 +26,9 @@ from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event, PendingDecision
+from bot.services.projection import projected
 from bot.services.results import EventView, PendingDecisionView, event_view, pending_view
+from bot.services.viewer import Seat, Viewer
 
 if TYPE_CHECKING:
     from bot.services.runtime import Runtime
@@ -64,7 +66,9 @@ async def _store(session: AsyncSession, *, shown: list[dict[str, int]], only_pos
 
 
 def _view(row: Event) -> EventView:
-    return event_view(row)
+    """A stored event as its late post in the channel may show it (bot/services/projection.py). Its secret flags
+    were set under the server's secret rolls, so the channel reads it with them on."""
+    return projected(event_view(row), Viewer(Seat.TABLE, secret_rolls=True))
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
 MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark that failed: doubling, capped
 

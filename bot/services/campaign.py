@@ -20,10 +20,11 @@ from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown_to
-from bot.services.records import players_log
-from bot.services.results import CharacterView, EncounterView, EventView, event_view
+from bot.services.records import logged
+from bot.services.results import CharacterView, EncounterView, EventView
 from bot.services.runtime import Runtime
 from bot.services.snapshots import encounter_view
+from bot.services.viewer import Viewer
 from bot.text_safety import skeleton
 
 LOG_PAGE = 25
@@ -54,8 +55,8 @@ class CampaignService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
 
-    async def is_gm(self, actor: Actor) -> bool:
-        return await self._rt.read(lambda session: access.is_gm(session, actor))
+    async def viewer(self, actor: Actor) -> Viewer:
+        return await self._rt.read(lambda session: access.viewer_in(session, actor))
 
     async def encounters(self, actor: Actor, channels: frozenset[int] | None) -> tuple[EncounterView, ...]:
         """The guild's running encounters in the channels the viewer may see, as their trackers show them."""
@@ -73,7 +74,7 @@ class CampaignService:
         (seated in a running encounter in a channel they may see), as /character show shows them."""
 
         async def work(session: AsyncSession) -> tuple[CharacterView, ...]:
-            gm = await access.is_gm(session, actor)
+            gm = (await access.viewer_in(session, actor)).is_gm
             met = _met(await repo.active_encounters_in(session, actor.guild_id), channels)
             rows = [r for r in await repo.characters(session, actor.guild_id) if not r.npc or gm or r.id in met]
             return tuple([await shown_to(self._rt, session, actor, row) for row in rows])
@@ -85,7 +86,7 @@ class CampaignService:
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name)
-            if row.npc and not await access.is_gm(session, actor) \
+            if row.npc and not (await access.viewer_in(session, actor)).is_gm \
                     and row.id not in _met(await repo.active_encounters_in(session, actor.guild_id), channels):
                 raise NotFound(f"no character named '{name}'")
             return await shown_to(self._rt, session, actor, row)
@@ -101,15 +102,14 @@ class CampaignService:
         offset = max(0, offset)
 
         async def work(session: AsyncSession) -> LogPage:
-            gm = await access.is_gm(session, actor)
             if character is None:
                 rows = await repo.events_page(session, channel_id, offset, limit + 1)
-                events = players_log([event_view(r) for r in rows if r.guild_id == actor.guild_id], gm)
+                events = await logged(session, actor, [r for r in rows if r.guild_id == actor.guild_id])
                 return LogPage(tuple(events[:limit]), offset, len(events) > limit)
             key = skeleton(character)
             rows = await repo.events_page(session, channel_id, 0, FILTER_SCAN)
-            matched = [event_view(r) for r in rows if r.guild_id == actor.guild_id and _mentions(r.payload or {}, key)]
-            events = players_log(matched[offset:offset + limit + 1], gm)
+            matched = [r for r in rows if r.guild_id == actor.guild_id and _mentions(r.payload or {}, key)]
+            events = await logged(session, actor, matched[offset:offset + limit + 1])
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 
         return await self._rt.read(work)

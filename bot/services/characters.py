@@ -404,7 +404,8 @@ class CharacterService:
         row.updated_at = self._rt.clock()
         record = changes.record()
         if record.sheets:
-            record_event(self._rt, session, actor, "edit", {"character": row.name, **change}, record.to_json(),
+            record_event(self._rt, session, actor, "edit", {"character": row.name, **change, "npc": row.npc},
+                         record.to_json(),
                          await repo.active_encounter_id(session, actor.channel_id))
         await session.flush()
         return character_view(self._rt, row, catalog)

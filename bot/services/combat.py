@@ -13,6 +13,7 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, PendingDecision
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
 from bot.services import access, defense_prompt, ways_out
+from bot.services.access import viewer_in
 from bot.services.actions import (
     SPENT,
     ActionCall,
@@ -385,7 +386,7 @@ class CombatService:
         combatants = ordered_combatants(encounter)
         if not combatants:
             raise NotInEncounter("nobody is in the encounter yet: /encounter add someone first")
-        gm = await access.is_gm(session, actor)
+        gm = (await viewer_in(session, actor)).is_gm
         current: Combatant = combatants[encounter.turn % len(combatants)]
         if name:
             combatant = require_combatant(encounter, name)
@@ -427,7 +428,7 @@ class CombatService:
         mode = turns_mode(await repo.guild_settings(session, actor.guild_id))
         if mode == "off":
             return call
-        if mode == "enforce" and not await access.is_gm(session, actor):
+        if mode == "enforce" and not (await viewer_in(session, actor)).is_gm:
             raise UserError(f"{combatant.character.name} has spent this round's action already "
                             f"({spent_words(before)}): wait for the next round")
         call.spent_before = before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -10,19 +11,22 @@ from bot.db import repositories as repo
 from bot.db.models import Event
 from bot.errors import NotFound, PermissionDenied
 from bot.services import access
+from bot.services.access import viewer_in
 from bot.services.actions import record_event
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
+from bot.services.event_records import ActionEvent, Hidden
+from bot.services.projection import projected
 from bot.services.results import EventView, RollView, event_view
 from bot.services.runtime import Runtime
 from bot.services.undo import undo_last
+from bot.services.viewer import Seat, Viewer, table_of
 from content import victory_chart
 from content.guard import check_text
 from rules.dice import DiceSource
 from rules.dice_expr import MAX_LENGTH as EXPRESSION_CHARS
 from rules.dice_expr import roll_expression
-from rules.registry import read_outcome
 
 MAX_LOG = 50
 
@@ -60,19 +64,16 @@ class RecordService:
         return await self._rt.transact(actor.channel_id, work)
 
     async def log(self, actor: Actor, limit: int = 10) -> list[EventView]:
-        """The channel's most recent rolls and events, newest first (at most 50)."""
+        """The channel's most recent rolls and events, newest first (at most 50), as the caller may read them."""
         limit = max(1, min(MAX_LOG, limit))
 
         async def work(session: AsyncSession) -> list[EventView]:
-            events = [event_view(e) for e in await repo.recent_events(session, actor.channel_id, limit)]
-            if any(_secret_roll(e) for e in events):
-                return players_log(events, await access.is_gm(session, actor))
-            return events
+            return await logged(session, actor, await repo.recent_events(session, actor.channel_id, limit))
 
         return await self._rt.read(work)
 
     async def event(self, actor: Actor, event_id: int) -> EventView:
-        """One logged action of this server, for its Details button."""
+        """One logged action of this server, for its Details button, as the caller may read it."""
 
         if not 0 < event_id < 2**63:  # a forged custom id: no database takes it as a key
             raise NotFound(f"event #{event_id} has no details here")
@@ -81,11 +82,10 @@ class RecordService:
             row = await session.get(Event, event_id)
             if row is None or row.guild_id != actor.guild_id or "outcome" not in (row.payload or {}):
                 raise NotFound(f"event #{event_id} has no details here")
-            if row.payload.get("secret") and not await access.is_gm(session, actor):
+            seen = projected(event_view(row), await viewer_in(session, actor))
+            if isinstance(seen.record, ActionEvent) and isinstance(seen.record.rolls, Hidden):
                 raise PermissionDenied("the GM keeps this NPC's rolls secret")
-            if row.payload.get("target_secret") and not await access.is_gm(session, actor):
-                return _hiding_target(event_view(row))
-            return event_view(row)
+            return seen
 
         return await self._rt.read(work)
 
@@ -94,26 +94,33 @@ class RecordService:
 
         async def work(session: AsyncSession) -> EventView:
             await access.require_gm(session, actor, "undo")
-            return await undo_last(self._rt, session, actor, await active_encounter(session, actor))
+            undone = await undo_last(self._rt, session, actor, await active_encounter(session, actor))
+            # its line is posted in the channel: as the table saw the action
+            return projected(undone, table_of(await repo.guild_settings(session, actor.guild_id)))
 
         return await self._rt.transact(actor.channel_id, work)
 
 
-def _secret_roll(event: EventView) -> bool:
-    return bool(event.summary.get("secret")) and "expression" in event.summary
+async def logged(session: AsyncSession, actor: Actor, rows: Sequence[Event]) -> list[EventView]:
+    """Stored events as ``actor`` reads them in a log (/log, the web page's log)."""
+    viewer = await viewer_in(session, actor)
+    npcs = await _npc_names(session, actor.guild_id, rows)
+    return [_logged(event_view(row), viewer, npcs) for row in rows]
 
 
-def players_log(events: list[EventView], gm: bool) -> list[EventView]:
-    """The log as ``gm`` or a player reads it: a secret /roll says that it happened, not what it showed."""
-    return events if gm else [replace(e, summary={"secret": True}) if _secret_roll(e) else e for e in events]
+def _logged(event: EventView, viewer: Viewer, npcs: frozenset[str]) -> EventView:
+    """A log entry as ``viewer`` may read it. An action reads as its public message did (the log repeats the
+    channel's line, the GM's included); an edit stored before it said whose sheet it was asks ``npcs``."""
+    if event.kind == "edit" and "npc" not in event.summary:
+        event = replace(event, summary={**event.summary, "npc": event.summary.get("character") in npcs})
+    if "outcome" in event.summary and viewer.is_gm:
+        viewer = Viewer(Seat.TABLE, viewer.secret_rolls)
+    return projected(event, viewer)
 
 
-def _hiding_target(event: EventView) -> EventView:
-    """An action on an NPC whose rolls are secret, as a player may look behind it: the actor's own dice and
-    totals, and what the NPC's rolls did without their numbers."""
-    summary = event.summary
-    outcome = read_outcome(str(summary.get("system") or ""), summary.get("outcome")).hiding_target()
-    labels = outcome.target_roll_labels
-    rolls = [r for r in summary.get("rolls") or []
-             if not (isinstance(r, dict) and str(r.get("label", "")).split(".")[0] in labels)]
-    return replace(event, summary={**summary, "outcome": outcome.to_dict(), "rolls": rolls})
+async def _npc_names(session: AsyncSession, guild_id: int, rows: Sequence[Event]) -> frozenset[str]:
+    """The NPCs among the characters old edit events name (an edit now stores whether its sheet is an NPC's)."""
+    named = {str(row.payload.get("character")) for row in rows if row.kind == "edit" and "npc" not in row.payload}
+    if not named:
+        return frozenset()
+    return frozenset(await repo.npc_names(session, guild_id, named))

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from bot.services.event_records import ActionEvent, EventRecord, StoredRoll
+from bot.services.projection import project
+from bot.services.viewer import Seat, Viewer
 from bot.systems.pictures import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
 from rules.outcome import Outcome
+from rules.registry import read_outcome
 
 if TYPE_CHECKING:
     from bot.db.models import Event, PendingDecision
@@ -261,6 +266,22 @@ class ActionReport:
         outcome: dict[str, Any] = self.resolution.get("outcome") or {}
         return outcome
 
+    @functools.cached_property
+    def event(self) -> ActionEvent:
+        """The action as a typed event, whole (the GM's view: its GM-channel post)."""
+        return ActionEvent(system=self.system, actor=self.actor_name, target=self.target_name,
+                           rolls=tuple(StoredRoll.from_dict(r) for r in self.resolution.get("rolls") or []),
+                           outcome=self.record if self.record is not None else read_outcome(self.system, self.outcome),
+                           unused_dice={k: tuple(v) for k, v in self.unused_dice.items()},
+                           typed_dice={k: tuple(v) for k, v in self.typed_dice.items()},
+                           secret=self.secret, target_secret=self.target_secret)
+
+    @functools.cached_property
+    def public(self) -> ActionEvent:
+        """The action as the channel may read it (bot/services/projection.py): what its public message words.
+        Its ``secret`` flags were set by the server's secret rolls, so the channel is read with them on."""
+        return project(self.event, Viewer(Seat.TABLE, secret_rolls=True))
+
 
 @dataclass(frozen=True)
 class DefensePrompt:
@@ -334,6 +355,9 @@ class EventView:
     closed: tuple[PendingDecisionView, ...] = ()
     reopened: tuple[PendingDecisionView, ...] = ()
     interaction_id: int | None = None  # the Discord interaction that made it (its answer carries this id)
+    # the event as a typed record, projected for whoever reads this view (bot/services/projection.py); None: a
+    # kind with no secret in it (start, join ...), or not projected (the services' own reads)
+    record: EventRecord | None = None
 
 
 def event_view(row: Event) -> EventView:

@@ -8,6 +8,7 @@ from bot.db import repositories as repo
 from bot.db.models import ChannelSettings
 from bot.errors import UserError
 from bot.services import access
+from bot.services.access import viewer_in
 from bot.services.actor import Actor
 from bot.services.results import RollsMode, SetupView, TurnsMode
 from bot.services.rulings import (
@@ -23,6 +24,7 @@ from bot.services.rulings import (
     turns_mode,
 )
 from bot.services.runtime import Runtime
+from bot.services.viewer import Viewer
 from rules.errors import RulesError
 from rules.model import Ruling
 from rules.registry import available_ids
@@ -35,9 +37,9 @@ class SetupService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
 
-    async def is_gm(self, actor: Actor) -> bool:
-        """A server manager, or someone with the guild's GM role."""
-        return await self._rt.read(lambda session: access.is_gm(session, actor))
+    async def viewer(self, actor: Actor) -> Viewer:
+        """Who ``actor`` is at the server's table (the GM: a server manager, or someone with the GM role)."""
+        return await self._rt.read(lambda session: viewer_in(session, actor))
 
     async def show(self, actor: Actor) -> SetupView:
         """The settings in force in the caller's channel."""

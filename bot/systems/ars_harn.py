@@ -113,4 +113,8 @@ PROFILE = SystemProfile(
     bleeding_note=("\U0001fa78 each bleeding wound: \u22121 to Shock and Fatigue rolls, until a chirurgy success "
                    "or a healing spell stops it (or it heals below grievous)"),
     describers="bot.ui.outcomes.ars_harn",
+    secret_fields=frozenset({
+        "total", "die", "ease_factor", "critical_ease_factor", "modifiers", "effective_impact",
+        "location_roll", "injury_levels", "soak_base", "soak_total", "armour", "damage_base", "damage_total",
+    }),
 )

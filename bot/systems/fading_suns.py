@@ -94,4 +94,8 @@ PROFILE = SystemProfile(
     way_out_cost="that is their action this turn",
     bleeding_note="",
     describers="bot.ui.outcomes.fading_suns",
+    secret_fields=frozenset({
+        "roll", "goal", "modifiers", "victory_points", "location_roll", "damage_before_armor", "armor",
+        "armor_rating", "damage",
+    }),
 )

@@ -107,4 +107,8 @@ PROFILE = SystemProfile(
     way_out_cost="it takes the round",
     bleeding_note="",
     describers="bot.ui.outcomes.pendragon",
+    secret_fields=frozenset({
+        "face", "total", "target", "modifiers", "hit_points", "amount", "fall_damage", "damage_taken",
+        "damage_rolled", "armour",
+    }),
 )

@@ -126,3 +126,9 @@ class SystemProfile:
     bleeding_note: str  # said once under a wound list with a bleeding wound: what bleeding does ("": nothing)
     # the module of bot/ui/outcomes/ whose DESCRIBERS word this engine's outcome records
     describers: str
+
+    # -- the GM screen (bot/services/projection.py) --
+    # the fields of this system's outcome records that are a character's figures (its dice, totals, targets,
+    # armour, hit points, modifiers): left out of a record about one character behind the screen (a GM decision,
+    # a roll the GM owed). A record of an exchange between two hides by side itself (hiding_target/hiding_actor).
+    secret_fields: frozenset[str] = frozenset()

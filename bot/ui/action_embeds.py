@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.services.actions import spent_words
+from bot.services.event_records import ActionEvent, Hidden
 from bot.services.results import ActionReport, EventView, RollView
 from bot.text_safety import plain
 from bot.ui import limits
@@ -17,7 +18,7 @@ from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
 from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
 from bot.ui.way_out_words import way_out_headline
-from rules.registry import read_outcome
+from rules.outcome import Outcome
 
 ACTION_TITLES = {
     "attack": "attacks",
@@ -48,9 +49,7 @@ def action(report: ActionReport) -> discord.Embed:
     what followed from them, and the GM's waiting decisions. Every roll and modifier is in ``action_details``
     (the Details button)."""
     target = report.target_name or report.actor_name
-    outcome = report.record if report.record is not None else report.outcome  # the record, not read back
-    words = describe(report.system, as_the_table_sees(report.system, outcome, report.target_secret,
-                                                      actor_secret=report.secret), (report.actor_name, target))
+    words = describe(report.system, report.public.outcome, (report.actor_name, target))  # as the channel may read it
     severity = words.severity
     if report.pending:
         severity = worst(severity, Severity.SERIOUS)
@@ -88,19 +87,8 @@ def action(report: ActionReport) -> discord.Embed:
     return limits.fit(embed)
 
 
-def as_the_table_sees(system: str, outcome: Any, target_secret: bool, *, actor_secret: bool = False) -> Any:
-    """An action's outcome as its public message words it: on an NPC whose rolls are secret, without the NPC's
-    totals and what its sheet took off (soak, armour, hit points: the engine's ``hiding_target``); by such an NPC,
-    without what its own sheet took off a blow it suffered (``hiding_actor``)."""
-    if target_secret:
-        return read_outcome(system, outcome).hiding_target()
-    if actor_secret:
-        return read_outcome(system, outcome).hiding_actor()
-    return outcome
-
-
 def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[Any],
-                   outcome: Mapping[str, Any], unused_dice: Mapping[str, Any], event_id: int,
+                   outcome: Outcome | Mapping[str, Any], unused_dice: Mapping[str, Any], event_id: int,
                    round_number: int | None = None, typed_dice: Mapping[str, Any] | None = None) -> discord.Embed:
     """Everything behind an action's public embed: every die, every modifier, every field (the Details
     button, shown only to the one who asks)."""
@@ -122,18 +110,22 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
 
 
 def report_details(report: ActionReport) -> discord.Embed:
-    """``action_details`` of an action just made."""
-    return action_details(report.system, report.action, report.actor_name, report.target_name,
-                          report.resolution.get("rolls") or [], report.outcome, report.unused_dice, report.event_id,
-                          report.encounter.round if report.encounter else None, report.typed_dice)
+    """``action_details`` of an action just made, whole: for the GM (its GM-channel post, or privately)."""
+    return _details_of(report.event, report.action, report.event_id,
+                       report.encounter.round if report.encounter else None)
 
 
 def event_details(event: EventView) -> discord.Embed:
-    """``action_details`` of a logged action, from what its event keeps."""
-    payload = event.summary
-    return action_details(str(payload.get("system") or ""), event.kind, str(payload.get("actor") or "?"),
-                          payload.get("target"), payload.get("rolls") or [], payload.get("outcome") or {},
-                          payload.get("unused_dice") or {}, event.id, typed_dice=payload.get("typed_dice") or {})
+    """``action_details`` of a logged action, as the services projected it for its reader."""
+    record = event.record if isinstance(event.record, ActionEvent) else ActionEvent.from_dict(event.summary)
+    return _details_of(record, event.kind, event.id)
+
+
+def _details_of(event: ActionEvent, kind: str, event_id: int, round_number: int | None = None) -> discord.Embed:
+    typed = {} if isinstance(event.typed_dice, Hidden) else event.typed_dice
+    return action_details(event.system, kind, event.actor, event.target,
+                          [r.to_dict() for r in event.shown_rolls], event.outcome, event.unused_dice, event_id,
+                          round_number, typed)
 
 
 def _compact(fields: Sequence[tuple[str, str, bool]]) -> list[str]:

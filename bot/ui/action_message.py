@@ -89,7 +89,7 @@ async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) 
     update) and the check goes on. A press that opens a form cannot be deferred (a modal must be the first
     response): past the budget (a slow database) the form opens unchecked, and its submit is checked."""
     try:
-        check = asyncio.ensure_future(services_of(interaction).setup.is_gm(actor_of(interaction)))
+        check = asyncio.ensure_future(_presser_is_gm(interaction))
         done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
         if not done:
             if not may_defer:
@@ -102,6 +102,10 @@ async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) 
     except Exception as exc:
         await report_error(interaction, exc)
     return False
+
+
+async def _presser_is_gm(interaction: discord.Interaction[Any]) -> bool:
+    return (await services_of(interaction).setup.viewer(actor_of(interaction))).is_gm
 
 
 def _observed(task: asyncio.Future[bool]) -> None:

@@ -26,6 +26,7 @@ from bot.discord_permissions import (
     missing_line,
 )
 from bot.interactions import actor_of, bot_of, services_of
+from bot.services.viewer import Seat, Viewer, viewer_of
 
 log = logging.getLogger(__name__)
 TOLD = "permission_lines"  # interaction.extras: lines waiting for the interaction's first answer
@@ -103,22 +104,21 @@ async def refused(interaction: discord.Interaction[Any], channel_id: int, needed
 
 async def _tell_gm_once(interaction: discord.Interaction[Any], channel_id: int, needed: Needed) -> None:
     """Tell the user what is missing if they are a GM (or a manager) and no GM was told yet."""
-    if await is_gm(interaction) and bot_of(interaction).refusals.tell_once(channel_id, needed):
+    if (await viewer(interaction)).is_gm and bot_of(interaction).refusals.tell_once(channel_id, needed):
         await tell(interaction, line_for(interaction, channel_id, needed))
 
 
-async def is_gm(interaction: discord.Interaction[Any]) -> bool:
-    """Whoever acted is a server manager or holds the server's GM role."""
-    permissions = interaction.permissions
-    if permissions.manage_guild or permissions.administrator:
-        return True
+async def viewer(interaction: discord.Interaction[Any]) -> Viewer:
+    """Who acted, as the services' ``viewer_of`` sees them (a DM or a failing database: another player)."""
     try:
         actor = actor_of(interaction)
-        view = await services_of(interaction).setup.show(actor)
-    except Exception:  # a DM, or the database: not worth failing the action over
+    except Exception:  # a DM: nobody's table
+        return Viewer(Seat.PLAYER)
+    try:
+        return await services_of(interaction).setup.viewer(actor)
+    except Exception:  # the database: not worth failing the action over (a manager is the GM without it)
         log.info("could not tell whether the user is a GM", exc_info=True)
-        return False
-    return view.gm_role_id is not None and view.gm_role_id in actor.role_ids
+        return viewer_of(actor, None)
 
 
 def line_for(interaction: discord.Interaction[Any], channel_id: int, needed: Needed) -> str:

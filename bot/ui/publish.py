@@ -170,7 +170,7 @@ async def _to_gm_privately(interaction: discord.Interaction[Any], channel_id: in
     private answer a bot may give, and only to whoever acted); anyone else's goes by DM to the server's owner,
     a manager and so a GM (Discord asks that DMs follow from a user's action: this one does)."""
     mentions = discord.AllowedMentions.none()
-    if await access.is_gm(interaction):
+    if (await access.viewer(interaction)).is_gm:
         try:
             if line is None:
                 await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=mentions)

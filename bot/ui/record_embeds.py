@@ -11,7 +11,7 @@ import discord
 from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui import limits
-from bot.ui.action_embeds import ACTION_TITLES, action_heading, as_the_table_sees
+from bot.ui.action_embeds import ACTION_TITLES, action_heading
 from bot.ui.character_embeds import treatment_label
 from bot.ui.decision_embeds import NO_LONGER_NEEDED, WAITING, _pending_lines, closed_line
 from bot.ui.embed_common import _embed
@@ -76,9 +76,8 @@ def event_line(event: EventView) -> str:
             if isinstance(outcome, Mapping) and summary.get("system"):
                 other = plain(target) if target else actor
                 system = str(summary["system"])
-                headline = describe(system, as_the_table_sees(system, outcome, bool(summary.get("target_secret")),
-                                                             actor_secret=bool(summary.get("secret"))),
-                                    (actor, other)).headline
+                # the services projected it: it reads as its public message did
+                headline = describe(system, outcome, (actor, other)).headline
                 if event.kind == "gm_decide":
                     what = f"The GM decides: {headline}"
                 elif headline.startswith((f"**{actor}**", f"{actor} ")):
@@ -90,7 +89,10 @@ def event_line(event: EventView) -> str:
 
 
 def edit_change(summary: Mapping[str, Any]) -> str:
-    """An owner's edit in a few words: ``abilities.Sword = 6``, ``+ weapon Sword``, ``sheet from bjorn.yaml``."""
+    """An owner's edit in a few words: ``abilities.Sword = 6``, ``+ weapon Sword``, ``sheet from bjorn.yaml``; an
+    NPC's change the projection hid from the reader (bot/services/projection.py): that it changed."""
+    if any(isinstance(summary.get(key), Mapping) for key in ("stat", "added", "removed", "imported")):
+        return "a change the GM keeps secret"
     if "stat" in summary:
         return f"{plain(summary['stat'])} = {plain(summary.get('value'))}"
     if "added" in summary:

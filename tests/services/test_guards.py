@@ -56,7 +56,7 @@ async def test_a_player_is_not_a_gm(table: Any, alice: Any, bob: Any, gm: Any) -
     for call in (table.setup.set_system(gm, "fake"), table.setup.set_gm_role(gm, 1),
                  table.setup.set_rolls(gm, "gm"), table.setup.set_ruling(gm, "hit_on", "4")):
         await refused(table, PermissionDenied, "only a server manager", call)
-    assert not await table.setup.is_gm(alice)
+    assert not (await table.setup.viewer(alice)).is_gm
 
 
 async def test_the_gm_may_act_for_anyone_and_owns_npcs(table: Any, alice: Any, gm: Any) -> None:

@@ -27,7 +27,7 @@ async def test_settings_show_and_change(services: Any, manager: Any, gm: Any) ->
     assert [s.name for s in await services.setup.ruling_names(manager)] == ["auto_rolls", "hit_on", "style"]
     assert (await services.setup.set_rolls(manager, "gm")).rolls == "gm"
     assert (await services.setup.set_gm_role(manager, GM_ROLE)).gm_role_id == GM_ROLE
-    assert await services.setup.is_gm(gm) and await services.setup.is_gm(manager)
+    assert (await services.setup.viewer(gm)).is_gm and (await services.setup.viewer(manager)).is_gm
     view = await services.setup.set_system(manager, "ars-harn", channel_only=True)
     assert (view.guild_system, view.channel_system, view.system) == ("fake", "ars-harn", "ars-harn")
     view = await services.setup.clear_channel_system(manager)

@@ -1,0 +1,140 @@
+"""The stored events the GM screen reads, as typed records: an engine action (a GM decision is one: its kind is
+``gm_decide``), a /roll, and an edit of a sheet.
+
+Each is a ``rules.outcome.Record``, read from the payload the ``events`` table has always kept
+(``read_event``), tolerantly: a key missing or of the wrong type leaves its field at the default, and keys no
+field names are ignored here (the stored payload is never rewritten). The projection (bot/services/projection.py)
+takes one of these and gives back the same class with what the viewer may not see left out or ``Hidden``.
+The typed-events work types the other kinds (start, join, next_turn ...) in the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Self
+
+from rules.outcome import OMIT_NONE, Outcome, Record, UnknownOutcome
+from rules.registry import read_outcome
+
+
+@dataclass(frozen=True)
+class Hidden(Record):
+    """A value the viewer may not see: it exists, and is not shown (a secret NPC's dice)."""
+
+    hidden: bool = True
+
+
+HIDDEN = Hidden()
+
+
+@dataclass(frozen=True)
+class StoredRoll(Record):
+    """One roll of an action, as ``rules.dice.Roll.to_dict`` stored it (the keys it leaves out stay out)."""
+
+    label: str = "?"
+    kind: str = ""
+    faces: tuple[int, ...] = ()
+    total: int | None = None
+    flags: tuple[str, ...] = ()
+    target: int | None = field(default=None, metadata=OMIT_NONE)
+    result: str | None = field(default=None, metadata=OMIT_NONE)
+    victory_points: int | None = field(default=None, metadata=OMIT_NONE)
+    victory_dice: int | None = field(default=None, metadata=OMIT_NONE)
+    botches: int = 0
+
+    @property
+    def root(self) -> str:
+        """The label without its sub-roll (``healing`` of ``healing.botch``)."""
+        return self.label.split(".")[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for empty in ("flags", "botches"):  # as Roll.to_dict: only when there are some
+            if not out[empty]:
+                del out[empty]
+        return out
+
+
+@dataclass(frozen=True)
+class ActionEvent(Record):
+    """An engine action (attack, treatment, a roll the GM owed, a GM decision ...): who did it to whom, its
+    dice and its outcome record. ``secret``: the actor is an NPC on a server that keeps NPC rolls secret;
+    ``target_secret``: the target is (and the actor is not)."""
+
+    system: str = ""
+    action: dict[str, Any] = field(default_factory=dict)  # the engine action as called (its type and options)
+    actor: str = "?"
+    target: str | None = None
+    rolls: tuple[StoredRoll, ...] | Hidden = ()
+    outcome: Outcome = field(default_factory=UnknownOutcome)
+    unused_dice: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    typed_dice: dict[str, tuple[int, ...]] | Hidden = field(default_factory=dict)
+    secret: bool = False
+    target_secret: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        event = super().from_dict(data)
+        stored = data.get("outcome") if isinstance(data, Mapping) else None
+        return replace(event, outcome=read_outcome(event.system, stored if isinstance(stored, Mapping) else {}))
+
+    @property
+    def shown_rolls(self) -> tuple[StoredRoll, ...]:
+        """The rolls the viewer may read (none where they are hidden)."""
+        return () if isinstance(self.rolls, Hidden) else self.rolls
+
+
+@dataclass(frozen=True)
+class RollEvent(Record):
+    """A free-form /roll. ``secret``: rolled for the GM alone (its dice and total are the GM's)."""
+
+    expression: str | Hidden = ""
+    total: int | Hidden | None = None
+    result: str | None = field(default=None, metadata=OMIT_NONE)
+    rolls: tuple[StoredRoll, ...] | Hidden = ()
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class EditEvent(Record):
+    """An edit of one sheet (/character set-stat, add-item, remove-item, condition, import). ``npc``: the sheet
+    is an NPC's (None: stored before the edit said so; the reader then looks the name up)."""
+
+    character: str = "?"
+    stat: str | Hidden | None = field(default=None, metadata=OMIT_NONE)
+    value: Any = field(default=None, metadata=OMIT_NONE)
+    added: str | Hidden | None = field(default=None, metadata=OMIT_NONE)
+    removed: str | Hidden | None = field(default=None, metadata=OMIT_NONE)
+    kind: str | None = field(default=None, metadata=OMIT_NONE)  # weapon, armour ... of an added or removed item
+    condition: str | None = field(default=None, metadata=OMIT_NONE)
+    set: bool | None = field(default=None, metadata=OMIT_NONE)
+    imported: str | Hidden | None = field(default=None, metadata=OMIT_NONE)
+    npc: bool | None = field(default=None, metadata=OMIT_NONE)
+
+
+EventRecord = ActionEvent | RollEvent | EditEvent
+
+
+def read_event(kind: str, payload: Mapping[str, Any]) -> EventRecord | None:
+    """The typed record of a stored event, or None for a kind the GM screen has no secret in (start, join ...)."""
+    if kind == "roll":
+        return RollEvent.from_dict(payload)
+    if kind == "edit":
+        return EditEvent.from_dict(payload)
+    if "outcome" in payload:
+        return ActionEvent.from_dict(payload)
+    return None
+
+
+def as_payload(record: EventRecord, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """``stored`` with the record's fields written over it, and each field the record leaves out (``OMIT_NONE``,
+    a projection's) taken out: the mapping the log's words read."""
+    out = {key: value for key, value in stored.items() if key not in _FIELD_KEYS[type(record)]}
+    out.update(record.to_dict())
+    return out
+
+
+_FIELD_KEYS: dict[type[Record], frozenset[str]] = {
+    cls: frozenset(cls.__dataclass_fields__) for cls in (ActionEvent, RollEvent, EditEvent)
+}
