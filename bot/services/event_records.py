@@ -87,10 +87,11 @@ class ActionEvent(Record):
 
 @dataclass(frozen=True)
 class RollEvent(Record):
-    """A free-form /roll. ``secret``: rolled for the GM alone (its dice and total are the GM's)."""
+    """A free-form /roll. ``secret``: rolled for the GM alone (its expression, dice and total are the GM's: a
+    projection leaves them out)."""
 
-    expression: str | Hidden = ""
-    total: int | Hidden | None = None
+    expression: str | None = field(default=None, metadata=OMIT_NONE)
+    total: int | None = field(default=None, metadata=OMIT_NONE)
     result: str | None = field(default=None, metadata=OMIT_NONE)
     rolls: tuple[StoredRoll, ...] | Hidden = ()
     secret: bool = False

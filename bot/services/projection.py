@@ -100,7 +100,7 @@ def _without(record: R, secret: frozenset[str]) -> R:
 
 def _roll(event: RollEvent, viewer: Viewer) -> RollEvent:
     if event.secret and not viewer.is_gm:  # that it happened, not what it showed
-        return RollEvent(expression=HIDDEN, total=HIDDEN, rolls=HIDDEN, secret=True)
+        return RollEvent(rolls=HIDDEN, secret=True)
     return event
 
 
