@@ -150,7 +150,7 @@ class CharacterService:
         if not dropped:
             return await self._save(session, actor, row, copy.deepcopy(sheet), {"imported": filename},
                                     source=filename)
-        if not await access.is_gm(session, actor):
+        if not (await access.viewer_in(session, actor)).is_gm:
             view = await self._save(session, actor, row, kept, {"imported": filename, "kept_recorded": True},
                                     source=filename)
             return replace(view, kept=dropped)
