@@ -12,7 +12,7 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter
 from bot.errors import NotInEncounter, UserError
 from bot.services import access, initiative_faces
-from bot.services.actions import record_event, require_combatant, touch
+from bot.services.actions import SPENT, record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
@@ -347,7 +347,8 @@ class EncounterService:
                         names: str | None = None) -> EncounterView:
         """GM: change the turn order in any system. ``names`` ("Wulf, Archer 1"): those first, in that order,
         the rest after them as they were; or move one ``character`` to ``position`` (1 = first), or just
-        ``before`` or ``after`` another. Whoever's turn it is keeps it; initiative scores stay as rolled."""
+        ``before`` or ``after`` another. Whoever's turn it is keeps it, unless nobody has acted this round yet:
+        then the round starts at the new first (passing over who cannot act). Initiative scores stay as rolled."""
         moves = sum(x is not None for x in (position, before, after))
         if names is not None and (character is not None or moves):
             raise UserError("order: give names (the whole order), or one character with position, before or after")
@@ -384,12 +385,20 @@ class EncounterService:
                     index = rest.index(other.character_id) + (0 if before is not None else 1)
                 new = [*rest[:index], mover.character_id, *rest[index:]]
                 moved = [mover.character.name]
+            unbegun = self._round_unbegun(encounter)
             encounter.order = new
-            if current is not None:
+            skipped: tuple[SkippedTurn, ...] = ()
+            stalled = False
+            if unbegun:
+                changes = ChangeRecorder.of([c.character for c in encounter.combatants], encounter)
+                encounter.turn = 0
+                skipped, stalled = await self._pass_over(session, encounter)
+            elif current is not None:
                 encounter.turn = new.index(current)
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "order", {"moved": moved}, changes.record().to_json(), encounter)
-            return replace(await self._saved(session, encounter), moved=tuple(moved))
+            return replace(await self._saved(session, encounter), moved=tuple(moved), round_restarted=unbegun,
+                           skipped=skipped, stalled=stalled)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -577,6 +586,12 @@ class EncounterService:
             if fight_end is not None and (fight_end.ended or fight_end.gathered):
                 out.append(FightEnded(character.name, fight_end.ended, fight_end.gathered))
         return out
+
+    @staticmethod
+    def _round_unbegun(encounter: Encounter) -> bool:
+        """Nobody has acted this round: still its first turn, and no action spent (issue 34, N3)."""
+        return bool(encounter.order) and encounter.turn == 0 and not any(
+            isinstance(c.declaration.get(SPENT), str) for c in encounter.combatants)
 
     @staticmethod
     def _current_id(encounter: Encounter) -> int | None:

@@ -179,6 +179,7 @@ class EncounterView:
     stalled: bool = False  # every combatant was passed over: nobody in the fight can act
     initiative_rolls: tuple[InitiativeRoll, ...] = ()  # /encounter initiative: who got which faces
     moved: tuple[str, ...] = ()  # /encounter order or delay: who was moved
+    round_restarted: bool = False  # /encounter order before anyone acted this round: the turn went to the new first
     npcs_added: tuple[str, ...] = ()  # /encounter npcs: the NPCs made
     npc_kind: str | None = None  # /encounter npcs: their template's name as the pack shows it ("Man-at-arms")
     delayed_after: str | None = None  # /encounter delay: whom the delayer now acts after

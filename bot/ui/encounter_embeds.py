@@ -149,7 +149,12 @@ def order_changed(view: EncounterView) -> str:
         order += f", \u2026 {len(view.combatants) - 15} more"
     moved = ", ".join(f"**{plain(name)}**" for name in view.moved)
     current = view.current
-    turn = f" It is still **{plain(current.name)}**'s turn." if current is not None else ""
+    if current is None:
+        turn = ""
+    elif view.round_restarted:  # nobody had acted: the round starts at the new first
+        turn = f" Nobody had acted yet: the round starts with **{plain(current.name)}**."
+    else:
+        turn = f" It is still **{plain(current.name)}**'s turn."
     return f"Turn order changed ({moved} moved): {order}.{turn}"
 
 

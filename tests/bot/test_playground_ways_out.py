@@ -40,7 +40,7 @@ STORIES = {
         "Round 5: Bandit 2's turn.",
         "Sir Gawain takes a new lance.",
         "Turn order changed (Sir Gawain moved)",
-        "Sir Gawain's turn",
+        "the round starts with Sir Gawain.",  # issue 34, N3: nobody had acted yet
         "Sir Gawain wins the exchange: Bandit 1 takes 11 damage.",
     ],
     "fading-suns": [

@@ -145,23 +145,40 @@ async def _pendragon(services: Any, manager: Any, alice: Any, gm: Any) -> None:
 async def test_the_gm_sets_and_changes_the_order_in_pendragon_and_the_turn_stays_put(
         services: Any, manager: Any, alice: Any, gm: Any) -> None:
     await _pendragon(services, manager, alice, gm)
+    await services.encounters.next_turn(alice)  # Sir Cador's turn is over: the round has begun
     view = await services.encounters.set_order(gm, names="Bandit 2, bandit 1")
     assert [c.name for c in view.combatants] == ["Bandit 2", "Bandit 1", "Sir Cador"]
-    assert view.current.name == "Sir Cador"  # whose turn it was keeps it
-    assert "Turn order changed (**Bandit 2**, **Bandit 1** moved): 1. Bandit 2, 2. Bandit 1, 3. Sir Cador." \
-        in encounter_embeds.order_changed(view)
+    assert view.current.name == "Bandit 1"  # whose turn it was keeps it
+    assert encounter_embeds.order_changed(view) == ("Turn order changed (**Bandit 2**, **Bandit 1** moved): "
+                                                    "1. Bandit 2, 2. Bandit 1, 3. Sir Cador. It is still "
+                                                    "**Bandit 1**'s turn.")
     view = await services.encounters.set_order(gm, "Sir Cador", position=1)
     assert [c.name for c in view.combatants] == ["Sir Cador", "Bandit 2", "Bandit 1"]
     view = await services.encounters.set_order(gm, "Bandit 1", before="Bandit 2")
     assert [c.name for c in view.combatants] == ["Sir Cador", "Bandit 1", "Bandit 2"]
     view = await services.encounters.set_order(gm, "Sir Cador", after="Bandit 2")
     assert [c.name for c in view.combatants] == ["Bandit 1", "Bandit 2", "Sir Cador"]
-    assert view.current.name == "Sir Cador"
+    assert view.current.name == "Bandit 1"
     tracker = encounter_embeds.tracker(view).to_dict()["description"]
     assert tracker.index("Bandit 1") < tracker.index("Bandit 2") < tracker.index("Sir Cador")
     await services.records.undo(gm)
     assert [c.name for c in (await services.encounters.status(gm)).combatants] == ["Sir Cador", "Bandit 1",
                                                                                    "Bandit 2"]
+
+
+async def test_a_reorder_before_the_rounds_first_action_starts_the_round_at_the_new_first(
+        services: Any, manager: Any, alice: Any, gm: Any) -> None:
+    """Issue 34, N3: the knights moved to the top do not lose round 1 to whoever was first before."""
+    await _pendragon(services, manager, alice, gm)
+    await services.setup.set_turns(manager, "enforce")
+    view = await services.encounters.set_order(gm, names="Bandit 1, Bandit 2")
+    assert view.current.name == "Bandit 1" and view.round_restarted
+    assert encounter_embeds.order_changed(view).endswith("Nobody had acted yet: the round starts with **Bandit 1**.")
+    view = await services.encounters.set_order(gm, "Sir Cador", position=1)
+    assert view.current.name == "Sir Cador"
+    await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=14 defender=15")
+    view = await services.encounters.set_order(gm, "Sir Cador", position=3)  # he has acted: his turn stays
+    assert view.current.name == "Sir Cador" and not view.round_restarted
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
