@@ -11,6 +11,7 @@ runs once more, ``[realistic]``: 50 ms REST and 40 ms gateway latency one way, a
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,15 @@ from rules.sheet_spec import SheetField, SheetSpec
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
           "guild_settings", "content_packs")
+
+
+# -- the browser tests' screenshots -------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--screenshots", metavar="DIR", default=os.environ.get("GRIEVOUS_SCREENSHOTS") or None,
+                     help="the browser tests (marker browser) save a phone-width screenshot of each page in DIR "
+                          "(also GRIEVOUS_SCREENSHOTS)")
 
 
 # -- which Discord the emulator is ---------------------------------------------------------------------

@@ -181,6 +181,14 @@ async def events_page(session: AsyncSession, channel_id: int, offset: int, limit
     return (await session.scalars(query)).all()
 
 
+async def member_names(session: AsyncSession, guild_id: int) -> dict[int, str]:
+    """Each member who ever acted in the guild, by the display name of their latest event (the bot keeps no
+    member list; the web page names owners and mentions with it)."""
+    latest = select(func.max(Event.id)).where(Event.guild_id == guild_id).group_by(Event.user_id)
+    rows = await session.execute(select(Event.user_id, Event.user_name).where(Event.id.in_(latest)))
+    return {int(user_id): str(name) for user_id, name in rows}
+
+
 async def active_encounters_in(session: AsyncSession, guild_id: int) -> Sequence[Encounter]:
     """The guild's running encounters with their combatants and characters, oldest first."""
     query = select(Encounter).where(Encounter.guild_id == guild_id, Encounter.active.is_(True)).order_by(Encounter.id)

@@ -58,6 +58,10 @@ class CampaignService:
     async def viewer(self, actor: Actor) -> Viewer:
         return await self._rt.read(lambda session: access.viewer_in(session, actor))
 
+    async def member_names(self, actor: Actor) -> dict[int, str]:
+        """Members' display names as their latest action in the guild recorded them."""
+        return await self._rt.read(lambda session: repo.member_names(session, actor.guild_id))
+
     async def encounters(self, actor: Actor, channels: frozenset[int] | None) -> tuple[EncounterView, ...]:
         """The guild's running encounters in the channels the viewer may see, as their trackers show them."""
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from markupsafe import Markup
 
 _SHIFT = 0xF0000  # escaped characters ride in the supplementary private-use plane until the end
-_ESCAPE = re.compile(r"\\([^\w\s])")
+_ESCAPE = re.compile(r"\\([^\sA-Za-z0-9])")  # Discord's escapes: any mark, the underscore too
 _SHIFTED = re.compile("[\U000f0000-\U000fffff]")
 _CODE = re.compile(r"`([^`\n]+)`")
 _PAIRS = (
@@ -35,7 +35,7 @@ _TIME = re.compile(r"&lt;t:(-?\d{1,12})(?::[tTdDfFR])?&gt;")
 class Names:
     """How mentions read on the page: ids to names, from the bot's guild cache (a miss reads generically)."""
 
-    user: Callable[[int], str | None] = lambda _id: None
+    user: Callable[[int], str | None] = lambda _id: None  # a member's display name
     role: Callable[[int], str | None] = lambda _id: None
     channel: Callable[[int], str | None] = lambda _id: None
 

@@ -85,15 +85,16 @@ class Pages:
     def _guild(self, viewer: Viewer) -> discord.Guild | None:
         return self.server.bot.get_guild(viewer.actor.guild_id)
 
-    def _names(self, viewer: Viewer) -> Names:
+    async def _names(self, viewer: Viewer) -> Names:
         guild = self._guild(viewer)
+        acted: dict[int, str] = await self._services.campaign.member_names(viewer.actor)
 
         def user(user_id: int) -> str | None:
             if user_id == viewer.actor.user_id and viewer.role != "table":
                 return viewer.actor.user_name
             member = guild.get_member(user_id) if guild is not None else None
             found = member or self.server.bot.get_user(user_id)
-            return found.display_name if found is not None else None
+            return found.display_name if found is not None else acted.get(user_id)
 
         def role(role_id: int) -> str | None:
             found = guild.get_role(role_id) if guild is not None else None
@@ -124,7 +125,7 @@ class Pages:
 
     async def _page(self, viewer: Viewer, template: str, **context: Any) -> web.Response:
         encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
-        names = self._names(viewer)
+        names = await self._names(viewer)
         fights = [ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel") for e in encounters]
         return await self.server.render(template, viewer=viewer, nav=True, fights=fights, **context)
 
@@ -136,7 +137,7 @@ class Pages:
         setup, rulings = await asyncio.gather(self._services.setup.show(actor),
                                               self._services.setup.ruling_names(actor))
         encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
-        names = self._names(viewer)
+        names = await self._names(viewer)
         running = [(ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel"), card(
             encounter_embeds.tracker(e), names, footer=False)) for e in encounters]
         return await self._page(viewer, "campaign.html", title="Campaign",
@@ -146,7 +147,7 @@ class Pages:
     async def roster(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
         views = await self._services.campaign.roster(viewer.actor, viewer.channels)
-        names = self._names(viewer)
+        names = await self._names(viewer)
         rows = [_roster_row(v, names) for v in views]
         return await self._page(viewer, "roster.html", title="Roster", pcs=[r for r in rows if not r.npc],
                                 npcs=[r for r in rows if r.npc])
@@ -154,7 +155,7 @@ class Pages:
     async def character(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
         view = await self._read_character(request, viewer)
-        names = self._names(viewer)
+        names = await self._names(viewer)
         sheet = character_embeds.character(view)
         sheet.remove_footer()  # its stored id and version are the bot's bookkeeping
         for index in reversed(range(len(sheet.fields))):
@@ -196,7 +197,7 @@ class Pages:
         """The part of the encounter page that changes: the tracker and the fight's log by round."""
         encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
         found: EncounterView | None = next((e for e in encounters if e.channel_id == channel.id), None)
-        names = self._names(viewer)
+        names = await self._names(viewer)
         tracker: Card | None = None
         rounds: list[Round] = []
         if found is not None:
@@ -249,7 +250,7 @@ class Pages:
         page = await campaign.log(viewer.in_channel(channel.id), viewer.channels, channel.id,
                                   offset=(number - 1) * LOG_PAGE, character=who)
         roster = await campaign.roster(viewer.actor, viewer.channels)
-        names = self._names(viewer)
+        names = await self._names(viewer)
         return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
                                 lines=[log_line(e, names) for e in page.events], number=number, more=page.more,
                                 who=who, characters=[v.name for v in roster])
@@ -261,8 +262,8 @@ def log_line(event: EventView, names: Names) -> LogLine:
 
 
 def by_round(events: Sequence[EventView], names: Names) -> list[Round]:
-    """An encounter's events, oldest first, under the round they happened in (``/encounter next`` records the
-    round it moves to), newest round first."""
+    """An encounter's events under the round they happened in (``/encounter next`` records the round it moves
+    to): the newest round first, and in each the newest event first (what just happened is on top)."""
     rounds: list[tuple[int | None, list[LogLine]]] = [(None, [])]
     for event in sorted(events, key=lambda e: e.id):
         rounds[-1][1].append(log_line(event, names))
@@ -274,7 +275,7 @@ def by_round(events: Sequence[EventView], names: Names) -> list[Round]:
         rounds[0] = (first - 1 if isinstance(first, int) and first > 1 else 1, rounds[0][1])
     elif rounds[0][0] is None:
         rounds[0] = (1, rounds[0][1])
-    return [Round(number, tuple(lines)) for number, lines in reversed(rounds) if lines]
+    return [Round(number, tuple(reversed(lines))) for number, lines in reversed(rounds) if lines]
 
 
 def diagram_alt(view: CharacterView) -> str:

@@ -7,9 +7,7 @@ from typing import Any
 
 import pytest
 
-from emulator import permissions as perms
-from emulator.permissions import Overwrite
-from tests.e2e.web_support import Reader, link, serve
+from tests.e2e.web_support import Reader, campaign, link, serve
 
 pytestmark = pytest.mark.slow
 
@@ -17,26 +15,6 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
-
-
-async def campaign(table: Any) -> Any:
-    """ars-harn with secret rolls: Bjorn (Alice's) and a bandit fight in #combat; in #prep, which only the GM
-    role may view, the GM has seated a Cutthroat the players have not met."""
-    await table.setup("ars-harn")
-    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword", "armour": "Leather Cap"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await table.run("encounter npcs", {"template": "bandit"})
-    guild = table.world.guild
-    prep = table.emu.add_channel(guild, "prep", overwrites=[Overwrite(guild.id, 0, deny=perms.VIEW_CHANNEL),
-                                                            Overwrite(table.world.gm_role.id, 0,
-                                                                      allow=perms.VIEW_CHANNEL)])
-    await table.emu.wait_until(lambda: table.bot.get_channel(prep.id), what="the bot to see #prep")
-    await table.run("encounter start", channel=prep)
-    await table.run("encounter npcs", {"template": "bandit", "name_prefix": "Cutthroat"}, channel=prep)
-    return prep
 
 
 async def test_each_viewer_reads_only_what_discord_would_show_them(table: Any) -> None:

@@ -9,16 +9,40 @@ import aiohttp
 
 from bot.web.recording import Recorder
 from bot.web.server import WebServer
+from bot.web.sessions import WebSessions
 from emulator import Member
+from emulator import permissions as perms
 from emulator.models import Channel, walk_components
 
 
-async def serve(table: Any, *, live_seconds: float = 0.2, base_url: str | None = None) -> WebServer:
+async def serve(table: Any, *, live_seconds: float = 0.2, base_url: str | None = None,
+                sessions: WebSessions | None = None) -> WebServer:
     """The web page on a free port of the running bot, recording what each session receives."""
-    web = WebServer(table.bot, port=0, base_url=base_url, recorder=Recorder(), live_seconds=live_seconds)
+    web = WebServer(table.bot, port=0, base_url=base_url, recorder=Recorder(), live_seconds=live_seconds,
+                    sessions=sessions)
     await web.start()
     table.bot.web = web
     return web
+
+
+async def campaign(table: Any) -> Channel:
+    """ars-harn with secret rolls: Bjorn (Alice's) and a bandit fight in #combat; in #prep, which only the GM
+    role may view, the GM has seated a Cutthroat the players have not met. #prep is returned."""
+    await table.setup("ars-harn")
+    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
+    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                         "weapons": "Broadsword", "armour": "Leather Cap"}, user=table.alice)
+    await table.run("encounter start")
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.run("encounter npcs", {"template": "bandit"})
+    guild = table.world.guild
+    prep = table.emu.add_channel(guild, "prep", overwrites=[
+        perms.Overwrite(guild.id, 0, deny=perms.VIEW_CHANNEL),
+        perms.Overwrite(table.world.gm_role.id, 0, allow=perms.VIEW_CHANNEL)])
+    await table.emu.wait_until(lambda: table.bot.get_channel(prep.id), what="the bot to see #prep")
+    await table.run("encounter start", channel=prep)
+    await table.run("encounter npcs", {"template": "bandit", "name_prefix": "Cutthroat"}, channel=prep)
+    return prep
 
 
 async def link(table: Any, user: Member, options: dict[str, Any] | None = None,
