@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from markupsafe import Markup
 
 _SHIFT = 0xF0000  # escaped characters ride in the supplementary private-use plane until the end
-_ESCAPE = re.compile(r"\\([^\sA-Za-z0-9])")  # Discord's escapes: any mark, the underscore too
-_SHIFTED = re.compile("[\U000f0000-\U000fffff]")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # Discord's escapes: an ASCII mark after a backslash
+_SHIFTED = re.compile("[\U000f0000-\U000f007f]")
 _CODE = re.compile(r"`([^`\n]+)`")
 _PAIRS = (
     (re.compile(r"\*\*(.+?)\*\*"), "strong"),

@@ -178,14 +178,12 @@ class WebServer:
 
     @web.middleware
     async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        response = await handler(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        if not request.path.startswith(f"{PREFIX}/static/"):
-            response.headers["Cache-Control"] = "no-store"
-        return response
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:  # a redirect (the login's) is a response raised
+            _secured(exc, request)
+            raise
+        return _secured(response, request)
 
     @web.middleware
     async def _problems(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -238,3 +236,14 @@ class WebServer:
         request[VIEWER] = Viewer.of(session)
         request[SESSION_ID] = session.id
         return await handler(request)
+
+
+def _secured(response: web.StreamResponse, request: web.Request) -> web.StreamResponse:
+    """The headers every answer carries: our own sources only, no referrer, no framing, no caching of pages."""
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    if not request.path.startswith(f"{PREFIX}/static/"):
+        response.headers["Cache-Control"] = "no-store"
+    return response

@@ -92,3 +92,44 @@ async def test_links_are_single_use_and_pages_refuse_without_a_session(table: An
         assert status == 401
     finally:
         await reader.close()
+
+
+async def test_the_login_sets_a_strict_cookie_and_leaves_no_token_in_the_address(table: Any) -> None:
+    await table.setup("ars-harn")
+    web = await serve(table, base_url=None)
+    reader = Reader.new()
+    try:
+        url = await link(table, table.alice)
+        async with reader.http.get(url, allow_redirects=False) as response:
+            assert response.status == 303 and response.headers["Location"] == "/web/"
+            cookie = response.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/web" in cookie
+            assert "Secure" not in cookie  # http://127.0.0.1: a Secure cookie would never come back
+            assert response.headers["Referrer-Policy"] == "no-referrer"
+        async with reader.http.get(f"{web.base_url}/web/roster") as response:
+            page = await response.text()
+            assert response.status == 200 and "t=" not in str(response.url)
+            csp = response.headers["Content-Security-Policy"]
+            assert "script-src 'self'" in csp and "style-src 'self'" in csp and "unsafe-inline" not in csp
+            assert response.headers["Referrer-Policy"] == "no-referrer"
+            assert "style=" not in page and "<script>" not in page
+        # Token exchange is rate-limited per address: guessing gets a 429 quickly.
+        statuses = [(await reader.open(f"{web.base_url}/web/login?t=guess{n}"))[0] for n in range(12)]
+        assert statuses[0] == 400 and statuses[-1] == 429
+    finally:
+        await reader.close()
+
+
+async def test_an_https_base_makes_the_cookie_secure(table: Any) -> None:
+    await table.setup("ars-harn")
+    await serve(table, base_url="https://grievous.example.org")
+    url = await link(table, table.alice)
+    assert url.startswith("https://grievous.example.org/web/login?t=")
+    port = table.bot.web.port
+    reader = Reader.new()
+    try:
+        async with reader.http.get(url.replace("https://grievous.example.org", f"http://127.0.0.1:{port}"),
+                                   allow_redirects=False) as response:
+            assert response.status == 303 and "Secure" in response.headers["Set-Cookie"]
+    finally:
+        await reader.close()
