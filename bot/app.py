@@ -220,7 +220,8 @@ class GrievousBot(commands.AutoShardedBot):
                 and self.services.runtime.answers.take(interaction.id):
             if interaction.extras.get(SHOWN):
                 self.services.runtime.answers.answered((interaction.id,))
-            else:  # stored, but its answer failed: shown in the channel instead
+            else:  # stored, but its answer failed: shown in the channel instead (and a retry of it refused)
+                self.services.runtime.answers.failed(interaction.id)
                 task = asyncio.get_running_loop().create_task(self._answer_late(interaction.id))
                 self._late.add(task)
                 task.add_done_callback(self._late_done)

@@ -21,11 +21,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from aiohttp import web
+
 JSONDict = dict[str, Any]
 GLOBAL_LIMIT = 50  # requests a second, all routes but the interaction endpoints (documented)
 INVALID_LIMIT = 10_000  # 401/403/429 responses per INVALID_WINDOW before a ban (documented)
 INVALID_WINDOW = 600.0
-CLOUDFLARE = "cloudflare"  # a response marked so is Cloudflare's own page: no Discord headers added to it
+CLOUDFLARE = web.ResponseKey("cloudflare", bool)  # a response marked so is Cloudflare's own page: no Discord headers
 VIA = "1.1 google"  # Discord's 429s come through its proxy; discord.py reads a 429 without Via as a ban
 
 

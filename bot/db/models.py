@@ -144,6 +144,8 @@ class Event(Base):
     # answer (or a late post in the channel, bot/ui/late.py) is sent. Events made without one are answered.
     interaction_id: Mapped[int | None]
     answered: Mapped[bool] = mapped_column(default=True, server_default=text("true"))
+    # shown by a late post, its answer having failed: a player's retry of it is refused (bot/services/retries.py)
+    late: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     # The public message that shows it (its answer, or its late post): /undo marks it taken back. None: not
     # known (an ephemeral answer, or an event from before this column).
     message_id: Mapped[int | None]

@@ -15,6 +15,7 @@ from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
 from bot.services.results import ActionReport, DefenseAnswer, WayOutView
+from bot.services.retries import refuse_a_retry
 from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -111,6 +112,7 @@ def _check_typed_faces(dice: DiceSource, owed: str) -> None:
 
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
                      encounter: Encounter | None) -> ActionReport:
+    await refuse_a_retry(rt, session, actor, call)  # a player's retry of an action whose answer failed
     system = call.actor_character.system
     engine = rt.engine(system)
     catalog = await rt.catalog_for(session, actor.guild_id, system)

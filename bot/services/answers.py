@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
@@ -70,6 +71,7 @@ def _view(row: Event) -> EventView:
     were set under the server's secret rolls, so the channel reads it with them on."""
     return projected(event_view(row), Viewer(Seat.TABLE, secret_rolls=True))
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
+FAILED_KEPT = 600.0  # seconds a failed answer is remembered: a retry within 10 minutes is matched
 MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark that failed: doubling, capped
 
 
@@ -77,6 +79,7 @@ class AnswerLog:
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
         self._recorded: set[int] = set()  # interactions that recorded an event (committed or not)
+        self._failed: dict[int, float] = {}  # interactions whose answer failed -> when (time.monotonic)
         self._marks: set[int] = set()  # answered interactions whose events are not marked yet
         # interactions that recorded an event -> the public message showing it, until that is written
         self._posted: dict[int, int] = {}
@@ -90,6 +93,16 @@ class AnswerLog:
     def recorded(self, interaction_id: int) -> None:
         """Inside the command's transaction: this interaction stores an event to answer."""
         self._recorded.add(interaction_id)
+
+    def failed(self, interaction_id: int) -> None:
+        """The interaction's answer failed: until its late post is marked (``late``), a retry is matched by it."""
+        now = time.monotonic()
+        self._failed = {i: t for i, t in self._failed.items() if now - t < FAILED_KEPT}
+        self._failed[interaction_id] = now
+
+    def failed_ids(self) -> list[int]:
+        """Interactions whose answer failed lately (bot/services/retries.py)."""
+        return list(self._failed)
 
     def stored(self, interaction_id: int) -> bool:
         """Whether the interaction recorded an event (not yet taken): its answer is owed."""
@@ -220,14 +233,19 @@ class AnswerLog:
 
         return await self._rt.read(work)
 
-    async def mark_events(self, shown: Mapping[int, int | None]) -> None:
-        """These events were shown (posted late; event id -> the message that shows them, if any): answered."""
+    async def mark_events(self, shown: Mapping[int, int | None], late: Iterable[int] = ()) -> None:
+        """These events were shown (event id -> the message that shows them, if any): answered; those in
+        ``late`` by a late post (what a player's retry is matched against)."""
         if not shown:
             return
+        posted_late = [event_id for event_id in late if event_id in shown]
 
         async def work(session: AsyncSession) -> None:
             await session.execute(update(Event).where(Event.id.in_(list(shown)))
                                   .values(answered=True).execution_options(synchronize_session=False))
+            if posted_late:
+                await session.execute(update(Event).where(Event.id.in_(posted_late))
+                                      .values(late=True).execution_options(synchronize_session=False))
             posted = [{"event": e, "message": m} for e, m in shown.items() if m is not None]
             if posted:
                 events = EVENTS

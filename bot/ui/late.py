@@ -38,7 +38,8 @@ async def answer_late(bot: GrievousBot, interaction_id: int) -> int:
         settled.update(await post_late(bot, [event for event in events if event.id not in settled]))
         if len(settled) == len(events) or not await _pause(bot, tries):
             break
-    await _until_it_sticks(bot, lambda: answers.mark_events(settled), "mark the late posts")
+    posted = [event_id for event_id, message_id in settled.items() if message_id is not None]
+    await _until_it_sticks(bot, lambda: answers.mark_events(settled, late=posted), "mark the late posts")
     return len(settled)
 
 
@@ -81,7 +82,8 @@ async def recover(bot: GrievousBot, before: datetime) -> int:
         if here:
             shown.update(await _already_shown(bot, channel_id, here))
     waiting = [event for event in events if event.id not in shown]
-    await answers.mark_events({**shown, **await post_late(bot, waiting)})
+    posted = await post_late(bot, waiting)
+    await answers.mark_events({**shown, **posted}, late=[e for e, message_id in posted.items() if message_id])
     log.info("after the restart: %d actions were stored but not answered; %d posted late, %d had been answered",
              len(events), len(waiting), len(shown))
     return len(waiting)

@@ -6,20 +6,24 @@ SQLite and on PostgreSQL, through the emulator's gateway outage and its 429 on c
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from random import Random
 
 import pytest
+from sqlalchemy import text
 
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.services import Services
 from bot.ui import late_embeds
+from bot.ui.late import recover
 from emulator import Channel, Emulator, InteractionHandle, Message, profiles
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.testing import World, build_world
-from tests.e2e.process_support import DEADLINE, answered, message_text, unanswered_events
+from tests.e2e.process_support import DEADLINE, answered, attack_rows, message_text, unanswered_events
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 
@@ -182,3 +186,68 @@ async def test_a_429_on_the_answer_of_an_applied_attack_never_says_try_again(
     emu.callback_faults = ["cloudflare"]  # a command that stores nothing: "try again" is right
     handle = await emu.slash("encounter status", {}, user=fight.world.gm, channel=channel)
     assert "try again" in message_text(await handle.message(DEADLINE))
+
+
+async def forget_attack_marks(db_url: str) -> int:
+    """The state a crash between each answer and its mark leaves: the attacks shown, neither marked nor their
+    message ids written."""
+    database = Database.from_url(db_url)
+    try:
+        async with database.engine.begin() as connection:
+            changed = await connection.execute(text(
+                "UPDATE events SET answered = false, message_id = NULL WHERE kind = 'attack'"))
+            return int(changed.rowcount)
+    finally:
+        await database.dispose()
+
+
+async def test_recovery_reads_the_whole_channel_from_each_event_on_and_posts_no_answer_again(
+        fight: Fight, empty_db_url: str) -> None:
+    """Two answered attacks 150 messages of table talk apart, both marks lost: the look back reads every page
+    from the first event's own snowflake, finds both answers, and posts neither again (it read 100 messages)."""
+    emu, channel = fight.emu, fight.channels[0]
+    await run(emu, "attack", attack(fight, channel, 1), user=fight.world.gm, channel=channel)
+    for n in range(150):
+        emu.state.create_message(channel, fight.world.alice.user, {"content": f"table talk {n}"})
+    await run(emu, "attack", attack(fight, channel, 2), user=fight.world.gm, channel=channel)
+    for _ in range(int(DEADLINE / 0.2)):
+        if await unanswered_events(empty_db_url) == 0:
+            break
+        await asyncio.sleep(0.2)
+    assert await forget_attack_marks(empty_db_url) == 2
+    before = len(emu.messages(channel, include_ephemeral=False))
+    assert await recover(fight.bot, datetime.now(UTC)) == 0
+    assert await unanswered_events(empty_db_url) == 0
+    assert len(emu.messages(channel, include_ephemeral=False)) == before
+    assert late_posts(emu, channel) == []
+
+
+async def attacks_on(db_url: str, target: str) -> int:
+    events, _wounds = await attack_rows(db_url)
+    return sum(n for (_guild, name), n in events.items() if name == target)
+
+
+async def test_a_players_retry_of_an_applied_attack_is_one_line_and_a_real_second_attack_is_not_refused(
+        fight: Fight, empty_db_url: str) -> None:
+    """The attack's answer fails (Cloudflare's 429) and it is posted late; the player sends it again: one line
+    saying when it was applied, no second wound. An attack whose answer the player saw, sent again, is a
+    real second attack: stored."""
+    emu, channel = fight.emu, fight.channels[0]
+    emu.callback_faults = ["cloudflare"]
+    await (await send_attack(fight, channel, 1)).message(DEADLINE)
+    await all_posted_in(fight, [blow(0, 1)], empty_db_url)
+    retry = await send_attack(fight, channel, 1)
+    line = message_text(await retry.message(DEADLINE))
+    assert retry.original is not None and retry.original.ephemeral
+    assert re.fullmatch(r"\u26a0\ufe0f Your attack on Bandit0 1 was applied at <t:\d+:t>; see above\.", line), line
+    assert await attacks_on(empty_db_url, "Bandit0 1") == 1
+    assert len(shown(emu, channel, blow(0, 1))) == 1
+
+    other = {**attack(fight, channel, 1), "aspect": "point"}  # another declaration: not a retry
+    assert blow(0, 1) in message_text(await run(emu, "attack", other, user=fight.world.gm, channel=channel))
+    assert await attacks_on(empty_db_url, "Bandit0 1") == 2
+
+    for _ in range(2):  # answered and seen, then the same again: two blows
+        assert blow(0, 2) in message_text(await run(emu, "attack", attack(fight, channel, 2), user=fight.world.gm,
+                                                    channel=channel))
+    assert await attacks_on(empty_db_url, "Bandit0 2") == 2
