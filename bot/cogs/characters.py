@@ -41,7 +41,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                      weapons: Names | None = None, armour: Names | None = None, npc: bool = False) -> None:
         view = await slow(interaction, self.bot.services.characters.create(actor_of(interaction), name, stats or {},
                                                                            weapons or [], armour or [], npc))
-        await reply(interaction, embed=character_embeds.character(view))
+        await _answer_edit(interaction, view)
 
     @app_commands.command(name="import", description="Create a character from a YAML or JSON sheet (64 KiB at most)")
     @app_commands.describe(sheet="A .yaml, .yml or .json file with name, stats, weapons and armour",
@@ -64,8 +64,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
         except ConfirmDrop as asked:  # the GM's file would drop what play recorded: ask first, naming it
             await self._confirm_drop(interaction, asked, sheet.filename, data, npc)
             return
-        kept = sheet_files.kept_recorded(view.name, view.kept) if view.kept else None
-        await reply(interaction, kept, embed=character_embeds.character(view))
+        # a player's import over what play recorded says what stayed, instead of the line
+        await _answer_edit(interaction, view, sheet_files.kept_recorded(view.name, view.kept) if view.kept else None)
 
     async def _confirm_drop(self, interaction: discord.Interaction[GrievousBot], asked: ConfirmDrop,
                             filename: str, data: bytes, npc: bool) -> None:
@@ -125,7 +125,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                        stat: app_commands.Range[str, 1, 100], value: app_commands.Range[str, 1, 100]) -> None:
         view = await slow(interaction, self.bot.services.characters.edit_stat(actor_of(interaction), name, stat,
                                                                               value))
-        await reply(interaction, embed=character_embeds.character(view))
+        await _answer_edit(interaction, view)
 
     @app_commands.command(name="condition", description="GM: set or clear a condition on a sheet (/undo takes it back)")
     @app_commands.describe(name="The character", condition="The system's name for it: prone, unconscious, stunned...",
@@ -135,7 +135,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                         condition: app_commands.Range[str, 1, 40], on: bool) -> None:
         view = await slow(interaction, self.bot.services.characters.set_condition(actor_of(interaction), name,
                                                                                   condition, on))
-        await reply(interaction, embed=character_embeds.character(view))
+        await _answer_edit(interaction, view)
 
     @app_commands.command(name="add-item", description="Give a character a weapon or armour piece")
     @app_commands.describe(name="The character", kind="Weapon or armour", item="The item (autocompletes)")
@@ -144,7 +144,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                        kind: Literal["weapon", "armour"], item: Name) -> None:
         view = await slow(interaction, self.bot.services.characters.add_item(actor_of(interaction), name, kind,
                                                                              item))
-        await reply(interaction, embed=character_embeds.character(view))
+        await _answer_edit(interaction, view)
 
     @app_commands.command(name="remove-item", description="Take a weapon or armour piece off a character")
     @app_commands.describe(name="The character", kind="Weapon or armour", item="The item on the sheet")
@@ -153,7 +153,7 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
                           kind: Literal["weapon", "armour"], item: Name) -> None:
         view = await slow(interaction, self.bot.services.characters.remove_item(actor_of(interaction), name, kind,
                                                                                 item))
-        await reply(interaction, embed=character_embeds.character(view))
+        await _answer_edit(interaction, view)
 
     @app_commands.command(name="delete", description="Delete a character and its wounds (asks first)")
     @app_commands.describe(name="The character")
@@ -170,6 +170,15 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
         view = ConfirmView(interaction.client, interaction.user.id, confirmed)
         await reply(interaction, replies.confirm_delete(found.name), view=view, ephemeral=True)
         view.origin = interaction
+
+
+async def _answer_edit(interaction: discord.Interaction[GrievousBot], view: CharacterView,
+                       line: str | None = None) -> None:
+    """One line in the channel with what changed (``line``, or the edit's); the whole sheet, where it helps,
+    privately to whoever made the change (the owner or the GM: the only ones the service lets edit it)."""
+    await reply(interaction, line or character_embeds.edit_line(view))
+    if view.edit is not None and view.edit.sheet_private:
+        await reply(interaction, embed=character_embeds.character(view), ephemeral=True)
 
 
 def _file(text: str, filename: str) -> discord.File:

@@ -16,7 +16,7 @@ from bot.errors import ConfirmDrop, NotFound, PermissionDenied, UserError
 from bot.services import access, import_keep
 from bot.services.actions import record_event
 from bot.services.actor import Actor
-from bot.services.results import CharacterBrief, CharacterView, ItemKind
+from bot.services.results import CharacterBrief, CharacterView, ItemKind, SheetEdit
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import (
@@ -103,7 +103,8 @@ class CharacterService:
                 set_path(sheet, path, coerce_value(value))
             sheet["weapons"] = [canonical(w, catalog.weapon_names(), "weapon") for w in weapons]
             sheet["armour"] = [canonical(a, catalog.armour_names(), "armour piece") for a in armour]
-            return await self._insert(session, actor, system, name, sheet, npc, who=name)
+            view = await self._insert(session, actor, system, name, sheet, npc, who=name)
+            return await _with_edit(session, actor, view, SheetEdit("created", sheet_private=True))
 
         return await self._rt.transact(None, work)
 
@@ -129,8 +130,11 @@ class CharacterService:
             existing = await repo.character_by_name(session, actor.guild_id, name, for_update=True)
             if existing is not None and replace:
                 await access.require_control(session, actor, existing, "replace its sheet")
-                return await self._replace(session, actor, existing, filename, sheet, drop_recorded)
-            return await self._insert(session, actor, system, name, sheet, npc, source=filename, who=name)
+                view = await self._replace(session, actor, existing, filename, sheet, drop_recorded)
+                replaced = SheetEdit("replaced", source=filename, sheet_private=True)
+                return await _with_edit(session, actor, view, replaced)
+            view = await self._insert(session, actor, system, name, sheet, npc, source=filename, who=name)
+            return await _with_edit(session, actor, view, SheetEdit("imported", source=filename, sheet_private=True))
 
         return await self._rt.transact(None, work)
 
@@ -212,7 +216,10 @@ class CharacterService:
             sheet = copy.deepcopy(row.sheet)
             typed = typed_for(get_path(sheet, stat), value, stat.strip())
             set_path(sheet, stat, typed)
-            return await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": typed})
+            changed = sheet != row.sheet
+            view = await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": typed})
+            edit = SheetEdit("stat", field=stat.strip(), value=typed, changed=changed, sheet_private=True)
+            return await _with_edit(session, actor, view, edit)
 
         return await self._rt.transact(None, work)
 
@@ -233,7 +240,10 @@ class CharacterService:
             after = engine.resolve(Scenario(row.system, action, copy.deepcopy(row.sheet)), DiceSource({}),
                                    catalog).attacker
             sheet = dict(after) if after is not None else copy.deepcopy(row.sheet)
-            return await self._save(session, actor, row, sheet, {"condition": wanted, "set": on})
+            changed = sheet != row.sheet
+            view = await self._save(session, actor, row, sheet, {"condition": wanted, "set": on})
+            edit = SheetEdit("condition", field=wanted, value=on, changed=changed)
+            return await _with_edit(session, actor, view, edit)
 
         return await self._rt.transact(None, work)
 
@@ -249,7 +259,8 @@ class CharacterService:
             entry = canonical(item, known, "weapon" if kind == "weapon" else "armour piece")
             sheet = copy.deepcopy(row.sheet)
             sheet.setdefault(key, []).append(entry)
-            return await self._save(session, actor, row, sheet, {"added": entry, "kind": kind})
+            view = await self._save(session, actor, row, sheet, {"added": entry, "kind": kind})
+            return await _with_edit(session, actor, view, SheetEdit("added", field=entry, item_kind=kind))
 
         return await self._rt.transact(None, work)
 
@@ -278,7 +289,8 @@ class CharacterService:
                 sheet = dict(after) if after is not None else sheet
             else:
                 del entries[index]
-            return await self._save(session, actor, row, sheet, {"removed": label, "kind": kind})
+            view = await self._save(session, actor, row, sheet, {"removed": label, "kind": kind})
+            return await _with_edit(session, actor, view, SheetEdit("removed", field=label, item_kind=kind))
 
         return await self._rt.transact(None, work)
 
@@ -409,6 +421,18 @@ class CharacterService:
                          await repo.active_encounter_id(session, actor.channel_id))
         await session.flush()
         return character_view(self._rt, row, catalog)
+
+
+async def _with_edit(session: AsyncSession, actor: Actor, view: CharacterView, edit: SheetEdit) -> CharacterView:
+    """``view`` with what the command changed, as the channel may read it: of an NPC's sheet under secret rolls,
+    only that it changed (and a condition, which the table sees), never a figure, a field or an item."""
+    settings = await repo.guild_settings(session, actor.guild_id)
+    screened = bool(view.npc and settings is not None and settings.secret_rolls)
+    if screened and edit.kind in ("stat", "added", "removed"):
+        edit = replace(edit, field=None, value=None, item_kind=None)
+    # the whole sheet goes privately only to one who may read it (the owner, or the GM for an NPC)
+    private = edit.sheet_private and not (screened and not access.is_gm_with(actor, settings))
+    return replace(view, edit=replace(edit, screened=screened, sheet_private=private))
 
 
 async def _refuse_look_alike(session: AsyncSession, guild_id: int, name: str, npc: bool, catalog: Any) -> None:

@@ -90,6 +90,21 @@ class RecordedState:
 
 
 @dataclass(frozen=True)
+class SheetEdit:
+    """What a create, an import or an edit did to a sheet: the facts of the one line the channel reads. What the
+    channel may not read of the sheet (an NPC's figures and gear under secret rolls) is left out here (``screened``)."""
+
+    kind: str  # created, imported, replaced, stat, condition, added, removed
+    screened: bool = False  # the channel is behind the GM's screen for this sheet: no field, value or item named
+    field: str | None = None  # the stat set, the condition, the item added or removed
+    value: Any = None  # the stat's new value; a condition's: True set, False cleared
+    item_kind: str | None = None  # weapon or armour
+    source: str | None = None  # the file an import read
+    changed: bool = True  # False: the sheet already read so (a condition already set)
+    sheet_private: bool = False  # the whole sheet is worth sending to the one who made the change, privately
+
+
+@dataclass(frozen=True)
 class CharacterView:
     """A whole character: the stored sheet, the engine's summary (None if its engine is missing)."""
 
@@ -104,6 +119,7 @@ class CharacterView:
     picture: WoundPicture | None = None  # what the body diagram draws (None: no diagram for this sheet)
     behind_screen: bool = False  # an NPC's sheet under secret rolls, as a player sees it: its name and wounds
     kept: RecordedState | None = None  # a player's import: the recorded wounds and conditions it left in place
+    edit: SheetEdit | None = None  # a create, import or edit: what it changed (the channel's one line)
 
     @property
     def wounds(self) -> tuple[Wound, ...]:

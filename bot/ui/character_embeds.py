@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.services.results import CharacterBrief, CharacterView, PartyView, TreatmentOffer
+from bot.services.results import CharacterBrief, CharacterView, PartyView, SheetEdit, TreatmentOffer
 from bot.systems import profile_of
 from bot.text_safety import plain
 from bot.ui import limits
@@ -179,6 +179,57 @@ def character(view: CharacterView) -> discord.Embed:
     embed.add_field(name="Owner", value=kind, inline=True)
     embed.set_footer(text=f"character #{view.id} \u00b7 version {view.version}")
     return limits.fit(embed)
+
+
+# A condition set, and cleared, as the channel reads it; any other reads "is now ..." / "is no longer ...".
+_CONDITION_WORDS = {
+    "out_of_fight": ("yields: out of the fight", "is back in the fight"),
+    "prone": ("is down (prone)", "is back on their feet"),
+    "shock": ("is in shock", "is out of shock"),
+    "dead": ("is dead", "is no longer dead"),
+    "mounted": ("is mounted", "is on foot"),
+    "must_rearm": ("must re-arm before attacking again", "no longer needs to re-arm"),
+    "chirurgery_needed": ("needs chirurgery", "no longer needs chirurgery"),
+}
+
+
+def _condition_change(name: str, edit: SheetEdit) -> str:
+    condition = str(edit.field)
+    if not edit.changed:
+        return f"Nothing changed: {name} was {'already' if edit.value else 'not'} {condition_text(condition)}"
+    words = _CONDITION_WORDS.get(condition)
+    if words is not None:
+        return f"{name} {words[0] if edit.value else words[1]}"
+    return f"{name} is {'now' if edit.value else 'no longer'} {condition_text(condition)}"
+
+
+def edit_line(view: CharacterView) -> str:
+    """The one line the channel reads after a create, an import or an edit: what changed, never the sheet
+    (``Black Guard 1 yields: out of the fight``, ``Sir Elyan now carries a spear``, ``Bandit 2 joins the roster
+    (NPC)``). Of an NPC behind the GM's screen, it says only that the GM changed it."""
+    edit = view.edit
+    name = plain(view.name)
+    if edit is None:
+        return f"{name}'s sheet is saved"
+    source = f" from {plain(edit.source)}" if edit.source else ""
+    if edit.kind in ("created", "imported"):
+        return f"{name} joins the roster{source}" + (" (NPC)" if view.npc else "")
+    if edit.kind == "replaced":
+        return f"{name}'s sheet is replaced{source}"
+    if edit.kind == "condition":
+        return _condition_change(name, edit)
+    if edit.screened or edit.field is None:
+        return f"The GM changed {name}'s {'sheet' if edit.kind == 'stat' else 'gear'} (behind the screen)"
+    item = plain(str(edit.field))
+    if edit.kind == "stat":
+        if not edit.changed:
+            return f"{name}'s {item} was {text(edit.value)} already: nothing changed"
+        return f"{name}'s {item} is now {text(edit.value)}"
+    if edit.item_kind == "armour":
+        return f"{name} now wears {item}" if edit.kind == "added" else f"{name} no longer wears the {item}"
+    if edit.kind == "added":
+        return f"{name} now carries {'an' if item[:1].casefold() in 'aeiou' else 'a'} {item}"
+    return f"{name} no longer carries the {item}"
 
 
 def injuries(view: CharacterView) -> discord.Embed:

@@ -165,6 +165,18 @@ class Table:
         assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
         return message
 
+    async def sheet(self, command: str, options: Mapping[str, Any] | None = None, *, user: Member | None = None,
+                    within: float = 10.0) -> Message:
+        """A create, an import or a stat edit: its one line in the channel, then the whole sheet privately to the
+        one who typed it; the sheet's message."""
+        handle = await self.send(command, options, user=user)
+        line = await handle.message(within)
+        assert not line.ephemeral and not line.embeds and "\n" not in line.content, line
+        shown = await handle.wait_for(lambda: next(iter(handle.followup_messages), None), "the private sheet",
+                                      within)
+        assert shown.ephemeral and shown.embeds, shown
+        return shown
+
     async def details(self, message: Message, *, user: Member | None = None) -> Message:
         """Press the action message's Details button (as Bob unless told): the private embed of every die."""
         custom_id = next(i for i in message.custom_ids if i.startswith("grv:details:"))

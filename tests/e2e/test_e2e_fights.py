@@ -81,7 +81,7 @@ async def start_encounter(table: Any, system_title: str) -> int:
 
 async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> None:
     await table.setup("ars-harn")
-    bjorn = await table.run("character create", {
+    bjorn = await table.sheet("character create", {
         "name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5", "weapons": "Broadsword",
         "armour": "Leather Cap"}, user=table.alice)
     assert bjorn.embeds[0]["title"] == "Bjorn" and "Broadsword" in table.value(bjorn, "Equipment")
@@ -158,7 +158,7 @@ armour: [chainmail, shield]
 async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -> None:
     await table.setup("pendragon")
     sheet = table.emu.make_attachment("gawain.yaml", PENDRAGON_SHEET, "application/x-yaml")
-    gawain = await table.run("character import", {"sheet": sheet}, user=table.alice)
+    gawain = await table.sheet("character import", {"sheet": sheet}, user=table.alice)
     assert gawain.embeds[0]["title"] == "Sir Gawain" and "player character" in gawain.embeds[0]["description"]
     await table.run("character create", {"name": "Sir Kay", "stats": "siz=13 dex=11 str=12 con=12 app=10 "
                                          "skills.sword=14", "weapons": "sword", "armour": "chainmail"},

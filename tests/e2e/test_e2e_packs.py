@@ -32,7 +32,7 @@ async def test_a_gm_uploads_a_homebrew_weapon_and_a_player_wields_it(table: Any)
     shown = await table.run("pack show", user=table.gm)
     assert shown.ephemeral and "`weapons.yaml`" in table.value(shown, "Homebrew files (replace the default ones)")
 
-    hero = await table.run("character create", {"name": "Hero", "stats": "str=1 sta=1 dex=1 qik=0",
+    hero = await table.sheet("character create", {"name": "Hero", "stats": "str=1 sta=1 dex=1 qik=0",
                                                 "weapons": "moon blade"}, user=table.alice)
     assert "Moon Blade" in table.text(hero)
     again = table.emu.make_attachment("weapons.yaml", DEFAULT_WEAPONS)

@@ -64,7 +64,7 @@ async def test_a_pendragon_player_goes_from_a_bare_create_to_an_imported_and_exp
     filename, template = attached(answer)
     assert answer.ephemeral and filename == "pendragon-sheet.yaml"
     assert "siz: 10" in template and "charger, courser, rouncy" in template and "# horse: charger" in template
-    shipped = await table.run("character import", {"sheet": table.emu.make_attachment(filename, template.encode())},
+    shipped = await table.sheet("character import", {"sheet": table.emu.make_attachment(filename, template.encode())},
                               user=table.alice)
     assert shipped.embeds[0]["title"] == "New Knight"
 
@@ -72,7 +72,7 @@ async def test_a_pendragon_player_goes_from_a_bare_create_to_an_imported_and_exp
     filled = fill(template, {"name": "Sir Gawain", "siz": "15", "str": "15", "con": "14",
                              "skills": "{lance: 15, sword: 18, horsemanship: 14}", "weapons": "[lance, sword]",
                              "armour": "[chainmail, shield]", "horse": "charger"})
-    knight = await table.run("character import", {"sheet": table.emu.make_attachment(filename, filled.encode())},
+    knight = await table.sheet("character import", {"sheet": table.emu.make_attachment(filename, filled.encode())},
                              user=table.alice)
     assert knight.embeds[0]["title"] == "Sir Gawain"
     before = await sheet_of(table, "Sir Gawain")
