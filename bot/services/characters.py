@@ -35,6 +35,7 @@ from bot.services.sheet_file import (
 from bot.services.sheet_guide import SheetGuide, sheet_guide
 from bot.services.snapshots import brief, character_view
 from bot.services.undo_record import ChangeRecorder
+from bot.services.viewer import table_of, viewer_of
 from bot.systems import profile_of
 from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
 from content.guard import check_text
@@ -427,11 +428,11 @@ async def _with_edit(session: AsyncSession, actor: Actor, view: CharacterView, e
     """``view`` with what the command changed, as the channel may read it: of an NPC's sheet under secret rolls,
     only that it changed (and a condition, which the table sees), never a figure, a field or an item."""
     settings = await repo.guild_settings(session, actor.guild_id)
-    screened = bool(view.npc and settings is not None and settings.secret_rolls)
+    screened = table_of(settings).behind_screen(view.npc)
     if screened and edit.kind in ("stat", "added", "removed"):
         edit = replace(edit, field=None, value=None, item_kind=None)
     # the whole sheet goes privately only to one who may read it (the owner, or the GM for an NPC)
-    private = edit.sheet_private and not (screened and not access.is_gm_with(actor, settings))
+    private = edit.sheet_private and not viewer_of(actor, settings).behind_screen(view.npc)
     return replace(view, edit=replace(edit, screened=screened, sheet_private=private))
 
 
