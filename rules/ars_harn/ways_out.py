@@ -75,12 +75,14 @@ def recover(ctx: Ctx, action: Options, c: Character) -> tuple[RecoverOutcome, Ch
 
 
 def end_fight(ctx: Ctx, action: Options, c: Character) -> tuple[EndFightOutcome, Character]:
-    """What lasts only for a fight ends with it: the fallen get up, dropped weapons are gathered (unless the
-    GM rules them lost: ruling ``weapons_gathered``), and the round's bookkeeping (Tactical Advantage, saved
+    """What lasts only for a fight ends with it: the fallen who are awake get up, dropped weapons are gathered
+    (unless the GM rules them lost: ruling ``weapons_gathered``), and the round's bookkeeping (Tactical Advantage, saved
     points, Initiative) is cleared. Wounds, shock, fatigue and unconsciousness stay."""
-    ended = [condition for condition in ("prone",) if c.has(condition)]
+    # the unconscious, the incapacitated and the dead do not get up (issue 34, P4)
+    down = any(c.has(state) for state in ("unconscious", "incapacitated", "dead"))
+    ended = [condition for condition in ("prone",) if c.has(condition) and not down]
     gathered = [c.weapons[i].name for i in c.dropped] if ctx.rulings.weapons_gathered else []
-    c = c.with_condition("prone", False)
+    c = c.with_condition("prone", c.has("prone") and down)
     c = replace(c, tactical_advantage=False, saved_points=0, saved_rounds=0, initiative=None,
                 dropped=() if ctx.rulings.weapons_gathered else c.dropped)
     return EndFightOutcome(ended=tuple(ended), gathered=tuple(gathered), conditions=c.conditions), c

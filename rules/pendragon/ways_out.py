@@ -52,13 +52,15 @@ def end_fight(ctx: Ctx, char: Character, action: Any) -> tuple[EndFightOutcome, 
     dropped weapons are gathered (ruling ``weapons_gathered``). Wounds, unconsciousness, a broken weapon and
     being on foot stay (a horse is remounted, a weapon replaced, with /recover and /ready)."""
     Options(action, "end_fight", END_FIGHT_OPTIONS)
-    ended = [flag for flag in ("prone", "out_of_fight") if getattr(char, flag)]
+    # the unconscious, the dying and the dead do not get up: they stay where they fell (issue 34, P4)
+    down = char.unconscious or char.dying or char.dead
+    ended = [flag for flag in ("prone", "out_of_fight") if getattr(char, flag) and not (flag == "prone" and down)]
     gathered = list(char.dropped_weapons) if ctx.rulings.flag("weapons_gathered") else []
     wielding = char.wielding
     if gathered and (wielding is None or wielding in char.broken_weapons):
         wielding = gathered[0]
     must_rearm = char.must_rearm and (wielding is None or wielding in char.broken_weapons)
-    char = char.with_(prone=False, out_of_fight=False, wielding=wielding, must_rearm=must_rearm,
+    char = char.with_(prone=char.prone and down, out_of_fight=False, wielding=wielding, must_rearm=must_rearm,
                       dropped_weapons=tuple(w for w in char.dropped_weapons if w not in gathered))
     return EndFightOutcome(ended=tuple(ended), gathered=tuple(gathered)), char
 

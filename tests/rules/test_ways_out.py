@@ -72,3 +72,16 @@ def test_fading_suns_prone_and_disarmed_cost_the_turn_and_a_stun_ends_with_the_f
     assert _ways("fading-suns", conditions=["unconscious", "prone"]) == [("unconscious", "gm", None)]
     outcome, after = _end_fight("fading-suns", conditions=["prone", "stunned"], dropped=["broadsword"])
     assert outcome["ended"] == ["prone", "stunned"] and after["conditions"] == [] and after["dropped"] == []
+
+
+def test_pendragon_an_unconscious_knight_does_not_get_up_when_the_fight_ends() -> None:
+    """Issue 34, P4: "Sir Brunor gets up" was said of a knight lying unconscious at 1 hit point."""
+    for down in ("unconscious", "dying"):
+        outcome, after = _end_fight("pendragon", **{"prone": True, "unconscious": True, down: True})
+        assert outcome["ended"] == [] and after["prone"] is True and after["unconscious"] is True
+
+
+def test_ars_harn_the_unconscious_and_the_incapacitated_stay_down_when_the_fight_ends() -> None:
+    for down in ("unconscious", "incapacitated"):
+        outcome, after = _end_fight("ars-harn", conditions=["prone", down])
+        assert outcome["ended"] == [] and "prone" in after["conditions"]
