@@ -224,10 +224,13 @@ def _declared_types(command: Any, options: Iterable[Mapping[str, Any]]) -> str |
 
 class GrievousTree(app_commands.CommandTree[Any]):
     def __init__(self, client: discord.Client, **options: Any) -> None:
-        # Guild install only, said explicitly: Discord otherwise takes the app's configured contexts, and with
-        # User Install ticked commands would run where the bot cannot post (interactions/application-commands.mdx
-        # "Contexts"). DMs stay as each command says (/help works there).
+        # Guild install, used in servers, said once for every command: Discord otherwise takes the app's
+        # configured installs and contexts, and with User Install ticked commands would run where the bot cannot
+        # post (interactions/application-commands.mdx "Contexts"; `dm_permission` is deprecated). /help alone
+        # says it also works in the bot's DMs.
         options.setdefault("allowed_installs", app_commands.AppInstallationType(guild=True, user=False))
+        options.setdefault("allowed_contexts",
+                           app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False))
         super().__init__(client, **options)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from . import traffic
 from .snowflake import session_id as new_session_id
 from .state import INTENT_GUILD_MEMBERS, INTENT_GUILDS
 
@@ -223,6 +224,8 @@ class Gateway:
     def _append(self, session: Session, event: str, data: JSONDict, *, replay: bool = True,
                 on_sent: Callable[[], None] | None = None, fault: str | None = None) -> None:
         session.seq += 1
+        if traffic.DISPATCH_SINKS:
+            traffic.dispatched(traffic.Dispatch(event, data, fault))
         payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         if fault is not None:
             payload[FAULT_KEY] = fault

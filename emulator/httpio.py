@@ -27,6 +27,8 @@ class CallInfo:
 
     body: Any = None
     interaction: InteractionHandle | None = None
+    parts: list[str] = field(default_factory=list)  # a multipart body's part names, in order
+    fault: str | None = None  # the fault switch that answered instead (Emulator.callback_faults)
 
 
 _current_call: ContextVar[CallInfo] = ContextVar("emulator_call")
@@ -98,6 +100,7 @@ async def read_body(request: web.Request) -> Body:
             raw = bytes(buffer)
             name, filename = _disposition(part.headers.get(hdrs.CONTENT_DISPOSITION))
             name = name or ""
+            current_call().parts.append(name)
             if name == "payload_json":
                 try:
                     payload = json.loads(raw)

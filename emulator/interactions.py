@@ -87,7 +87,6 @@ def base_payload(state: State, *, interaction_id: int, token: str, type: int, us
         "app_permissions": str(state.permissions_in(channel, state.bot.id)),
         "locale": locale,
         "entitlements": [],
-        "entitlement_sku_ids": [],
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if data is not None:

@@ -62,6 +62,7 @@ class User:
             "banner": None,
             "accent_color": None,
             "avatar_decoration_data": None,
+            "primary_guild": None,
         }
 
     def __repr__(self) -> str:
@@ -211,7 +212,10 @@ class Channel:
             elif self.type == GUILD_VOICE:
                 data.update(bitrate=64000, user_limit=0, rtc_region=None, rate_limit_per_user=0)
             elif self.is_thread:
-                data.pop("permission_overwrites")  # a thread has none: it takes its parent's
+                # A thread has no overwrites (it takes its parent's), no position and no nsfw of its own
+                # (openapi.json `ThreadResponse`; resources/channel.mdx "Example Thread Channel").
+                for key in ("permission_overwrites", "position", "nsfw"):
+                    data.pop(key)
                 data.update(
                     owner_id=str(self.owner_id) if self.owner_id else None,
                     rate_limit_per_user=0,
@@ -297,6 +301,17 @@ class Guild:
             "premium_progress_bar_enabled": False,
             "max_members": 500000,
             "approximate_member_count": len(self.members),
+            # The rest of openapi.json `GuildResponse`'s required fields, as a plain community-less server has them.
+            "application_id": None,
+            "region": "deprecated",
+            "home_header": None,
+            "widget_enabled": False,
+            "widget_channel_id": None,
+            "max_presences": None,
+            "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50,
+            "nsfw": False,
+            "incidents_data": None,
         }
 
     def gateway_payload(self, members: list[Member]) -> JSONDict:
@@ -513,7 +528,8 @@ class Message:
         }
 
     def payload(self) -> JSONDict:
-        """The message without the fields that need other state (member, mentions); see State.message_payload."""
+        """The message without the fields that need other state (mentions); see State.message_payload. REST's
+        shape: `guild_id` and `member` come only with the gateway's events (State.gateway_message_payload)."""
         data: JSONDict = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
@@ -532,8 +548,6 @@ class Message:
             "type": self.type,
             "flags": self.flags,
         }
-        if self.guild_id is not None:
-            data["guild_id"] = str(self.guild_id)
         if self.reactions:
             data["reactions"] = [
                 {"emoji": _emoji_payload(key), "count": len(users), "me": False, "burst_count": 0, "me_burst": False,

@@ -127,7 +127,6 @@ class RestApi:
             "name": state.bot.username,
             "icon": None,
             "description": "Loopback Discord emulator application",
-            "summary": "",
             "type": None,
             "bot_public": True,
             "bot_require_code_grant": False,
@@ -135,7 +134,13 @@ class RestApi:
             "team": None,
             "verify_key": "0" * 64,
             "flags": self.emu.application_flags,
+            "flags_new": str(self.emu.application_flags),
             "bot": state.bot.payload(),
+            "role_connections_verification_url": None,
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
             "redirect_uris": [],
             "interactions_endpoint_url": None,
             "approximate_guild_count": len(state.guilds),
@@ -165,6 +170,8 @@ class RestApi:
             "integration_types": [0],
             **data,
         }
+        if command["default_member_permissions"] is not None:  # sent as a number or a string; answered as a string
+            command["default_member_permissions"] = str(command["default_member_permissions"])
         command["id"] = previous["id"] if previous else str(self.state.ids.next())
         command["application_id"] = str(self.state.application_id)
         command["version"] = str(self.state.ids.next())

@@ -14,9 +14,9 @@ from aiohttp import web
 from . import errors as err
 from . import interactions as build
 from . import permissions as perms
-from . import ratelimits
+from . import ratelimits, traffic
 from .gateway import Gateway, Session
-from .httpio import CallInfo, begin_call, json_reply
+from .httpio import CallInfo, begin_call, current_call, json_reply
 from .models import GUILD_TEXT, Attachment, Channel, Guild, Member, Message, Role, User
 from .records import (
     APPLICATION_COMMAND,
@@ -180,6 +180,27 @@ class Emulator:
 
     async def _answer(self, request: web.Request,
                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        response = await self._answer_call(request, handler)
+        if traffic.listening() and request.path.startswith("/api/"):
+            self._hand_over(request, response)
+        return response
+
+    def _hand_over(self, request: web.Request, response: web.StreamResponse) -> None:
+        """The exchange, for the listeners of emulator/traffic.py (the tests' check against Discord's spec)."""
+        call = current_call()
+        body = response.body if isinstance(response, web.Response) else None
+        query: dict[str, list[str]] = {}
+        for key, value in request.query.items():
+            query.setdefault(key, []).append(value)
+        traffic.exchanged(traffic.Exchange(
+            method=request.method, route=self._template(request), path=request.path, query=query,
+            multipart=request.headers.get("Content-Type", "").lower().startswith("multipart/"),
+            body=call.body, parts=list(call.parts), status=response.status,
+            response=body if isinstance(body, bytes) else b"", response_type=response.content_type,
+            fault=call.fault))
+
+    async def _answer_call(self, request: web.Request,
+                           handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         path = request.path
         call = begin_call()
         if path.startswith("/api/"):

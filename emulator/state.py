@@ -320,18 +320,33 @@ class State:
         return member.payload(with_user=with_user, permissions=permissions)
 
     def message_payload(self, msg: Message, *, depth: int = 0) -> JSONDict:
+        """A message as REST answers it (and as an interaction carries it): no `guild_id`, no `member`
+        (openapi.json `MessageResponse`; resources/message.mdx "Message Object")."""
         data = msg.payload()
         data["mentions"] = [self.users[u].payload() for u in msg.mention_ids if u in self.users]
-        if msg.guild_id is not None:
-            guild = self.guilds.get(msg.guild_id)
-            member = guild.members.get(msg.author.id) if guild else None
-            if member is not None and msg.webhook_id is None:
-                data["member"] = member.payload(with_user=False)
         ref = msg.message_reference
         if ref and depth == 0 and ref.get("message_id"):
             referenced = self.messages.get(int(ref["message_id"]))
             if referenced is not None and not referenced.deleted:
                 data["referenced_message"] = self.message_payload(referenced, depth=1)
+        return data
+
+    def gateway_message_payload(self, msg: Message) -> JSONDict:
+        """A message as MESSAGE_CREATE and MESSAGE_UPDATE carry it: the REST shape plus, in a guild, `guild_id`,
+        the author's `member` (not for a webhook's message) and each mention's `member` (events/gateway-events.mdx
+        "Message Create": "Extra Fields")."""
+        data = self.message_payload(msg)
+        guild = self.guilds.get(msg.guild_id) if msg.guild_id is not None else None
+        if guild is None:
+            return data
+        data["guild_id"] = str(guild.id)
+        member = guild.members.get(msg.author.id)
+        if member is not None and msg.webhook_id is None:
+            data["member"] = member.payload(with_user=False)
+        for mention in data["mentions"]:
+            mentioned = guild.members.get(int(mention["id"]))
+            if mentioned is not None:
+                mention["member"] = mentioned.payload(with_user=False)
         return data
 
     # -- messages -----------------------------------------------------------------------------------
@@ -415,7 +430,7 @@ class State:
         if msg.ephemeral:
             return
         intent = INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
-        self.emit(event, self.message_payload(msg), msg.guild_id, intent)
+        self.emit(event, self.gateway_message_payload(msg), msg.guild_id, intent)
 
     def create_message(
         self,

@@ -96,7 +96,8 @@ class InteractionWebhooks:
         current_call().interaction = handle
         body = await read_body(request)
         if self.emu.callback_faults:
-            return await self._fault(self.emu.callback_faults.pop(0))
+            fault = current_call().fault = self.emu.callback_faults.pop(0)
+            return await self._fault(fault)
         if handle.acknowledged:  # topics/opcodes-and-status-codes.mdx: 40060
             raise err.DiscordError(400, err.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.",
                                    note="already acknowledged")
@@ -125,6 +126,10 @@ class InteractionWebhooks:
                 response_message_loading=message.loading,
                 response_message_ephemeral=message.ephemeral,
             )
+        # receiving-and-responding.mdx:384 `resource?`, :409 its `message` "Only present if type is either
+        # CHANNEL_MESSAGE_WITH_SOURCE or UPDATE_MESSAGE"; the spec's resources are those two (and activities):
+        # a defer, a modal or choices answer without one.
+        if message is not None and kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
             reply["resource"] = {"type": kind, "message": self.state.message_payload(message)}
         return json_reply(reply)
 
@@ -161,8 +166,15 @@ class InteractionWebhooks:
             "user": handle.user.payload(),
             "authorizing_integration_owners": handle.payload.get("authorizing_integration_owners", {}),
         }
-        if handle.type == APPLICATION_COMMAND:
-            meta.update(name=handle.name, command_type=handle.payload["data"].get("type", 1))
+        # receiving-and-responding.mdx "Message Interaction Metadata Object": no command name or type; a user
+        # command names its target user, a message command its target message.
+        data = handle.payload.get("data") or {}
+        if handle.type == APPLICATION_COMMAND and data.get("type") == 2 and data.get("target_id"):
+            target = self.state.users.get(int(data["target_id"]))
+            if target is not None:
+                meta["target_user"] = target.payload()
+        if handle.type == APPLICATION_COMMAND and data.get("type") == 3 and data.get("target_id"):
+            meta["target_message_id"] = str(data["target_id"])
         if handle.type == MESSAGE_COMPONENT and handle.source_message is not None:
             meta["interacted_message_id"] = str(handle.source_message.id)
         if handle.type == MODAL_SUBMIT and handle.opened_by is not None:

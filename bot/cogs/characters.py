@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 Name = app_commands.Range[str, 1, 100]
 
 
-@app_commands.guild_only()
 class CharactersCog(commands.GroupCog, group_name="character", group_description="Campaign characters"):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot

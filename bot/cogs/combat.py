@@ -29,7 +29,6 @@ class CombatCog(commands.Cog):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
 
-    @app_commands.guild_only()
     @app_commands.command(name="attack", description="Attack a combatant in this channel's encounter")
     @app_commands.describe(
         target="Whom to attack", weapon="Your weapon (from your sheet)",
@@ -63,7 +62,6 @@ class CombatCog(commands.Cog):
             return
         await publish_report(interaction, report)
 
-    @app_commands.guild_only()
     @app_commands.command(name="cast", description="Ars Magica: cast a damaging or Body Level spell at a combatant")
     @app_commands.describe(
         target="Whom the spell strikes", spell="The spell's name", damage="Damage of a damaging spell",
@@ -84,7 +82,6 @@ class CombatCog(commands.Cog):
                                                                        dice_text=dice, caster=caster))
         await publish_report(interaction, report)
 
-    @app_commands.guild_only()
     @app_commands.command(name="shock", description="Re-roll shock for a character who is in shock")
     @app_commands.describe(character="Who rolls", dice=DICE_HELP)
     @app_commands.autocomplete(character=autocomplete.combatant)
@@ -94,7 +91,6 @@ class CombatCog(commands.Cog):
                                                                       dice_text=dice))
         await publish_report(interaction, report)
 
-    @app_commands.guild_only()
     @app_commands.command(name="pending-roll",
                           description="GM: make a roll that waits for you (/setup rolls mode:gm), with your dice")
     @app_commands.describe(character="Who owes the roll", roll="Which roll (default: the oldest owed)",
@@ -108,7 +104,6 @@ class CombatCog(commands.Cog):
                                                                                dice_text=dice))
         await publish_report(interaction, report)
 
-    @app_commands.guild_only()
     @app_commands.command(name="advantage", description="Ars Magica: use a Tactical Advantage")
     @app_commands.describe(character="Who has the advantage", use="What to do with it",
                            weapon="The weapon to pick up or switch to")
@@ -121,7 +116,6 @@ class CombatCog(commands.Cog):
                                                                       character, {"use": use, "weapon": weapon}))
         await publish_report(interaction, report)
 
-    @app_commands.guild_only()
     @app_commands.command(name="rearm", description="Pick up or draw a weapon after a fumble (the same as /ready)")
     @app_commands.describe(character="Who re-arms", weapon="The weapon (default: the only one to take up)")
     @app_commands.autocomplete(character=autocomplete.combatant, weapon=autocomplete.ways_out(weapons=True))
@@ -132,7 +126,6 @@ class CombatCog(commands.Cog):
         await publish_report(interaction, report)
 
 
-    @app_commands.guild_only()
     @app_commands.command(name="recover", description="Get up, remount, come round...: end a condition")
     @app_commands.describe(character="Who recovers",
                            condition="What they recover from (autocompletes what they have)",
@@ -144,7 +137,6 @@ class CombatCog(commands.Cog):
                                                                           condition=condition, dice_text=dice))
         await publish_report(interaction, report)
 
-    @app_commands.guild_only()
     @app_commands.command(name="ready", description="Take up a weapon: pick it up, draw it, or replace a broken one")
     @app_commands.describe(character="Who readies it",
                            weapon="The weapon (autocompletes those not in hand; default: the only one)",

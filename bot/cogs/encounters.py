@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 Name = app_commands.Range[str, 1, 100]
 
 
-@app_commands.guild_only()
 class EncountersCog(commands.GroupCog, group_name="encounter", group_description="The encounter in this channel"):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot

@@ -23,6 +23,7 @@ class HelpCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help", description="How to use Grievous, by topic")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(topic="What you want to know about")
     @app_commands.choices(topic=TOPICS)
     async def help(self, interaction: discord.Interaction[GrievousBot], topic: str = "start") -> None:

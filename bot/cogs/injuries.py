@@ -26,7 +26,6 @@ class InjuriesCog(commands.Cog):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
 
-    @app_commands.guild_only()
     @app_commands.command(name="injuries", description="List a character's wounds: location, code, levels, bleeding")
     @app_commands.describe(character="The character (default: your own)",
                            party="Everyone instead: the player characters of this encounter, or of the server")
@@ -58,7 +57,6 @@ class InjuriesCog(commands.Cog):
         embed = character_embeds.party_injuries(found, len(shown))
         await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
 
-    @app_commands.guild_only()
     @app_commands.command(name="heal", description="Treat a character: first aid, chirurgy or a healing spell")
     @app_commands.describe(character="Who is treated", method="The treatment (offers what this channel's rules have)",
                            wound="The wound's number from /injuries (default: the worst)",
@@ -81,7 +79,6 @@ class InjuriesCog(commands.Cog):
         else:
             await publish_report(interaction, done)
 
-    @app_commands.guild_only()
     @app_commands.command(name="rest", description="Let days pass: the healing rolls for each wound")
     @app_commands.describe(character="Who rests", days="How many days (1 to 365; Pendragon heals by the week)",
                            dice="Faces you rolled at the table, e.g. healing=2,1")

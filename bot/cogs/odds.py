@@ -24,7 +24,6 @@ class OddsCog(commands.Cog):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
 
-    @app_commands.guild_only()
     @app_commands.command(name="odds", description="The exact odds of an attack or spell, before you make it")
     @app_commands.describe(
         target="Whom you would attack", weapon="Your weapon (from your sheet)",

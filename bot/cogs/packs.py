@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from bot.app import GrievousBot
 
 
-@app_commands.guild_only()
 class PacksCog(commands.GroupCog, group_name="pack", group_description="Homebrew content for this server (GM)"):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot

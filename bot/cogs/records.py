@@ -25,7 +25,6 @@ class RecordsCog(commands.Cog):
     def __init__(self, bot: GrievousBot) -> None:
         self.bot = bot
 
-    @app_commands.guild_only()
     @app_commands.command(name="roll", description="Roll dice: 3d6+2, stress+5 vs 9, simple+3, d20 vs 14, fs vs 12")
     @app_commands.describe(expression="What to roll", dice="Faces you rolled at the table, e.g. 1,1,4",
                            secret="Only you see it (and the GM channel, if the server has one)")
@@ -39,7 +38,6 @@ class RecordsCog(commands.Cog):
         if secret and view.gm_channel_id is not None:
             await to_gm_channel(interaction, view.gm_channel_id, embed)
 
-    @app_commands.guild_only()
     @app_commands.command(name="log", description="Show this channel's recent rolls and events")
     @app_commands.describe(limit="How many (1 to 25)")
     async def log(self, interaction: discord.Interaction[GrievousBot],
@@ -47,7 +45,6 @@ class RecordsCog(commands.Cog):
         events = await slow(interaction, self.bot.services.records.log(actor_of(interaction), limit), ephemeral=True)
         await reply(interaction, embed=record_embeds.log(events), ephemeral=True)
 
-    @app_commands.guild_only()
     @app_commands.command(name="undo", description="Take back the last action of this channel's encounter (GM)")
     async def undo(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)

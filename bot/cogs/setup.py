@@ -49,7 +49,6 @@ def _can(have: discord.Permissions, in_thread: bool, *, gm_channel: bool = False
     return [(needed, bool(getattr(have, needed.flag))) for needed in shown]
 
 
-@app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class SetupCog(commands.GroupCog, group_name="setup", group_description="Server settings (Manage Server)"):
     def __init__(self, bot: GrievousBot) -> None:

@@ -131,8 +131,10 @@ def value_form(decision_id: int, choice: str) -> discord.ui.Modal:
     label, placeholder = VALUE_PROMPTS[choice]
     form = discord.ui.Modal(title=decision_embeds.decision_label(choice).rstrip("\u2026"), timeout=None,
                             custom_id=f"{GM_VALUE_PREFIX}{decision_id}:{choice}")
-    form.add_item(discord.ui.TextInput(label=label, placeholder=placeholder, max_length=200,
-                                       custom_id=VALUE_INPUT))
+    # A Label holds the input: a text input in an action row, and its own label, are deprecated in modals
+    # (components/reference.mdx "Text Input", "Label").
+    form.add_item(discord.ui.Label(text=label, component=discord.ui.TextInput(
+        placeholder=placeholder, max_length=200, custom_id=VALUE_INPUT)))
     return forms.unstored(form)
 
 
