@@ -220,8 +220,9 @@ class Spec:
                     miss(part, "multipart part is neither payload_json nor files[n]")
             if isinstance(body, dict) and op.id not in FILES_UNDECLARED:
                 body.update({part: "" for part in files})
-            if isinstance(ex.body, dict):
-                for problem_field, rule in _file_mapping(ex.body, files):
+            if isinstance(ex.body, dict):  # a callback's message is its `data`
+                message = ex.body.get("data") if op.id == "create_interaction_response" else ex.body
+                for problem_field, rule in _file_mapping(message if isinstance(message, dict) else {}, files):
                     miss(problem_field, rule)
         else:
             kind = "application/json"
