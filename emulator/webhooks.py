@@ -86,7 +86,8 @@ class InteractionWebhooks:
         retry_after = self.emu.callback_retry_after
         reply = json_reply({"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
                            status=429)
-        reply.headers.update({"Retry-After": str(retry_after), "X-RateLimit-Scope": "user", "Via": "1.1 google"})
+        reply.headers.update({"Retry-After": str(retry_after), "X-RateLimit-Scope": "user", "Via": "1.1 google",
+                              "X-Emulator-Fault": fault})  # sent by a fault switch, marked (not Discord's)
         return reply
 
     async def callback(self, request: web.Request) -> web.Response:
