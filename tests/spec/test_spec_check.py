@@ -141,8 +141,9 @@ def test_files_must_match_their_attachments() -> None:
 
 
 def test_the_documented_exceptions_pass() -> None:
-    assert [e.name for e in EXCEPTIONS] == ["snowflakes accepted as numbers", "files[n] parts on callbacks and webhooks",
-                                           "nsfw on commands", "a 429 body without code"]
+    assert [e.name for e in EXCEPTIONS] == ["snowflakes accepted as numbers",
+                                           "files[n] parts on callbacks and webhooks", "nsfw on commands",
+                                           "a 429 body without code"]
     # a snowflake as a number, in a request (not in an answer)
     reply = {"content": "x", "message_reference": {"message_id": 123456789012345678}}
     assert spec().check_request(spec().find("POST", "/api/v10/channels/1/messages"),  # type: ignore[arg-type]
