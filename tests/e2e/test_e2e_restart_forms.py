@@ -113,8 +113,10 @@ async def test_a_dice_form_submitted_without_its_button_message_gets_the_forged_
     modal = await opened.modal()
     data = {"custom_id": modal["custom_id"],
             "components": [{"type": 1, "components": [{"type": 4, "custom_id": "value", "value": "shock=9"}]}]}
+    # Opened by the press (a submit always comes from an opened modal: its metadata names the press), but
+    # carrying no message.
     handle = table.emu._dispatch_interaction(type=5, user=table.gm, channel=opened.channel, data=data,
-                                             name=modal["custom_id"], message=None)
+                                             name=modal["custom_id"], message=None, opened_by=opened)
     assert "not one Grievous made" in await one_line(handle)
     assert any(b.endswith(":dice") for b in table.buttons(hit))  # still waiting for the GM
 
