@@ -48,6 +48,9 @@ def attack_weapon(c: Character, spec: str | int | None, catalog: ArsHarnCatalog)
         for hand, index in zip(HANDS, c.held, strict=True):
             if index is not None and arm_usable(c, hand):
                 return Chosen(c.weapons[index], index, hand)
+        for index, weapon in enumerate(c.weapons):  # a beast's own bite or claws
+            if weapon.natural is not None and natural_usable(c, weapon):
+                return Chosen(weapon, index, None)
         raise IllegalAction(f"{c.name} holds no usable weapon: ready one, pick one up, or attack with Fist, "
                             f"Kick or Headbutt")
     index = find_on_sheet(c, spec)

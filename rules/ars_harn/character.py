@@ -28,6 +28,7 @@ CONDITIONS = ("shock", "prone", "unconscious", "incapacitated", "dead")
 LIMBS = ("left_arm", "right_arm", "left_leg", "right_leg")
 SIDES = ("left", "right")
 HANDS = ("right", "left")
+NATURAL_LIMBS = ("arm", "leg", "head")  # the limb a natural weapon needs usable
 # A character's main hand is the right, the off hand the left (docs/rules/ars-harn.md, "Hands").
 HAND_ROLES = {"main": "right", "off": "left"}
 PENDING_KINDS = ("shock", "kill")
@@ -387,7 +388,8 @@ def _weapon(spec: Any, who: str, catalog: ArsHarnCatalog) -> tuple[Weapon, Any]:
         weapon = catalog.weapon(spec)
         return weapon, weapon.name
     data = as_mapping(spec, who)
-    allowed = ("name", "skill", "weight", "init", "atk", "dfn", "blunt", "edge", "point", "hands", "missile")
+    allowed = ("name", "skill", "weight", "init", "atk", "dfn", "blunt", "edge", "point", "hands", "missile",
+               "natural")
     for key in data:
         if key not in allowed:
             raise SheetError(f"{who}: unknown field '{key}' (inline weapons take {', '.join(allowed)})")
@@ -409,6 +411,10 @@ def _weapon(spec: Any, who: str, catalog: ArsHarnCatalog) -> tuple[Weapon, Any]:
                 raise SheetError(f"{who}: field 'missile' has unknown range '{band}' "
                                  f"(ranges: {', '.join(catalog.range_bands)})")
             missile[band] = get_int(raw, band, f"{who}: missile", low=0, high=100)
+    # a beast's bite or claws: a part of its body (the limb that wields it), never held, readied or dropped
+    natural = data.get("natural")
+    if natural is not None and natural not in NATURAL_LIMBS:
+        raise SheetError(f"{who}: field 'natural' must be one of {', '.join(NATURAL_LIMBS)}, not {natural!r}")
     weapon = Weapon(
         name=name,
         skill=get_str(data, "skill", who, "Brawling").strip() or "Brawling",
@@ -419,6 +425,7 @@ def _weapon(spec: Any, who: str, catalog: ArsHarnCatalog) -> tuple[Weapon, Any]:
         damage=damage,
         hands=get_int(data, "hands", who, 1, low=1, high=2),
         missile=missile,
+        natural=natural,
     )
     if weapon.weight > 1000:
         raise SheetError(f"{who}: field 'weight' must be at most 1000")
@@ -427,6 +434,8 @@ def _weapon(spec: Any, who: str, catalog: ArsHarnCatalog) -> tuple[Weapon, Any]:
                               "hands": weapon.hands}
     if missile is not None:
         normal["missile"] = missile
+    if natural is not None:
+        normal["natural"] = natural
     return weapon, normal
 
 

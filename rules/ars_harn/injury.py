@@ -104,7 +104,7 @@ def drop_from_hand(c: Character, hand: str) -> tuple[Character, str | None]:
     """Whatever ``hand`` holds falls to the ground (a two-handed weapon leaves both hands)."""
     position = 0 if hand == "right" else 1
     index = c.held[position]
-    if index is None:
+    if index is None or c.weapons[index].natural is not None:  # a bite or a claw is never let go of
         return c, None
     held = tuple(None if h == index else h for h in c.held)
     dropped = tuple(sorted({*c.dropped, index}))
