@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, cast
 from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Event, PendingDecision
+from bot.db.models import Event, GuildSettings, PendingDecision
 from bot.services.projection import projected
 from bot.services.results import EventView, PendingDecisionView, event_view, pending_view
 from bot.services.viewer import Seat, Viewer
@@ -253,6 +253,21 @@ class AnswerLog:
                                       .values(message_id=bindparam("message")), posted)
 
         await self._rt.transact(None, work)
+
+    async def gm_parts(self, event_ids: Sequence[int]) -> dict[int, tuple[EventView, int]]:
+        """The GM's part of these events' late posts, as a live answer sends it: an NPC's secret action with
+        dice, on a server with a GM channel -> the whole event (unprojected: for the GM only) and that channel."""
+        if not event_ids:
+            return {}
+
+        async def work(session: AsyncSession) -> dict[int, tuple[EventView, int]]:
+            rows = await session.execute(
+                select(Event, GuildSettings.gm_channel_id).join(GuildSettings, GuildSettings.guild_id == Event.guild_id)
+                .where(Event.id.in_(list(event_ids)), GuildSettings.gm_channel_id.is_not(None)))
+            return {row.id: (event_view(row), gm_channel) for row, gm_channel in rows
+                    if gm_channel is not None and row.payload.get("secret") and row.payload.get("rolls")}
+
+        return await self._rt.read(work)
 
     async def open_decisions(self, event_ids: Sequence[int]) -> dict[int, list[PendingDecisionView]]:
         """The GM decisions these events asked for that are still open, by event: a late post carries their

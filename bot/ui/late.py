@@ -142,6 +142,7 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
     settled: dict[int, int | None] = {}
     answers = bot.services.runtime.answers
     open_decisions = await answers.open_decisions([event.id for event in events])
+    gm_parts = await answers.gm_parts([event.id for event in events])
     for event in events:
         channel = bot.get_partial_messageable(event.channel_id)
         # The buttons the answer would have carried: the GM's for every decision still open, then Details.
@@ -159,6 +160,8 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
             log.warning("could not post event %s late in channel %s (tried again): %s",
                         event.id, event.channel_id, exc)
             continue
+        if event.id in gm_parts:  # the NPC's dice the table's post leaves out: to the GM channel, once
+            await _to_gm_channel(bot, *gm_parts[event.id])
         on_message = [item.decision_id for item in (view.children if view is not None else [])
                       if isinstance(item, GMDecisionButton)]
         try:
@@ -166,3 +169,14 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
         except Exception:  # the buttons work anyway; a decision settled elsewhere leaves them on this post
             log.exception("could not note the message of event %s's GM buttons", event.id)
     return settled
+
+
+async def _to_gm_channel(bot: GrievousBot, whole: EventView, gm_channel_id: int) -> None:
+    """The GM's part of a late post. A GM channel that refuses it is logged: the GM still has the Details
+    button on the channel's post."""
+    try:
+        await bot.get_partial_messageable(gm_channel_id).send(embed=late_embeds.late_details(whole),
+                                                              allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.warning("could not post the GM's part of event %s late in GM channel %s: %s", whole.id, gm_channel_id,
+                    exc)

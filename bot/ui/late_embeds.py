@@ -47,12 +47,17 @@ def late(event: EventView) -> discord.Embed:
     """The event's result, marked late: an action's full roll (not an NPC's secret one), else its log line."""
     summary = event.summary or {}
     if "outcome" in summary and summary.get("system") and not summary.get("secret"):
-        embed = event_details(event)
-        title = (embed.title or "").removeprefix("\U0001f50e ")
-        embed.title = limits.clip(f"\u23f0 {LATE}{title}", limits.TITLE)
-        embed.description = limits.clip(f"{late_note(event)}\n{embed.description or ''}".strip(),
-                                        limits.DESCRIPTION)
-        return limits.fit(embed)
+        return late_details(event)
     line = event_line(event)
     return limits.fit(_embed(limits.clip(_late_title(event.id), limits.TITLE),
                              f"{late_note(event)}\n{line}"))
+
+
+def late_details(event: EventView) -> discord.Embed:
+    """An action's full roll, marked late: the channel's late post, or (the whole event) the GM's part of an
+    NPC's secret action, for the GM channel as a live answer's is."""
+    embed = event_details(event)
+    title = (embed.title or "").removeprefix("\U0001f50e ")
+    embed.title = limits.clip(f"\u23f0 {LATE}{title}", limits.TITLE)
+    embed.description = limits.clip(f"{late_note(event)}\n{embed.description or ''}".strip(), limits.DESCRIPTION)
+    return limits.fit(embed)

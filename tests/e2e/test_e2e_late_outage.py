@@ -251,3 +251,26 @@ async def test_a_players_retry_of_an_applied_attack_is_one_line_and_a_real_secon
         assert blow(0, 2) in message_text(await run(emu, "attack", attack(fight, channel, 2), user=fight.world.gm,
                                                     channel=channel))
     assert await attacks_on(empty_db_url, "Bandit0 2") == 2
+
+
+async def test_a_secret_npc_attack_posted_late_keeps_its_dice_from_the_table_and_gives_them_to_the_gm_channel(
+        fight: Fight, empty_db_url: str) -> None:
+    """Secret rolls on, with a GM channel: an NPC's attack whose answer failed is posted late in the channel
+    without its dice (projected for the table), and its whole roll goes to the GM channel, as a live answer's."""
+    emu, channel = fight.emu, fight.channels[0]
+    screen = emu.add_channel(fight.world.guild, "gm-screen")
+    manager = fight.world.guild.members[emu.state.owner.id]
+    await run(emu, "setup secret-rolls", {"on": True, "gm_channel": screen}, user=manager, channel=channel)
+    emu.callback_faults = ["cloudflare"]
+    await (await send_attack(fight, channel, 1)).message(DEADLINE)
+    await all_posted_in(fight, [blow(0, 1)], empty_db_url)
+    [post] = late_posts(emu, channel)
+    assert "Dice" not in message_text(post) and " vs " not in message_text(post), message_text(post)
+
+    def gm_part() -> list[Message]:
+        return [m for m in emu.messages(screen) if late_embeds.LATE in message_text(m)]
+
+    await emu.wait_until(gm_part, DEADLINE, "the GM's part in the GM channel")
+    await asyncio.sleep(0.3)
+    [whole] = gm_part()
+    assert blow(0, 1) in message_text(whole) and "Dice" in message_text(whole), message_text(whole)
