@@ -101,6 +101,8 @@ class Pages:
             return found.name if found is not None else None
 
         def channel(channel_id: int) -> str | None:
+            if viewer.channels is not None and channel_id not in viewer.channels:
+                return None  # as Discord shows a mention of a channel one may not view: no name
             found = guild.get_channel_or_thread(channel_id) if guild is not None else None
             return found.name if found is not None else None
 

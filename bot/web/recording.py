@@ -19,16 +19,16 @@ def label(session: Session) -> str:
 class Recorder:
     def __init__(self) -> None:
         self._labels: dict[str, str] = {}
-        self.bodies: dict[str, list[bytes]] = defaultdict(list)
+        self.bodies: dict[str, list[tuple[str, bytes]]] = defaultdict(list)  # label -> (path, body) in order
 
     def opened(self, request: web.Request, session: Session) -> None:
         self._labels[session.id] = label(session)
 
     def received(self, request: web.Request, body: bytes) -> None:
         session_id = request.get(SESSION_ID)
-        self.bodies[self._labels.get(session_id, "anonymous") if isinstance(session_id, str) else "anonymous"] \
-            .append(body)
+        who = self._labels.get(session_id, "anonymous") if isinstance(session_id, str) else "anonymous"
+        self.bodies[who].append((request.path, body))
 
     def of(self, who: str) -> bytes:
         """Everything ``who`` (a label) received, joined."""
-        return b"\n".join(self.bodies.get(who, []))
+        return b"\n".join(body for _, body in self.bodies.get(who, []))

@@ -68,7 +68,7 @@ class Reader:
 
     async def open(self, url: str) -> tuple[int, str]:
         async with self.http.get(url) as response:
-            text = await response.text()
+            text = await response.text(errors="replace")
             self.pages.append(text)
             return response.status, text
 
