@@ -90,6 +90,21 @@ async def test_links_are_single_use_and_pages_refuse_without_a_session(table: An
         assert "ended" in answer.content
         status, _ = await reader.open(f"{web.base_url}/web/roster")
         assert status == 401
+        # Another member's sessions: a manager may end them, a player may not.
+        bobs = Reader.new()
+        try:
+            assert (await bobs.open(await link(table, table.bob)))[0] == 200
+            refused = await table.line("web", {"revoke": True, "member": table.bob}, user=table.alice)
+            assert "only a server manager" in refused
+            assert (await bobs.open(f"{web.base_url}/web/roster"))[0] == 200
+            answer = await table.run("web", {"revoke": True, "member": table.bob}, user=table.manager)
+            assert "Bob's web sessions are ended (1 session open)" in answer.content
+            assert (await bobs.open(f"{web.base_url}/web/roster"))[0] == 401
+            assert "member: is only for revoke:true" in await table.line("web", {"member": table.bob},
+                                                                          user=table.manager)
+            assert "only the GM" in await table.line("web", {"view": "table"}, user=table.alice)
+        finally:
+            await bobs.close()
     finally:
         await reader.close()
 
