@@ -96,6 +96,9 @@ class Wound:
     bleeding: bool = False
     penalty: int = 0
     note: str = ""
+    # Days of rest until the wound's next healing roll (ars-harn) or its next step down (Fading Suns); None: the
+    # system counts no days for it (Pendragon heals by the week of rest) or nothing is due.
+    next_healing: int | None = None
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,7 @@ PROFILE = SystemProfile(
     # issue 22 §3: a G4 showed "bleeding" for a week with nothing saying what that meant
     bleeding_note=("\U0001fa78 each bleeding wound: \u22121 to Shock and Fatigue rolls, until a chirurgy success "
                    "or a healing spell stops it (or it heals below grievous)"),
+    healing_next="next healing roll after {days} more days of rest",
     describers="bot.ui.outcomes.ars_harn",
     secret_fields=frozenset({
         "total", "die", "ease_factor", "critical_ease_factor", "modifiers", "effective_impact",

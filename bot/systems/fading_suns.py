@@ -93,6 +93,7 @@ PROFILE = SystemProfile(
     ),
     way_out_cost="that is their action this turn",
     bleeding_note="",
+    healing_next="a severity better after {days} more days of rest",
     describers="bot.ui.outcomes.fading_suns",
     secret_fields=frozenset({
         "roll", "goal", "modifiers", "victory_points", "location_roll", "damage_before_armor", "armor",

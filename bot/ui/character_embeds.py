@@ -95,6 +95,16 @@ def wound_note(note: str) -> str:
                      else plain(part) for part in parts)
 
 
+def healing_next(wound: Wound, system: str) -> str | None:
+    """What comes next for the wound with rest, in the system's words (``next healing roll after 3 more days of
+    rest``); None where the system counts no days."""
+    profile = profile_of(system)
+    if profile is None or not profile.healing_next or wound.next_healing is None:
+        return None
+    words = profile.healing_next.format(days=wound.next_healing)
+    return words.replace(" 1 more days", " 1 more day")
+
+
 def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:
     """The wounds in one field's value; what does not fit is counted, pointing at /injuries."""
     return _wound_values(wounds, system, fields=1, more="see /injuries")[0]

@@ -167,6 +167,8 @@ class Pages:
             viewer, "character.html", title=view.name, name=view.name, npc=view.npc,
             owner=names.user(view.owner_id) if not view.npc else None,
             injuries=card(character_embeds.injuries(view), names, footer=False), sheet=card(sheet, names),
+            healing=[(to_html(character_embeds.wound_brief(w, view.system)), words) for w in view.wounds
+                     if (words := character_embeds.healing_next(w, view.system))],
             diagram=view.picture is not None, alt=diagram_alt(view))
 
     async def diagram(self, request: web.Request) -> web.StreamResponse:

@@ -30,13 +30,15 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
     for piece in c.armour:  # the locations as the pack names them ("Upper Arm", not "upper_arm")
         equipment.append((piece.name, ", ".join(catalog.locations[key].label if key in catalog.locations else key
                                                 for key in piece.locations)))
+    interval = catalog.numbers.healing_interval_days  # every wound rolls at the end of each interval of rest
     wounds = tuple(
         Wound(index=w.index,
               location=f"{w.side} {catalog.locations[w.location].label}" if w.side
               else catalog.locations[w.location].label,
               code=w.code, severity=catalog.severities.get(w.severity, w.severity), levels=w.levels,
               bleeding=w.bleeding, penalty=-w.levels,
-              note=", ".join(n for n, on in (("amputated", w.amputated), ("treated", w.treated)) if on))
+              note=", ".join(n for n, on in (("amputated", w.amputated), ("treated", w.treated)) if on),
+              next_healing=interval - c.rest_days % interval)
         for w in c.wounds
     )
     flags = list(c.conditions)

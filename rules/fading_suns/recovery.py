@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.errors import IllegalAction, RulesError, UnknownEntry
+from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character, WoundState
 from rules.fading_suns.context import Ctx
 from rules.fading_suns.goals import Goal, goal_roll, parse_modifiers, penalties, report, situational
@@ -101,7 +102,12 @@ def _step_down(ctx: Ctx, wound: WoundState) -> WoundState | None:
 
 
 def heal_days(ctx: Ctx, wound: WoundState) -> int | None:
-    severity = ctx.catalog.severity(wound.severity)
+    return heal_days_in(ctx.catalog, wound)
+
+
+def heal_days_in(catalog: FadingSunsCatalog, wound: WoundState) -> int | None:
+    """The days of rest ``wound`` needs to step down a severity (None: it does not heal by rest)."""
+    severity = catalog.severity(wound.severity)
     return severity.treated_heal_days if wound.treated else severity.heal_days
 
 

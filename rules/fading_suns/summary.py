@@ -8,6 +8,7 @@ from rules.fading_suns.body import carried_kg, enc_kg, load_modifier, mass_cap
 from rules.fading_suns.catalog import FadingSunsCatalog, kg
 from rules.fading_suns.character import parse
 from rules.fading_suns.goals import penalties
+from rules.fading_suns.recovery import heal_days_in
 from rules.fading_suns.rulings import Rulings
 from rules.model import SheetSummary, Wound
 
@@ -57,8 +58,10 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rulings: Rulings | None = 
             notes.append("treated")
         if w.progress:
             notes.append(f"{w.progress} days healed")
+        needed = heal_days_in(catalog, w)
         wounds.append(Wound(index=w.index, location=_place(catalog, w.location), code=w.severity[:3].upper(),
-                            severity=w.severity, penalty=severity.goal, note=", ".join(notes)))
+                            severity=w.severity, penalty=severity.goal, note=", ".join(notes),
+                            next_healing=max(0, needed - w.progress) if needed is not None else None))
     condition = ", ".join([*char.conditions, *(f"{name} dropped" for name in char.dropped)]) or "ok"
     if char.pending:
         condition += f"; {len(char.pending)} pending roll(s)"

@@ -144,7 +144,7 @@ async def test_the_page_in_a_browser_for_a_player_the_gm_and_the_table(table: An
                 if size == "phone-360":
                     await browser.shot("roster")
                 page = await browser.open(f"{base}/character/Bjorn")
-                assert "Wounds (1)" in page
+                assert "Wounds (1)" in page and "next healing roll after 5 more days of rest" in page
                 await fits(browser, "character")
                 [(width_px, alt)] = await images_loaded(browser)
                 assert width_px > 0 and alt.startswith("Body diagram of Bjorn: ") and "Thigh" in alt, alt

@@ -23,3 +23,26 @@ def test_fading_suns_each_armour_piece_is_listed_once_with_what_it_covers() -> N
     name, value = pieces[0]
     assert name.lower() == "synthsilk" and "S4 P4 I3 E3;" in value and "," in value  # several locations, once
     assert "broadsword dropped" in summary.condition
+
+
+def test_ars_harn_a_wound_says_the_days_of_rest_to_its_next_healing_roll() -> None:
+    """Seed (ars-harn healing): each wound gets a healing roll at the end of every 5 days of rest; 7 days rested
+    leave 3 to the next roll."""
+    catalog = load_catalog("ars-harn")
+    sheet = {"name": "Bjorn", "str": 1, "sta": 1, "dex": 1, "qik": 1, "abilities": {"Sword": 5},
+             "wounds": [{"location": "thigh", "side": "left", "aspect": "edge", "code": "S2"}], "rest_days": 7}
+    [wound] = get_engine("ars-harn").summarize(sheet, catalog).wounds
+    assert catalog.numbers.healing_interval_days == 5 and wound.next_healing == 3
+
+
+def test_fading_suns_a_wound_says_the_days_of_rest_to_its_next_step_down() -> None:
+    """A wound steps down after its severity's healing days (fewer treated); days already rested count, and a
+    crippled location that was never treated does not mend by rest."""
+    catalog = load_catalog("fading-suns")
+    base = {"name": "Erian", "str": 5, "dex": 6, "end": 5, "wits": 5, "skills": {"melee": 5}}
+    wounds = [{"location": "chest", "severity": "major", "progress": 4},
+              {"location": "chest", "severity": "major", "progress": 4, "treated": True},
+              {"location": "right_leg", "severity": "crippled"}]
+    summary = get_engine("fading-suns").summarize({**base, "wounds": wounds}, catalog)
+    major = catalog.severity("major")
+    assert [w.next_healing for w in summary.wounds] == [major.heal_days - 4, major.treated_heal_days - 4, None]
