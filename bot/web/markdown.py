@@ -28,7 +28,7 @@ _PAIRS = (
     (re.compile(r"(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])"), "em"),
 )
 _MENTION = re.compile(r"&lt;(@&amp;|@!?|#)(\d{1,20})&gt;")
-_TIME = re.compile(r"&lt;t:(-?\d{1,12})(?::[tTdDfFR])?&gt;")
+_TIME = re.compile(r"&lt;t:(-?\d{1,12})(?::([tTdDfFR]))?&gt;")
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,8 @@ def _time(match: re.Match[str]) -> str:
         moment = datetime.fromtimestamp(int(match.group(1)), UTC)
     except (OverflowError, OSError, ValueError):
         return match.group(0)
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+    style = match.group(2) or "f"  # Discord's styles: t/T a time, d/D a date, the others both
+    return moment.strftime("%H:%M UTC" if style in "tT" else "%Y-%m-%d" if style in "dD" else "%Y-%m-%d %H:%M UTC")
 
 
 def to_html(text: str | None, names: Names | None = None) -> Markup:
