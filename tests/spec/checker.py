@@ -153,16 +153,19 @@ class Spec:
         self.operations: dict[str, list[Operation]] = {m.upper(): [] for m in METHODS}
         for path_name, item in raw["paths"].items():
             for method in METHODS:
-                if method in item:
-                    self.operations[method.upper()].append(self._operation(path_name, method, item[method]))
+                if method in item:  # requests read from the open copy, answers from the closed one
+                    request_op = self.request_spec["paths"][path_name][method]
+                    self.operations[method.upper()].append(self._operation(path_name, method, request_op,
+                                                                           item[method]))
         for ops in self.operations.values():  # literal segments before parameters: @original before {message_id}
             ops.sort(key=lambda op: (op.path.count("{"), -len(op.path)))
         self._validators: dict[tuple[str, str], Draft202012Validator] = {}
 
-    def _operation(self, path: str, method: str, op: JSONDict) -> Operation:
+    def _operation(self, path: str, method: str, request_op: JSONDict, op: JSONDict) -> Operation:
         pattern = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$")
-        query = {p["name"]: p.get("schema", {}) for p in op.get("parameters", []) if p.get("in") == "query"}
-        body = {kind: c.get("schema", {}) for kind, c in (op.get("requestBody") or {}).get("content", {}).items()}
+        query = {p["name"]: p.get("schema", {}) for p in request_op.get("parameters", []) if p.get("in") == "query"}
+        body = {kind: c.get("schema", {})
+                for kind, c in (request_op.get("requestBody") or {}).get("content", {}).items()}
         responses: dict[str, JSONDict] = {}
         for status, answer in op.get("responses", {}).items():
             ref = answer.get("$ref", "")
