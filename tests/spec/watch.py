@@ -2,12 +2,14 @@
 fixture): it listens to every emulator of the process (emulator/traffic.py) and, when the test ends, fails it
 with each mismatch, named by route, field and rule.
 
-`GRIEVOUS_SPEC_REPORT=FILE` appends the mismatches to FILE instead of failing (for counting them across a run).
+`GRIEVOUS_SPEC_REPORT=FILE` appends the mismatches to FILE instead of failing (for counting them across a run),
+with a `#` line per test: how much traffic it checked, and how long the check took.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -59,10 +61,13 @@ def spec_check(request: pytest.FixtureRequest) -> Iterator[SpecWatch | None]:
         traffic.DISPATCH_SINKS.remove(watch.dispatches.append)
     if not watch.exchanges and not watch.dispatches:
         return
+    started = time.perf_counter()
     found = watch.mismatches()
     report = os.environ.get("GRIEVOUS_SPEC_REPORT")
     if report:
         with open(report, "a", encoding="utf-8") as out:
+            out.write(f"# {request.node.nodeid}\tchecked {len(watch.exchanges)} exchanges and "
+                      f"{len(watch.dispatches)} dispatches in {time.perf_counter() - started:.3f} s\n")
             out.writelines(f"{request.node.nodeid}\t{line}\n" for line in found)
         return
     if found:
