@@ -17,7 +17,7 @@ from bot.services.characters import load_character
 from bot.services.results import ActionReport, CharacterView, PartyView, TreatmentOffer
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
-from bot.services.snapshots import character_view, ordered_combatants
+from bot.services.snapshots import character_view, ordered_combatants, readiness
 from bot.system_commands import require_in_system
 from bot.systems import profile_of
 
@@ -41,6 +41,9 @@ def neutral_method(method: str) -> str:
     key = method.strip().casefold().replace("-", "_")
     return METHOD_ALIASES.get(key, METHOD_ALIASES.get(key.replace("_", " "), key))
 
+
+# a healer in one of these states (TurnReadiness reasons) cannot treat anyone
+_CANNOT_TREAT = frozenset({"dead", "dying", "unconscious", "incapacitated"})
 
 class InjuryService:
     def __init__(self, runtime: Runtime) -> None:
@@ -117,7 +120,9 @@ class InjuryService:
                 await access.require_control(session, actor, patient, "treat them")
             else:
                 await access.require_control(session, actor, healer, f"treat with {healer.name}'s skill")
+                await self._require_awake(session, healer)
                 if not await access.controls(session, actor, patient):
+                    await self._require_wounded(session, patient)
                     payload = {"patient_id": patient.id, "patient": patient.name, "healer_id": healer.id,
                                "healer": healer.name, "method": neutral_method(method), "options": opts,
                                "dice": dice_text, "system": patient.system}
@@ -210,6 +215,19 @@ class InjuryService:
         for name, value in options.items():
             action[profile.modifier_option if name == "modifier" else name] = value
         return action_type, action
+
+    async def _require_awake(self, session: AsyncSession, healer: Character) -> None:
+        """A healer who is unconscious, dying, incapacitated or dead treats nobody (issue 34, N7)."""
+        catalog = await self._rt.catalog_for(session, healer.guild_id, healer.system)
+        ready = readiness(self._rt, healer.system, healer.sheet, catalog)
+        if ready.reason in _CANNOT_TREAT:
+            raise UserError(f"{healer.name} {ready.words or 'is ' + ready.reason}: they cannot treat anyone now")
+
+    async def _require_wounded(self, session: AsyncSession, patient: Character) -> None:
+        """No offer of treatment to a character with no wound (issue 34, N7)."""
+        catalog = await self._rt.catalog_for(session, patient.guild_id, patient.system)
+        if not character_view(self._rt, patient, catalog).wounds:
+            raise UserError(f"{patient.name} has no wound to treat")
 
     @staticmethod
     async def _healer(session: AsyncSession, actor: Actor, patient: Character, name: str | None) -> Character | None:

@@ -55,6 +55,19 @@ async def test_pendragon_first_aid_by_a_healer_and_rest_by_the_week(services: An
         await services.injuries.heal(gm, "Bandit 1", "spell", {})
 
 
+async def test_no_treatment_is_offered_for_nothing_nor_by_someone_unconscious(services: Any, manager: Any,
+                                                                              alice: Any, bob: Any, gm: Any) -> None:
+    """Issue 34, N7: "Sister Ilse offers Kaz Ortega remedy" to an unhurt Kaz; an unconscious healer's offer."""
+    await _table(services, manager, alice, gm, "fading-suns", {"dex": 6, "wits": 5, "skills.melee": 5,
+                                                               "skills.remedy": 5}, ["broadsword"])
+    await services.characters.create(bob, "Kaz Ortega", {"dex": 5, "skills.melee": 4}, ["broadsword"], [])
+    with pytest.raises(UserError, match=r"^Kaz Ortega has no wound to treat$"):
+        await services.injuries.heal(alice, "Kaz Ortega", "remedy", {"healer": "Hero"})
+    await services.characters.edit_stat(gm, "Hero", "conditions", "unconscious")
+    with pytest.raises(UserError, match=r"^Hero is unconscious: they cannot treat anyone now$"):
+        await services.injuries.heal(alice, "Kaz Ortega", "remedy", {"healer": "Hero"})
+
+
 @pytest.mark.parametrize(("system", "sheet", "weapon", "fumble", "engine_action"), [
     ("ars-harn", {"str": 1, "sta": 1, "dex": 1, "qik": 0, "abilities.Sword": 5}, "Broadsword", None, "ready"),
     ("pendragon", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword": 16}, "sword",
