@@ -80,7 +80,7 @@ def _one_character(outcome: Outcome) -> bool:
 
 
 def _without(record: R, secret: frozenset[str]) -> R:
-    """``record`` with each field named in ``secret`` back at its default (None, or empty: left out), nested
+    """``record`` with each field named in ``secret`` back at its default (None, empty or zero: left out), nested
     records too."""
     changes: dict[str, object] = {}
     for f in fields(record):
@@ -89,7 +89,7 @@ def _without(record: R, secret: frozenset[str]) -> R:
         value = getattr(record, f.name)
         if f.name in secret:
             default = f.default_factory() if f.default_factory is not MISSING else f.default
-            if (default is None or default in ({}, ())) and value != default:
+            if value != default:
                 changes[f.name] = default
         elif isinstance(value, Record):
             inner = _without(value, secret)

@@ -96,7 +96,7 @@ PROFILE = SystemProfile(
     healing_next="a severity better after {days} more days of rest",
     describers="bot.ui.outcomes.fading_suns",
     secret_fields=frozenset({
-        "roll", "goal", "modifiers", "victory_points", "location_roll", "damage_before_armor", "armor",
+        "roll", "goal", "modifiers", "penalties", "victory_points", "location_roll", "damage_before_armor", "armor",
         "armor_rating", "damage",
     }),
 )

@@ -109,6 +109,6 @@ PROFILE = SystemProfile(
     describers="bot.ui.outcomes.pendragon",
     secret_fields=frozenset({
         "face", "total", "target", "modifiers", "hit_points", "amount", "fall_damage", "damage_taken",
-        "damage_rolled", "armour",
+        "damage_rolled", "armour", "size",
     }),
 )

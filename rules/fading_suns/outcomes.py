@@ -237,7 +237,9 @@ class AttackOutcome(Outcome):
             defense = replace(defense, roll=defense.roll.hiding_numbers())
         # the victory points that got through are the two rolls' difference: they go with the defence; the
         # target's armour and shield (its sheet) with the damage that got through them
-        return replace(self, defense=defense, net_victory_points=None, after=self.after.hiding_rolls("defender"),
+        # and its wound penalties after the blow (its goals' modifiers)
+        return replace(self, defense=defense, net_victory_points=None,
+                       after=replace(self.after.hiding_rolls("defender"), penalties=Penalties()),
                        shield=None, armor=None, armor_rating=None, armor_pieces=(), damage=None)
 
 

@@ -15,6 +15,9 @@ from typing import Any, Self
 from rules.outcome import OMIT_NONE, DecisionRequest, FightEnd, Outcome, Record, stored_as
 
 SIDES = ("attacker", "defender")
+# the rolls a blow calls for from whoever it hurt (unlabelled by side): Knockdown, the fall, a major wound's CON,
+# Valorous and the characteristic lost
+HURT_ROLLS = frozenset({"knockdown", "fall", "fall_damage", "major_wound", "valorous", "stat_loss"})
 
 # -- the parts ----------------------------------------------------------------------------------------
 
@@ -31,6 +34,10 @@ class RollView(Record):
     @property
     def made(self) -> bool:
         return self.face is not None
+
+    def hiding_view(self) -> RollView:
+        """What the roll did, without its die, total or target (a secret NPC's, as a player reads it)."""
+        return RollView(result=self.result)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,11 @@ class Knockdown(Record):
             del out["fall_damage"]
         return out
 
+    def hiding_numbers(self) -> Knockdown:
+        """What the check did, without the damage, SIZ, die or DEX behind it (a secret NPC's, as a player reads it)."""
+        return Knockdown(automatic=self.automatic, skill=self.skill, result=self.result, passed=self.passed,
+                         pending=self.pending)
+
 
 @dataclass(frozen=True)
 class Fall(Record):
@@ -90,6 +102,10 @@ class Fall(Record):
             return {"pending": True}
         return super().to_dict()
 
+    def hiding_numbers(self) -> Fall:
+        """What the fall did, without its die, DEX or damage (a secret NPC's, as a player reads it)."""
+        return Fall(result=self.result, passed=self.passed, pending=self.pending)
+
 
 @dataclass(frozen=True)
 class MajorWoundEffects(Record):
@@ -98,6 +114,11 @@ class MajorWoundEffects(Record):
     conscious_roll: RollView | None = None
     valorous_roll: RollView | None = None
     stat_lost: str | None = None
+
+    def hiding_numbers(self) -> MajorWoundEffects:
+        """What the rolls did, without their dice or the CON and Valorous they were against."""
+        return replace(self, conscious_roll=None if self.conscious_roll is None else self.conscious_roll.hiding_view(),
+                       valorous_roll=None if self.valorous_roll is None else self.valorous_roll.hiding_view())
 
 
 @dataclass(frozen=True)
@@ -238,23 +259,33 @@ class AttackOutcome(PendragonOutcome):
 
     @property
     def target_roll_labels(self) -> frozenset[str]:
-        return frozenset({"defender", "defender_damage"})
+        """The defender's d20 and damage, and the rolls the blow called for when it hurt the defender."""
+        own = frozenset({"defender", "defender_damage"})
+        return own | HURT_ROLLS if self.loser == "defender" else own
 
     def hiding_target(self) -> Self:
         hidden = self
         if self.defender_roll is not None:
             hidden = replace(hidden, defender_roll=self.defender_roll.hiding_numbers())
         if self.loser == "defender":  # the target's armour and hit points (its sheet), and what got through
-            hidden = replace(hidden, armour=None, damage_taken=None, hit_points=None,
-                             hit_points_after=replace(self.hit_points_after, defender=None))
+            hidden = replace(self._hiding_hurt(hidden), hit_points_after=replace(self.hit_points_after, defender=None))
         return hidden
 
     def hiding_actor(self) -> Self:
         hidden = replace(self, attacker_roll=self.attacker_roll.hiding_numbers())
         if self.loser == "attacker":  # the NPC lost its own attack: its armour and hit points (its sheet)
-            hidden = replace(hidden, armour=None, damage_taken=None, hit_points=None,
-                             hit_points_after=replace(self.hit_points_after, attacker=None))
+            hidden = replace(self._hiding_hurt(hidden), hit_points_after=replace(self.hit_points_after, attacker=None))
         return hidden
+
+    def _hiding_hurt(self, out: Self) -> Self:
+        """``out`` without the hurt side's sheet: its armour, the damage that got through, its hit points, and the
+        numbers of the rolls the blow called for (Knockdown against its SIZ and DEX, a major wound's CON and
+        Valorous, the fall)."""
+        return replace(out, armour=None, damage_taken=None, hit_points=None,
+                       knockdown=None if out.knockdown is None else out.knockdown.hiding_numbers(),
+                       major_wound_effects=(None if out.major_wound_effects is None
+                                            else out.major_wound_effects.hiding_numbers()),
+                       fall=None if out.fall is None else out.fall.hiding_numbers())
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,10 @@ def _side(names: Names, side: str) -> str:
 
 
 def _check(total: int | None, target: int | None, passed: bool | None, result: str | None) -> str:
-    """A check as ``12 vs 9: **passed**`` (``waiting for the GM`` while neither is known)."""
+    """A check as ``12 vs 9: **passed**`` (``waiting for the GM`` while neither is known); a secret one (its
+    numbers left out by the projection) by what it did: ``**passed**``."""
+    if total is None and target is None and (passed is not None or result):
+        return f"**{'passed' if passed else 'failed'}**" if passed is not None else f"**{human(result)}**"
     line = _num(total)
     if target is not None:
         line += f" vs {_num(target)}"
@@ -164,6 +167,9 @@ def _knockdown(knockdown: Knockdown | None, hurt: str) -> Part:
 
 
 def _roll_words(roll: RollView) -> str:
+    """``3 vs 10, success``; a secret one (its numbers left out by the projection): ``success``."""
+    if roll.face is None and roll.total is None and roll.target is None:
+        return human(roll.result or "?")
     return f"{_num(roll.total if roll.total is not None else roll.face)} vs {_num(roll.target)}, " \
            f"{human(roll.result or '?')}"
 

@@ -1,0 +1,174 @@
+"""The GM screen (issue 31): one projection decides what each viewer reads of an event, and what is behind the
+screen never reaches a player's words. Read from the stored fixtures, so old events are what is checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.services.actor import Actor
+from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, Hidden, RollEvent, read_event
+from bot.services.projection import project
+from bot.services.results import ActionReport, EventView
+from bot.services.viewer import Seat, Viewer, viewer_of
+from bot.ui import action_embeds
+
+FIXTURES = Path(__file__).parents[1] / "bot" / "fixtures"
+GM = Viewer(Seat.GM, secret_rolls=True, user_id=1)
+PLAYER = Viewer(Seat.PLAYER, secret_rolls=True, user_id=2)
+OPEN_PLAYER = Viewer(Seat.PLAYER, secret_rolls=False, user_id=2)
+TABLE = Viewer(Seat.TABLE, secret_rolls=True)
+
+
+def _events(system: str) -> dict[str, dict[str, Any]]:
+    data = json.loads((FIXTURES / f"{system}_events.json").read_text(encoding="utf-8"))
+    return {e["source"]: e for e in data["events"]}
+
+
+def _details(kind: str, payload: dict[str, Any], viewer: Viewer) -> str:
+    record = read_event(kind, payload)
+    assert isinstance(record, ActionEvent)
+    seen = project(record, viewer)
+    view = EventView(id=5, kind=kind, channel_id=1, encounter_id=None, user_id=2, user_name="Alice", summary=payload,
+                     record=seen)
+    return json.dumps(action_embeds.event_details(view).to_dict(), ensure_ascii=False)
+
+
+# -- who is looking -------------------------------------------------------------------------------------
+
+
+class _Settings:
+    def __init__(self, gm_role_id: int | None, secret_rolls: bool) -> None:
+        self.gm_role_id, self.secret_rolls = gm_role_id, secret_rolls
+
+
+class _Character:
+    def __init__(self, owner_id: int, npc: bool) -> None:
+        self.owner_id, self.npc = owner_id, npc
+
+
+def test_viewer_of_seats_the_gm_the_owner_another_player_and_the_channel() -> None:
+    settings: Any = _Settings(gm_role_id=77, secret_rolls=True)
+    actor = Actor(guild_id=1, channel_id=2, user_id=3, user_name="Alice")
+    assert viewer_of(Actor(1, 2, 9, "GM", role_ids=(77,)), settings).is_gm
+    assert viewer_of(Actor(1, 2, 9, "Manager", is_manager=True), None).is_gm
+    assert viewer_of(actor, settings, _Character(3, npc=False)).seat is Seat.OWNER  # type: ignore[arg-type]
+    assert viewer_of(actor, settings, _Character(4, npc=False)).seat is Seat.PLAYER  # type: ignore[arg-type]
+    assert viewer_of(actor, settings, _Character(3, npc=True)).seat is Seat.PLAYER  # type: ignore[arg-type]
+    assert viewer_of(None, settings).seat is Seat.TABLE
+    assert viewer_of(actor, settings).behind_screen(True) and not viewer_of(actor, settings).behind_screen(False)
+    assert not viewer_of(actor, _Settings(77, secret_rolls=False)).behind_screen(True)  # type: ignore[arg-type]
+
+
+# -- leak 1: a player's Details on his own blow at an NPC ---------------------------------------------
+
+
+def test_a_players_details_on_his_blow_at_a_pendragon_npc_hide_its_major_wound_and_valorous_targets() -> None:
+    """Before: 'major_wound d20 [5] = 5 vs 7', 'valorous d20 [12] = 12 vs 8' and 'Bandit 1 loses heart and leaves
+    the fight (Valorous 12 vs 8, failure)': the bandit's CON and Valorous, the GM's numbers."""
+    event = _events("pendragon")["playground-pendragon.txt #5"]
+    payload = {**event["payload"], "target_secret": True}
+    seen = _details("attack", payload, PLAYER)
+    for secret in ("`major_wound`", "`valorous`", "`knockdown`", "`stat_loss`", "vs 7", "vs 8", "vs 12", "vs 9",
+                   "Valorous 12", "armour 1", "Hit points"):
+        assert secret not in seen, secret
+    assert "Valorous failure" in seen and "Sir Owain" in seen and "`attacker` d20 [14] = **14** vs 16" in seen
+    gm = _details("attack", payload, GM)
+    assert "`valorous` d20 [12] = **12** vs 8" in gm and "Valorous 12 vs 8, failure" in gm
+
+
+def test_in_the_open_a_player_reads_the_npcs_rolls_as_before() -> None:
+    event = _events("pendragon")["playground-pendragon.txt #5"]
+    assert _details("attack", event["payload"], OPEN_PLAYER) == _details("attack", event["payload"], GM)
+
+
+@pytest.mark.parametrize("system", ["ars-harn", "fading-suns", "pendragon"])
+def test_no_npc_roll_target_or_goal_reaches_a_players_details_on_a_blow_at_it(system: str) -> None:
+    """The same class of leak in every system: each roll the target made (by the outcome's own labels) is gone,
+    and no roll left shows a target or goal of the NPC's."""
+    for source, event in _events(system.replace("-", "_")).items():
+        if event["kind"] != "attack" or not event["payload"].get("target") or event["payload"].get("secret"):
+            continue  # (an NPC's own attack is hidden whole: its dice are the GM's)
+        record = read_event("attack", {**event["payload"], "target_secret": True})
+        assert isinstance(record, ActionEvent)
+        seen = project(record, PLAYER)
+        hidden = seen.outcome.target_roll_labels
+        assert not any(r.root in hidden for r in seen.shown_rolls), source
+        assert all(r.root in ("attacker", "attack", "damage", "location", "targeting") or r.label.startswith("attack")
+                   or r.root not in {"defender", "defense", *hidden} for r in seen.shown_rolls), source
+
+
+def test_fading_suns_players_details_hold_no_goal_or_wound_penalty_of_the_npc() -> None:
+    for source, event in _events("fading_suns").items():
+        if event["kind"] != "attack" or not event["payload"].get("target") or event["payload"].get("secret"):
+            continue  # (an NPC's own attack is hidden whole: its dice are the GM's)
+        record = read_event("attack", {**event["payload"], "target_secret": True})
+        assert isinstance(record, ActionEvent)
+        outcome: Any = project(record, PLAYER).outcome
+        assert outcome.defense is None or outcome.defense.roll.goal is None, source
+        assert not outcome.after.penalties.any, source
+
+
+# -- leak 2: a GM decision's public line --------------------------------------------------------------
+
+
+def test_a_gm_decision_on_a_secret_npc_posts_no_hit_points_publicly_and_the_gm_still_reads_them() -> None:
+    """Before: 'Bandit 1 dies. … Hit points: Bandit 1: −5' in the channel."""
+    payload = _events("pendragon")["playground-first-session-pendragon.txt #11"]["payload"]
+    report = ActionReport(system="pendragon", action="gm_decide", actor_name="Bandit 1", target_name=None,
+                          resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
+                          encounter=None, event_id=11, secret=True)
+    public = json.dumps(action_embeds.action(report).to_dict(), ensure_ascii=False)
+    assert "dies" in public and "Hit points" not in public and "\u22125" not in public
+    assert "\u22125" in json.dumps(action_embeds.report_details(report).to_dict(), ensure_ascii=False)
+
+
+def test_every_gm_decision_on_a_secret_npc_leaves_its_figures_out_in_every_system() -> None:
+    for system in ("ars_harn", "pendragon", "fading_suns"):
+        for source, event in _events(system).items():
+            if event["kind"] != "gm_decide":
+                continue
+            record = read_event("gm_decide", {**event["payload"], "secret": True})
+            assert isinstance(record, ActionEvent)
+            seen = project(record, TABLE)
+            assert isinstance(seen.rolls, Hidden)
+            assert getattr(seen.outcome, "hit_points", None) is None, source
+
+
+# -- the other kinds ----------------------------------------------------------------------------------
+
+
+def test_a_secret_roll_says_to_a_player_only_that_it_happened() -> None:
+    roll = RollEvent(expression="d20+3", total=17, rolls=(), secret=True)
+    assert project(roll, PLAYER) == RollEvent(rolls=HIDDEN, secret=True)
+    assert project(roll, GM) == roll
+
+
+def test_an_npcs_edit_tells_a_player_that_it_changed_never_the_figure() -> None:
+    edit = EditEvent(character="Black Guard 1", stat="skills.spear", value=27, npc=True)
+    seen = project(edit, PLAYER)
+    assert seen.value is None and isinstance(seen.stat, Hidden) and "27" not in json.dumps(seen.to_dict())
+    assert project(edit, GM) == edit
+    assert project(EditEvent(character="Bjorn", stat="skills.spear", value=7, npc=False), PLAYER).value == 7
+    condition = EditEvent(character="Black Guard 1", condition="yielded", set=True, npc=True)
+    assert project(condition, PLAYER) == condition  # a condition is what the table sees
+
+
+def test_old_payloads_read_back_and_word_as_before() -> None:
+    """A stored action, read into its typed record and projected for the GM, words its Details as the mapping
+    did (the tolerant reader loses nothing a describer reads)."""
+    for system in ("ars_harn", "pendragon", "fading_suns"):
+        for source, event in _events(system).items():
+            if "outcome" not in event["payload"]:
+                continue
+            payload = event["payload"]
+            record = read_event(event["kind"], payload)
+            assert isinstance(record, ActionEvent), source
+            old = action_embeds.action_details(payload["system"], event["kind"], payload.get("actor") or "?",
+                                               payload.get("target"), payload.get("rolls") or [],
+                                               payload.get("outcome") or {}, payload.get("unused_dice") or {}, 5,
+                                               typed_dice=payload.get("typed_dice") or {})
+            assert _details(event["kind"], payload, GM) == json.dumps(old.to_dict(), ensure_ascii=False), source
