@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ui.outcomes import describe
+from bot.ui.outcomes.common import roll_line, rolls_value
 from rules.registry import read_outcome
 
 EVENTS = {e["source"]: e["payload"] for e in json.loads(
@@ -63,3 +64,15 @@ def test_actions_between_blows_are_said_in_words_not_as_a_field_listing() -> Non
 def test_a_chirurgery_that_made_the_wound_worse_says_by_how_much() -> None:
     said = words("engine: chirurgery fumbled")
     assert ("Worsened", "Sir Bedwyr loses **6** hit points: the wound deteriorates", True) in said.fields
+
+
+def test_a_roll_whose_total_differs_from_its_face_shows_what_was_added() -> None:
+    """Issue 31: before, 'major_wound d20 [18] = 20 vs 30': a die and a total that disagree with no modifier
+    shown (a target over 20 adds its excess, capped at 20)."""
+    over = {"label": "major_wound", "kind": "d20 pendragon", "faces": [18], "total": 20, "target": 30,
+            "result": "critical"}
+    assert roll_line(over) == "`major_wound` d20 [18] + 2 = **20** vs 30: critical"
+    plain_roll = {"label": "attacker", "kind": "d20 pendragon", "faces": [14], "total": 14, "target": 16}
+    assert "[14] = **14**" in rolls_value([plain_roll, over])
+    assert roll_line({"label": "damage", "kind": "5d6", "faces": [4, 4, 3, 3, 2], "total": 16}).endswith("= **16**")
+    assert roll_line({"label": "k", "kind": "1d10", "faces": [0], "total": 10}).endswith("[0] = **10**")  # 0 reads 10

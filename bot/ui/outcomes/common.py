@@ -132,13 +132,28 @@ def check_line(check: Any) -> str:
 
 
 _SYSTEM_D20 = re.compile(r"d20 (?:pendragon|fading-suns)")  # a roll kind that names its system: just "d20"
+# dice whose total is their faces' sum unless something was added (not a d10, whose 0 face reads 10, nor a stress
+# die or a kind that names its own modifier, "5d6-1")
+_SUMMED = re.compile(r"[0-9]*d(?:[0-9]|[02-9][0-9]|1[1-9]|[0-9]{3,})")
+
+
+def _added(kind: str, faces: Sequence[Any], total: Any) -> str:
+    """`` + 2`` where a roll's total differs from its faces (a Pendragon target over 20 adds its excess)."""
+    if not (_SYSTEM_D20.fullmatch(kind) or _SUMMED.fullmatch(kind)) or not isinstance(total, int) \
+            or not faces or not all(isinstance(f, int) for f in faces):
+        return ""
+    difference = total - sum(faces)
+    if difference == 0:
+        return ""
+    return f" + {difference}" if difference > 0 else f" \u2212 {-difference}"
 _BOTCH_DICE = re.compile(r"([0-9]+)d10 botch")
 
 
 def roll_line(roll: Mapping[str, Any]) -> str:
     """One roll of ``Resolution.rolls`` as ``attack stress [1, 4] = 8 (exploded)``, in the game's words: a
     Pendragon or Fading Suns roll is ``d20 [6] = 6 vs 12: success`` (not "d20 pendragon"), Ars Magica's botch dice
-    ``healing botch die [7]: no botch`` (not "healing.botch 1d10 botch [7] = 0")."""
+    ``healing botch die [7]: no botch`` (not "healing.botch 1d10 botch [7] = 0"); a total that differs from its
+    faces shows what was added (``d20 [18] + 2 = 20``)."""
     faces = roll.get("faces") or []
     shown = ", ".join(str(f) for f in faces)
     kind, name = str(roll.get("kind", "")), str(roll.get("label", "?"))
@@ -149,7 +164,7 @@ def roll_line(roll: Mapping[str, Any]) -> str:
         said = plural(found, "botch", "botches") if found else "no botch"
         return f"`{label_text(name.removesuffix('.botch'))}` {dice} [{shown}]: **{said}**"
     words = "d20" if _SYSTEM_D20.fullmatch(kind) else plain(kind)  # "5d6-1" keeps its minus
-    line = f"`{label_text(name)}` {words} [{shown}] = **{roll.get('total')}**"
+    line = f"`{label_text(name)}` {words} [{shown}]{_added(kind, faces, roll.get('total'))} = **{roll.get('total')}**"
     if roll.get("target") is not None:
         goal = "goal " if kind == "d20 fading-suns" else ""
         line += f" vs {goal}{roll['target']}"
