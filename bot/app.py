@@ -47,6 +47,7 @@ install_discord_json()  # orjson for discord.py, read as json reads (bot/discord
 # default stop timeout (10 s) with room to close; deploy/ gives systemd and compose 20 s.
 DRAIN_SECONDS = 7.0
 TRACKER_SECONDS = 2.0  # on closing, how long the tracker edits under way may take to finish
+FILE_CHECK_SECONDS = 5.0  # how often the database file is looked at (bot/db/identity.py FileWatch)
 
 
 def default_intents() -> discord.Intents:
@@ -281,6 +282,8 @@ class GrievousBot(commands.AutoShardedBot):
             await self.sync_tree()
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
         self.watchdog.start()
+        if self.db is not None and self.db.watch is not None:
+            self.start_wait(self._watch_database_file(self.db))
 
     async def sync_tree(self) -> int:
         """Register the shared commands (globally, or with the development server's own); how many."""
@@ -368,6 +371,14 @@ class GrievousBot(commands.AutoShardedBot):
                 await interaction.response.send_message(replies.STOPPING, ephemeral=True)
         except (discord.HTTPException, RuntimeError, KeyError, ValueError) as exc:
             log.info("could not turn away an interaction while stopping: %s", exc)
+
+    async def _watch_database_file(self, db: Database) -> None:
+        """A SQLite file deleted or replaced under the bot is noticed (logged once, health 503) even while nobody
+        writes; a write notices it at once anyway (bot/db/identity.py)."""
+        while True:
+            if db.file_gone() is not None:
+                return
+            await asyncio.sleep(FILE_CHECK_SECONDS)
 
     def start_wait(self, wait: Coroutine[Any, Any, None]) -> None:
         """Run ``wait`` (a timer that acts when it runs out) until it ends or the bot closes."""

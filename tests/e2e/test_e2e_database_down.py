@@ -4,6 +4,7 @@ apology; nothing is stored; and once the server is back the same command works, 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from random import Random
@@ -49,6 +50,11 @@ async def attacks(db: Database) -> int:
         return int((await connection.execute(text("SELECT count(*) FROM events WHERE kind = 'attack'"))).scalar_one())
 
 
+async def unanswered(db: Database) -> int:
+    async with db.engine.connect() as connection:
+        return int((await connection.execute(text("SELECT count(*) FROM events WHERE NOT answered"))).scalar_one())
+
+
 async def test_a_stopped_postgresql_is_its_own_line_and_nothing_is_saved(
         own_postgres: ScratchServer, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
@@ -81,6 +87,11 @@ async def test_a_stopped_postgresql_is_its_own_line_and_nothing_is_saved(
             again = await run(emu, "attack", ATTACK, user=world.gm, channel=world.combat)
             assert "Raider 1 attacks Bandit 1" in message_text(again)
             assert await attacks(database) == 1
+            for _ in range(int(DEADLINE / 0.2)):  # every answered mark, the outage's included, sticks
+                if not await unanswered(database):
+                    break
+                await asyncio.sleep(0.2)
+            assert await unanswered(database) == 0
         finally:
             await runner.client.drain()
             await runner.stop()

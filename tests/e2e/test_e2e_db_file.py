@@ -60,12 +60,15 @@ async def test_a_database_file_deleted_under_the_running_bot_is_noticed_and_the_
 
             rm_database(tmp_path)
             assert id_file(db).exists()
+            # noticed while nobody writes: logged once
+            await emu.wait_until(lambda: "database file deleted" in bot.log() or None, DEADLINE, "the logged error")
             again = await emu.slash("setup system", {"system": "pendragon"}, user=manager, channel=world.combat)
             line = message_text(await again.message(DEADLINE))
             assert "database file was deleted" in line and "nothing was saved" in line, line
             assert await asyncio.to_thread(cli_main, ["health", "--port", port]) == 1
             assert "database file deleted" in capsys.readouterr().out
-            await emu.wait_until(lambda: "database file deleted" in bot.log() or None, DEADLINE, "the logged error")
+            errors = [line for line in bot.log().splitlines() if '"level": "ERROR"' in line]
+            assert len(errors) == 1 and "database file deleted" in errors[0], errors
         finally:
             await bot.stop()
         assert not db.exists()
