@@ -2,8 +2,9 @@
 answer the emulator gave, checked against the operation of tests/spec/openapi.json it belongs to.
 
 The spec is read once a process; each operation's validators are built the first time it is met, over one
-registry of the components, and kept. The answers' object schemas are closed (`unevaluatedProperties: false`,
-also where an `allOf` merges two objects), so a field the spec does not declare is a mismatch. The exceptions where the
+registry of the components, and kept. The answers' object schemas are closed (see `_closing`; where an `allOf`
+merges two objects, `unevaluatedProperties: false` on the merge), so a field the spec does not declare is a
+mismatch. The exceptions where the
 prose docs win are tests/spec/exceptions.py; the rules a schema cannot say are tests/spec/rules.py.
 """
 
@@ -97,15 +98,22 @@ def _close(spec: JSONDict) -> None:
         if node.pop("__open", False):
             continue
         if _is_object(node) and "additionalProperties" not in node and "unevaluatedProperties" not in node:
-            node["unevaluatedProperties"] = False
+            node[_closing(node)] = False
     # The nested parts of an open copy are closed again: only its own top level merges.
     for name in merged:
-        opened = schemas[f"{name}__open"]
-        for key, value in opened.get("properties", {}).items():
+        for value in schemas[f"{name}__open"].get("properties", {}).values():
             for node in _walk(value):
-                if _is_object(node) and "additionalProperties" not in node:
-                    node.setdefault("unevaluatedProperties", False)
-            opened["properties"][key] = value
+                if _is_object(node) and "additionalProperties" not in node and "unevaluatedProperties" not in node:
+                    node[_closing(node)] = False
+
+
+def _closing(node: JSONDict) -> str:
+    """How to close an object schema. A plain one (its own `properties` only) takes `additionalProperties`:
+    the same verdict as `unevaluatedProperties` there, without re-evaluating its subschemas (python-jsonschema
+    does that for every unevaluated check, which made a test's check take seconds); one whose properties may also
+    come from an applicator beside them (allOf, anyOf, oneOf, $ref, if) takes `unevaluatedProperties`."""
+    applicators = ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas")
+    return "unevaluatedProperties" if any(key in node for key in applicators) else "additionalProperties"
 
 
 def _apply_exceptions(spec: JSONDict, *, requests: bool) -> None:
