@@ -67,7 +67,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
                          dice: app_commands.Range[str, 1, 200] | None = None) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.roll_initiative(actor_of(interaction),
                                                                                          dice_text=dice))
-        await reply(interaction, embed=encounter_embeds.initiative(encounter))
+        await reply(interaction, embed=encounter_embeds.initiative(encounter.public))
         behind_screen = gm_initiative(encounter)  # secret rolls: the NPCs' initiative, for the GM alone
         if behind_screen is not None:
             await interaction.followup.send(embed=behind_screen, ephemeral=True)
@@ -113,7 +113,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
     async def status(self, interaction: discord.Interaction[GrievousBot]) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.status(actor_of(interaction)),
                                ephemeral=True)
-        await reply(interaction, embed=encounter_embeds.tracker(encounter), ephemeral=True)
+        await reply(interaction, embed=encounter_embeds.tracker(encounter.public), ephemeral=True)
 
     @app_commands.command(name="end", description="End this channel's encounter; wounds stay on the sheets (GM)")
     @app_commands.describe(keep_npcs="Keep the NPCs made for this encounter (by default they go with it)")

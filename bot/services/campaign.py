@@ -20,6 +20,7 @@ from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown_to
+from bot.services.projection import project_encounter
 from bot.services.records import logged
 from bot.services.results import CharacterView, EncounterView, EventView
 from bot.services.runtime import Runtime
@@ -67,9 +68,10 @@ class CampaignService:
 
         async def work(session: AsyncSession) -> tuple[EncounterView, ...]:
             secret = await _secret_npcs(session, actor.guild_id)
-            return tuple([encounter_view(self._rt, e, await self._rt.catalog_for(session, e.guild_id, e.system), secret)
-                          for e in await repo.active_encounters_in(session, actor.guild_id)
-                          if _sees(channels, e.channel_id)])
+            viewer = await access.viewer_in(session, actor)  # each tracker as this viewer may read it
+            return tuple([project_encounter(
+                encounter_view(self._rt, e, await self._rt.catalog_for(session, e.guild_id, e.system), secret), viewer)
+                for e in await repo.active_encounters_in(session, actor.guild_id) if _sees(channels, e.channel_id)])
 
         return await self._rt.read(work)
 

@@ -20,7 +20,7 @@ from bot.systems import PROFILES
 from rules.outcome import Outcome, Record
 
 if TYPE_CHECKING:
-    from bot.services.results import EventView
+    from bot.services.results import EncounterView, EventView
 
 E = TypeVar("E", bound=EventRecord)
 R = TypeVar("R", bound=Record)
@@ -112,3 +112,17 @@ def _edit(event: EditEvent, viewer: Viewer) -> EditEvent:
                    added=HIDDEN if event.added is not None else None,
                    removed=HIDDEN if event.removed is not None else None, kind=None,
                    imported=HIDDEN if event.imported is not None else None)
+
+
+def project_encounter(view: EncounterView, viewer: Viewer) -> EncounterView:
+    """An encounter as ``viewer`` may read it (the tracker, initiative): an NPC behind the screen keeps its place
+    in the order, its condition and its wounds; its initiative, the faces it rolled and its wound penalty are
+    left out."""
+    if not viewer.behind_screen(True):
+        return view
+    npcs = {c.name for c in view.combatants if c.npc}
+    if not npcs:
+        return view
+    return replace(view, combatants=tuple(replace(c, initiative=None, penalty=0) if c.npc else c
+                                          for c in view.combatants),
+                   initiative_rolls=tuple(r for r in view.initiative_rolls if r.name not in npcs))

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.services.event_records import ActionEvent, EventRecord, StoredRoll
-from bot.services.projection import project
+from bot.services.projection import project, project_encounter
 from bot.services.viewer import Seat, Viewer
 from bot.systems.pictures import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
@@ -201,6 +201,11 @@ class EncounterView:
     delayed_after: str | None = None  # /encounter delay: whom the delayer now acts after
     secret_npcs: bool = False  # the server keeps NPC rolls secret: the NPCs' initiative is the GM's to see
 
+    @functools.cached_property
+    def public(self) -> EncounterView:
+        """The encounter as the channel may read it (bot/services/projection.py): what the tracker words."""
+        return project_encounter(self, Viewer(Seat.TABLE, secret_rolls=self.secret_npcs))
+
     @property
     def current(self) -> CombatantView | None:
         """Whose turn it is (None when nobody is in the encounter)."""
@@ -292,6 +297,11 @@ class ActionReport:
                            unused_dice={k: tuple(v) for k, v in self.unused_dice.items()},
                            typed_dice={k: tuple(v) for k, v in self.typed_dice.items()},
                            secret=self.secret, target_secret=self.target_secret)
+
+    @property
+    def hides(self) -> bool:
+        """The channel's line leaves something out that the GM should get (in the GM channel, or privately)."""
+        return self.public != self.event
 
     @functools.cached_property
     def public(self) -> ActionEvent:

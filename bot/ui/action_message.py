@@ -355,7 +355,7 @@ async def publish_report(interaction: discord.Interaction[Any], report: ActionRe
     # An attack that wounded (or met armour that held) shows the target's body, the new wound marked.
     thumbnail = pictures.attack_thumbnail(embed, report.target_picture)
     await post_decisions(interaction, report.pending, embed=embed, event_id=report.event_id, file=thumbnail)
-    if report.secret and report.resolution.get("rolls"):  # the NPC's dice: to the GM channel, or to the GM
+    if report.secret and report.hides:  # the NPC's dice and figures: to the GM channel, or to the GM
         details = action_embeds.report_details(report)
         if report.gm_channel_id is not None:
             await to_gm_channel(interaction, report.gm_channel_id, details)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import discord
 
 from bot.services.results import CombatantView, EncounterView, NpcsCleared, SkippedTurn
@@ -16,7 +14,8 @@ from bot.ui.way_out_words import fight_ended_line
 
 
 def tracker(view: EncounterView) -> discord.Embed:
-    """The pinned tracker message: round, turn order, each combatant's state."""
+    """The pinned tracker message: round, turn order, each combatant's state, as ``view`` holds them (the
+    channel's: ``EncounterView.public``)."""
     state = f"Round {view.round}" if view.active else "Ended"
     embed = _embed(f"\u2694\ufe0f Encounter \u2014 {state}", "", Severity.INFO.colour if view.active
                    else Severity.NONE.colour)
@@ -28,7 +27,7 @@ def tracker(view: EncounterView) -> discord.Embed:
         for number, combatant in enumerate(view.combatants, 1):
             marker = "\u25b6\ufe0f" if view.active and combatant is current else turn_mark(combatant)
             line = f"{marker} **{number}. {plain(combatant.name)}**"
-            if _shown_initiative(view, combatant) is not None:
+            if combatant.initiative is not None:
                 line += f" (initiative {combatant.initiative})"
             extra = []
             if combatant.condition:
@@ -165,25 +164,21 @@ def delayed(view: EncounterView) -> str:
     return f"{line}\n{next_turn(view)}"
 
 
-def _shown_initiative(view: EncounterView, combatant: CombatantView) -> int | None:
-    """A combatant's initiative as the table sees it: an NPC's is the GM's under secret rolls (its place in the
-    order still shows who acts first)."""
-    return None if view.secret_npcs and combatant.npc else combatant.initiative
-
-
 def gm_initiative(view: EncounterView) -> discord.Embed | None:
-    """Under secret rolls, the NPCs' initiative and faces for the GM alone (None: nothing was kept back)."""
+    """Under secret rolls, the whole initiative (the NPCs' scores and faces) for the GM alone: ``view`` whole, not
+    its ``public`` projection (None: nothing was kept back)."""
     if not view.secret_npcs or not any(c.npc and c.initiative is not None for c in view.combatants):
         return None
-    return initiative(replace(view, secret_npcs=False))
+    return initiative(view)
 
 
 def initiative(view: EncounterView) -> discord.Embed:
     """/encounter initiative: the order it set, in one paragraph, and the faces; each combatant's state is the
-    pinned tracker's to show (it is brought up to date too: not posted a second time here)."""
+    pinned tracker's to show (it is brought up to date too: not posted a second time here). ``view`` as its
+    reader may see it (the channel's: ``EncounterView.public``)."""
     embed = _embed(f"\U0001f3b2 Initiative \u2014 round {view.round}", "", Severity.INFO.colour)
     order = " \u00b7 ".join(f"{number}. **{plain(c.name)}**"
-                            + (f" ({c.initiative})" if _shown_initiative(view, c) is not None else "")
+                            + (f" ({c.initiative})" if c.initiative is not None else "")
                             for number, c in enumerate(view.combatants, 1))
     embed.description = order or "Nobody is in the encounter yet: `/encounter add` or `/encounter npcs`."
     if view.combatants and all(c.initiative is None for c in view.combatants):
@@ -195,9 +190,8 @@ def initiative(view: EncounterView) -> discord.Embed:
                         else f"{plain(current.name)} (NPC)", inline=True)
     if view.initiative_rolls:
         faces = []
-        hidden = {c.name for c in view.combatants if view.secret_npcs and c.npc}
         for roll in view.initiative_rolls:
-            if roll.faces and roll.name not in hidden:
+            if roll.faces:
                 shown = ",".join(str(f) for f in roll.faces)
                 faces.append(f"{plain(roll.name)}: {'typed' if roll.typed else 'rolled'} {shown}")
         if faces:

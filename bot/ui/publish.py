@@ -275,7 +275,7 @@ class _ChannelTracker:
         bot = bot_of(interaction)
         channel_id = encounter.channel_id
         channel = bot.get_partial_messageable(channel_id, guild_id=encounter.guild_id)
-        embed = encounter_embeds.tracker(encounter)
+        embed = encounter_embeds.tracker(encounter.public)
         drawn: dict[str, Any] = dict(embed.to_dict())
         tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
         if tracker_id is not None:

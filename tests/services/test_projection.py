@@ -11,10 +11,10 @@ import pytest
 
 from bot.services.actor import Actor
 from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, Hidden, RollEvent, read_event
-from bot.services.projection import project
-from bot.services.results import ActionReport, EventView
+from bot.services.projection import project, project_encounter
+from bot.services.results import ActionReport, CombatantView, EncounterView, EventView, InitiativeRoll
 from bot.services.viewer import Seat, Viewer, viewer_of
-from bot.ui import action_embeds
+from bot.ui import action_embeds, encounter_embeds
 
 FIXTURES = Path(__file__).parents[1] / "bot" / "fixtures"
 GM = Viewer(Seat.GM, secret_rolls=True, user_id=1)
@@ -172,3 +172,44 @@ def test_old_payloads_read_back_and_word_as_before() -> None:
                                                payload.get("outcome") or {}, payload.get("unused_dice") or {}, 5,
                                                typed_dice=payload.get("typed_dice") or {})
             assert _details(event["kind"], payload, GM) == json.dumps(old.to_dict(), ensure_ascii=False), source
+
+
+# -- the tracker and a GM decision's figures ------------------------------------------------------------------
+
+
+def _encounter(secret: bool) -> EncounterView:
+    npc = CombatantView(character_id=1, name="Black Guard 1", owner_id=9, npc=True, initiative=19, condition="",
+                        wounds=(), penalty=3, declaration={})
+    knight = CombatantView(character_id=2, name="Dame Elaine", owner_id=2, npc=False, initiative=12, condition="",
+                           wounds=(), penalty=1, declaration={})
+    return EncounterView(id=1, guild_id=1, channel_id=1, system="ars-harn", round=1, turn=0, active=True,
+                         combatants=(npc, knight), tracker_message_id=None, version=1, secret_npcs=secret,
+                         initiative_rolls=(InitiativeRoll("Black Guard 1", 19, (7,), False),
+                                           InitiativeRoll("Dame Elaine", 12, (3,), True)))
+
+
+def test_the_tracker_shows_the_channel_no_npc_initiative_faces_or_penalty_under_secret_rolls() -> None:
+    """Before: 'Black Guard 1 (initiative 19) ... penalty −3' on the pinned tracker: the NPC's figures."""
+    public = _encounter(secret=True).public
+    tracker = json.dumps(encounter_embeds.tracker(public).to_dict(), ensure_ascii=False)
+    rolled = json.dumps(encounter_embeds.initiative(public).to_dict(), ensure_ascii=False)
+    assert "Black Guard 1" in tracker and "19" not in tracker and "\u22123" not in tracker
+    assert "initiative 12" in tracker and "\u22121" in tracker  # the player's own figures stay
+    assert "19" not in rolled and "rolled 7" not in rolled and "typed 3" in rolled
+    gm = encounter_embeds.gm_initiative(_encounter(secret=True))
+    assert gm is not None and "19" in json.dumps(gm.to_dict())
+    assert _encounter(secret=False).public == _encounter(secret=False)
+    assert project_encounter(_encounter(secret=True), GM) == _encounter(secret=True)
+
+
+def test_the_gm_gets_the_figures_a_secret_decisions_public_line_left_out() -> None:
+    """Leak 2's other half: the public line drops the hit points, and the GM channel (or the GM) gets them."""
+    payload = _events("pendragon")["playground-first-session-pendragon.txt #11"]["payload"]
+    report = ActionReport(system="pendragon", action="gm_decide", actor_name="Bandit 1", target_name=None,
+                          resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
+                          encounter=None, event_id=11, secret=True)
+    assert report.hides  # so publish_report sends the GM report_details, though the decision rolled no dice
+    open_report = ActionReport(system="pendragon", action="gm_decide", actor_name="Bandit 1", target_name=None,
+                               resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
+                               encounter=None, event_id=11)
+    assert not open_report.hides
