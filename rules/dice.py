@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -118,6 +119,10 @@ class DiceSource:
     aliases: Mapping[str, str] | None = None
     # a label given forced faces is an error once they run out, never a silent random roll
     strict: bool = False
+    # Whose roll the engine makes now: the attacker's (the acting character's) unless the engine says otherwise
+    # (``rolling_for``). Faces forced under ``"defender:knockdown"`` go to the defender's knockdown roll only; a
+    # label forced without a side (``knockdown``) goes to whichever side rolls it (the tests' forced dice).
+    side: str = "attacker"
 
     def __post_init__(self) -> None:
         self._rng: Random = self.rng if self.rng is not None else Random()
@@ -145,8 +150,9 @@ class DiceSource:
             raise DiceError(f"a die needs at least 2 sides, not {sides}")
         low, high = face_range(sides)
         label = (self.aliases or {}).get(label, label)
-        self._rolled.add(label)
-        queue = self._queues.get(label)
+        sided = f"{self.side}:{label}"
+        self._rolled.update((label, sided))
+        queue = self._queues.get(sided if sided in self._queues else label)
         if self.strict and queue is not None and not queue:
             raise ForcedFaceError(f"dice: '{label}' needs another face (the faces given ran out)")
         if queue:
@@ -157,6 +163,16 @@ class DiceSource:
                 )
             return value
         return self._rng.randint(low, high)
+
+    @contextmanager
+    def rolling_for(self, who: str) -> Iterator[None]:
+        """The rolls made inside are ``who``'s (``attacker`` or ``defender``): a wounded defender's knockdown,
+        shock or fall roll takes the faces forced for that side's label, never those of the other side."""
+        before, self.side = self.side, who
+        try:
+            yield
+        finally:
+            self.side = before
 
     def record(self, roll: Roll) -> Roll:
         self.rolls.append(roll)

@@ -178,6 +178,10 @@ class Engine(Protocol):
     system_id: str
     title: str
     roll_labels: frozenset[str]
+    # The labels that are always one side's roll in an action on two characters (``defense``: the defender's).
+    # Every other label is rolled by whichever side an event befalls (a knockdown, a shock roll); the engine
+    # rolls it under that side (``DiceSource.rolling_for``), so faces typed for one side never reach the other.
+    label_sides: Mapping[str, str]
     actions: frozenset[str]
     rulings: tuple[Ruling, ...]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from rules.ars_harn import combat, magic, recovery, upkeep, ways_out
@@ -35,6 +36,10 @@ SYSTEM_ID = "ars-harn"
 
 ROLL_LABELS = frozenset({"initiative", "attack", "defense", "location", "shock", "kill", "fumble", "stumble",
                          "amputation", "targeting", "chirurgy", "healing", "fatigue"})
+# the blow's rolls are the attacker's (where it lands too), the defence the defender's; the wounded side's
+# Amputation, Kill, Fumble, Stumble and Shock are rolled under its side (injury.inflict)
+LABEL_SIDES = MappingProxyType({"attack": "attacker", "location": "attacker", "targeting": "attacker",
+                                "defense": "defender"})
 
 Sides = tuple[Character | None, Character | None]
 # an action: the rules context, its options, the attacker's and defender's sheets -> its record and both sheets after
@@ -139,6 +144,7 @@ class ArsHarnEngine:
     system_id = SYSTEM_ID
     title = "Ars Magica with HarnMaster armour and injuries"
     roll_labels = ROLL_LABELS
+    label_sides = LABEL_SIDES
     actions = frozenset(ACTION_OPTIONS)
     rulings: tuple[Ruling, ...] = RULINGS
 

@@ -123,7 +123,13 @@ class NewInjury:
 
 
 def inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Character, Wounding]:
-    """Record ``new`` on ``victim`` and make every roll it calls for, in the order the rulings give."""
+    """Record ``new`` on ``victim`` and make every roll it calls for, in the order the rulings give: the victim's
+    rolls (``who``'s side: Amputation, Kill, Fumble or Stumble, Shock)."""
+    with ctx.dice.rolling_for(who):
+        return _inflict(ctx, victim, new, who)
+
+
+def _inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Character, Wounding]:
     catalog, rulings = ctx.catalog, ctx.rulings
     severity, levels = new.code[0], int(new.code[1])
     bleeding = bleeds(rulings, severity, levels, new.aspect) if new.bleeding is None else new.bleeding

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from rules.dice import DiceSource
@@ -148,6 +149,10 @@ class FadingSunsEngine:
     title = "Fading Suns (Size and hit-location adaptation)"
     roll_labels = frozenset({"attack", "defense", "location", "effect", "stumble", "fumble", "heal",
                              "damage", "armor"})
+    # the attack, where it lands and its damage dice are the attacker's; the defence and the armour dice the
+    # defender's; a wound's effect, STUMBLE and FUMBLE are rolled under the side they befall (injury.wound_roll)
+    label_sides = MappingProxyType({"attack": "attacker", "location": "attacker", "damage": "attacker",
+                                    "defense": "defender", "armor": "defender"})
     actions = frozenset(ACTION_OPTIONS)
     rulings: tuple[Ruling, ...] = RULINGS
 

@@ -169,9 +169,10 @@ def wound_roll(ctx: Ctx, char: Character, kind: str, wound: int | None, after: S
         if kind not in CHECK_ROLLS:
             after.effect = "pending"
         return dataclasses.replace(char, pending=(*char.pending, pending))
-    if kind in CHECK_ROLLS:
-        return run_check(ctx, char, kind, wound, after, cause)
-    return run_effect(ctx, char, kind, wound, after)
+    with ctx.dice.rolling_for(after.who):  # the wounded (or fumbling) side's roll: its own typed faces
+        if kind in CHECK_ROLLS:
+            return run_check(ctx, char, kind, wound, after, cause)
+        return run_effect(ctx, char, kind, wound, after)
 
 
 def classify(ctx: Ctx, damage: int, size: int) -> str | None:

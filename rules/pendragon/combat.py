@@ -286,7 +286,8 @@ def resolve_attack(ctx: Ctx, attacker: Character, defender: Character, action: A
     if winner != NOBODY:
         outcome = _winners_phase(ctx, ex, outcome, winner, results)
     for who in self_hits:
-        outcome = replace(outcome, self_hit=_self_hit(ctx, ex, who))
+        with ctx.dice.rolling_for(who):  # the wielder's own fall and wounds are his side's rolls
+            outcome = replace(outcome, self_hit=_self_hit(ctx, ex, who))
     outcome = _lance(ctx, ex, outcome, winner, a_roll, d_roll)
 
     for who in SIDES:
@@ -352,27 +353,29 @@ def _winners_phase(ctx: Ctx, ex: Exchange, outcome: AttackOutcome, winner: str, 
                       damage_roll_total=roll.total, damage_rolled=rolled)
 
     # Loser's phase: knockdown, then armour (and shield), the wound, major wound, collapse.
-    char = ex.chars[loser]
-    events = ex.events[loser]
-    char, knockdown = knockdown_check(ctx, char, rolled, char.mounted, events)
-    shield_applied = (l_side.shield and results.get(loser) in SUCCESSES and not w_side.weapon.ignores_shield
-                      and char.shield is not None)
-    armour = char.armour_points + (char.shield.points if shield_applied and char.shield else 0)
-    taken = max(0, rolled - armour)
-    was_unconscious = char.unconscious
-    details = WoundNote()
-    char = apply_wound(ctx, char, taken, w_side.weapon.name, events, details)
-    if knockdown is not None and knockdown.pending and char.unconscious and not char.mounted:
-        # a knockdown roll left for the GM, and the wound laid him on the ground: it can change nothing now
-        char, _ = drop_pending_roll(char, "knockdown")
-        events.remove("knockdown_pending")
-        knockdown = None
-        char = offer_dying(char)
-    fell = "knocked_down" in events
-    fall = None
-    if char.unconscious and not was_unconscious and not fell:
-        char, fall = fall_check(ctx, char, char.mounted, l_side.on_wall, events)
-    ex.chars[loser] = char
+    # the loser's rolls (knockdown, major wound, Valorous, fall) take the faces typed for the loser's side
+    with ctx.dice.rolling_for(loser):
+        char = ex.chars[loser]
+        events = ex.events[loser]
+        char, knockdown = knockdown_check(ctx, char, rolled, char.mounted, events)
+        shield_applied = (l_side.shield and results.get(loser) in SUCCESSES and not w_side.weapon.ignores_shield
+                          and char.shield is not None)
+        armour = char.armour_points + (char.shield.points if shield_applied and char.shield else 0)
+        taken = max(0, rolled - armour)
+        was_unconscious = char.unconscious
+        details = WoundNote()
+        char = apply_wound(ctx, char, taken, w_side.weapon.name, events, details)
+        if knockdown is not None and knockdown.pending and char.unconscious and not char.mounted:
+            # a knockdown roll left for the GM, and the wound laid him on the ground: it can change nothing now
+            char, _ = drop_pending_roll(char, "knockdown")
+            events.remove("knockdown_pending")
+            knockdown = None
+            char = offer_dying(char)
+        fell = "knocked_down" in events
+        fall = None
+        if char.unconscious and not was_unconscious and not fell:
+            char, fall = fall_check(ctx, char, char.mounted, l_side.on_wall, events)
+        ex.chars[loser] = char
     _note_dying(ex, loser)
     return replace(outcome, knockdown=knockdown, shield_applied=shield_applied, armour=armour, damage_taken=taken,
                    wound_index=details.wound_index, major_wound=details.major_wound,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from rules.dice import DiceSource
@@ -32,6 +33,10 @@ SYSTEM_ID = "pendragon"
 # ``damage`` is the attacker's damage dice and ``defender_damage`` the defender's (combat.damage_label)
 ROLL_LABELS = frozenset({"attacker", "defender", "damage", "defender_damage", "knockdown", "fall", "fall_damage",
                          "major_wound", "valorous", "stat_loss", "first_aid", "chirurgery", "healing"})
+# each side's opposed roll and damage dice; the loser's knockdown, major wound, Valorous and fall are rolled
+# under the loser's side (combat._winners_phase)
+LABEL_SIDES = MappingProxyType({"attacker": "attacker", "damage": "attacker", "defender": "defender",
+                                "defender_damage": "defender"})
 URGENCY = ("dying", "fall_damage", "experience_check")
 
 
@@ -149,6 +154,7 @@ class PendragonEngine:
     system_id = SYSTEM_ID
     title = "King Arthur Pendragon"
     roll_labels = ROLL_LABELS
+    label_sides = LABEL_SIDES
     actions = frozenset(ACTION_OPTIONS)
     rulings = RULINGS
 
