@@ -130,6 +130,7 @@ class FakeEngine:
     system_id = "fake"
     title = "Fake"
     roll_labels = frozenset({"attack", "location", "initiative", "healing"})
+    label_sides: dict[str, str] = {}
     actions = frozenset({"attack", "cast", "initiative", "gm_decide", "heal", "rest", "shock"})
     rulings = (
         Ruling("auto_rolls", True, "Roll shock at once"),

@@ -12,7 +12,7 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
 from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
-from bot.services.dice_option import parse_dice
+from bot.services.dice_option import DiceSide, side_dice, split_key
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
 from bot.services.results import ActionReport, DefenseAnswer, WayOutView
 from bot.services.retries import refuse_a_retry
@@ -21,6 +21,7 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
 from bot.services.snapshots import encounter_view, ordered_combatants, pending_view
 from bot.services.undo_record import ChangeRecorder
+from bot.services.viewer import viewer_of
 from bot.services.wound_state import armour_held_at, with_attack, wound_picture
 from bot.systems.pictures import WoundPicture
 from rules.dice import DiceSource
@@ -101,13 +102,24 @@ def spent_words(what: str) -> str:
 
 
 def _check_typed_faces(dice: DiceSource, owed: str) -> None:
-    for label, faces in dice.unused().items():
+    for key, faces in dice.unused().items():
+        label = split_key(key)[1]  # the owed roll is its character's: its faces are under that side's key
         shown = ", ".join(map(str, faces))
-        if label not in dice.never_rolled():
+        if key not in dice.never_rolled():
             raise UserError(f"dice: {shown} left over for {label}: this {owed} roll takes fewer faces; "
                             "nothing was rolled")
         raise UserError(f"dice: this {owed} roll does not roll {label} ({label}={shown}): type its own faces, "
                         f"e.g. {owed}=7; nothing was rolled")
+
+
+def dice_sides(actor: Actor, guild: Any, call: ActionCall) -> list[DiceSide]:
+    """The sides whose dice ``actor`` may type in ``call``: the acting character's first (bare labels are its), then
+    the target's, unless it is an NPC the GM keeps behind the screen from this actor."""
+    sides = [DiceSide("attacker", call.actor_character.name)]
+    if call.target is not None:
+        viewer = viewer_of(actor, guild, call.target)
+        sides.append(DiceSide("defender", call.target.name, may_type=not viewer.behind_screen(call.target.npc)))
+    return sides
 
 
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
@@ -116,8 +128,9 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     system = call.actor_character.system
     engine = rt.engine(system)
     catalog = await rt.catalog_for(session, actor.guild_id, system)
-    forced = parse_dice(call.dice_text, engine.roll_labels, call.dice_label)
     guild = await repo.guild_settings(session, actor.guild_id)
+    forced = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call),
+                       call.dice_label)
     rulings = scenario_rulings(engine, guild)
     # An NPC's action on a server that keeps NPC rolls secret: its dice are for the GM only.
     secret = bool(guild is not None and guild.secret_rolls and call.actor_character.npc)

@@ -20,9 +20,9 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Encounter, Event
 from bot.errors import Conflict, NotFound, UserError
 from bot.services import access
-from bot.services.actions import ActionCall, combatant_named, record_event
+from bot.services.actions import ActionCall, combatant_named, dice_sides, record_event
 from bot.services.actor import Actor
-from bot.services.dice_option import parse_dice
+from bot.services.dice_option import side_dice
 from bot.services.results import DefensePrompt
 from bot.services.rulings import effective_rulings, scenario_rulings, stored_rulings
 from bot.services.runtime import Runtime
@@ -48,7 +48,7 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
         return None
     guild = await repo.guild_settings(session, actor.guild_id)
     rulings = effective_rulings(engine, stored_rulings(guild, engine.system_id))
-    forced = parse_dice(call.dice_text, engine.roll_labels)
+    forced = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call))
     if not rulings.get(RULING) or "defense" in forced:
         return None  # the ruling is off, or the defence die was rolled at the table (the ruling's defence then)
     catalog = await rt.catalog_for(session, actor.guild_id, encounter.system)

@@ -16,7 +16,7 @@ from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
 from bot.ui.defense_embeds import defense_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
-from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
+from bot.ui.typed_dice import rolled_by_bot, typed_dice_line, typed_label
 from bot.ui.way_out_words import way_out_headline
 from rules.outcome import Outcome
 
@@ -59,8 +59,9 @@ def action(report: ActionReport) -> discord.Embed:
     numbers = words.own_numbers if report.target_secret and words.own_numbers is not None else words.numbers
     if numbers and not report.secret:
         brief = [numbers, *brief]
+    sides = {"attacker": report.actor_name, "defender": report.target_name or report.actor_name}
     typed = None if report.secret else typed_dice_line(report.resolution.get("rolls") or [], report.typed_dice,
-                                                       report.unused_dice)
+                                                       report.unused_dice, sides)
     if typed is not None:
         brief = [*brief, typed]
     if report.defense_asked is not None:  # the target's player chose the defence (or the time ran out)
@@ -101,7 +102,8 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
         embed.add_field(name=name, value=value, inline=inline)
     rolled = rolled_by_bot(rolls, typed_dice or {}, unused_dice)
     if unused_dice:
-        unused = ", ".join(f"{plain(label)}={' '.join(str(f) for f in faces)}" for label, faces in unused_dice.items())
+        unused = ", ".join(f"{plain(typed_label(key))}={' '.join(str(f) for f in faces)}"
+                           for key, faces in unused_dice.items())
         embed.add_field(name="Dice not used", value=f"These typed faces were not needed: {unused}", inline=False)
     if rolled:
         embed.add_field(name="Rolled by the bot", value=", ".join(rolled), inline=False)

@@ -1,9 +1,11 @@
-"""What became of the faces a player typed (the ``dice`` option): which were not used, which the bot rolled.
+"""What became of the faces a player typed (the ``dice`` option): where they went, which were not used, which
+dice the bot rolled.
 
-Said only when the bot rolled dice although faces were typed: beside a typed face left unused (Pendragon
-damage typed for a blow the other side won: the winner's own damage is rolled), or for a label typed short
-(four damage faces for five dice). A command typed in full, or not at all, gets no line; faces merely left
-over (a knockdown typed that no blow called for) are in the Details.
+Typed faces are keyed as the dice source took them: a label fixed to one side as typed (``defense``), any other
+under its side (``defender:knockdown``, bot/services/dice_option.py). The line says where each face of such a
+label went ("defender_knockdown=20 → Bandit 1's knockdown"), every typed face the roll did not use (never given
+to the other side), and beside those the dice the bot rolled. A command whose typed faces all went where their
+label says, or typed none, gets no line.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.services.dice_option import split_key
 from bot.text_safety import plain
 
 
@@ -18,11 +21,27 @@ def _faces(value: Any) -> list[int]:
     return [f for f in value if isinstance(f, int)] if isinstance(value, list | tuple) else []
 
 
+def typed_label(key: str) -> str:
+    """A typed key as the player would type it: ``defender:knockdown`` -> ``defender_knockdown``; the acting side's
+    own (``attacker:knockdown``) bare, as it was typed."""
+    who, label = split_key(key)
+    return label if who in (None, "attacker") else f"{who}_{label}"
+
+
+def _by_label(faces_by_key: Mapping[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for key, faces in faces_by_key.items():
+        label = split_key(key)[1]
+        counts[label] = counts.get(label, 0) + len(_faces(faces))
+    return counts
+
+
 def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapping[str, Any]) -> list[str]:
     """The labels the bot rolled beside typed faces (``defender_damage``, ``damage (1 of 5 dice)``), when that is
     worth saying: some typed face went unused, or a label was typed short. Empty otherwise."""
     if not typed:
         return []
+    typed_count, unused_count = _by_label(typed), _by_label(unused)
     shown: dict[str, int] = {}  # label -> faces the engine rolled under it
     for roll in rolls:
         if isinstance(roll, Mapping) and isinstance(roll.get("label"), str):
@@ -30,7 +49,7 @@ def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mappin
     rolled: list[str] = []
     short = False
     for label, count in shown.items():
-        used = len(_faces(typed.get(label))) - len(_faces(unused.get(label)))
+        used = typed_count.get(label, 0) - unused_count.get(label, 0)
         if used >= count:
             continue
         short = short or used > 0
@@ -39,15 +58,31 @@ def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mappin
     return rolled if left or short else []
 
 
-def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapping[str, Any]) -> str | None:
-    """``🎲 Typed, not used: damage=5,5,4,2 · rolled by the bot: defender_damage``, or None."""
-    rolled = rolled_by_bot(rolls, typed, unused)
-    if not rolled:
-        return None
-    left = {label: _faces(faces) for label, faces in unused.items() if _faces(faces)}
+def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapping[str, Any],
+                    names: Mapping[str, str] | None = None) -> str | None:
+    """``🎲 defender_knockdown=20 → Bandit 1's knockdown · Typed, not used: damage=5,5,4,2 · rolled by the bot:
+    defender_damage``, or None. ``names``: each side's character (``attacker``, ``defender``)."""
+    names = names or {}
     parts = []
+    went = []
+    for key, faces in typed.items():
+        who, label = split_key(key)
+        used = _faces(faces)[:len(_faces(faces)) - len(_faces(unused.get(key)))]
+        if who is not None and used and who in names:
+            went.append(f"{plain(typed_label(key))}={','.join(map(str, used))} \u2192 {plain(names[who])}'s "
+                        f"{plain(label)}")
+    if went:
+        parts.append(" \u00b7 ".join(went))
+    left = []
+    for key, faces in unused.items():
+        if not _faces(faces):
+            continue
+        who, label = split_key(key)
+        whose = f" ({plain(names[who])} rolled no {plain(label)})" if who is not None and who in names else ""
+        left.append(f"{plain(typed_label(key))}={','.join(map(str, _faces(faces)))}{whose}")
     if left:
-        parts.append("Typed, not used: " + " ".join(
-            f"{plain(label)}={','.join(map(str, faces))}" for label, faces in left.items()))
-    parts.append(("rolled by the bot: " if parts else "Rolled by the bot: ") + ", ".join(rolled))
-    return "\U0001f3b2 " + " \u00b7 ".join(parts)
+        parts.append(("typed, not used: " if parts else "Typed, not used: ") + " ".join(left))
+    rolled = rolled_by_bot(rolls, typed, unused)
+    if rolled:
+        parts.append(("rolled by the bot: " if parts else "Rolled by the bot: ") + ", ".join(rolled))
+    return "\U0001f3b2 " + " \u00b7 ".join(parts) if parts else None

@@ -24,12 +24,27 @@ def test_a_label_typed_short_says_how_many_dice_the_bot_rolled() -> None:
     assert rolled_by_bot(rolls, {"attacker": [7], "damage": [5, 5, 4, 2]}, {}) == ["damage (1 of 5 dice)"]
 
 
-def test_dice_typed_in_full_or_not_at_all_or_merely_left_over_get_no_line() -> None:
+def test_dice_typed_in_full_or_not_at_all_get_no_line() -> None:
     whole = {"attacker": [7], "defender": [11], "defender_damage": [3, 6, 5, 6]}
     assert typed_dice_line(ATTACK, whole, {}) is None
     assert typed_dice_line(ATTACK, {}, {}) is None
-    # a knockdown typed that no blow called for, and nothing rolled in its place: only the Details say it
-    assert typed_dice_line(ATTACK, {**whole, "knockdown": [3]}, {"knockdown": [3]}) is None
+
+
+NAMES = {"attacker": "Bandit 1", "defender": "Sir Elyan"}
+
+
+def test_a_knockdown_typed_that_no_roll_used_is_said_unused_and_whose_it_was() -> None:
+    """Issue 34 P6: the GM typed his bandit's blow with a knockdown of 20 for the knight's fall; a bare label is
+    the bandit's own, which no blow called for: it is said unused, never given to the knight."""
+    whole = {"attacker": [7], "defender": [11], "defender_damage": [3, 6, 5, 6]}
+    line = typed_dice_line(ATTACK, {**whole, "attacker:knockdown": [20]}, {"attacker:knockdown": [20]}, NAMES)
+    assert line == "\U0001f3b2 Typed, not used: knockdown=20 (Bandit 1 rolled no knockdown)"
+
+
+def test_a_face_typed_for_one_side_says_where_it_went() -> None:
+    rolls = [*ATTACK, {"label": "knockdown", "faces": [20]}]
+    typed = {"attacker": [7], "defender": [11], "defender_damage": [3, 6, 5, 6], "defender:knockdown": [20]}
+    assert typed_dice_line(rolls, typed, {}, NAMES) == "\U0001f3b2 defender\\_knockdown=20 \u2192 Sir Elyan's knockdown"
 
 
 async def test_alices_damage_is_not_the_man_at_arms_damage() -> None:
