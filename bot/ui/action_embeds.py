@@ -59,7 +59,9 @@ def action(report: ActionReport) -> discord.Embed:
     numbers = words.own_numbers if report.target_secret and words.own_numbers is not None else words.numbers
     if numbers and not report.secret:
         brief = [numbers, *brief]
-    sides = {"attacker": report.actor_name, "defender": report.target_name or report.actor_name}
+    # where side-typed faces went, said for a blow between two characters (in a treatment both are one side's)
+    sides = {"attacker": report.actor_name, "defender": report.target_name} \
+        if report.action in ("attack", "cast") and report.target_name else {}
     typed = None if report.secret else typed_dice_line(report.resolution.get("rolls") or [], report.typed_dice,
                                                        report.unused_dice, sides)
     if typed is not None:
