@@ -61,7 +61,7 @@ WAIT = 30.0
 # An edge blow to the Bandit (tests/e2e gm rolls): a wound and a shock roll; from the third blow the wound is a
 # killing one, with a kill roll and an amputation check. Where the bot rolls them they pass (forced): left to
 # chance, a failed amputation check killed the Bandit, and the next blows measured as hits were refusals.
-HIT = "attack=9 defense=3 location=12 shock=9 kill=9 amputation=9"
+HIT = "attack=9 defense=3 location=12 defender_shock=9 defender_kill=9 defender_amputation=9"
 MISS = "attack=2 defense=9"
 WOUND_CAP = MAX_LIST  # the wounds an ars-harn sheet holds: the sheet with one more is refused
 WOUND_BAND = 8  # the growth by wounds is shown in bands of this many blows

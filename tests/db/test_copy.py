@@ -22,7 +22,7 @@ GUILD, CHANNEL, OTHER_CHANNEL, GM_ROLE = 7001, 7002, 7003, 7004
 MANAGER = Actor(GUILD, CHANNEL, 1, "Manager", is_manager=True)
 GM = Actor(GUILD, CHANNEL, 2, "Gemma", (GM_ROLE,))
 ALICE = Actor(GUILD, CHANNEL, 11, "Alice")
-KILL_BLOW = "attack=9 defense=2 location=50 kill=2 shock=8"
+KILL_BLOW = "attack=9 defense=2 location=50 defender_kill=2 defender_shock=8"
 # A homebrew pack: the default armour file, uploaded as the server's own.
 ARMOUR_PACK = (Path(__file__).resolve().parents[2] / "content" / "ars_harn" / "armour.yaml").read_bytes()
 
@@ -53,7 +53,7 @@ async def fill(url: str) -> None:
         await services.combat.attack(ALICE, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid", "modifier": 8},
                                      dice_text=KILL_BLOW)
         await services.combat.attack(ALICE, "Bandit 2", "Broadsword", {"aspect": "edge"},
-                                     dice_text="attack=9 defense=2 location=12 shock=9 kill=9 fumble=9 stumble=9")
+                                     dice_text="attack=9 defense=2 location=12 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
         await services.guild_commands.mark_synced({GUILD: "f" * 32})  # what the bot last sent this server
     finally:
         await database.dispose()
@@ -95,7 +95,7 @@ async def carry_on(url: str) -> int:
     try:
         report = await Services(database).combat.attack(
             ALICE, "Bandit 3", "Broadsword", {"aspect": "edge"},
-            dice_text="attack=9 defense=2 location=12 shock=9 kill=9 fumble=9 stumble=9")
+            dice_text="attack=9 defense=2 location=12 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
         return int(report.event_id or 0)
     finally:
         await database.dispose()

@@ -38,7 +38,7 @@ TARGETS = 10  # attacks (one bandit each) per channel in the burst
 KILL_AFTER = 12  # answers seen before the SIGKILL, of CHANNELS * TARGETS
 HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
 KILL_BLOW = {"target": "Keeper 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
-             "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}
+             "dice": "attack=9 defense=2 location=50 defender_kill=2 defender_shock=8"}
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

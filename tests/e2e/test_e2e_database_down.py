@@ -24,7 +24,7 @@ from tests.e2e.process_support import DEADLINE, message_text
 
 pytestmark = pytest.mark.postgres
 
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 ATTACK = {"target": "Bandit 1", "attacker": "Raider 1", "aspect": "edge", "dice": HIT}
 
 

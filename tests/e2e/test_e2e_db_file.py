@@ -21,7 +21,7 @@ from emulator.processes import ROOT
 from emulator.testing import build_world
 from tests.e2e.process_support import DEADLINE, grievous, message_text
 
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 
 
 def rm_database(folder: Path) -> None:

@@ -202,7 +202,7 @@ async def test_a_player_who_meets_a_missing_permission_is_not_told_the_next_gm_i
     table.emu.set_overwrites(table.combat, [Overwrite(bot_role.id, 0, deny=perms.EMBED_LINKS),
                                             Overwrite(table.world.guild.id, 0, deny=perms.EMBED_LINKS)])
     attack = await table.send("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge",
-                                         "aim": "high", "dice": "attack=9 defense=3 location=12 shock=2"},
+                                         "aim": "high", "dice": "attack=9 defense=3 location=12 defender_shock=2"},
                               user=table.alice)
     assert (await attack.message()).embeds
     npcs = await table.send("encounter npcs", NPCS)

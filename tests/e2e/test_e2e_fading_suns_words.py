@@ -31,7 +31,7 @@ async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_t
     # the GM sees every die
     behind = table.text(await table.details(hidden, user=table.gm))
     assert "Thug 1 dodges: 2 vs goal 7: **success**" in behind and "`defense`" in behind
-    hit = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=19 location=12 effect=19"},
+    hit = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=19 location=12 defender_effect=19"},
                           user=table.alice)
     # the damage Erian dealt, not the thug's armour that took 4 off it (its sheet is the GM's)
     assert "5 vs 11: success, 1 VP · damage 7" in hit.embeds[0]["description"]

@@ -98,7 +98,7 @@ async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> 
 
     # Bjorn's edge to the thigh: S2, shock and stumble passed.
     first = await attack(table, table.alice, {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge",
-                                              "aim": "mid", "dice": "attack=5 defense=3 location=85 shock=8 "
+                                              "aim": "mid", "dice": "attack=5 defense=3 location=85 defender_shock=8 "
                                                                     "stumble=8"}, "Bjorn attacks Bandit 1")
     first_details = await table.details(first)
     assert "left thigh" in first.embeds[0]["description"] and "**S2**" in table.value(first_details, "Injury")
@@ -113,7 +113,7 @@ async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> 
 
     # Brun's mace lands, and the GM takes it back.
     brun = await attack(table, table.bob, {"target": "Bandit 1", "aspect": "blunt", "aim": "mid",
-                                           "dice": "attack=8 defense=2 location=50 shock=9 kill=9"},
+                                           "dice": "attack=8 defense=2 location=50 defender_shock=9 defender_kill=9"},
                         "Brun attacks Bandit 1")
     assert "thorax" in brun.embeds[0]["description"]
     await undo_last(table, "Brun attacks Bandit 1")
@@ -123,7 +123,7 @@ async def test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides(table: Any) -> 
     # Bjorn's killing blow: K5 to the thorax, the kill roll fails, the GM decides.
     kill = await attack(table, table.alice, {
         "target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
-        "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}, "Bjorn attacks Bandit 1")
+        "dice": "attack=9 defense=2 location=50 defender_kill=2 defender_shock=8"}, "Bjorn attacks Bandit 1")
     kill_details = await table.details(kill)
     assert "**thorax**" in kill.embeds[0]["description"] and "**K5**" in table.value(kill_details, "Injury")
     kill_details = await table.details(kill)
@@ -175,7 +175,7 @@ async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -
     # Gawain wins the exchange: 20 damage less leather 4 is a major wound; Cerdic stays up.
     first = await attack(table, table.alice, {
         "target": "Cerdic 1", "weapon": "sword",
-        "dice": "attacker=15 defender=14 damage=4,4,4,4,4 knockdown=5 major_wound=3 valorous=3 stat_loss=6"},
+        "dice": "attacker=15 defender=14 damage=4,4,4,4,4 defender_knockdown=5 defender_major_wound=3 defender_valorous=3 defender_stat_loss=6"},
         "Sir Gawain attacks Cerdic 1")
     assert "takes **16** damage" in first.embeds[0]["description"]
     first_details = await table.details(first)
@@ -191,7 +191,7 @@ async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -
 
     # A critical: double damage, Cerdic is dying and the GM decides.
     dying = await attack(table, table.alice, {"target": "Cerdic 1", "weapon": "sword",
-                                              "dice": "attacker=18 defender=17 damage=6,6,6,6,6 stat_loss=4"},
+                                              "dice": "attacker=18 defender=17 damage=6,6,6,6,6 defender_stat_loss=4"},
                          "Sir Gawain attacks Cerdic 1")
     dying_details = await table.details(dying)
     assert "critical" in table.value(dying_details, "Sir Gawain") and "**56**" in table.value(dying_details, "Damage")
@@ -226,7 +226,7 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
 
     # Erian's broadsword takes the thug's right leg: grievous; the wound-effect roll passes.
     leg = await attack(table, table.alice, {"target": "Thug 1", "weapon": "broadsword",
-                                            "dice": "attack=9 defense=15 location=3 effect=4"}, "Erian attacks Thug 1")
+                                            "dice": "attack=9 defense=15 location=3 defender_effect=4"}, "Erian attacks Thug 1")
     assert "**right leg**" in leg.embeds[0]["description"] and "**grievous**" in leg.embeds[0]["description"]
     leg_details = await table.details(leg)
     assert "success" in table.value(leg_details, "STUN roll")
@@ -241,7 +241,7 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
 
     # A called shot to the head: crippled, the effect roll calls for DEATH, which the GM must confirm.
     head = await attack(table, table.alice, {"target": "Thug 1", "weapon": "broadsword", "location": "head",
-                                             "modifier": 6, "dice": "attack=11 defense=15 effect=18"},
+                                             "modifier": 6, "dice": "attack=11 defense=15 defender_effect=18"},
                         "Erian attacks Thug 1")
     assert "**head**" in head.embeds[0]["description"] and "**crippled**" in head.embeds[0]["description"]
     head_details = await table.details(head)

@@ -102,7 +102,7 @@ async def test_deleting_a_character_in_an_encounter_is_refused_before_the_prompt
     table.check_clean()
 
 
-HIT_BJORN = "attack=1,9 defense=1 location=50 shock=9"
+HIT_BJORN = "attack=1,9 defense=1 location=50 defender_shock=9"
 
 
 async def test_secret_npc_rolls_show_players_only_the_result_and_the_gm_every_die(table: Any) -> None:
@@ -152,7 +152,7 @@ async def test_a_kill_decision_lapses_when_healing_removes_its_cause(table: Any)
     await make_fight(table)
     # Bjorn's K5 to the bandit's thorax, and the kill roll fails: the GM must choose
     kill = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
-                                      "modifier": 8, "dice": "attack=9 defense=2 location=50 kill=2"},
+                                      "modifier": 8, "dice": "attack=9 defense=2 location=50 defender_kill=2"},
                            user=table.alice)
     assert sorted(table.buttons(kill)) == ["grv:gm:1:death", "grv:gm:1:incapacitation"]
     await table.wait_tracker(lambda t: "awaiting GM" in t, what="the tracker to await the GM")

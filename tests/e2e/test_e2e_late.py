@@ -156,7 +156,7 @@ async def test_a_429_on_the_answer_past_the_deadline_posts_the_attack_late_at_on
 
 
 KILL_BLOW = {"target": "Keeper 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
-             "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}
+             "dice": "attack=9 defense=2 location=50 defender_kill=2 defender_shock=8"}
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -27,7 +27,7 @@ from tests.e2e.process_support import DEADLINE, answered, attack_rows, message_t
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 CHANNELS = 4
 PER_CHANNEL = 3
 

@@ -122,7 +122,7 @@ async def pendragon(table: Any, recorder: Recorder) -> None:
     recorder.bodies.clear()
     await step(table, "attack", {"target": "Cerdic 1", "dice": "attacker=19 defender=18"}, user=table.bob)
     await step(table, "attack", {"target": "Cerdic 1", "weapon": "sword",
-                                 "dice": "attacker=12 defender=19 damage=4,4,4,4,4 knockdown=5 major_wound=3"},
+                                 "dice": "attacker=12 defender=19 damage=4,4,4,4,4 defender_knockdown=5 defender_major_wound=3"},
                user=table.bob)
 
 
@@ -137,7 +137,7 @@ async def fading_suns(table: Any, recorder: Recorder) -> None:
     recorder.bodies.clear()
     await step(table, "attack", {"target": "Thug 1", "weapon": "broadsword", "dice": "attack=18"}, user=table.alice)
     await step(table, "attack", {"target": "Thug 1", "weapon": "broadsword",
-                                 "dice": "attack=9 defense=15 location=3 effect=4"}, user=table.alice)
+                                 "dice": "attack=9 defense=15 location=3 defender_effect=4"}, user=table.alice)
 
 
 FIGHTS = {"ars-harn": ars_harn, "pendragon": pendragon, "fading-suns": fading_suns}

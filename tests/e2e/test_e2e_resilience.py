@@ -14,7 +14,7 @@ import pytest
 from emulator import Channel, InteractionHandle, Message, Refusal
 
 KILL_BLOW = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
-             "dice": "attack=9 defense=2 location=50 kill=2 shock=8"}
+             "dice": "attack=9 defense=2 location=50 defender_kill=2 defender_shock=8"}
 
 
 async def ars_table(table: Any, *npcs: str) -> None:
@@ -65,7 +65,7 @@ async def test_a_restart_mid_encounter_keeps_the_state_and_the_gm_buttons(table:
     await table.emu.wait_until(lambda: not table.buttons(kill) or None, what="the buttons to go")
     assert (await table.wait_tracker(lambda t: "dead" in t)).id == tracker.id
 
-    after = await table.run("attack", {"target": "Bandit 2", "dice": "attack=5 defense=3 location=85 shock=8 "
+    after = await table.run("attack", {"target": "Bandit 2", "dice": "attack=5 defense=3 location=85 defender_shock=8 "
                                                                      "stumble=8"}, user=table.alice)
     assert "Bjorn attacks Bandit 2" in table.text(after)
     log = table.text(await table.run("log", {"limit": 25}))

@@ -41,7 +41,7 @@ async def test_a_stored_hostile_name_is_plain_text_in_every_message_about_it(tab
     if table.bot.services.runtime.encounters is not None:  # the rename was made behind the bot's back
         table.bot.services.runtime.encounters.clear()
     attack = await table.run("attack", {"attacker": "Bandit 1", "target": LEGACY,
-                                        "dice": "attack=1,9 defense=1 location=50 shock=9"})
+                                        "dice": "attack=1,9 defense=1 location=50 defender_shock=9"})
     check_echoed(_strings(attack), expected=1)
     tracker = await table.wait_tracker(lambda shown: "\u01a9" in shown)
     check_echoed(_strings(tracker))

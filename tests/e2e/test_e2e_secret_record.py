@@ -14,7 +14,7 @@ from emulator.models import Overwrite
 pytestmark = pytest.mark.latency
 
 FAILED_KILL = {"target": "Bandit 1", "aspect": "edge", "aim": "high",
-               "dice": "attack=1,1,9 defense=2 location=6 kill=2"}
+               "dice": "attack=1,1,9 defense=2 location=6 defender_kill=2"}
 
 
 async def fight(table: Any, bandits: int = 1) -> None:
@@ -38,7 +38,7 @@ async def test_a_gm_channel_the_bot_may_not_post_in_loses_no_secret_dice(table: 
     table.emu.set_overwrites(screen, [Overwrite(bot_role.id, 0, deny=perms.SEND_MESSAGES)])
 
     handle = await table.send("attack", {"attacker": "Bandit 1", "target": "Bjorn",
-                                         "dice": "attack=1,9 defense=1 location=50 shock=9"})
+                                         "dice": "attack=1,9 defense=1 location=50 defender_shock=9"})
     public = await handle.message()
     assert " vs " not in table.text(public)
     [private] = await handle.followups()

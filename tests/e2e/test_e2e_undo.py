@@ -91,7 +91,7 @@ async def test_undo_marks_the_undone_message_taken_back(table: Any) -> None:
     await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
     await table.run("encounter npcs", {"template": "bandit", "count": 1})
     blow = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
-                                      "modifier": 8, "dice": "attack=9 defense=2 location=50 kill=2"},
+                                      "modifier": 8, "dice": "attack=9 defense=2 location=50 defender_kill=2"},
                            user=table.alice)
     pressed = await table.emu.click(blow, "grv:gm:1:death", user=table.gm)
     [verdict] = await pressed.followups()

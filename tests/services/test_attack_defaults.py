@@ -47,9 +47,9 @@ async def test_an_ars_harn_missile_takes_its_range_band(services: Any, manager: 
     await _fight(services, manager, alice, gm, "ars-harn", {"str": 0, "sta": 0, "dex": 2, "qik": 1,
                                                             "abilities.Bow": 5}, ["Longbow"], "bandit")
     near = await services.combat.attack(alice, "Bandit 1", "Longbow", {"range": "short"},
-                                        dice_text="attack=9 defense=2 location=50 shock=9")
+                                        dice_text="attack=9 defense=2 location=50 defender_shock=9")
     far = await services.combat.attack(alice, "Bandit 1", "Longbow", {"range": "extreme"},
-                                       dice_text="attack=9 defense=2 location=50 shock=9")
+                                       dice_text="attack=9 defense=2 location=50 defender_shock=9")
     assert (near.outcome["range"], far.outcome["range"]) == ("short", "extreme")
     def impact(report: Any) -> int:  # damage less the excess: the weapon's impact at that range, and Strength
         return int(report.outcome["damage_total"] - report.outcome["excess"])
@@ -158,7 +158,7 @@ async def test_an_option_left_out_is_one_not_given(services: Any, manager: Any, 
     attack with every option left out is the bare attack, and /odds with no spell named is an attack's odds."""
     await _fight(services, manager, alice, gm, "ars-harn", {"str": 0, "sta": 0, "dex": 2, "qik": 1,
                                                             "abilities.Bow": 5}, ["Longbow"], "bandit")
-    dice = "attack=9 defense=2 location=50 shock=9"
+    dice = "attack=9 defense=2 location=50 defender_shock=9"
     bare = await services.combat.attack(alice, "Bandit 1", "Longbow", {}, dice_text=dice)
     await services.records.undo(gm)
     left_out = await services.combat.attack(alice, "Bandit 1", "Longbow", LEFT_OUT, dice_text=dice)

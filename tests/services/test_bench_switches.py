@@ -22,7 +22,7 @@ async def _fight(services: Any, manager: Any, alice: Any, gm: Any) -> None:
     await services.encounters.add_npcs(gm, "bandit", 1)
 
 
-DICE = "attack=9 defense=2 location=50 shock=9"  # a hit that wounds
+DICE = "attack=9 defense=2 location=50 defender_shock=9"  # a hit that wounds
 
 
 @pytest.mark.parametrize("pictures", [True, False])

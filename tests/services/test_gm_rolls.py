@@ -276,7 +276,7 @@ async def test_a_second_failed_kill_roll_supersedes_the_waiting_kill_decision(
     await _gm_table(services, manager, gm, "ars-harn", "bandit", gm_rolls=False)  # the bot rolls the kill rolls
     await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
     await services.encounters.add(alice, "Bjorn")
-    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50 kill=2")
+    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50 defender_kill=2")
     first = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
     (old,) = first.pending
     again = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")

@@ -26,7 +26,7 @@ async def test_heal_offers_each_systems_treatments_and_refuses_others_in_one_lin
                                                                "skills.remedy": 5}, ["broadsword"])
     assert await services.injuries.methods(alice) == ("fading-suns", ["first_aid", "chirurgy"])
     await services.encounters.add_npcs(gm, "thug", 1)
-    await services.combat.attack(alice, "Thug 1", "broadsword", dice_text="attack=7 location=12 effect=1")
+    await services.combat.attack(alice, "Thug 1", "broadsword", dice_text="attack=7 location=12 defender_effect=1")
     healed = await services.injuries.heal(gm, "Thug 1", "remedy", {"healer": "Hero", "modifier": 1}, "heal=3")
     assert healed.action == "heal" and (healed.actor_name, healed.target_name) == ("Hero", "Thug 1")
     assert healed.outcome["skill"] == "remedy" and healed.outcome["treated"] is True
