@@ -53,12 +53,11 @@ async def test_a_knockdown_the_gm_types_bare_is_his_bandits_and_one_typed_for_th
         '/character create name:"Sir Elyan" stats:"siz=14 dex=12 str=13 con=14 app=11 skills.sword=16" '
         'weapons:sword armour:chainmail', "/encounter start", '/encounter add character:"Sir Elyan"', ":as gm",
         "/encounter npcs template:bandit count:1",
-        '/attack attacker:"Bandit 1" target:"Sir Elyan" weapon:club dice:"attacker=8 defender=17 damage=6,6,6,6 '
-        'knockdown=20"',
-        '/attack attacker:"Bandit 1" target:"Sir Elyan" weapon:club dice:"attacker=8 defender=17 damage=6,6,6,6 '
-        'sir_elyan_knockdown=20"'])
-    first, second = text.split('/attack attacker:"Bandit 1"')[1:3]
-    flat_first, flat_second = " ".join(first.split()), " ".join(second.split())
-    assert "Typed, not used: knockdown=20 (Bandit 1 rolled no knockdown)" in flat_first
-    assert "Bandit 1 is knocked down" not in flat_first
-    assert "defender\\_knockdown=20 \u2192 Sir Elyan's knockdown" in flat_second
+        '/attack attacker:"Bandit 1" target:"Sir Elyan" weapon:club dice:"attacker=8 defender=17 damage=6,6,6 '
+        'sir_elyan_knockdown=20"',
+        '/attack attacker:"Bandit 1" target:"Sir Elyan" weapon:club dice:"attacker=8 defender=17 damage=6,6,6 '
+        'knockdown=20"'])
+    typed_for_him, bare = (" ".join(part.split()) for part in text.split('/attack attacker:"Bandit 1"')[1:3])
+    assert "defender\\_knockdown=20 \u2192 Sir Elyan's knockdown" in typed_for_him
+    assert "Sir Elyan is knocked down" in typed_for_him  # a 20 fails his DEX roll
+    assert "Typed, not used: knockdown=20 (Bandit 1 rolled no knockdown)" in bare

@@ -53,7 +53,8 @@ async def fill(url: str) -> None:
         await services.combat.attack(ALICE, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid", "modifier": 8},
                                      dice_text=KILL_BLOW)
         await services.combat.attack(ALICE, "Bandit 2", "Broadsword", {"aspect": "edge"},
-                                     dice_text="attack=9 defense=2 location=12 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
+                                     dice_text="attack=9 defense=2 location=12 "
+                                               "defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
         await services.guild_commands.mark_synced({GUILD: "f" * 32})  # what the bot last sent this server
     finally:
         await database.dispose()
@@ -95,7 +96,8 @@ async def carry_on(url: str) -> int:
     try:
         report = await Services(database).combat.attack(
             ALICE, "Bandit 3", "Broadsword", {"aspect": "edge"},
-            dice_text="attack=9 defense=2 location=12 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
+            dice_text="attack=9 defense=2 location=12 "
+                      "defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
         return int(report.event_id or 0)
     finally:
         await database.dispose()

@@ -38,7 +38,8 @@ async def test_injuries_and_the_sheet_show_the_wounded_body(table: Any) -> None:
     assert only_npcs.embeds[0]["footer"]["text"] == "2 player characters on this server"
     await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
     hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
-                                     "dice": "attack=5 defense=3 location=85 defender_shock=8 defender_stumble=8"}, user=table.alice)
+                                     "dice": "attack=5 defense=3 location=85 "
+                                             "defender_shock=8 defender_stumble=8"}, user=table.alice)
     assert "left thigh" in hit.embeds[0]["description"]
     # The hit's small picture: the bandit's body, the new wound on the left thigh outlined.
     [small] = hit.attachments

@@ -175,7 +175,8 @@ async def test_pendragon_fight_ends_with_the_gm_deciding_the_dying(table: Any) -
     # Gawain wins the exchange: 20 damage less leather 4 is a major wound; Cerdic stays up.
     first = await attack(table, table.alice, {
         "target": "Cerdic 1", "weapon": "sword",
-        "dice": "attacker=15 defender=14 damage=4,4,4,4,4 defender_knockdown=5 defender_major_wound=3 defender_valorous=3 defender_stat_loss=6"},
+        "dice": "attacker=15 defender=14 damage=4,4,4,4,4 "
+                "defender_knockdown=5 defender_major_wound=3 defender_valorous=3 defender_stat_loss=6"},
         "Sir Gawain attacks Cerdic 1")
     assert "takes **16** damage" in first.embeds[0]["description"]
     first_details = await table.details(first)
@@ -226,7 +227,8 @@ async def test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect(tabl
 
     # Erian's broadsword takes the thug's right leg: grievous; the wound-effect roll passes.
     leg = await attack(table, table.alice, {"target": "Thug 1", "weapon": "broadsword",
-                                            "dice": "attack=9 defense=15 location=3 defender_effect=4"}, "Erian attacks Thug 1")
+                                            "dice": "attack=9 defense=15 location=3 "
+                                                    "defender_effect=4"}, "Erian attacks Thug 1")
     assert "**right leg**" in leg.embeds[0]["description"] and "**grievous**" in leg.embeds[0]["description"]
     leg_details = await table.details(leg)
     assert "success" in table.value(leg_details, "STUN roll")

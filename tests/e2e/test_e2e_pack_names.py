@@ -29,7 +29,8 @@ async def test_a_fading_suns_location_matches_its_name_or_its_label_however_spel
     await table.run("encounter npcs", {"template": "Vorox Warrior"})
     for typed in ("Right Arm", "R.Arm", "right-arm"):
         hit = await table.run("attack", {"target": "Vorox Warrior 1", "weapon": "BROADSWORD", "location": typed,
-                                         "modifier": 6, "dice": "attack=11 defense=15 defender_effect=1"}, user=table.alice)
+                                         "modifier": 6, "dice": "attack=11 defense=15 "
+                                                                "defender_effect=1"}, user=table.alice)
         assert "right arm" in hit.embeds[0]["description"].casefold(), (typed, table.text(hit))
         await table.run("undo")
     line = await table.line("attack", {"target": "Vorox Warrior 1", "location": "tail", "dice": "attack=11"},

@@ -122,7 +122,8 @@ async def pendragon(table: Any, recorder: Recorder) -> None:
     recorder.bodies.clear()
     await step(table, "attack", {"target": "Cerdic 1", "dice": "attacker=19 defender=18"}, user=table.bob)
     await step(table, "attack", {"target": "Cerdic 1", "weapon": "sword",
-                                 "dice": "attacker=12 defender=19 damage=4,4,4,4,4 defender_knockdown=5 defender_major_wound=3"},
+                                 "dice": "attacker=12 defender=19 damage=4,4,4,4,4 "
+                                         "defender_knockdown=5 defender_major_wound=3"},
                user=table.bob)
 
 

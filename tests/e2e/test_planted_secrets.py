@@ -103,7 +103,8 @@ SPECS = {
         "bandit", "Outlaw 1", "sword", "spear",
         f"attacker=10 damage={','.join(['4'] * 30)}",
         "attacker=5 defender=3 damage=2,2,2,2 defender_knockdown=2",
-        {"dice": f"attacker=16 defender=3 damage={SIXES} defender_knockdown=15 defender_major_wound=5 defender_valorous=12 defender_stat_loss=6"},
+        {"dice": f"attacker=16 defender=3 damage={SIXES} "
+                  "defender_knockdown=15 defender_major_wound=5 defender_valorous=12 defender_stat_loss=6"},
         "attacker=12 defender=14",
         f"attacker=16 defender=3 damage={SIXES}",
         ("first_aid", "first_aid=5 healing=2"), "prone",

@@ -121,7 +121,8 @@ async def test_the_page_in_a_browser_for_a_player_the_gm_and_the_table(table: An
         await connection.execute(text("UPDATE characters SET name = :name WHERE name = 'Gorm'"), {"name": HOSTILE})
     # Bjorn carries a wound before the pages open: a diagram with something on it.
     hit = await table.run("attack", {"target": "Bjorn", "attacker": "Bandit 1", "aspect": "edge", "aim": "mid",
-                                     "modifier": 10, "dice": "attack=9 defense=3 location=85 defender_shock=8 defender_stumble=8"})
+                                     "modifier": 10, "dice": "attack=9 defense=3 location=85 "
+                                                             "defender_shock=8 defender_stumble=8"})
     assert "thigh" in table.text(hit), table.text(hit)
     offset = [0.0]
     web = await serve(table, live_seconds=0.5, sessions=WebSessions(clock=lambda: time.time() + offset[0]))
@@ -172,7 +173,8 @@ async def test_the_page_in_a_browser_for_a_player_the_gm_and_the_table(table: An
             await browser.open(f"{base}/encounter/{table.combat.id}")
             await browser.js("window.stillHere = true")
         await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
-                                   "dice": "attack=5 defense=3 location=85 defender_shock=8 defender_stumble=8"}, user=table.alice)
+                                   "dice": "attack=5 defense=3 location=85 "
+                                           "defender_shock=8 defender_stumble=8"}, user=table.alice)
         for browser in (gm, player):
             await browser.wait_text("Bjorn attacks Bandit 1")
             assert await browser.js("return window.stillHere === true"), "the page was reloaded"
