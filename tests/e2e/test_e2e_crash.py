@@ -36,7 +36,7 @@ from tests.e2e.process_support import (
 CHANNELS = 4
 TARGETS = 10  # attacks (one bandit each) per channel in the burst
 KILL_AFTER = 12  # answers seen before the SIGKILL, of CHANNELS * TARGETS
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 KILL_BLOW = {"target": "Keeper 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,
              "dice": "attack=9 defense=2 location=50 defender_kill=2 defender_shock=8"}
 

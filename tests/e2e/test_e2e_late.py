@@ -30,7 +30,7 @@ from tests.e2e.process_support import (
     unanswered_events,
 )
 
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 
 
 async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:

@@ -30,7 +30,7 @@ SHARDS = 2
 GUILDS = 8  # alternating shards
 CHANNELS = 3  # per guild
 TARGETS = 4  # bandits per channel: one for each attack made in that channel over the test
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 
 
 @pytest.fixture

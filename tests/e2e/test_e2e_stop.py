@@ -21,7 +21,7 @@ from tests.e2e.process_support import DEADLINE, answered, attack_rows, grievous,
 CHANNELS = 3
 TARGETS = 12
 SIGNAL_AFTER = 6  # answers seen before the signal, of CHANNELS * TARGETS
-HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
+HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 DOCKER_STOP_TIMEOUT = 10.0  # seconds between docker stop's SIGTERM and its SIGKILL, by default
 
 
