@@ -128,7 +128,8 @@ async def test_many_channels_each_with_its_own_encounter(table: Any) -> None:
     locations = {n: ("thorax", 50) if n % 2 else ("abdomen", 65) for n in range(CHANNELS)}
     handles: list[tuple[int, InteractionHandle]] = []
     for n, channel in enumerate(channels):
-        hit = f"attack=9 defense=2 location={locations[n][1]} defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
+        hit = (f"attack=9 defense=2 location={locations[n][1]} "
+               "defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
         for dice in (hit, "attack=2 defense=9"):
             handles.append((n, await table.send("attack", {"target": f"C{n} Bandit 2", "attacker": f"C{n} Bandit 1",
                                                            "aspect": "edge", "dice": dice}, channel=channel)))
@@ -198,7 +199,8 @@ async def test_long_names_and_a_crowded_encounter_stay_within_discord_limits(tab
     await table.run("encounter npcs", {"template": "bandit", "count": 20, "name_prefix": prefix})
     for n in range(1, 13):
         answer = await table.run("attack", {"target": f"{prefix} {n}", "attacker": hero, "aspect": "edge",
-                                            "dice": f"attack=9 defense=2 location={40 + n} defender_shock=9 defender_kill=9 defender_fumble=9"})
+                                            "dice": f"attack=9 defense=2 location={40 + n} "
+                                                    "defender_shock=9 defender_kill=9 defender_fumble=9"})
         assert answer.embeds and not answer.ephemeral
     await table.run("encounter initiative")
     for command, options in (("log", {"limit": 25}), ("encounter status", {}),
