@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, Update, bindparam, func, insert, inspect, select, update
+from sqlalchemy import Select, Table, Update, bindparam, func, insert, inspect, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, defer, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -105,10 +105,16 @@ async def npc_names(session: AsyncSession, guild_id: int, names: set[str]) -> li
     return [keys[key] for key in (await session.scalars(query)).all()]
 
 
-async def character_names(session: AsyncSession, guild_id: int, prefix: str, limit: int = 25) -> list[str]:
-    """Names starting with ``prefix`` first, then names containing it (autocomplete)."""
+async def character_names(session: AsyncSession, guild_id: int, prefix: str, limit: int = 25,
+                          *, npcs_seated_in: int | None = None) -> list[str]:
+    """Names starting with ``prefix`` first, then names containing it (autocomplete). ``npcs_seated_in``: of
+    the NPCs, only those seated in that channel's running encounter."""
     key = name_key(prefix)
     query = select(Character.name, Character.name_key).where(Character.guild_id == guild_id)
+    if npcs_seated_in is not None:
+        seated = (select(Combatant.character_id).join(Encounter, Encounter.id == Combatant.encounter_id)
+                  .where(Encounter.channel_id == npcs_seated_in, Encounter.active.is_(True)))
+        query = query.where(or_(Character.npc.is_(False), Character.id.in_(seated)))
     if key:
         escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         query = query.where(Character.name_key.like(f"%{escaped}%", escape="\\"))

@@ -323,8 +323,15 @@ class CharacterService:
         return await self._rt.transact(None, work)
 
     async def names(self, actor: Actor, prefix: str = "") -> Names:
-        """Up to 25 character names for autocomplete."""
-        return await self._rt.read(lambda session: repo.character_names(session, actor.guild_id, prefix))
+        """Up to 25 character names for autocomplete. Under secret rolls a player learns an NPC exists when it is
+        seated in an encounter in a channel they can see (docs/commands.md): only this channel's are offered."""
+
+        async def work(session: AsyncSession) -> Names:
+            viewer = await access.viewer_in(session, actor)
+            seated = actor.channel_id if viewer.behind_screen(True) else None
+            return await repo.character_names(session, actor.guild_id, prefix, npcs_seated_in=seated)
+
+        return await self._rt.read(work)
 
     async def item_names(self, actor: Actor, kind: ItemKind, prefix: str = "") -> Names:
         """Up to 25 weapon or armour names from the channel system's content pack (autocomplete)."""
