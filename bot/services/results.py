@@ -300,8 +300,10 @@ class ActionReport:
 
     @property
     def hides(self) -> bool:
-        """The channel's line leaves something out that the GM should get (in the GM channel, or privately)."""
-        return self.public != self.event
+        """The channel's line leaves something out that the GM should get (in the GM channel, or privately): dice,
+        or a figure of the outcome."""
+        dice_kept = bool(self.event.shown_rolls) and not self.public.shown_rolls
+        return dice_kept or self.public.outcome != self.event.outcome
 
     @functools.cached_property
     def public(self) -> ActionEvent:

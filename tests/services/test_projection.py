@@ -213,3 +213,9 @@ def test_the_gm_gets_the_figures_a_secret_decisions_public_line_left_out() -> No
                                resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
                                encounter=None, event_id=11)
     assert not open_report.hides
+    ars = _events("ars_harn")
+    decided = next(e["payload"] for e in ars.values() if e["kind"] == "gm_decide")
+    nothing_kept = ActionReport(system="ars-harn", action="gm_decide", actor_name="Bandit 1", target_name=None,
+                                resolution={"rolls": [], "outcome": decided["outcome"]}, pending=(), unused_dice={},
+                                encounter=None, event_id=12, secret=True)
+    assert not nothing_kept.hides  # no figure behind an ars-harn decision: no second message for the GM
