@@ -507,6 +507,21 @@ def check_planted_figures_are_not_on_the_players_sheets() -> None:
             assert not re.search(pattern, sheet.replace("=", " ")), (spec.system, sheet)
 
 
+async def test_no_planted_npc_figure_reaches_a_player_in_any_system(table: Any) -> None:
+    check_planted_figures_are_not_on_the_players_sheets()
+    run = await play(table)
+    run.ledger.close()
+    verdict = judge(run)
+    report = verdict.report()
+    dump(run)
+    print(f"\n{report}\n(played in {run.elapsed:.1f} s)")
+    assert not verdict.control, report
+    assert not verdict.missing, report
+    assert verdict.gm_saw, report
+    assert not verdict.leaks, report
+    table.emu.clear_refusals()
+
+
 async def test_the_harness_fails_on_a_new_output_that_skips_the_projection(table: Any,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The planted regression: the line "Varg joined the encounter" made by wording code that reads the NPC's
