@@ -311,6 +311,10 @@ async def drive_system(run: Run, spec: Spec, reach: set[Surface]) -> None:
         await run.send(system, "encounter status", user=user)
         await run.send(system, "log", {"limit": 25}, user=user)
     await run.send(system, "injuries", {"party": True}, user=alice)
+    # the web page's links (what the page shows is the web issue's outputs: see planted_ledger's doc)
+    await run.send(system, "web", user=alice)
+    await run.send(system, "web", {"view": "table"})
+    await run.send(system, "web", {"revoke": True}, user=alice)
     await run.send(system, "character show", {"name": pc}, user=alice)
 
     # the GM's edits of the NPC, in the channel
