@@ -313,6 +313,11 @@ def figure_pattern(figures: Iterable[int]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\d.#])(?:{alternatives})(?![\d]|\.\d)")
 
 
+# The bot's own counters, which say nothing of a sheet: a sheet's "version 17", "round 2", "event #48",
+# "character #9", "encounter #2". They are taken out of a line before the figures are looked for.
+COUNTERS = re.compile(r"\b(?:version|round|event|character|encounter) #?\d+", re.IGNORECASE)
+
+
 def hits(text: str, pattern: re.Pattern[str]) -> list[str]:
-    """The lines of ``text`` holding a planted figure."""
-    return [line.strip() for line in text.splitlines() if pattern.search(line)]
+    """The lines of ``text`` holding a planted figure (the bot's counters aside)."""
+    return [line.strip() for line in text.splitlines() if pattern.search(COUNTERS.sub("", line))]

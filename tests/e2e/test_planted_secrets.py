@@ -551,3 +551,9 @@ async def test_the_harness_fails_on_a_new_output_that_skips_the_projection(table
     caught = [leak for leak in verdict.leaks if "joined the encounter" in leak and f"Sword {sword}" in leak]
     assert {leak.split()[0] for leak in caught} == set(PLAYERS), verdict.report()
     table.emu.clear_refusals()
+
+
+def test_a_planted_figure_is_found_as_a_whole_number_and_never_in_a_counter() -> None:
+    pattern = figure_pattern([17, 27])
+    text = "sword **27**\nDEX 17 · goal 35\nE17\ncharacter #9 · version 17 · round 17 · event #27\n127, 2.7, 270, #27"
+    assert hits(text, pattern) == ["sword **27**", "DEX 17 · goal 35", "E17"]
