@@ -187,6 +187,7 @@ class Received:
     kind: str  # "channel message", "ephemeral answer", "DM", "autocomplete", "form", "file (...)", ...
     where: str  # "#pen message 123 (create)", ...
     text: str
+    source: str = ""  # what the answer answers, without ids: "/character show", "button grv:details:" ("": none)
 
 
 @dataclass
@@ -264,6 +265,7 @@ class Ledger:
             channel = state.channel(seen.channel_id)
             name = channel.name or "DM"
             owner = owners.get(seen.message_id)
+            source = _source(owner) if owner else ""
             answering = f" answering {owner.user.username}'s {_named(owner)}" if owner else ""
             where = f"#{name} message {seen.message_id} ({seen.change}{answering})"
             if seen.ephemeral:
@@ -273,10 +275,10 @@ class Ledger:
             else:
                 viewers, kind = self._readers(seen.channel_id), "channel message"
             for viewer in viewers:
-                yield Received(viewer, kind, where, seen.text)
+                yield Received(viewer, kind, where, seen.text, source)
                 for filename, data in seen.files:
                     for file_kind, text in file_texts(filename, data):
-                        yield Received(viewer, file_kind, f"{where} {filename}", text)
+                        yield Received(viewer, file_kind, f"{where} {filename}", text, source)
         for handle in self.emu.interactions[:handles_end]:
             callback = handle.callback
             if callback is None:
@@ -284,10 +286,10 @@ class Ledger:
             where = f"#{handle.channel.name} {handle.user.username}'s {_named(handle)}"
             if callback.type == 8:
                 names = [f"{c.get('name')} = {c.get('value')}" for c in callback.data.get("choices") or []]
-                yield Received(handle.user.username, "autocomplete", where, "\n".join(names))
+                yield Received(handle.user.username, "autocomplete", where, "\n".join(names), _source(handle))
             elif callback.type == 9:
                 texts = [str(callback.data.get("title") or ""), *component_text(callback.data.get("components") or [])]
-                yield Received(handle.user.username, "form", where, "\n".join(texts))
+                yield Received(handle.user.username, "form", where, "\n".join(texts), _source(handle))
         yield from self.extra[:extra_end]
 
 
@@ -295,6 +297,12 @@ def _named(handle: InteractionHandle) -> str:
     """An interaction as the lists name it: "/attack", "button grv:gm:12:death", "autocomplete /attack weapon"."""
     kinds = {2: "/", 3: "button ", 4: "autocomplete /", 5: "form "}
     return f"{kinds.get(handle.type, '?')}{handle.name}"
+
+
+def _source(handle: InteractionHandle) -> str:
+    """``_named`` without the stored ids a custom_id carries: "button grv:details:", "button grv:gm:"."""
+    named = _named(handle)
+    return named if handle.type in (2, 4) else re.sub(r":[0-9].*$", ":", named)
 
 
 def file_texts(filename: str, data: bytes) -> list[tuple[str, str]]:

@@ -21,6 +21,7 @@ import asyncio
 import os
 import re
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,6 +141,12 @@ EXCUSED: dict[tuple[str, str, str], str] = {
                                                      "system, no sheet",
     ("fading-suns", "command", "setup channel-reset"): "as in #pen",
 }
+
+
+# Outputs that still give a player a planted figure on main, by (system, what they answer): NOT FIXED. A leak of
+# one of them is printed under "KNOWN LEAKS, NOT FIXED" on every run instead of failing it. Empty is the goal;
+# an entry is the lead's to see, never a way to land a new leak.
+NOT_FIXED: dict[tuple[str, str], str] = {}
 
 
 def excused(surface: Surface) -> str | None:
@@ -417,6 +424,7 @@ class Verdict:
     gm_saw: list[str]
     control: list[str]
     leaking: list[str]  # the outputs that leaked, each once
+    not_fixed: list[str]  # leaks of the outputs in NOT_FIXED
 
     def report(self) -> str:
         lines = ["Outputs covered (system, kind, name: times driven, or why excused):", *self.covered]
@@ -428,6 +436,8 @@ class Verdict:
         if self.leaks:
             lines += ["", "OUTPUTS THAT GAVE A PLAYER A PLANTED FIGURE:", *self.leaking,
                       "", "PLANTED FIGURES A PLAYER RECEIVED:", *self.leaks]
+        if self.not_fixed:
+            lines += ["", "KNOWN LEAKS, NOT FIXED (NOT_FIXED):", *self.not_fixed]
         lines += ["", f"The GM received planted figures in {len(self.gm_saw)} outputs, e.g.:", *self.gm_saw[:3]]
         return "\n".join(lines)
 
@@ -461,7 +471,7 @@ def judge(run: Run) -> Verdict:
         system = system_of_where(received.where)
         return hits(received.text, figure_pattern(SPECS[system].figures) if system else every)
 
-    leaks, gm_saw, control = [], [], []
+    leaks, gm_saw, control, tolerated = [], [], [], []
     outputs: set[str] = set()
     for received in run.ledger.received(before="planted"):
         control += [f"  {received.viewer} {received.kind} {received.where}: {line}" for line in planted_in(received)]
@@ -470,11 +480,16 @@ def judge(run: Run) -> Verdict:
         if not found:
             continue
         if received.viewer in PLAYERS:
-            leaks += [f"  {received.viewer} {received.kind} {received.where}: {line[:300]}" for line in found]
+            lines = [f"  {received.viewer} {received.kind} {received.where}: {line[:300]}" for line in found]
+            known = NOT_FIXED.get((system_of_where(received.where) or "", received.source))
+            if known is not None:
+                tolerated += [f"{line} [NOT FIXED: {known}]" for line in lines]
+                continue
+            leaks += lines
             outputs.add(f"  {received.kind} {re.sub(r'message [0-9]+ ', '', received.where)}")
         elif received.viewer == "gm":
             gm_saw.append(f"  {received.kind} {received.where}: {found[0][:200]}")
-    return Verdict(covered, missing, leaks, gm_saw, control, sorted(outputs))
+    return Verdict(covered, missing, leaks, gm_saw, control, sorted(outputs), tolerated)
 
 
 async def play(table: Any) -> Run:
@@ -522,6 +537,9 @@ async def test_no_planted_npc_figure_reaches_a_player_in_any_system(table: Any) 
     assert not verdict.missing, report
     assert verdict.gm_saw, report
     assert not verdict.leaks, report
+    if verdict.not_fixed:  # shown in every run's summary, not only with -s
+        warnings.warn(f"planted-secret harness: leaks NOT FIXED on main: {sorted(set(NOT_FIXED.values()))}",
+                      stacklevel=1)
 
 
 async def test_the_harness_fails_on_a_new_output_that_skips_the_projection(table: Any,
