@@ -69,6 +69,14 @@ def command_leaves(tree: app_commands.CommandTree[Any]) -> list[app_commands.Com
     return [c for c in tree.walk_commands() if isinstance(c, app_commands.Command)]
 
 
+def templates(bot: Any) -> tuple[list[str], list[str]]:
+    """The persistent buttons' custom_id templates (the ``DynamicItem``s the bot registered, from discord.py's
+    view store) and the forms' (``bot.forms``), by their literal start."""
+    buttons = [template_prefix(p.pattern) for p in bot._connection._view_store._dynamic_items]
+    forms = [template_prefix(p.pattern) for p, _ in bot.forms._routes]
+    return buttons, forms
+
+
 def reachable(bot: Any, systems: Iterable[str]) -> set[Surface]:
     """Every command leaf, autocomplete, persistent button template and form route of the running ``bot``,
     for each system that has it."""
@@ -76,8 +84,7 @@ def reachable(bot: Any, systems: Iterable[str]) -> set[Surface]:
     leaves = command_leaves(bot.tree)
     menus = [*bot.tree.get_commands(type=discord.AppCommandType.user),
              *bot.tree.get_commands(type=discord.AppCommandType.message)]
-    buttons = [template_prefix(p.pattern) for p in bot._connection._view_store._dynamic_items]
-    forms = [template_prefix(p.pattern) for p, _ in bot.forms._routes]
+    buttons, forms = templates(bot)
     for system in systems:
         for command in leaves:
             path = command.qualified_name
@@ -111,9 +118,8 @@ def surface_of(handle: InteractionHandle, system: str, buttons: Iterable[str], f
     if handle.type == 2:
         return Surface(system, "command", handle.name if data.get("type", 1) == 1 else f"(menu) {handle.name}")
     if handle.type == 4:
-        found = _focused(data.get("options") or [])
-        return Surface(system, "autocomplete", f"{data['name']} {found[0]} {found[1]}".replace("  ", " ")
-                       if found and found[0] else f"{data['name']} {found[1] if found else '?'}")
+        path, option = _focused(data.get("options") or []) or ("", "?")
+        return Surface(system, "autocomplete", " ".join(w for w in (data["name"], path, option) if w))
     custom_id = str(data.get("custom_id", ""))
     for prefix in (buttons if handle.type == 3 else forms):
         if custom_id.startswith(prefix):
@@ -123,8 +129,7 @@ def surface_of(handle: InteractionHandle, system: str, buttons: Iterable[str], f
 
 def driven(emu: Emulator, bot: Any, system_of_channel: Mapping[int, str]) -> Counter[Surface]:
     """How often the run set off each surface (interactions in a channel of no system are left out)."""
-    buttons = [template_prefix(p.pattern) for p in bot._connection._view_store._dynamic_items]
-    forms = [template_prefix(p.pattern) for p, _ in bot.forms._routes]
+    buttons, forms = templates(bot)
     counts: Counter[Surface] = Counter()
     for handle in emu.interactions:
         system = system_of_channel.get(handle.channel.id)
