@@ -425,6 +425,7 @@ class Verdict:
     control: list[str]
     leaking: list[str]  # the outputs that leaked, each once
     not_fixed: list[str]  # leaks of the outputs in NOT_FIXED
+    gm_systems: set[str]  # the systems whose planted figures the GM received
 
     def report(self) -> str:
         lines = ["Outputs covered (system, kind, name: times driven, or why excused):", *self.covered]
@@ -438,7 +439,8 @@ class Verdict:
                       "", "PLANTED FIGURES A PLAYER RECEIVED:", *self.leaks]
         if self.not_fixed:
             lines += ["", "KNOWN LEAKS, NOT FIXED (NOT_FIXED):", *self.not_fixed]
-        lines += ["", f"The GM received planted figures in {len(self.gm_saw)} outputs, e.g.:", *self.gm_saw[:3]]
+        lines += ["", f"The GM received planted figures in {len(self.gm_saw)} outputs, of "
+                  f"{', '.join(sorted(self.gm_systems)) or 'no system'}, e.g.:", *self.gm_saw[:3]]
         return "\n".join(lines)
 
 
@@ -472,6 +474,7 @@ def judge(run: Run) -> Verdict:
         return hits(received.text, figure_pattern(SPECS[system].figures) if system else every)
 
     leaks, gm_saw, control, tolerated = [], [], [], []
+    gm_systems: set[str] = set()  # the systems whose planted figures reached the GM
     outputs: set[str] = set()
     for received in run.ledger.received(before="planted"):
         control += [f"  {received.viewer} {received.kind} {received.where}: {line}" for line in planted_in(received)]
@@ -489,7 +492,9 @@ def judge(run: Run) -> Verdict:
             outputs.add(f"  {received.kind} {re.sub(r'message [0-9]+ ', '', received.where)}")
         elif received.viewer == "gm":
             gm_saw.append(f"  {received.kind} {received.where}: {found[0][:200]}")
-    return Verdict(covered, missing, leaks, gm_saw, control, sorted(outputs), tolerated)
+            gm_systems.update(system for system, spec in SPECS.items() if hits(received.text, figure_pattern(
+                spec.figures)) and system_of_where(received.where) in (system, None))
+    return Verdict(covered, missing, leaks, gm_saw, control, sorted(outputs), tolerated, gm_systems)
 
 
 async def play(table: Any) -> Run:
@@ -535,7 +540,7 @@ async def test_no_planted_npc_figure_reaches_a_player_in_any_system(table: Any) 
     print(f"\n{report}\n(played in {run.elapsed:.1f} s)")
     assert not verdict.control, report
     assert not verdict.missing, report
-    assert verdict.gm_saw, report
+    assert verdict.gm_systems == set(SYSTEMS), report  # the figures were there to leak, in every system
     assert not verdict.leaks, report
     if verdict.not_fixed:  # shown in every run's summary, not only with -s
         warnings.warn(f"planted-secret harness: leaks NOT FIXED on main: {sorted(set(NOT_FIXED.values()))}",
