@@ -145,7 +145,8 @@ EXCUSED: dict[tuple[str, str, str], str] = {
 
 # Outputs that still give a player a planted figure on main, by (system, what they answer): NOT FIXED. A leak of
 # one of them is printed under "KNOWN LEAKS, NOT FIXED" on every run instead of failing it. Empty is the goal;
-# an entry is the lead's to see, never a way to land a new leak.
+# an entry is the lead's to see, never a way to land a new leak. A key names what the output answers, as the
+# ledger's ``Received.source`` does: ("pendragon", "/character show"), ("pendragon", "button grv:details:").
 NOT_FIXED: dict[tuple[str, str], str] = {}
 
 
