@@ -54,7 +54,7 @@ class Spec:
     weapon: str  # Alice's weapon, and the NPC's
     npc_weapon: str
     hit: str  # Alice's blow on the NPC (her own side's dice only)
-    npc_blow: str  # the GM's NPC on Bob's character (the GM may type both sides)
+    npc_blow: str  # the GM's NPC wounds Bob's character (the GM may type both sides): Alice may treat him later
     deadly: dict[str, Any]  # a blow (the GM acting for Alice's character, both sides' dice) that leaves the GM a
     # decision on the planted NPC
     other_side: str  # Bob types a face of the pack NPC's side (refused once issue 31's dice by side land)
@@ -103,7 +103,7 @@ SPECS = {
          317: "the GM's blow for Sir Owain (360) less Morgan's armour", 211: "Morgan's hit points after it (-211)"},
         "bandit", "Outlaw 1", "sword", "spear",
         f"attacker=10 damage={','.join(['4'] * 30)}",
-        "attacker=5 defender=3 damage=2,2,2,2 defender_knockdown=2",
+        "attacker=2 defender=19 damage=6,6,6 defender_knockdown=2",
         {"dice": f"attacker=16 defender=3 damage={SIXES} "
                   "defender_knockdown=15 defender_major_wound=5 defender_valorous=12 defender_stat_loss=6"},
         "attacker=12 defender=14",
@@ -122,7 +122,7 @@ SPECS = {
          32: "Kestrel's Dodge goal (17 + 15)"},
         "thug", "Thug 1", "broadsword", "club",
         "attack=4",
-        "attack=3 defense=2 location=12",
+        "attack=3 defense=19 location=12",
         {"location": "head", "dice": "attack=4 defense=19 defender_effect=20"},
         "attack=4 defense=2",
         "attack=4 defense=19 location=12",
