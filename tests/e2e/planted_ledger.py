@@ -192,7 +192,7 @@ class Received:
     kind: str  # "channel message", "ephemeral answer", "DM", "autocomplete", "form", "file (...)", ...
     where: str  # "#pen message 123 (create)", ...
     text: str
-    source: str = ""  # what the answer answers, without ids: "/character show", "button grv:details:" ("": none)
+    source: str = ""  # what it answers, without ids: "gm's /character show", "bob's button grv:details:" ("": none)
 
 
 @dataclass
@@ -305,9 +305,10 @@ def _named(handle: InteractionHandle) -> str:
 
 
 def _source(handle: InteractionHandle) -> str:
-    """``_named`` without the stored ids a custom_id carries: "button grv:details:", "button grv:gm:"."""
+    """Who set it off and ``_named`` without the stored ids a custom_id carries: "gm's /character show",
+    "alice's button grv:details:"."""
     named = _named(handle)
-    return named if handle.type in (2, 4) else re.sub(r":[0-9].*$", ":", named)
+    return f"{handle.user.username}'s " + (named if handle.type in (2, 4) else re.sub(r":[0-9].*$", ":", named))
 
 
 def file_texts(filename: str, data: bytes) -> list[tuple[str, str]]:
