@@ -112,9 +112,16 @@ def test_a_failed_shock_or_stumble_says_what_it_brings_in_its_own_line_once() ->
     """Before (issue 22 §4): 'Shock **failed** · Stumble **failed**' and under it 'Bandit 2: shock, prone': two
     lines for one fact."""
     brief = describe("ars-harn", EVENTS[STUMBLE_BY_WOUND]["payload"]["outcome"], ("Bjorn", "Bandit 2")).brief or []
-    assert "Shock **failed**: in shock \u00b7 Stumble **failed**: falls prone" in brief
+    assert "Shock **failed**: in shock \u00b7 Bandit 2 falls prone" in brief
     assert not any(line.startswith("Bandit 2:") for line in brief)
     # a condition from before (prone, from the earlier blow) is still said: nothing on this blow explains it
     severed = describe("ars-harn", EVENTS[AMPUTATION]["payload"]["outcome"], ("Bjorn", "Bandit 2")).brief or []
-    assert severed[:2] == ["Shock **failed**: in shock \u00b7 Fumble **failed** \u00b7 Amputation **failed**",
-                         "Bandit 2: prone"]
+    assert severed[:2] == ["Shock **failed**: in shock", "Bandit 2: prone"]
+
+
+def test_a_limb_roll_says_what_happened_not_whose_roll_failed() -> None:
+    """Issue 34, A1: "Amputation failed" meant the limb came off and "Amputation passed" that it did not; a
+    failed Fumble or Amputation is said once, by the Lost line (what was dropped or severed)."""
+    severed = describe("ars-harn", EVENTS[AMPUTATION]["payload"]["outcome"], ("Bjorn", "Bandit 2")).brief or []
+    assert not any("Amputation" in line or "Fumble" in line for line in severed)
+    assert any(line.endswith("is severed") for line in severed), severed

@@ -126,7 +126,8 @@ def test_ars_harn_shock_fumble_stumble_and_tactical_advantage() -> None:
     assert "failed" in fields["Shock"] and "passed" in fields["Fumble"] and "failed" in fields["Stumble"]
     assert "Aldo gains a tactical advantage" in fields["Tactical advantage"]
     public = action_embeds.action(report("ars-harn", outcome)).description
-    assert "Shock **failed** \u00b7 Fumble passed \u00b7 Stumble **failed**" in public
+    # what happened, not whose roll passed (issue 34, A1)
+    assert "Shock **failed** \u00b7 Aldo keeps hold of their weapon \u00b7 Aldo falls prone" in public
     assert "Aldo gains a tactical advantage" in public
 
 

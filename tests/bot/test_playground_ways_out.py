@@ -16,7 +16,7 @@ STORIES = {
     "ars-harn": [
         "1. Bandit 1 (initiative 11)",
         "3. Bjorn (initiative 4)",
-        "Stumble failed",
+        "Bjorn falls prone",  # issue 34, A1: what happened, not "Stumble failed"
         "Bjorn drops the Broadsword",
         "⚠️ Bjorn is not stunned: Bjorn can recover from prone",
         "Bjorn gets up (that is their action this round).",

@@ -60,6 +60,12 @@ _LIMB = {"fumble": "arm", "stumble": "leg"}
 _RESULTS = {"CS": "critical success", "MS": "success", "MF": "failure", "CF": "critical failure"}
 # a failed check -> the condition it brings, and how its line says so
 _FAILED_MEANS = {"shock": ("shock", "in shock"), "stumble": ("prone", "falls prone")}
+# a limb roll's result -> the public line saying what happened ("": the Lost line says it, a severed or dropped
+# thing); "Amputation failed" read as the limb kept, and "Fumble failed" did not say whose roll it was
+_HAPPENED: dict[tuple[str, bool | None], str] = {
+    ("amputation", True): "{who} keeps the limb", ("amputation", False): "",
+    ("fumble", True): "{who} keeps hold of their weapon", ("fumble", False): "",
+    ("stumble", True): "{who} keeps their feet", ("stumble", False): "{who} falls prone"}
 _BLEEDING = "\u22121 to Shock and Fatigue rolls until a treatment succeeds or it heals below grievous"
 
 
@@ -212,6 +218,13 @@ def _checks_part(wounding: Wounding, who: str, conditions: Sequence[str], words:
         if check.passed is False:
             words.severity = worst(words.severity, Severity.MORTAL if name in ("kill", "amputation")
                                    else Severity.SERIOUS)
+        happened = _HAPPENED.get((name, check.passed))
+        if happened is not None:  # say what happened, not whose roll passed (issue 34, A1)
+            if happened:
+                verdicts.append(happened.format(who=who))
+            if name == "stumble" and check.passed is False:
+                explained.add("prone")
+            continue
         verdict = "waiting for the GM" if check.passed is None else "passed" if check.passed else "**failed**"
         said = _FAILED_MEANS.get(name)
         if check.passed is False and said and said[0] in conditions:
