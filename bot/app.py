@@ -21,6 +21,7 @@ from bot.discord_json import install as install_discord_json
 from bot.discord_permissions import Refusals
 from bot.ops import gc_tuning
 from bot.ops.flights import Flight, Flights, current, install_task_factory
+from bot.ops.gateway_watch import CHECK_EVERY, SILENCE, GatewayWatch
 from bot.ops.health import HealthServer
 from bot.ops.metrics import Metrics
 from bot.ops.payloads import guard_parsers
@@ -96,6 +97,7 @@ class GrievousBot(commands.AutoShardedBot):
         health_port: int | None = None,
         stall_ms: int = 100,
         settle_memory: bool = False,
+        gateway_silence: float = SILENCE,
         web_port: int | None = None,
         web_host: str = "127.0.0.1",
         web_base_url: str | None = None,
@@ -136,10 +138,12 @@ class GrievousBot(commands.AutoShardedBot):
         self.flights = Flights(self._landed)
         self.metrics.in_flight.set_function(lambda: len(self.flights.active))
         self.watchdog = Watchdog(stall_ms / 1000, in_flight=self.flights.names, on_stall=self._stalled)
+        self.gateway_watch = GatewayWatch(silence=gateway_silence)
+        self._watching: asyncio.Task[None] | None = None
         self.health: HealthServer | None = None
         if health_port is not None:
             self.health = HealthServer(gateway=self.gateway_status, db=lambda: self.db, metrics=self.metrics,
-                                       host=health_host, port=health_port)
+                                       host=health_host, port=health_port, notes=self.gateway_watch.note)
         # The campaign web page (bot/web/), when a port is given; base URL None: http://host:port (the playground).
         self.web: WebServer | None = None
         if web_port is not None:
@@ -164,7 +168,8 @@ class GrievousBot(commands.AutoShardedBot):
         parsers["INTERACTION_CREATE"] = interaction_create
         # Outermost, on every parser: a malformed payload is dropped and logged, and the process goes on.
         self.dropped_payloads = guard_parsers(parsers, self._guild_of_channel,
-                                              lambda event, _reason: self.metrics.dropped_payloads.labels(event).inc())
+                                              lambda event, _reason: self.metrics.dropped_payloads.labels(event).inc(),
+                                              seen=self._dispatched)
         self._late: set[asyncio.Task[None]] = set()  # results being posted late (bot/ui/late.py)
         self._waits: set[asyncio.Task[None]] = set()  # attacks waiting for a defence (bot/ui/defense_prompts.py)
         self._recovered = False
@@ -182,6 +187,34 @@ class GrievousBot(commands.AutoShardedBot):
         channel = self._connection.get_channel(channel_id)
         guild = getattr(channel, "guild", None)
         return guild.id if guild is not None else None
+
+    def _dispatched(self, event: str, data: dict[str, Any]) -> None:
+        """Every gateway dispatch, before it is parsed: the gateway watch's clock of its shard."""
+        guild_id = data.get("guild_id") or (data.get("id") if event == "GUILD_CREATE" else None)
+        try:
+            shard_id = (int(guild_id) >> 22) % (self.shard_count or 1) if guild_id is not None else None
+        except (TypeError, ValueError):
+            return  # a malformed id: the guard drops the payload
+        if shard_id is None:
+            shard_id = self.shard_ids[0] if self.shard_ids and len(self.shard_ids) == 1 else 0
+        self.gateway_watch.dispatched(shard_id, interaction=event == "INTERACTION_CREATE")
+
+    async def _watch_gateway(self) -> None:
+        """Every few seconds: a shard silent while its servers play is closed with a resumable code, so
+        discord.py resumes it and Discord replays what it missed (bot/ops/gateway_watch.py)."""
+        while not self.is_closed():
+            await asyncio.sleep(min(CHECK_EVERY, self.gateway_watch.silence / 4))
+            for shard_id, quiet in self.gateway_watch.silent(self.shards):
+                shard = self.get_shard(shard_id)
+                ws = getattr(getattr(shard, "_parent", None), "ws", None)
+                self.gateway_watch.reconnecting(shard_id, quiet)
+                self.metrics.gateway_reconnects.inc()
+                log.warning("shard %d delivered no event for %.0f s while its servers were playing: reconnecting",
+                            shard_id, quiet)
+                if ws is not None:
+                    await ws.close(code=4000)  # resumable: discord.py resumes the session
+                elif shard is not None:
+                    await shard.reconnect()
 
     async def login(self, token: str) -> None:
         add_secret(token)  # never in a log line or a reply
@@ -242,7 +275,9 @@ class GrievousBot(commands.AutoShardedBot):
         if not self.is_ready():
             return "not connected yet"
         down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
-        return "ok" if not down else f"shard {', '.join(map(str, down))} disconnected"
+        if down:
+            return f"shard {', '.join(map(str, down))} disconnected"
+        return self.gateway_watch.problem(self.shards) or "ok"
 
     async def setup_hook(self) -> None:
         install_task_factory(asyncio.get_running_loop())
@@ -284,6 +319,7 @@ class GrievousBot(commands.AutoShardedBot):
         self.watchdog.start()
         if self.db is not None and self.db.watch is not None:
             self.start_wait(self._watch_database_file(self.db))
+        self._watching = asyncio.get_running_loop().create_task(self._watch_gateway(), name="grievous-gateway-watch")
 
     async def sync_tree(self) -> int:
         """Register the shared commands (globally, or with the development server's own); how many."""
@@ -391,6 +427,8 @@ class GrievousBot(commands.AutoShardedBot):
         for task in list(self._waits):  # timers left running: what they would do waits for a button instead
             task.cancel()
         await self.watchdog.stop()  # closing holds the loop now and then; nobody is waiting on it any more
+        if self._watching is not None:
+            self._watching.cancel()
         await self.command_sync.close()
         autocomplete.forget(self)  # the reads left running past their answer
         await trackers_settled(self, TRACKER_SECONDS)

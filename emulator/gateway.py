@@ -98,6 +98,9 @@ class Connection:
         # Events queued before this socket took over the session that are not replayable (RESUMED) are skipped.
         self.attach_seq = 0
         self.dropped_by_server = False
+        # A fault switch (Gateway.mute): the socket stays open and acknowledges heartbeats but delivers no
+        # dispatch; they wait in the session's buffer for the next socket (a RESUME replays them).
+        self.muted = False
         self._lock = asyncio.Lock()
         self._zlib = zlib.compressobj() if compress else None
         self.latency: Callable[[], float] = lambda: 0.0  # the one-way delay to the bot (Emulator.gateway_latency)
@@ -150,7 +153,7 @@ class Connection:
         """Send every buffered dispatch of the session this socket has not sent yet, in order."""
         async with self._lock:
             session = self.session
-            if session is None or session.connection is not self:
+            if session is None or session.connection is not self or self.muted:
                 return
             for event in self._unsent(session.buffer):
                 if self.ws.closed:
@@ -257,6 +260,20 @@ class Gateway:
                 await conn.ws.close(code=code, message=b"emulator dropped the connection")
         self.emu.notifier.notify()
         return dropped
+
+    def mute(self, shard_id: int | None = None) -> int:
+        """A fault switch: the open sockets (of ``shard_id``, or all) stop delivering dispatches while they
+        go on acknowledging heartbeats; a socket that resumes the session delivers them. How many muted."""
+        muted = [c for c in self.connections
+                 if shard_id is None or (c.session is not None and c.session.shard_id == shard_id)]
+        for conn in muted:
+            conn.muted = True
+        return len(muted)
+
+    def unmute(self) -> None:
+        for conn in self.connections:
+            conn.muted = False
+            self._spawn(conn.flush())
 
     async def send_reconnect(self) -> None:
         """Op 7: ask every connected client to reconnect (and resume)."""

@@ -10,6 +10,7 @@ Prometheus text format of the bot's own registry.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,13 +32,18 @@ class Health:
     database: str
     migrations: str
     storage: str = "ok"
+    notes: str = ""  # what the operator should know that is not a failure (a shard reconnected by itself)
 
     @property
     def ok(self) -> bool:
         return self.gateway == self.database == self.migrations == self.storage == "ok"
 
     def failed(self) -> list[str]:
-        return [name for name, value in vars(self).items() if value != "ok"]
+        return [name for name, value in vars(self).items() if name != "notes" and value != "ok"]
+
+    def shown(self) -> dict[str, str]:
+        """The JSON body: every check, and the notes when there are any."""
+        return {name: value for name, value in vars(self).items() if name != "notes" or value}
 
 
 async def check(gateway: Callable[[], str], db: Database | None, head: str | None) -> Health:
@@ -68,8 +74,9 @@ async def check(gateway: Callable[[], str], db: Database | None, head: str | Non
 
 class HealthServer:
     def __init__(self, *, gateway: Callable[[], str], db: Callable[[], Database | None], metrics: Metrics,
-                 host: str = "127.0.0.1", port: int = 8081) -> None:
+                 host: str = "127.0.0.1", port: int = 8081, notes: Callable[[], str] = str) -> None:
         self._gateway = gateway
+        self._notes = notes
         self._db = db
         self._metrics = metrics
         self.host = host
@@ -95,13 +102,13 @@ class HealthServer:
             self._runner = None
 
     async def health(self) -> Health:
-        return await check(self._gateway, self._db(), self._head)
+        return dataclasses.replace(await check(self._gateway, self._db(), self._head), notes=self._notes())
 
     async def _healthz(self, request: web.Request) -> web.Response:
         health = await self.health()
         if not health.ok:
             log.warning("unhealthy: %s", "; ".join(f"{name}: {getattr(health, name)}" for name in health.failed()))
-        return web.json_response(vars(health), status=200 if health.ok else 503)
+        return web.json_response(health.shown(), status=200 if health.ok else 503)
 
     async def _metrics_page(self, request: web.Request) -> web.Response:
         body = self._metrics.exposition()

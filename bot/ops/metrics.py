@@ -71,6 +71,9 @@ class Metrics:
                                   "lock.", registry=r)
         self.dropped_payloads = Counter("grievous_gateway_payloads_dropped", "Gateway events dropped as malformed "
                                         "(logged once each with their shape), by event.", ["event"], registry=r)
+        self.gateway_reconnects = Counter("grievous_gateway_silent_reconnects", "Shards reconnected by the bot "
+                                          "because their gateway delivered no event while their servers were "
+                                          "playing.", registry=r)
         self.stalls = Counter("grievous_event_loop_stalls", "Event-loop stalls over the watchdog's threshold, by "
                               "the command running when it stalled (\"none\" if no command was).", ["command"],
                               registry=r)

@@ -148,9 +148,11 @@ class Dropped:
 
 
 def guard_parsers(parsers: MutableMapping[str, Parser], guild_of: GuildOf,
-                  on_dropped: Callable[[str, str], None] | None = None) -> Dropped:
+                  on_dropped: Callable[[str, str], None] | None = None,
+                  seen: Callable[[str, dict[str, Any]], None] | None = None) -> Dropped:
     """Wrap every parser in ``parsers`` (discord.py's ``ConnectionState.parsers``, which its websocket reads
-    each dispatch's parser from) so that a malformed payload is dropped and logged, never raised."""
+    each dispatch's parser from) so that a malformed payload is dropped and logged, never raised. ``seen``
+    is told of every dispatch first (the gateway watch)."""
     dropped = Dropped()
 
     def drop(event: str, reason: str, data: object) -> None:
@@ -166,6 +168,8 @@ def guard_parsers(parsers: MutableMapping[str, Parser], guild_of: GuildOf,
             if not isinstance(data, dict):
                 drop(event, "not an object", data)
                 return
+            if seen is not None:
+                seen(event, data)
             if event == "INTERACTION_CREATE":
                 problem = interaction_problem(data, guild_of)
                 if problem is not None:

@@ -228,7 +228,7 @@ async def test_health_checks_name_what_failed(tmp_path: Path) -> None:
         assert (behind.ok, behind.failed()) == (False, ["migrations"])
         assert behind.migrations == f"database at no revision, code at {head_revision()}"
         await upgrade(db)
-        assert vars(await check(lambda: "ok", db, head_revision())) == {
+        assert (await check(lambda: "ok", db, head_revision())).shown() == {
             "gateway": "ok", "database": "ok", "migrations": "ok", "storage": "ok"}
         assert (await check(lambda: "not connected yet", db, head_revision())).failed() == ["gateway"]
     finally:
