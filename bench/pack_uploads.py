@@ -93,7 +93,7 @@ def text_of(handle: InteractionHandle) -> str:
 
 async def run(args: argparse.Namespace, workdir: Path) -> Result:
     url = f"sqlite+aiosqlite:///{workdir / 'uploads.db'}"
-    async with running_emulator(interaction_deadline=3.0) as emu:
+    async with running_emulator(interaction_deadline=args.deadline) as emu:
         world = build_world(emu)
         owners = []
         for n in range(args.servers):
@@ -103,6 +103,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> Result:
             owners.append((guild, channel, guild.members[owner.id]))
         env = {"DATABASE_URL": url, "SYNC_COMMANDS": "1", "HEALTH_PORT": "0", "LOG_LEVEL": "INFO",
                "STALL_LOG_MS": str(STALL_LOG_MS)}
+        if args.work_seconds is not None:
+            env["WORK_SECONDS"] = str(args.work_seconds)
         bot = BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=workdir / "bot.log", name="grievous")
         try:
             await bot.start(WAIT * 4)
@@ -203,6 +205,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--every", type=float, default=0.25, help="seconds between /rolls (default 0.25)")
     parser.add_argument("--limit", type=float, default=180.0, help="stop sending /roll after this many seconds")
     parser.add_argument("--keep", action="store_true", help="keep the bot's log")
+    parser.add_argument("--work-seconds", type=int, default=None,
+                        help="the bot's limit on reading an upload (WORK_SECONDS; default: production's, 10 s)")
+    parser.add_argument("--deadline", type=float, default=3.0,
+                        help="the emulator's interaction deadline (default: Discord's, 3 s)")
     return parser.parse_args(argv)
 
 

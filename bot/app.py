@@ -114,6 +114,7 @@ class GrievousBot(commands.AutoShardedBot):
             if config.web_enabled:
                 web_port, web_host, web_base_url = config.web_port, config.web_host, config.web_base_url
                 web_trusted_proxies = config.web_trusted_proxies
+        self._work_seconds = config.work_seconds if config is not None else None
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -297,6 +298,8 @@ class GrievousBot(commands.AutoShardedBot):
                 await upgrade(self.db)
             self.services = Services(self.db)
         self.services.runtime.on_transaction = self.metrics.observe_transaction
+        if self._work_seconds is not None:
+            self.services.runtime.work_budget = float(self._work_seconds)
         if self.services.runtime.encounters is not None:
             self.metrics.watch_encounter_cache(self.services.runtime.encounters)
         # Engines and default catalogs take a second to build: in a thread now, not on the loop in a command.

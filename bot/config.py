@@ -38,6 +38,9 @@ class Config:
     health_host: str = "127.0.0.1"
     health_port: int | None = DEFAULT_HEALTH_PORT
     stall_ms: int = DEFAULT_STALL_MS  # the watchdog logs every event-loop stall longer than this
+    # How long reading an upload or building a pack may take before the command is refused with one line
+    # (None: bot/services/runtime.py's WORK_BUDGET, 10 s). A slow machine may give it more.
+    work_seconds: int | None = None
     # The database connection pool (SQLAlchemy's QueuePool): connections kept open, and how many more a
     # burst may open. None: SQLAlchemy's defaults, 5 and 10. See docs/scaling.md for the budget.
     db_pool_size: int | None = None
@@ -94,6 +97,7 @@ class Config:
             health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
             health_port=_port(env.get("HEALTH_PORT", "")),
             stall_ms=stall_ms if stall_ms is not None else DEFAULT_STALL_MS,
+            work_seconds=_int(env, "WORK_SECONDS"),
             db_pool_size=_int(env, "DATABASE_POOL_SIZE"),
             db_max_overflow=overflow,
             web_host=env.get("WEB_HOST", "").strip() or "127.0.0.1",

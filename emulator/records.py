@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 JSONDict = dict[str, Any]
 T = TypeVar("T")
 
-DEFAULT_TIMEOUT = 5.0
+# How long a wait for the bot gives up after, by default: a bound that ends a stuck test, not a speed check
+# (speed is measured in bench/), so it is generous: a loaded machine must not fail a test by itself.
+DEFAULT_TIMEOUT = 30.0
 POLL = 0.05
 
 # Interaction types.
@@ -123,7 +125,7 @@ class ResponseEvent:
 class InteractionHandle:
     """An interaction the emulator dispatched, and everything the bot answered to it.
 
-    The `await`-able helpers wait (default 5 s) and raise TimeoutError naming what was missing,
+    The `await`-able helpers wait (default 30 s) and raise TimeoutError naming what was missing,
     including any refusal the bot's attempt ran into.
     """
 

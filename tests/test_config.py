@@ -44,9 +44,10 @@ def test_missing_token_is_its_own_error() -> None:
 
 async def test_the_bot_takes_its_values_from_the_config() -> None:
     config = Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "1,3", "SYNC_COMMANDS": "yes",
-                              "HEALTH_PORT": "off", "STALL_LOG_MS": "250"})
+                              "HEALTH_PORT": "off", "STALL_LOG_MS": "250", "WORK_SECONDS": "30"})
     bot = GrievousBot(config=config, services=object.__new__(Services))  # no database needed to read them
     assert (bot.shard_ids, bot.shard_count, bot.sync_commands) == ([1, 3], 4, True)
+    assert config.work_seconds == 30 and Config.from_env({"DISCORD_TOKEN": "t"}).work_seconds is None
     assert bot.health is None and bot.watchdog.threshold == 0.25
     served = GrievousBot(config=Config.from_env({"DISCORD_TOKEN": "t", "HEALTH_PORT": "0"}),
                          services=object.__new__(Services))

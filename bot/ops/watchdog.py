@@ -2,7 +2,9 @@
 
 A task on the loop wakes every ``interval`` and measures how late it woke: that lateness is the stall. It
 also tells apart the loop thread's time on a CPU and its time queued for one (another process had the
-CPU: the machine was busy, the bot was not holding the loop), from /proc/thread-self/schedstat.
+CPU: the machine was busy, the bot was not holding the loop), from /proc/thread-self/schedstat. Time
+the loop thread was blocked while the bot's other threads were queued for a CPU is the machine's too: one
+of them held the GIL the loop waited for (``others_waiting_seconds``, from each thread's schedstat).
 To name the culprit, a small thread looks in while the loop is overdue and notes the task running on
 it; the task's flight (bot.ops.flights) is the command. If the thread saw no labelled task, the stall
 names every command in flight instead. Stalls over ``threshold`` are logged (logger
@@ -36,12 +38,16 @@ class Stall:
     seen: bool  # whether the thread saw what held the loop (else the commands in flight are named)
     in_flight: tuple[str, ...]  # every command in flight when the loop woke
     task: str | None = None  # the name of the task seen holding the loop, when no command in flight owns it
+    # the bot's other threads' time queued for a CPU meanwhile (one of them may have held the GIL the loop
+    # thread waited for: a busy machine again, not the bot)
+    others_waiting_seconds: float = 0.0
 
 
     @property
     def held(self) -> float:
-        """How long the bot itself held the loop (computing or blocked), the machine's queue left out."""
-        return max(0.0, self.seconds - self.waiting_seconds)
+        """How long the bot itself held the loop (computing or blocked), the machine's queues left out: the
+        loop thread's, and its other threads' while the loop thread was blocked."""
+        return max(0.0, self.seconds - self.waiting_seconds - min(self.blocked, self.others_waiting_seconds))
 
     @property
     def blocked(self) -> float:
@@ -97,11 +103,14 @@ class Watchdog:
 
     async def _measure(self) -> None:
         cpu, waiting = _thread_times()
+        me = threading.get_native_id()
+        others = _others_waiting(me)
         while True:
             beat = self._beat
             await asyncio.sleep(self.interval)
             now = time.monotonic()
             (cpu_before, waiting_before), (cpu, waiting) = (cpu, waiting), _thread_times()
+            others_before, others = others, _others_waiting(me)
             self._beat = now
             late = now - beat - self.interval
             if late > self.threshold:
@@ -110,7 +119,7 @@ class Watchdog:
                 culprit = flight.name if flight is not None else None
                 self._report(Stall(late, min(cpu - cpu_before, late), min(waiting - waiting_before, late),
                                    culprit, seen is not None, tuple(self._in_flight()),
-                                   None if culprit else task))
+                                   None if culprit else task, min(max(0.0, others - others_before), late)))
 
     def _look_in(self, loop: asyncio.AbstractEventLoop) -> None:
         """(The thread.) While the loop is overdue, note once which flight's task is running on it."""
@@ -133,9 +142,11 @@ class Watchdog:
 
     def _report(self, stall: Stall) -> None:
         self.recent.append(stall)
-        log.warning("event loop stalled for %d ms in %s (%d ms on a CPU, %d ms waiting for one, %d ms blocked)",
+        log.warning("event loop stalled for %d ms in %s (%d ms on a CPU, %d ms waiting for one, %d ms blocked; "
+                    "other threads %d ms waiting for a CPU)",
                     round(stall.seconds * 1000), stall.commands, round(stall.cpu_seconds * 1000),
-                    round(stall.waiting_seconds * 1000), round(stall.blocked * 1000), extra={"stall": stall})
+                    round(stall.waiting_seconds * 1000), round(stall.blocked * 1000),
+                    round(stall.others_waiting_seconds * 1000), extra={"stall": stall})
         if self._on_stall is not None:
             self._on_stall(stall)
 
@@ -154,3 +165,23 @@ def _thread_times() -> tuple[float, float]:
         return int(on_cpu) / 1e9, int(queued) / 1e9
     except (OSError, ValueError):
         return time.thread_time(), 0.0
+
+
+_TASKS = Path("/proc/self/task")
+
+
+def _others_waiting(me: int) -> float:
+    """The seconds the process's threads other than ``me`` have spent queued for a CPU (Linux; else 0)."""
+    total = 0
+    try:
+        tasks = list(_TASKS.iterdir())
+    except OSError:
+        return 0.0
+    for task in tasks:
+        if task.name == str(me):
+            continue
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, ValueError, IndexError):  # a thread that just ended
+            continue
+    return total / 1e9

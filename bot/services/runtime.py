@@ -65,6 +65,7 @@ BUSY = "the bot is reading many servers' packs right now, so nothing was changed
 # it the command answers with one line and changes nothing. A thread cannot be stopped, so the work
 # finishes in the background (a pack build is still cached for the next command).
 WORK_BUDGET = 10.0
+QUEUED_BUDGETS = 6  # a build queued behind others waits for theirs too, up to this many budgets in all
 TOO_SLOW = "that took too long to read, so nothing was changed; try again, or with a smaller file"
 _CHANNEL_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 # PostgreSQL serialization failure and deadlock; both mean "try the transaction again".
@@ -161,6 +162,8 @@ class Runtime:
         self._pack_cache: OrderedDict[tuple[int, str], tuple[int, Any, int]] = OrderedDict()
         self.pack_cache_bytes = 0  # what the catalogs above hold
         self.pack_cache_limit = PACK_CACHE_BYTES
+        # How long reading an upload or building a pack may take (WORK_BUDGET; WORK_SECONDS in the environment).
+        self.work_budget = WORK_BUDGET
         # (system, digest of the files) -> (catalog, its bytes), for an upload or reset about to be stored
         self._candidates: OrderedDict[tuple[str, str], tuple[Any, int]] = OrderedDict()
         # The one worker thread that builds catalogs (a queue in front of it), and how many builds wait there.
@@ -282,9 +285,9 @@ class Runtime:
 
     async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a worker thread, so the event loop keeps serving everyone else; past
-        WORK_BUDGET the command is refused with one line."""
+        ``work_budget`` the command is refused with one line."""
         try:
-            return await asyncio.wait_for(asyncio.to_thread(work, *args), WORK_BUDGET)
+            return await asyncio.wait_for(asyncio.to_thread(work, *args), self.work_budget)
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
 
@@ -319,9 +322,13 @@ class Runtime:
         future = start()
         future.add_done_callback(self._dequeued)
         try:
-            return await asyncio.wait_for(asyncio.shield(future), min(60.0, WORK_BUDGET * max(1, self._queued_builds)))
+            return await asyncio.wait_for(asyncio.shield(future), self._queued_budget())
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
+
+    def _queued_budget(self) -> float:
+        """How long a queued build may take: a budget for each build queued (its own and those before it)."""
+        return self.work_budget * min(QUEUED_BUDGETS, max(1, self._queued_builds))
 
     def _dequeued(self, _future: asyncio.Future[Any]) -> None:
         self._queued_builds -= 1
@@ -344,7 +351,7 @@ class Runtime:
             future.add_done_callback(functools.partial(self._built, needed))
         try:
             # A build queued behind others' waits for theirs too (each bounded by the input guard).
-            await asyncio.wait_for(asyncio.shield(future), min(60.0, WORK_BUDGET * max(1, self._queued_builds)))
+            await asyncio.wait_for(asyncio.shield(future), self._queued_budget())
         except TimeoutError:
             raise UserError(TOO_SLOW) from None
 

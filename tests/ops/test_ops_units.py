@@ -18,6 +18,7 @@ from bot.cli import main
 from bot.config import Config, ConfigError
 from bot.db.engine import Database
 from bot.db.migrate import head_revision, upgrade
+from bot.ops import watchdog as watchdog_module
 from bot.ops.flights import Flight, Flights, flight_of, install_task_factory, interaction_name
 from bot.ops.health import check
 from bot.ops.logs import configure_logging
@@ -142,6 +143,29 @@ def test_a_stall_nobody_was_seen_causing_names_the_commands_in_flight() -> None:
     assert Stall(0.3, 0.1, 0.0, None, True, ("/attack",)).commands == "no task, with /attack in flight"
     assert Stall(0.3, 0.1, 0.05, None, True, ()).blocked == pytest.approx(0.15)
     assert Stall(0.3, 0.1, 0.0, None, False, ()).commands == "no command (the bot's own work)"
+
+
+def test_a_stall_while_the_bots_other_threads_waited_for_a_cpu_is_the_machines() -> None:
+    """A loaded machine: the loop thread blocked 3.7 s on the GIL while the thread holding it sat 3.5 s in
+    the run queue. The bot itself held the loop 0.3 s (on a CPU 0.1 s, blocked 0.2 s beyond the wait)."""
+    stall = Stall(4.0, 0.1, 0.2, "/attack", True, (), others_waiting_seconds=3.5)
+    assert stall.blocked == pytest.approx(3.7) and stall.held == pytest.approx(0.3)
+    assert Stall(4.0, 0.1, 0.2, None, True, (), others_waiting_seconds=9.0).held == pytest.approx(0.1)
+
+
+async def test_the_watchdog_takes_the_other_threads_wait_from_their_schedstat(monkeypatch: pytest.MonkeyPatch) -> None:
+    waits = iter(range(0, 1000, 10))  # each look: the other threads queued 10 s more (a machine under a hog)
+    monkeypatch.setattr(watchdog_module, "_others_waiting", lambda _me: float(next(waits)))
+    stalls: list[Stall] = []
+    watchdog = Watchdog(0.1, in_flight=list, on_stall=stalls.append, interval=0.02)
+    watchdog.start()
+    await asyncio.sleep(0.05)
+    time.sleep(0.3)  # noqa: ASYNC251  # the loop held on purpose: blocked, not on a CPU
+    await asyncio.sleep(0.05)
+    await watchdog.stop()
+    [stall] = stalls
+    assert stall.others_waiting_seconds == pytest.approx(stall.seconds)  # capped at the stall
+    assert stall.held < 0.1
 
 
 def test_metrics_are_per_bot() -> None:
