@@ -17,6 +17,7 @@ from bot.cogs import EXTENSIONS
 from bot.command_sync import CommandSync
 from bot.config import Config
 from bot.db.engine import DEFAULT_DATABASE_URL, Database
+from bot.discord_heartbeat import install as install_heartbeat_stamp
 from bot.discord_json import install as install_discord_json
 from bot.discord_permissions import Refusals
 from bot.ops import gc_tuning
@@ -42,6 +43,7 @@ from bot.web.server import WebServer
 log = logging.getLogger("grievous")
 
 install_discord_json()  # orjson for discord.py, read as json reads (bot/discord_json.py)
+install_heartbeat_stamp()  # heartbeat latency timed from the heartbeat it answers (bot/discord_heartbeat.py)
 
 # On SIGTERM or SIGINT the bot stops taking interactions and gives those in flight this long to finish and
 # be answered (a command's own work is bounded at 10 s; most end in well under a second). It fits Docker's
