@@ -1,0 +1,177 @@
+"""SIGKILL-and-restart soak (``python -m bench.restart_soak --rounds 200``).
+
+`grievous run` as a process of its own serves one guild with ``--channels`` fights (12, as in the restart
+that once hung for 14 minutes). Each round: an attack in every channel at once; once a few are answered
+the process is SIGKILLed mid-burst and started again on the same database; the attacks that got no answer
+are sent again, as a player would; then every channel must answer a /roll. A round that does not finish
+within ``--round-limit`` seconds is a hang: the soak stops there and prints the log's tail.
+
+Reported: rounds run, hung rounds, the slowest restart (kill to a connected shard) and round, results
+posted late by the restarted process, attacks sent again, and the missed deadlines the processes logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emulator import Channel, Emulator, InteractionHandle, Message
+from emulator.harness import running_emulator
+from emulator.processes import BotProcess
+from emulator.testing import World, build_world
+
+MISS = "attack=2 defense=8"  # the raider misses: an event stored, a tracker edit, no wound to pile up
+KILL_AFTER = 3  # answers seen in the burst before the SIGKILL
+WAIT = 30.0
+_MISSED = re.compile(r"was not answered within Discord's deadline")
+_LATE = re.compile(r"stored but not answered; (\d+) posted late")
+
+
+@dataclass
+class Round:
+    restart: float  # seconds from the SIGKILL to the new process's connected shard
+    seconds: float  # the whole round
+    late: int  # results the new process posted late
+    resent: int  # attacks sent again
+
+
+@dataclass
+class Result:
+    rounds: list[Round] = field(default_factory=list)
+    hung: int = 0
+    missed: int = 0
+    hang_log: str = ""
+    seconds: float = 0.0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.restart_soak", description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--channels", type=int, default=12)
+    parser.add_argument("--round-limit", type=float, default=60.0,
+                        help="seconds a round may take before it counts as a hang (default 60)")
+    parser.add_argument("--database-url", default=None, help="default: a SQLite file in a temporary folder")
+    return parser.parse_args(argv)
+
+
+def answered(handle: InteractionHandle) -> bool:
+    return handle.original is not None and not handle.original.loading
+
+
+async def run_command(emu: Emulator, command: str, options: dict[str, object], *, user: object,
+                      channel: Channel) -> Message:
+    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
+    message = await handle.message(WAIT)
+    if message.content.startswith(("\u26a0", "Sorry")):
+        raise RuntimeError(f"/{command} {options}: {message.content}")
+    return message
+
+
+async def prepare(emu: Emulator, world: World, channels: list[Channel]) -> None:
+    manager = world.guild.members[emu.state.owner.id]
+    await run_command(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
+    await run_command(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
+    for n, channel in enumerate(channels):
+        await run_command(emu, "encounter start", {}, user=world.gm, channel=channel)
+        await run_command(emu, "encounter npcs", {"template": "bandit", "count": 2, "name_prefix": f"C{n} Bandit"},
+                          user=world.gm, channel=channel)
+
+
+async def attack(emu: Emulator, world: World, channel: Channel, n: int) -> InteractionHandle:
+    return await emu.slash("attack", {"target": f"C{n} Bandit 2", "attacker": f"C{n} Bandit 1", "aspect": "edge",
+                                      "dice": MISS}, user=world.gm, channel=channel)
+
+
+def process(emu: Emulator, url: str, workdir: Path, number: int, *, sync: bool) -> BotProcess:
+    env = {"DATABASE_URL": url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO", "HEALTH_PORT": "0"}
+    return BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=workdir / f"bot-{number}.log",
+                      name=f"grievous-{number}")
+
+
+async def one_round(emu: Emulator, world: World, channels: list[Channel], bot: BotProcess,
+                    restarted: BotProcess) -> Round:
+    started = time.monotonic()
+    handles = [await attack(emu, world, channel, n) for n, channel in enumerate(channels)]
+    await emu.wait_until(lambda: sum(map(answered, handles)) >= min(KILL_AFTER, len(handles)) or None, WAIT,
+                         f"{KILL_AFTER} answers before the kill")
+    bot.kill()
+    await bot.wait()
+    killed = time.monotonic()
+    await restarted.start(WAIT)
+    restart = time.monotonic() - killed
+    # What got no answer is sent again once the new process is there (a player pressing Enter again).
+    again = [await attack(emu, world, channels[n], n) for n, handle in enumerate(handles) if not answered(handle)]
+    await emu.wait_until(lambda: all(map(answered, again)) or None, WAIT, f"{len(again)} attacks sent again")
+    rolls = [await emu.slash("roll", {"expression": "1d6", "dice": "4"}, user=world.bob, channel=channel)
+             for channel in channels]
+    await emu.wait_until(lambda: all(map(answered, rolls)) or None, WAIT, "a /roll answered in every channel")
+    late = sum(int(m[1]) for m in _LATE.finditer(restarted.log()))
+    return Round(restart, time.monotonic() - started, late, len(again))
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> Result:
+    url = args.database_url or f"sqlite+aiosqlite:///{workdir / 'soak.db'}"
+    result = Result()
+    began = time.monotonic()
+    async with running_emulator(interaction_deadline=3.0) as emu:
+        world = build_world(emu)
+        channels = [emu.add_channel(world.guild, f"fight-{n}") for n in range(args.channels)]
+        bot = process(emu, url, workdir, 0, sync=True)
+        processes = [bot]
+        try:
+            await bot.start(WAIT)
+            await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=WAIT)
+            await prepare(emu, world, channels)
+            for number in range(1, args.rounds + 1):
+                restarted = process(emu, url, workdir, number, sync=False)
+                processes.append(restarted)
+                try:
+                    done = await asyncio.wait_for(one_round(emu, world, channels, bot, restarted), args.round_limit)
+                except (TimeoutError, RuntimeError) as exc:
+                    result.hung += 1
+                    result.hang_log = f"round {number}: {exc}\n" + restarted.log()[-4000:]
+                    break
+                result.rounds.append(done)
+                bot = restarted
+                print(f"round {number}: restart {done.restart:.1f} s, round {done.seconds:.1f} s, "
+                      f"{done.late} late, {done.resent} sent again", file=sys.stderr)
+        finally:
+            for each in processes:
+                each.kill()
+                await each.wait()
+            result.missed = sum(len(_MISSED.findall(p.log())) for p in processes)
+    result.seconds = time.monotonic() - began
+    return result
+
+
+def render(result: Result, args: argparse.Namespace) -> list[str]:
+    rounds = result.rounds
+    lines = [f"restart soak: {len(rounds)} of {args.rounds} rounds with {args.channels} channels in "
+             f"{result.seconds:.0f} s; {result.hung} hung (a round over {args.round_limit:g} s)"]
+    if rounds:
+        mean = sum(r.seconds for r in rounds) / len(rounds)
+        lines.append(f"slowest restart {max(r.restart for r in rounds):.1f} s, slowest round "
+                     f"{max(r.seconds for r in rounds):.1f} s, mean round {mean:.1f} s")
+        lines.append(f"{sum(r.late for r in rounds)} results posted late, {sum(r.resent for r in rounds)} attacks "
+                     f"sent again, {result.missed} missed deadlines logged")
+    if result.hang_log:
+        lines.append("the hung round:\n" + result.hang_log)
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="grievous-soak-") as workdir:
+        result = asyncio.run(run(args, Path(workdir)))
+    print("\n".join(render(result, args)))
+    return 1 if result.hung else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,21 @@
+"""`bench.restart_soak` in CI: 20 SIGKILL-and-restart rounds of `grievous run` serving 12 fighting channels.
+
+Once, one restart in seven sat idle for 14 minutes. Every round here must finish: the burst's answered
+attacks, the restarted process connected, every unanswered attack sent again and answered, and a /roll
+answered in every channel (each wait bounded). Its figures (restart and round times) are printed, never
+asserted; the 200-round soak is run from bench/ (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench import restart_soak
+
+
+async def test_twenty_sigkill_and_restart_rounds_with_twelve_channels_never_hang(tmp_path: Path) -> None:
+    args = restart_soak.parse_args(["--rounds", "20", "--channels", "12"])
+    result = await restart_soak.run(args, tmp_path)
+    print("\n".join(restart_soak.render(result, args)))
+    assert result.hung == 0, result.hang_log
+    assert len(result.rounds) == 20
