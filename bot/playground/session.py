@@ -313,23 +313,28 @@ class Playground:
                 # "Thinking": a slow command (on a loaded machine, even /setup system) is not over until its
                 # answer replaces that, however long the bot is quiet meanwhile.
                 await handle.wait_for(lambda: _answered(handle), "the answer", RESPONSE_TIMEOUT)
-            await self._settle()
+            await self._settle(handle)
         finally:
             batch, self._batch = self._batch, None
         self._print_batch(batch)
         self._print_refusals(refusals)
 
-    async def _settle(self) -> None:
-        """Wait until the bot has been quiet for a moment (follow-ups, tracker edits, pins) and has no tracker
-        update under way (one waits on the channel's bucket, after the answer). The moment is longer by a
-        round trip when the emulator has latency: the bot's next request comes that much later."""
+    async def _settle(self, handle: InteractionHandle | None = None) -> None:
+        """Wait until the bot has been quiet for a moment (follow-ups, tracker edits, pins), has no tracker
+        update under way (one waits on the channel's bucket, after the answer), and has ended its handling of
+        ``handle`` (on a loaded machine the result after a button's answer can come later than the moment).
+        The moment is longer by a round trip when the emulator has latency: the bot's next request comes that
+        much later."""
         assert self._batch is not None
         quiet = SETTLE_SECONDS + 2 * self.emu.rest_latency + self.emu.gateway_latency
+        until = asyncio.get_running_loop().time() + RESPONSE_TIMEOUT
         seen = -1
         while True:
             now = sum(len(m.revisions) + 1 for m in self._batch.messages.values()) + len(self._batch.order)
             busy = any(u.task is not None for u in publish.tracker_updates(self._bot).values())
-            if now == seen and not busy:
+            handling = handle is not None and asyncio.get_running_loop().time() < until and any(
+                f.interaction is not None and f.interaction.id == handle.id for f in self._bot.flights.active)
+            if now == seen and not busy and not handling:
                 return
             seen = now
             await asyncio.sleep(quiet)
@@ -449,7 +454,8 @@ class Playground:
                               if c.get("type") == TEXT_INPUT]
                     submitted = await self.emu.submit_modal(handle, {fields[0]: typed} if fields else {})
                     await submitted.response(RESPONSE_TIMEOUT)
-            await self._settle()
+                    handle = submitted
+            await self._settle(handle)
         finally:
             batch, self._batch = self._batch, None
         self._print_batch(batch)
