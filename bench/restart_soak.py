@@ -4,7 +4,8 @@
 that once hung for 14 minutes). Each round: an attack in every channel at once; once a few are answered
 the process is SIGKILLed mid-burst and started again on the same database; the attacks that got no answer
 are sent again, as a player would; then every channel must answer a /roll. A round that does not finish
-within ``--round-limit`` seconds is a hang: the soak stops there and prints the log's tail.
+within ``--round-limit`` seconds (150), or whose restarted process has not connected after a minute, is a
+hang: the soak stops there and prints the log's tail (with the stuck process's stacks, from faulthandler).
 
 Reported: rounds run, hung rounds, the slowest restart (kill to a connected shard) and round, results
 posted late by the restarted process, attacks sent again, and the missed deadlines the processes logged.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -29,6 +31,7 @@ from emulator.testing import World, build_world
 MISS = "attack=2 defense=8"  # the raider misses: an event stored, a tracker edit, no wound to pile up
 KILL_AFTER = 3  # answers seen in the burst before the SIGKILL
 WAIT = 30.0
+START_DUMP = 60.0  # a restarted process not connected by then dumps its threads' stacks into its log
 _MISSED = re.compile(r"was not answered within Discord's deadline")
 _LATE = re.compile(r"stored but not answered; (\d+) posted late")
 
@@ -54,8 +57,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.restart_soak", description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--channels", type=int, default=12)
-    parser.add_argument("--round-limit", type=float, default=60.0,
-                        help="seconds a round may take before it counts as a hang (default 60)")
+    parser.add_argument("--round-limit", type=float, default=150.0,
+                        help="seconds a round may take before it counts as a hang (default 150)")
     parser.add_argument("--database-url", default=None, help="default: a SQLite file in a temporary folder")
     return parser.parse_args(argv)
 
@@ -89,7 +92,8 @@ async def attack(emu: Emulator, world: World, channel: Channel, n: int) -> Inter
 
 
 def process(emu: Emulator, url: str, workdir: Path, number: int, *, sync: bool) -> BotProcess:
-    env = {"DATABASE_URL": url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO", "HEALTH_PORT": "0"}
+    env = {"DATABASE_URL": url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO", "HEALTH_PORT": "0",
+           "PYTHONFAULTHANDLER": "1"}
     return BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=workdir / f"bot-{number}.log",
                       name=f"grievous-{number}")
 
@@ -103,7 +107,18 @@ async def one_round(emu: Emulator, world: World, channels: list[Channel], bot: B
     bot.kill()
     await bot.wait()
     killed = time.monotonic()
-    await restarted.start(WAIT)
+
+    async def dump_if_stuck() -> None:
+        """A process not connected after START_DUMP seconds is asked where it is (faulthandler's dump on
+        SIGABRT, into its log), which ends it: the round is then a hang with that dump in its log."""
+        await asyncio.sleep(START_DUMP)
+        restarted.signal(signal.SIGABRT)
+
+    dump = asyncio.get_running_loop().create_task(dump_if_stuck())
+    try:
+        await restarted.start(START_DUMP + WAIT)
+    finally:
+        dump.cancel()
     restart = time.monotonic() - killed
     # What got no answer is sent again once the new process is there (a player pressing Enter again).
     again = [await attack(emu, world, channels[n], n) for n, handle in enumerate(handles) if not answered(handle)]
@@ -135,7 +150,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> Result:
                     done = await asyncio.wait_for(one_round(emu, world, channels, bot, restarted), args.round_limit)
                 except (TimeoutError, RuntimeError) as exc:
                     result.hung += 1
-                    result.hang_log = f"round {number}: {exc}\n" + restarted.log()[-4000:]
+                    result.hang_log = f"round {number}: {exc}\n" + restarted.log()[-8000:]
                     break
                 result.rounds.append(done)
                 bot = restarted
