@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import difflib
+import math
 import tempfile
 import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -140,8 +141,9 @@ class Playground:
                     self.emu = emu
                     emu.subscribe(self._observe)
                     # The watchdog speaks up (on stderr) only for a stall a player would notice.
+                    # A player who stops typing for a minute is not a silent gateway: no reconnect, no warning.
                     bot = GrievousBot(services=services, sync_commands=True, stall_ms=PLAYGROUND_STALL_MS,
-                                      web_port=self.web_port)
+                                      web_port=self.web_port, gateway_silence=math.inf)
                     self._bot = bot
                     async with running_bot(emu, bot):
                         await emu.wait_for_commands("help")
