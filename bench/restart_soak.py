@@ -140,7 +140,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> Result:
         bot = process(emu, url, workdir, 0, sync=True)
         processes = [bot]
         try:
-            await bot.start(WAIT)
+            await bot.start(START_DUMP)  # the first start compiles every module: slow on a loaded machine
             await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=WAIT)
             await prepare(emu, world, channels)
             for number in range(1, args.rounds + 1):
