@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 SILENCE = 60.0  # seconds without a dispatch on a shard that expects interactions
 EXPECT = 300.0  # an interaction within this many seconds before the silence: interactions are expected
 NOTE_FOR = 3600.0  # how long the health endpoint mentions a reconnect
-CHECK_EVERY = 5.0
+CHECK_EVERY = 1.0  # seconds between looks (a look is a few comparisons)
 
 
 @dataclass
