@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import signal
 import sys
@@ -60,6 +61,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--round-limit", type=float, default=240.0,
                         help="seconds a round may take before it counts as a hang (default 240)")
     parser.add_argument("--database-url", default=None, help="default: a SQLite file in a temporary folder")
+    parser.add_argument("--keep", type=Path, default=None, help="write the processes' logs and the database here")
     return parser.parse_args(argv)
 
 
@@ -99,9 +101,10 @@ def process(emu: Emulator, url: str, workdir: Path, number: int, *, sync: bool) 
 
 
 async def one_round(emu: Emulator, world: World, channels: list[Channel], bot: BotProcess,
-                    restarted: BotProcess) -> Round:
+                    restarted: BotProcess, sent: list[InteractionHandle]) -> Round:
     started = time.monotonic()
     handles = [await attack(emu, world, channel, n) for n, channel in enumerate(channels)]
+    sent[:] = handles
     await emu.wait_until(lambda: sum(map(answered, handles)) >= min(KILL_AFTER, len(handles)) or None, WAIT,
                          f"{KILL_AFTER} answers before the kill")
     bot.kill()
@@ -122,12 +125,30 @@ async def one_round(emu: Emulator, world: World, channels: list[Channel], bot: B
     restart = time.monotonic() - killed
     # What got no answer is sent again once the new process is there (a player pressing Enter again).
     again = [await attack(emu, world, channels[n], n) for n, handle in enumerate(handles) if not answered(handle)]
+    sent[:] = again
     await emu.wait_until(lambda: all(map(answered, again)) or None, WAIT, f"{len(again)} attacks sent again")
     rolls = [await emu.slash("roll", {"expression": "1d6", "dice": "4"}, user=world.bob, channel=channel)
              for channel in channels]
+    sent[:] = rolls
     await emu.wait_until(lambda: all(map(answered, rolls)) or None, WAIT, "a /roll answered in every channel")
     late = sum(int(m[1]) for m in _LATE.finditer(restarted.log()))
     return Round(restart, time.monotonic() - started, late, len(again))
+
+
+async def stuck(emu: Emulator, sent: list[InteractionHandle], *processes: BotProcess) -> str:
+    """What a hung round leaves to read: each interaction of the step that waited (delivered to the bot? its
+    events), the gateway's sessions, and each live process's stacks (faulthandler, on SIGABRT) and log."""
+    lines = [f"{h.name} in #{h.channel.name}: delivered {h.delivered}x, events "
+             f"{[(e.kind, e.type) for e in h.events]}" for h in sent]
+    lines += [f"session {s.id[:8]} shard {s.shard_id}: seq {s.seq}, connected {s.connection is not None}, "
+              f"invalidated {s.invalidated}" for s in emu.gateway.sessions.values()]
+    for each in processes:
+        if each.running:
+            each.signal(signal.SIGABRT)
+            with contextlib.suppress(TimeoutError):
+                await each.wait(10.0)
+        lines.append(f"--- {each.name}'s log, its end:\n{each.log()[-12000:]}")
+    return "\n".join(lines)
 
 
 async def run(args: argparse.Namespace, workdir: Path) -> Result:
@@ -146,11 +167,13 @@ async def run(args: argparse.Namespace, workdir: Path) -> Result:
             for number in range(1, args.rounds + 1):
                 restarted = process(emu, url, workdir, number, sync=False)
                 processes.append(restarted)
+                sent: list[InteractionHandle] = []
                 try:
-                    done = await asyncio.wait_for(one_round(emu, world, channels, bot, restarted), args.round_limit)
+                    done = await asyncio.wait_for(one_round(emu, world, channels, bot, restarted, sent),
+                                                  args.round_limit)
                 except (TimeoutError, RuntimeError) as exc:
                     result.hung += 1
-                    result.hang_log = f"round {number}: {exc}\n" + restarted.log()[-8000:]
+                    result.hang_log = f"round {number}: {exc}\n" + await stuck(emu, sent, bot, restarted)
                     break
                 result.rounds.append(done)
                 bot = restarted
@@ -182,8 +205,12 @@ def render(result: Result, args: argparse.Namespace) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="grievous-soak-") as workdir:
-        result = asyncio.run(run(args, Path(workdir)))
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        result = asyncio.run(run(args, args.keep))
+    else:
+        with tempfile.TemporaryDirectory(prefix="grievous-soak-") as workdir:
+            result = asyncio.run(run(args, Path(workdir)))
     print("\n".join(render(result, args)))
     return 1 if result.hung else 0
 
