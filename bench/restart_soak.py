@@ -61,6 +61,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--round-limit", type=float, default=240.0,
                         help="seconds a round may take before it counts as a hang (default 240)")
     parser.add_argument("--database-url", default=None, help="default: a SQLite file in a temporary folder")
+    parser.add_argument("--deadline", type=float, default=3.0,
+                        help="the emulator's interaction deadline (default: Discord's 3 s). On a loaded machine every "
+                             "attack of a burst can miss it, and the round then waits for answers that cannot come")
     parser.add_argument("--keep", type=Path, default=None, help="write the processes' logs and the database here")
     return parser.parse_args(argv)
 
@@ -155,7 +158,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> Result:
     url = args.database_url or f"sqlite+aiosqlite:///{workdir / 'soak.db'}"
     result = Result()
     began = time.monotonic()
-    async with running_emulator(interaction_deadline=3.0) as emu:
+    async with running_emulator(interaction_deadline=args.deadline) as emu:
         world = build_world(emu)
         channels = [emu.add_channel(world.guild, f"fight-{n}") for n in range(args.channels)]
         bot = process(emu, url, workdir, 0, sync=True)
