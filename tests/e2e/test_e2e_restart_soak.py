@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench import restart_soak
+
+pytestmark = pytest.mark.slow
 
 
 async def test_twenty_sigkill_and_restart_rounds_with_twelve_channels_never_hang(tmp_path: Path) -> None:
