@@ -73,6 +73,8 @@ async def ready_database(url: str, **engine_options: int) -> Database:
         expected = identity.before_open(url)  # before opening: opening makes a missing SQLite file
     except identity.IdentityRefused as exc:
         raise DatabaseUnavailable(str(exc)) from None
+    except (SQLAlchemyError, ValueError) as exc:  # a URL that does not parse: the same line as below
+        raise DatabaseUnavailable(f"DATABASE_URL is not usable: {_cause(exc)}") from None
     try:
         parsed = make_url(url)
         shown = parsed.render_as_string(hide_password=True)

@@ -25,7 +25,8 @@ class _ClosedResponse:
 
 
 def _interaction(response: Any) -> Any:
-    return SimpleNamespace(response=response, extras={}, user=SimpleNamespace(id=5), command=None,
+    # a client with no services: nothing was stored, so a refused answer says "try again"
+    return SimpleNamespace(response=response, extras={}, user=SimpleNamespace(id=5), command=None, client=None,
                            data={"custom_id": "x"}, guild_id=1, channel_id=2)
 
 
