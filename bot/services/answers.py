@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -73,6 +73,13 @@ def _view(row: Event) -> EventView:
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
 FAILED_KEPT = 600.0  # seconds a failed answer is remembered: a retry within 10 minutes is matched
 MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark that failed: doubling, capped
+
+
+class GMPart(NamedTuple):
+    """The GM's part of a secret action's late post: the whole event, and where it goes."""
+    whole: EventView
+    guild_id: int
+    gm_channel_id: int | None  # None: the server has no GM channel (its owner gets it by DM)
 
 
 class AnswerLog:
@@ -254,18 +261,19 @@ class AnswerLog:
 
         await self._rt.transact(None, work)
 
-    async def gm_parts(self, event_ids: Sequence[int]) -> dict[int, tuple[EventView, int]]:
+    async def gm_parts(self, event_ids: Sequence[int]) -> dict[int, GMPart]:
         """The GM's part of these events' late posts, as a live answer sends it: an NPC's secret action with
-        dice, on a server with a GM channel -> the whole event (unprojected: for the GM only) and that channel."""
+        dice -> the whole event (unprojected: for the GM only), its server and that server's GM channel (None:
+        the server has none, and the GM's part goes to its owner by DM)."""
         if not event_ids:
             return {}
 
-        async def work(session: AsyncSession) -> dict[int, tuple[EventView, int]]:
+        async def work(session: AsyncSession) -> dict[int, GMPart]:
             rows = await session.execute(
                 select(Event, GuildSettings.gm_channel_id).join(GuildSettings, GuildSettings.guild_id == Event.guild_id)
-                .where(Event.id.in_(list(event_ids)), GuildSettings.gm_channel_id.is_not(None)))
-            return {row.id: (event_view(row), gm_channel) for row, gm_channel in rows
-                    if gm_channel is not None and row.payload.get("secret") and row.payload.get("rolls")}
+                .where(Event.id.in_(list(event_ids))))
+            return {row.id: GMPart(event_view(row), row.guild_id, gm_channel) for row, gm_channel in rows
+                    if row.payload.get("secret") and row.payload.get("rolls")}
 
         return await self._rt.read(work)
 

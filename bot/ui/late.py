@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.services.results import EventView
-from bot.ui import late_embeds
+from bot.ui import late_embeds, replies
 from bot.ui.action_message import DETAILS_PREFIX, GMDecisionButton, action_view
 from bot.ui.late_embeds import late_event_id
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
+    from bot.services.answers import GMPart
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -161,7 +162,7 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
                         event.id, event.channel_id, exc)
             continue
         if event.id in gm_parts:  # the NPC's dice the table's post leaves out: to the GM channel, once
-            await _to_gm_channel(bot, *gm_parts[event.id])
+            await _to_gm(bot, gm_parts[event.id])
         on_message = [item.decision_id for item in (view.children if view is not None else [])
                       if isinstance(item, GMDecisionButton)]
         try:
@@ -171,12 +172,24 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
     return settled
 
 
-async def _to_gm_channel(bot: GrievousBot, whole: EventView, gm_channel_id: int) -> None:
-    """The GM's part of a late post. A GM channel that refuses it is logged: the GM still has the Details
-    button on the channel's post."""
+async def _to_gm(bot: GrievousBot, part: GMPart) -> None:
+    """The GM's part of a late post: to the GM channel, or without one to the server's owner by DM (a live
+    answer shows it to the GM who acted; a late post has nobody to answer). One that is refused is logged:
+    the GM still has the Details button on the channel's post."""
+    whole, embed, mentions = part.whole, late_embeds.late_details(part.whole), discord.AllowedMentions.none()
+    if part.gm_channel_id is not None:
+        try:
+            await bot.get_partial_messageable(part.gm_channel_id).send(embed=embed, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            log.warning("could not post the GM's part of event %s late in GM channel %s: %s", whole.id,
+                        part.gm_channel_id, exc)
+        return
+    guild = bot.get_guild(part.guild_id)
+    if guild is None or guild.owner_id is None:
+        log.warning("late secret roll in guild %s: no GM channel and no owner known to send it to", part.guild_id)
+        return
     try:
-        await bot.get_partial_messageable(gm_channel_id).send(embed=late_embeds.late_details(whole),
-                                                              allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException as exc:
-        log.warning("could not post the GM's part of event %s late in GM channel %s: %s", whole.id, gm_channel_id,
-                    exc)
+        dm = await bot.create_dm(discord.Object(guild.owner_id))
+        await dm.send(content=replies.secret_roll_by_dm(guild.name, None), embed=embed, allowed_mentions=mentions)
+    except discord.HTTPException as exc:  # 50007: the owner takes no DMs from the server's members
+        log.warning("cannot DM the owner of guild %s the GM's part of event %s: %s", guild.id, whole.id, exc)

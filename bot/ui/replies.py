@@ -65,8 +65,11 @@ def gm_channel_down(channel_mention: str, why: str) -> str:
             "GM privately until it is mended or `/setup secret-rolls` names another channel. `/log` keeps them too.")
 
 
-def secret_roll_by_dm(guild_name: str, channel_mention: str) -> str:
-    """A DM to the server's owner: a secret roll that the GM channel could not take."""
+def secret_roll_by_dm(guild_name: str, channel_mention: str | None) -> str:
+    """A DM to the server's owner: a secret roll that the GM channel could not take, or (no mention) that a
+    server without a GM channel could not show its GM privately (a late post answers nobody)."""
+    if channel_mention is None:
+        return f"A secret roll in **{plain(guild_name)}**, which has no GM channel:"
     return f"A secret roll in **{plain(guild_name)}**, whose GM channel {channel_mention} is not working:"
 
 

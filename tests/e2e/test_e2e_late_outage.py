@@ -274,3 +274,25 @@ async def test_a_secret_npc_attack_posted_late_keeps_its_dice_from_the_table_and
     await asyncio.sleep(0.3)
     [whole] = gm_part()
     assert blow(0, 1) in message_text(whole) and "Dice" in message_text(whole), message_text(whole)
+
+
+async def test_a_secret_npc_attack_posted_late_without_a_gm_channel_gives_its_dice_to_the_owner_by_dm(
+        fight: Fight, empty_db_url: str) -> None:
+    """Secret rolls on, no GM channel: a live answer shows the GM who acted the NPC's dice privately; a late post
+    answers nobody, so the whole roll goes to the server's owner by DM, and the channel's post holds no figure."""
+    emu, channel = fight.emu, fight.channels[0]
+    manager = fight.world.guild.members[emu.state.owner.id]
+    await run(emu, "setup secret-rolls", {"on": True}, user=manager, channel=channel)
+    emu.callback_faults = ["cloudflare"]
+    await (await send_attack(fight, channel, 1)).message(DEADLINE)
+    await all_posted_in(fight, [blow(0, 1)], empty_db_url)
+    [post] = late_posts(emu, channel)
+    assert "Dice" not in message_text(post) and " vs " not in message_text(post), message_text(post)
+
+    dm = emu.state.dm_channel(emu.state.owner)
+    await emu.wait_until(lambda: emu.state.history(dm) or None, DEADLINE, "the GM's part by DM to the owner")
+    await asyncio.sleep(0.3)
+    [whole] = emu.state.history(dm)
+    text = message_text(whole)
+    assert blow(0, 1) in text and "Dice" in text and late_embeds.LATE in text, text
+    assert "has no GM channel" in whole.content and fight.world.guild.name in whole.content, whole.content
