@@ -124,13 +124,13 @@ def dice_sides(actor: Actor, guild: Any, call: ActionCall) -> list[DiceSide]:
 
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
                      encounter: Encounter | None) -> ActionReport:
-    await refuse_a_retry(rt, session, actor, call)  # a player's retry of an action whose answer failed
     system = call.actor_character.system
     engine = rt.engine(system)
     catalog = await rt.catalog_for(session, actor.guild_id, system)
     guild = await repo.guild_settings(session, actor.guild_id)
     forced = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call),
                        call.dice_label)
+    await refuse_a_retry(rt, session, actor, call, forced)  # a player's retry of an action whose answer failed
     rulings = scenario_rulings(engine, guild)
     # An NPC's action on a server that keeps NPC rolls secret: its dice are for the GM only.
     secret = bool(guild is not None and guild.secret_rolls and call.actor_character.npc)

@@ -1,8 +1,9 @@
 """A player's retry is never a second wound. Discord never sends an interaction twice: a retry is a new
 interaction. It is known by its declaration instead: the same member, in the same channel, asking the same
-actor for the same action on the same target with the same options, within ``WINDOW`` of an event whose answer
-failed or was posted late (bot/ui/late.py). That one is refused with a line saying when it was applied. An
-earlier action whose answer the player saw never refuses the next one: that is a real second attack.
+actor for the same action on the same target with the same options and the same typed dice, within ``WINDOW``
+of an event whose answer failed or was posted late (bot/ui/late.py). That one is refused with a line saying
+when it was applied. An earlier action whose answer the player saw never refuses the next one: that is a real
+second attack.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-async def refuse_a_retry(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall) -> None:
+async def refuse_a_retry(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
+                         typed_dice: Mapping[str, list[int]]) -> None:
     """AlreadyApplied when ``call`` repeats an action of the same member whose answer failed or was posted
-    late, within WINDOW; else nothing."""
+    late, within WINDOW; else nothing. ``typed_dice`` are the faces its dice option forced (parsed: the same
+    faces typed in another order are the same declaration; other faces are a new one)."""
     if actor.interaction_id is None:  # the playground, a test: no answer that could have failed
         return
     failed = rt.answers.failed_ids()
@@ -55,14 +58,14 @@ async def refuse_a_retry(rt: Runtime, session: AsyncSession, actor: Actor, call:
     if not candidates:
         return
     target = call.target.name if call.target is not None else None
-    wanted = _same(dict(call.action))
+    wanted, dice = _same(dict(call.action)), _same(dict(typed_dice))
     for payload, created_at in (await session.execute(
             select(Event.payload, Event.created_at).where(Event.id.in_(candidates))
             .order_by(Event.id.desc()))).all():
         if not isinstance(payload, Mapping):
             continue
         if payload.get("actor") == call.actor_character.name and payload.get("target") == target \
-                and _same(payload.get("action")) == wanted:
+                and _same(payload.get("action")) == wanted and _same(payload.get("typed_dice") or {}) == dice:
             raise AlreadyApplied(applied_line(call.kind, target, _aware(created_at)))
 
 
