@@ -170,6 +170,8 @@ class RestApi:
             "integration_types": [0],
             **data,
         }
+        if command["integration_types"] is None:  # sent as null: Discord answers the app's default (guild install)
+            command["integration_types"] = [0]
         if command["default_member_permissions"] is not None:  # sent as a number or a string; answered as a string
             command["default_member_permissions"] = str(command["default_member_permissions"])
         command["id"] = previous["id"] if previous else str(self.state.ids.next())

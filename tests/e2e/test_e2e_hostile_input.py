@@ -185,6 +185,7 @@ async def test_other_users_are_answered_while_hostile_and_large_uploads_are_read
     assert deep_yaml.content.endswith("deep.yaml: line 2, column 1007: nests more than 12 levels deep")
     assert deep_json.content.endswith("deep.json: nests more than 12 levels deep")
     assert "`weapons.yaml` for **Ars Magica × HarnMaster** takes your entries" in table.text(stored), stored.content
-    blade = await table.run("character create", {"name": "Hero", "stats": "str=1 sta=1 dex=1 qik=0",
-                                                 "weapons": "Homebrew Blade 4000"}, user=table.alice)
+    # the create's one line in the channel, and the whole sheet (with the uploaded weapon) privately to Alice
+    blade = await table.sheet("character create", {"name": "Hero", "stats": "str=1 sta=1 dex=1 qik=0",
+                                                   "weapons": "Homebrew Blade 4000"}, user=table.alice)
     assert "Homebrew Blade 4000" in table.text(blade)

@@ -149,7 +149,7 @@ async def test_attack_uses_declaration_and_reports_unused_dice(table: Any, alice
     await table.encounters.declare(alice, "Aldo", aspect="point")
     report = await table.combat.attack(alice, "Brun", dice_text="attack=5,6 location=10")
     assert report.resolution["outcome"]["aspect"] == "point"
-    assert report.unused_dice == {"attack": [6]}
+    assert report.unused_dice == {"attacker:attack": [6]}  # a typed face left over, with whose roll it was for
 
 
 async def test_kill_decision_is_decided_once_and_survives_a_restart(table: Any, alice: Any, gm: Any,
