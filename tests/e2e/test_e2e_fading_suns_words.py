@@ -3,6 +3,7 @@ message, a critical failure says what it cost, and a location is one name howeve
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -20,19 +21,29 @@ async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_t
     open_roll = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=2"}, user=table.alice)
     assert "5 vs 11: success, 1 VP · dodge 2 vs 7" in open_roll.embeds[0]["description"]
     await table.run("setup secret-rolls", {"on": True}, user=table.manager)
-    hidden = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=2"}, user=table.alice)
+    # the thug's dodge is now the GM's roll: Alice typing its face is refused in one line, and nothing is rolled
+    before = len(table.public())
+    refused = await (await table.send("attack", {"target": "Thug 1", "dice": "attack=5 defense=2"},
+                                      user=table.alice)).message()
+    assert refused.ephemeral and refused.content.startswith(
+        "\u26a0\ufe0f dice: defense=2 would be Thug 1's roll, which the GM makes behind the screen"), refused.content
+    assert len(table.public()) == before
+    # Alice types her own die; the bot rolls the thug's dodge (the table's seed)
+    hidden = await table.run("attack", {"target": "Thug 1", "dice": "attack=5"}, user=table.alice)
     shown = hidden.embeds[0]["description"]
-    assert "**Thug 1** dodges the attack." in shown and "5 vs 11: success, 1 VP" in shown  # Erian's own roll
-    assert "dodge 2" not in shown and "vs 7" not in shown  # the thug's dodge stays behind the screen
+    # the GM sees every die
+    behind = table.text(await table.details(hidden, user=table.gm))
+    dodge = re.search(r"Thug 1 dodges: (\d+) vs goal 7: \*\*(\w[\w ]*)\*\*", behind)
+    assert dodge and "`defense`" in behind, behind
+    assert "5 vs 11: success, 1 VP" in shown  # Erian's own roll
+    assert f"dodge {dodge[1]}" not in shown and "vs 7" not in shown  # the thug's dodge stays behind the screen
     # Erian's player may look at the Details: her own dice and goal, what the dodge did, not its numbers
     seen = table.text(await table.details(hidden, user=table.alice))
     assert "`attack` d20 [5] = **5** vs goal 11" in seen and "fading" not in seen
-    assert "Thug 1 dodges: **success**" in seen and "`defense`" not in seen and "vs goal 7" not in seen
-    # the GM sees every die
-    behind = table.text(await table.details(hidden, user=table.gm))
-    assert "Thug 1 dodges: 2 vs goal 7: **success**" in behind and "`defense`" in behind
-    hit = await table.run("attack", {"target": "Thug 1", "dice": "attack=5 defense=19 location=12 defender_effect=19"},
-                          user=table.alice)
+    assert f"Thug 1 dodges: **{dodge[2]}**" in seen and "`defense`" not in seen and "vs goal 7" not in seen
+    # the GM types a hit for Erian (the thug's dodge and effect dice are his to type)
+    hit = await table.run("attack", {"attacker": "Erian", "target": "Thug 1",
+                                     "dice": "attack=5 defense=19 location=12 defender_effect=19"}, user=table.gm)
     # the damage Erian dealt, not the thug's armour that took 4 off it (its sheet is the GM's)
     assert "5 vs 11: success, 1 VP · damage 7" in hit.embeds[0]["description"]
     assert "armour 4" not in hit.embeds[0]["description"]

@@ -13,7 +13,8 @@ from emulator.models import Overwrite
 
 pytestmark = pytest.mark.latency
 
-FAILED_KILL = {"target": "Bandit 1", "aspect": "edge", "aim": "high",
+# typed by the GM for Bjorn: under secret rolls a player may not type the bandit's defence and kill roll
+FAILED_KILL = {"attacker": "Bjorn", "target": "Bandit 1", "aspect": "edge", "aim": "high",
                "dice": "attack=1,1,9 defense=2 location=6 defender_kill=2"}
 
 
@@ -58,11 +59,11 @@ async def test_the_gms_verdict_on_an_npc_and_its_rest_are_logged_as_what_happene
     """Before: 'Wolf 1 rolled in secret' for the GM's own death verdict, and for a week's rest."""
     await fight(table, bandits=2)
     await table.run("setup secret-rolls", {"on": True}, user=table.manager)
-    hit = await table.run("attack", FAILED_KILL, user=table.alice)
+    hit = await table.run("attack", FAILED_KILL, user=table.gm)
     [death, _] = table.buttons(hit)
     await (await table.emu.click(hit, death, user=table.gm)).message()
     await table.run("attack", {**FAILED_KILL, "target": "Bandit 2", "dice": "attack=9 defense=2 location=50"},
-                    user=table.alice)
+                    user=table.gm)
     await table.run("rest", {"character": "Bandit 2", "days": 7})
     log = table.text(await table.run("log", user=table.alice))
     assert "rolled in secret" not in log, log
