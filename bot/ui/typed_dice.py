@@ -3,7 +3,7 @@ dice the bot rolled.
 
 Typed faces are keyed as the dice source took them: a label fixed to one side as typed (``defense``), any other
 under its side (``defender:knockdown``, bot/services/dice_option.py). The line says where each face of such a
-label went ("defender_knockdown=20 → Bandit 1's knockdown"), every typed face the roll did not use (never given
+label went ("defender_stat_loss=6 → Bandit 1's stat loss"), every typed face the roll did not use (never given
 to the other side), and beside those the dice the bot rolled. A command whose typed faces all went where their
 label says, or typed none, gets no line.
 """
@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.services.dice_option import split_key
+from bot.ui.outcomes.common import human
 from bot.text_safety import plain
 
 
@@ -26,6 +27,13 @@ def typed_label(key: str) -> str:
     own (``attacker:knockdown``) bare, as it was typed."""
     who, label = split_key(key)
     return label if who in (None, "attacker") else f"{who}_{label}"
+
+
+def _shown(key: str) -> str:
+    """A typed key in the line: under its side as typed (``defender_stat_loss``); the acting side's own or a label
+    fixed to one side by the roll's words (``stat loss``), no engine label bare in a public message."""
+    who, label = split_key(key)
+    return human(label) if who in (None, "attacker") else plain(typed_label(key))
 
 
 def _by_label(faces_by_key: Mapping[str, Any]) -> dict[str, int]:
@@ -69,8 +77,8 @@ def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapp
         who, label = split_key(key)
         used = _faces(faces)[:len(_faces(faces)) - len(_faces(unused.get(key)))]
         if who is not None and used and who in names:
-            went.append(f"{plain(typed_label(key))}={','.join(map(str, used))} \u2192 {plain(names[who])}'s "
-                        f"{plain(label)}")
+            went.append(f"{_shown(key)}={','.join(map(str, used))} \u2192 {plain(names[who])}'s "
+                        f"{human(label)}")  # the roll's words, not the engine's label
     if went:
         parts.append(" \u00b7 ".join(went))
     left = []
@@ -78,8 +86,8 @@ def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapp
         if not _faces(faces):
             continue
         who, label = split_key(key)
-        whose = f" ({plain(names[who])} rolled no {plain(label)})" if who is not None and who in names else ""
-        left.append(f"{plain(typed_label(key))}={','.join(map(str, _faces(faces)))}{whose}")
+        whose = f" ({plain(names[who])} rolled no {human(label)})" if who is not None and who in names else ""
+        left.append(f"{_shown(key)}={','.join(map(str, _faces(faces)))}{whose}")
     if left:
         parts.append(("typed, not used: " if parts else "Typed, not used: ") + " ".join(left))
     rolled = rolled_by_bot(rolls, typed, unused)
