@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.services.dice_option import split_key
-from bot.ui.outcomes.common import human
 from bot.text_safety import plain
+from bot.ui.outcomes.common import human
 
 
 def _faces(value: Any) -> list[int]:
