@@ -209,8 +209,9 @@ async def reset(services: Services, table: Table, arena: Arena) -> None:
     """Both sheets back to the example's (the defender healed, the attacker's weapon back in hand)."""
     await services.characters.import_sheet(table.actor(table.player, arena.channel), "attacker.json",
                                            arena.attacker_sheet, replace=True)
+    # the GM heals the defender by importing over the wounds play recorded: the confirm a GM gives (issue 34, N8)
     await services.characters.import_sheet(table.actor(table.gm, arena.channel), "defender.json",
-                                           arena.defender_sheet, replace=True)
+                                           arena.defender_sheet, replace=True, drop_recorded=True)
 
 
 # -- the bot and waiting for it ------------------------------------------------------------------------
