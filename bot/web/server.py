@@ -24,6 +24,7 @@ from aiohttp import web
 from bot.errors import UserError
 from bot.web import pages
 from bot.web.http import CSP, NEW_LINK, PREFIX, SESSION_ID, VIEWER, Problem
+from bot.web.metrics import WebMetrics
 from bot.web.recording import Recorder
 from bot.web.sessions import Grant, Refused, Session, WebSessions
 from bot.web.viewer import Viewer
@@ -74,6 +75,8 @@ class WebServer:
         self.templates = _environment()
         self._static = Path(str(resources.files("bot.web") / "static"))
         self._closing = asyncio.Event()
+        # The pages' own Prometheus metrics, in the bot's registry (bot/web/metrics.py; a test's bot may be None).
+        self.metrics = WebMetrics(bot.metrics.registry if bot is not None else None)
 
     @property
     def base_url(self) -> str:
@@ -91,7 +94,7 @@ class WebServer:
         return url
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._headers, self._record, self._problems, self._viewer])
+        app = web.Application(middlewares=[self.metrics.middleware, self._headers, self._record, self._problems, self._viewer])
         routes = pages.Pages(self)
         app.router.add_get(f"{PREFIX}/login", self._login)
         app.router.add_get(PREFIX, self._home)
