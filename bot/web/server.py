@@ -94,7 +94,8 @@ class WebServer:
         return url
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self.metrics.middleware, self._headers, self._record, self._problems, self._viewer])
+        app = web.Application(middlewares=[self.metrics.middleware, self._headers, self._record, self._problems,
+                                           self._viewer])
         routes = pages.Pages(self)
         app.router.add_get(f"{PREFIX}/login", self._login)
         app.router.add_get(PREFIX, self._home)
