@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import permissions as perms
 from .models import Attachment, Channel, Guild, Member, Message, Role, User, walk_components
 from .state import State
 
@@ -71,6 +72,23 @@ def invoker(state: State, user: User | Member, channel: Channel) -> tuple[User, 
     if member is None:
         raise InteractionError(f"{user!r} is not a member of {guild.name}")
     return member.user, member, guild
+
+
+def require_command_place(state: State, user_id: int, channel: Channel) -> None:
+    """Where a user's client offers no command box (topics/threads.mdx): in an archived thread nobody uses
+    application commands ("Active & Archived Threads": a message sent there unarchives it first), and in a
+    locked one only holders of Manage Threads create messages ("Locked Threads")."""
+    if not channel.is_thread:
+        return
+    state.archive_if_idle(channel)
+    moderator = bool(state.permissions_in(channel, user_id) & perms.MANAGE_THREADS)
+    if channel.archived and channel.locked and not moderator:
+        raise InteractionError(f"{channel!r} is archived and locked: only Manage Threads may unarchive it")
+    if channel.archived:
+        raise InteractionError(f"{channel!r} is archived: no application command can be used in it until a "
+                               "message sent there unarchives it (emu.say)")
+    if channel.locked and not moderator:
+        raise InteractionError(f"{channel!r} is locked: without Manage Threads the user cannot post in it")
 
 
 def base_payload(state: State, *, interaction_id: int, token: str, type: int, user: User,

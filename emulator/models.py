@@ -23,6 +23,12 @@ PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 GUILD_FORUM = 15
 THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+# A thread's auto_archive_duration, in minutes (resources/channel.mdx "Thread Metadata Object").
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+# Message types and flags of threads (resources/message.mdx "Message Types", "Message Flags").
+THREAD_STARTER_MESSAGE = 21
+HAS_THREAD = 1 << 5
 
 # Message flags.
 EPHEMERAL = 1 << 6
@@ -171,6 +177,9 @@ class Channel:
     owner_id: int | None = None
     archived: bool = False
     locked: bool = False
+    auto_archive_duration: int = 1440  # minutes of inactivity before it archives
+    archive_timestamp: str = field(default_factory=iso_timestamp)  # when archived last changed
+    active_at: float = 0.0  # the state's clock (State.now) at its last activity: made, a message, unarchived
 
     @property
     def is_dm(self) -> bool:
@@ -222,8 +231,8 @@ class Channel:
                     message_count=0,
                     member_count=len(self.thread_members),
                     total_message_sent=0,
-                    thread_metadata={"archived": self.archived, "auto_archive_duration": 1440,
-                                     "archive_timestamp": iso_timestamp(), "locked": self.locked,
+                    thread_metadata={"archived": self.archived, "auto_archive_duration": self.auto_archive_duration,
+                                     "archive_timestamp": self.archive_timestamp, "locked": self.locked,
                                      **({"invitable": False} if self.type == PRIVATE_THREAD else {})},
                 )
         if permissions is not None:

@@ -269,6 +269,7 @@ class RestApi:
 
     def _channel(self, request: web.Request, needed: int = perms.VIEW_CHANNEL) -> Channel:
         channel = self.state.channel(request.match_info["channel_id"])
+        self.state.archive_if_idle(channel)
         self.state.require(channel, self.state.bot.id, needed)
         return channel
 
@@ -285,8 +286,11 @@ class RestApi:
         return json_reply(channel.payload())
 
     async def edit_channel(self, request: web.Request) -> web.Response:
-        channel = self._channel(request, perms.VIEW_CHANNEL | perms.MANAGE_CHANNELS)
+        channel = self._channel(request)
         body = (await read_body(request)).dict
+        if channel.is_thread:
+            return json_reply(self._edit_thread(channel, body).payload())
+        self.state.require(channel, self.state.bot.id, perms.VIEW_CHANNEL | perms.MANAGE_CHANNELS)
         if "name" in body:
             channel.name = str(body["name"])
         if "topic" in body:
@@ -294,6 +298,33 @@ class RestApi:
         if channel.guild_id is not None:
             self.state.emit("CHANNEL_UPDATE", channel.payload(), channel.guild_id, 1)
         return json_reply(channel.payload())
+
+    def _edit_thread(self, thread: Channel, body: JSONDict) -> Channel:
+        """resources/channel.mdx "Modify Channel" (Thread): setting ``archived`` false on an unlocked thread
+        needs only the right to send there (topics/threads.mdx "Permissions": and being in the thread, or
+        Manage Threads); anything else, a locked thread's unarchiving included, needs Manage Threads (its
+        maker may rename it, archive it, or change its duration). An archived thread takes no change that
+        does not unarchive it (50083)."""
+        bot = self.state.bot.id
+        have = self.state.permissions_in(thread, bot)
+        moderator = bool(have & perms.MANAGE_THREADS)
+        changes = {k: body[k] for k in ("name", "archived", "auto_archive_duration", "locked") if k in body}
+        unarchive = changes.get("archived") is False
+        if thread.archived and not unarchive:
+            raise err.thread_archived()
+        for key, value in changes.items():
+            if key == "archived" and value is False and not (thread.locked or changes.get("locked")):
+                self.state.require(thread, bot, perms.SEND_MESSAGES)
+                if bot not in thread.thread_members and not moderator:
+                    raise err.missing_permissions()
+            elif not moderator and (key == "locked" or (key == "archived" and thread.locked)
+                                    or bot != thread.owner_id):
+                raise err.missing_permissions()
+        return self.state.set_thread(
+            thread, archived=bool(changes["archived"]) if "archived" in changes else None,
+            locked=bool(changes["locked"]) if "locked" in changes else None,
+            auto_archive_duration=int(changes["auto_archive_duration"]) if "auto_archive_duration" in changes else None,
+            name=str(changes["name"]) if "name" in changes else None)
 
     async def typing(self, request: web.Request) -> web.Response:
         self._channel(request, perms.VIEW_CHANNEL | perms.SEND_MESSAGES)
@@ -356,8 +387,8 @@ class RestApi:
         if msg.author.id != self.state.bot.id:
             raise err.DiscordError(403, err.CANNOT_EDIT_OTHERS_MESSAGE,
                                    "Cannot edit a message authored by another user")
-        if channel.archived:
-            raise err.thread_archived()
+        if channel.is_thread:
+            self.state.require_unlocked(channel, self.state.bot.id)
         body = await read_body(request)
         if body.uploads:
             self.state.require(channel, self.state.bot.id, perms.ATTACH_FILES)
@@ -412,8 +443,8 @@ class RestApi:
         """Pin Messages only, since 2026-02-23 (change-log.mdx "Permission Changes Going into Effect
         February 2026"; resources/message.mdx "Pin Message"): Manage Messages alone no longer pins."""
         channel = self._channel(request, perms.VIEW_CHANNEL | perms.PIN_MESSAGES)
-        if channel.archived:
-            raise err.thread_archived()
+        if channel.is_thread:
+            self.state.require_unlocked(channel, self.state.bot.id)
         self.state.pin(channel, self._message(request, channel))
         self.emu.notifier.notify()
         return no_content()
@@ -422,8 +453,8 @@ class RestApi:
         """Pin Messages only, since 2026-02-23 (change-log.mdx "Permission Changes Going into Effect
         February 2026"; resources/message.mdx "Pin Message"): Manage Messages alone no longer pins."""
         channel = self._channel(request, perms.VIEW_CHANNEL | perms.PIN_MESSAGES)
-        if channel.archived:
-            raise err.thread_archived()
+        if channel.is_thread:
+            self.state.require_unlocked(channel, self.state.bot.id)
         self.state.unpin(channel, self._message(request, channel))
         self.emu.notifier.notify()
         return no_content()

@@ -355,12 +355,31 @@ class Emulator:
         self.notifier.notify()
 
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
-                   members: Iterable[User | Member] = (), archived: bool = False) -> Channel:
-        """A thread in ``parent``, or a post when ``parent`` is a forum (see State.add_thread)."""
+                   members: Iterable[User | Member] = (), archived: bool = False,
+                   from_message: Message | None = None, first_message: str | None = None,
+                   auto_archive_duration: int = 1440) -> Channel:
+        """A user opens a thread in ``parent`` (from one of its messages with ``from_message``), or a post
+        when ``parent`` is a forum, opened by ``first_message`` (see State.add_thread)."""
         thread = self.state.add_thread(parent, name, owner=owner, private=private, members=members,
-                                       archived=archived)
+                                       archived=archived, from_message=from_message, first_message=first_message,
+                                       auto_archive_duration=auto_archive_duration)
         self.notifier.notify()
         return thread
+
+    def set_thread(self, thread: Channel, *, archived: bool | None = None, locked: bool | None = None,
+                   auto_archive_duration: int | None = None) -> Channel:
+        """A moderator archives, locks, unlocks or unarchives a thread (THREAD_UPDATE follows)."""
+        self.state.set_thread(thread, archived=archived, locked=locked, auto_archive_duration=auto_archive_duration)
+        self.notifier.notify()
+        return thread
+
+    def advance_clock(self, seconds: float) -> list[Channel]:
+        """Move the emulator's clock on (only the threads' auto-archive reads it): every thread idle for its
+        ``auto_archive_duration`` archives now (THREAD_UPDATE each). The threads archived."""
+        self.state.clock_offset += seconds
+        archived = self.state.archive_idle_threads()
+        self.notifier.notify()
+        return archived
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
                  mentionable: bool = False, role_id: int | None = None) -> Role:
@@ -386,8 +405,10 @@ class Emulator:
 
     async def say(self, channel: Channel, author: User | Member, content: str = "", *,
                   embeds: Sequence[JSONDict] = (), reply_to: Message | None = None) -> Message:
-        """A user posts a message (MESSAGE_CREATE), e.g. for prefix commands."""
+        """A user posts a message (MESSAGE_CREATE), e.g. for prefix commands. In a thread it unarchives it
+        and joins the user to it; a locked one refuses it (State.post_in_thread)."""
         user = author.user if isinstance(author, Member) else author
+        self.state.post_in_thread(channel, user.id)
         body: JSONDict = {"content": content, "embeds": list(embeds)}
         if reply_to is not None:
             body["message_reference"] = {"message_id": reply_to.id, "channel_id": reply_to.channel_id}
@@ -439,6 +460,7 @@ class Emulator:
         `commands()` returned before the bot overwrote it): a stale copy, as a client may send.
         """
         who = self._where(user, channel)
+        build.require_command_place(self.state, who[0].id, channel)
         data, name = build.slash_data(self.state, command, options or {}, channel=channel, user_id=who[0].id,
                                       guild=who[2], held=held)
         return self._dispatch_interaction(type=APPLICATION_COMMAND, user=user, channel=channel, data=data, name=name,
@@ -448,6 +470,7 @@ class Emulator:
                            channel: Channel, locale: str = "en-US") -> InteractionHandle:
         """The user is typing `options[focused]`; await `.choices()` on the result."""
         who = self._where(user, channel)
+        build.require_command_place(self.state, who[0].id, channel)
         data, name = build.slash_data(self.state, command, options, channel=channel, user_id=who[0].id,
                                       guild=who[2], focused=focused)
         return self._dispatch_interaction(type=AUTOCOMPLETE, user=user, channel=channel, data=data, name=name,

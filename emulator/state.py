@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import mimetypes
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import errors as err
 from . import permissions as perms
 from .models import (
+    AUTO_ARCHIVE_DURATIONS,
     DM,
     EPHEMERAL,
+    GUILD_FORUM,
     GUILD_TEXT,
+    HAS_THREAD,
     IS_COMPONENTS_V2,
     LOADING,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     SUPPRESS_EMBEDS,
     SUPPRESS_NOTIFICATIONS,
+    THREAD_STARTER_MESSAGE,
     Attachment,
     Channel,
     Guild,
@@ -106,6 +112,14 @@ class State:
         self.attachments: dict[int, Attachment] = {}
         self.global_commands: list[JSONDict] = []
         self.guild_commands: dict[int, list[JSONDict]] = {}
+        # The clock threads archive by (State.now): the wall clock plus what a test moved it on by.
+        self.clock_offset = 0.0
+
+    def now(self) -> float:
+        return time.time() + self.clock_offset
+
+    def iso_now(self) -> str:
+        return iso_timestamp(dt.datetime.fromtimestamp(self.now(), dt.UTC))
 
     # -- lookups ------------------------------------------------------------------------------------
 
@@ -195,17 +209,69 @@ class State:
             raise err.missing_permissions()
 
     def post_in_thread(self, channel: Channel, user_id: int) -> None:
-        """topics/threads.mdx: sending a message unarchives an archived thread (not a locked one, without
-        Manage Threads) and adds the sender to it."""
+        """topics/threads.mdx "Active & Archived Threads": sending a message unarchives an archived thread,
+        unless it is locked (then 50083, without Manage Threads); "Locked Threads": without Manage Threads
+        nobody creates messages in a locked thread (160005). The sender joins it, and the send is activity."""
         if not channel.is_thread:
+            if channel.type == GUILD_FORUM:  # topics/threads.mdx "Forums": only threads are made in a forum
+                raise err.DiscordError(400, err.CANNOT_SEND_IN_NON_TEXT, "Cannot send messages in a non-text channel")
             return
+        self.archive_if_idle(channel)
+        moderator = bool(self.permissions_in(channel, user_id) & perms.MANAGE_THREADS)
         if channel.archived:
-            if channel.locked and not self.permissions_in(channel, user_id) & perms.MANAGE_THREADS:
+            if channel.locked and not moderator:
                 raise err.thread_archived()
-            channel.archived = False
-            if channel.guild_id is not None:
-                self.emit("THREAD_UPDATE", channel.payload(), channel.guild_id, INTENT_GUILDS)
+            self.set_thread(channel, archived=False)
+        elif channel.locked and not moderator:
+            raise err.thread_locked()
         channel.thread_members.add(user_id)
+        channel.active_at = self.now()
+
+    def require_unlocked(self, channel: Channel, user_id: int) -> None:
+        """topics/threads.mdx "Locked Threads": without Manage Threads nobody updates messages in a locked
+        thread (an archived one refuses every edit first: 50083)."""
+        self.archive_if_idle(channel)
+        if channel.archived:
+            raise err.thread_archived()
+        if channel.locked and not self.permissions_in(channel, user_id) & perms.MANAGE_THREADS:
+            raise err.thread_locked()
+
+    def archive_if_idle(self, channel: Channel) -> bool:
+        """topics/threads.mdx "Auto Archive": a thread archives after ``auto_archive_duration`` minutes without
+        activity (a message, its unarchiving, its making), THREAD_UPDATE announcing it. Checked whenever
+        the thread is used, and for all threads when a test moves the clock on (``archive_idle_threads``)."""
+        if (channel.is_thread and not channel.archived
+                and self.now() - channel.active_at >= channel.auto_archive_duration * 60):
+            self.set_thread(channel, archived=True)
+            return True
+        return False
+
+    def archive_idle_threads(self) -> list[Channel]:
+        return [c for c in list(self.channels.values()) if self.archive_if_idle(c)]
+
+    def set_thread(self, thread: Channel, *, archived: bool | None = None, locked: bool | None = None,
+                   auto_archive_duration: int | None = None, name: str | None = None) -> Channel:
+        """Change a thread's metadata and announce it (THREAD_UPDATE, events/gateway-events.mdx "Thread
+        Update"); ``archive_timestamp`` moves when ``archived`` changes (resources/channel.mdx "Thread Metadata
+        Object"), and unarchiving or a new duration is activity (topics/threads.mdx "Auto Archive")."""
+        if not thread.is_thread or thread.guild_id is None:
+            raise ValueError("only a thread has thread metadata")
+        if auto_archive_duration is not None:
+            if auto_archive_duration not in AUTO_ARCHIVE_DURATIONS:
+                raise err.DiscordError(400, err.INVALID_FORM_BODY, "Invalid Form Body")
+            thread.auto_archive_duration = auto_archive_duration
+            thread.active_at = self.now()
+        if archived is not None and archived != thread.archived:
+            thread.archived = archived
+            thread.archive_timestamp = self.iso_now()
+            if not archived:
+                thread.active_at = self.now()
+        if locked is not None:
+            thread.locked = locked
+        if name is not None:
+            thread.name = name
+        self.emit("THREAD_UPDATE", thread.payload(), thread.guild_id, INTENT_GUILDS)
+        return thread
 
     # -- world building -----------------------------------------------------------------------------
 
@@ -258,19 +324,51 @@ class State:
 
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
                    members: Iterable[User | Member] = (), archived: bool = False,
-                   channel_id: int | None = None) -> Channel:
-        """A thread of ``parent`` (a forum post when ``parent`` is a forum), made by ``owner``, who is in it
-        with ``members`` (topics/threads.mdx). The bot is in it only if it is among ``members``."""
+                   channel_id: int | None = None, from_message: Message | None = None,
+                   first_message: str | None = None, auto_archive_duration: int = 1440) -> Channel:
+        """A thread of ``parent`` made by ``owner``, who is in it with ``members`` (topics/threads.mdx); the
+        bot is in it only if it is among ``members``. THREAD_CREATE announces it.
+
+        - ``from_message``: started from that message of ``parent`` (resources/channel.mdx "Start Thread from
+          Message"): the thread has the message's id, is public, the message is flagged HAS_THREAD, and the
+          thread opens with a THREAD_STARTER_MESSAGE pointing to it (topics/threads.mdx "New Message Types").
+        - a forum ``parent`` makes a forum post (resources/channel.mdx "Start Thread in Forum or Media
+          Channel"): public, opened by its first message (``first_message``, else its name), which has the
+          thread's id (topics/threads.mdx "Creating Threads in Forum and Media Channels")."""
         if parent.guild_id is None or parent.is_thread:
             raise ValueError("a thread's parent is a text, announcement or forum channel")
+        if auto_archive_duration not in AUTO_ARCHIVE_DURATIONS:
+            raise ValueError(f"auto_archive_duration is one of {AUTO_ARCHIVE_DURATIONS} (minutes)")
+        forum = parent.type == GUILD_FORUM
+        if (forum or from_message is not None) and private:
+            raise ValueError("a forum post and a thread started from a message are public threads")
+        if from_message is not None:
+            if from_message.channel_id != parent.id:
+                raise ValueError("the message is not in the thread's parent channel")
+            if from_message.flags & HAS_THREAD:
+                raise err.DiscordError(400, err.THREAD_ALREADY_CREATED,
+                                       "A thread has already been created for this message")
+            channel_id = from_message.id
         guild = self.guilds[parent.guild_id]
-        thread = Channel(channel_id or self.ids.next(), name, type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+        author = owner.user if isinstance(owner, Member) else owner
+        thread_id = channel_id or self.ids.next()
+        thread = Channel(thread_id, name, type=PRIVATE_THREAD if private else PUBLIC_THREAD,
                          guild_id=guild.id, position=0, parent_id=parent.id, owner_id=owner.id,
-                         thread_members={owner.id, *(m.id for m in members)}, archived=archived)
+                         thread_members={owner.id, *(m.id for m in members)}, archived=archived,
+                         auto_archive_duration=auto_archive_duration, archive_timestamp=self.iso_now(),
+                         active_at=self.now())
         guild.channels[thread.id] = thread
         self.channels[thread.id] = thread
         self.channel_messages[thread.id] = []
         self.emit("THREAD_CREATE", {**thread.payload(), "newly_created": True}, guild.id, INTENT_GUILDS)
+        if from_message is not None:
+            from_message.flags |= HAS_THREAD
+            self._announce("MESSAGE_UPDATE", from_message)
+            self.create_message(thread, author, {"content": "", "message_reference": {
+                "message_id": from_message.id, "channel_id": parent.id, "guild_id": guild.id}},
+                type=THREAD_STARTER_MESSAGE)
+        elif forum:
+            self.create_message(thread, author, {"content": first_message or name}, message_id=thread.id)
         return thread
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,
@@ -444,9 +542,10 @@ class State:
         webhook_id: int | None = None,
         interaction_id: int | None = None,
         interaction_metadata: JSONDict | None = None,
+        message_id: int | None = None,
     ) -> Message:
         msg = Message(
-            self.ids.next(),
+            message_id or self.ids.next(),
             channel.id,
             author,
             guild_id=channel.guild_id,
@@ -462,6 +561,7 @@ class State:
         self.channel_messages.setdefault(channel.id, []).append(msg)
         if not msg.ephemeral:
             channel.last_message_id = msg.id
+            channel.active_at = self.now()  # a thread's activity (topics/threads.mdx "Auto Archive")
         self._announce("MESSAGE_CREATE", msg)
         return msg
 
