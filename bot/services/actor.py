@@ -19,3 +19,6 @@ class Actor:
     # The Discord interaction this call answers (None: the playground, a test): what it records waits for
     # that answer (bot/services/answers.py).
     interaction_id: int | None = None
+    # The channel itself, not a member: a /web table screen. It reads what a public message may say
+    # (``viewer_of`` seats it as ``table_of``), whoever asked for the link.
+    table: bool = False

@@ -49,12 +49,13 @@ def _holds_gm_role(actor: Actor, settings: GuildSettings | None) -> bool:
 
 
 def viewer_of(actor: Actor | None, settings: GuildSettings | None, character: Character | None = None) -> Viewer:
-    """Who ``actor`` is at this server's table (None: the channel), looking at ``character`` if one is named.
+    """Who ``actor`` is at this server's table (None, or an actor that is the channel: the table), looking at
+    ``character`` if one is named.
 
     A server manager is always the GM, as is whoever holds the GM role; the owner of a player's character sits in
     the owner's seat (an NPC has no owner but the GM)."""
     secret = bool(settings is not None and settings.secret_rolls)
-    if actor is None:
+    if actor is None or actor.table:
         return Viewer(Seat.TABLE, secret)
     if actor.is_manager or _holds_gm_role(actor, settings):
         return Viewer(Seat.GM, secret, actor.user_id)

@@ -6,7 +6,7 @@ The services decide what this actor sees, exactly as for a command typed by the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,8 +28,9 @@ class Viewer:
     @classmethod
     def of(cls, session: Session) -> Viewer:
         grant = session.grant
-        if grant.role == "table":  # the channel itself: nobody's roles, nobody's characters
-            actor = Actor(guild_id=grant.guild_id, channel_id=grant.table_channel or 0, user_id=0, user_name="table")
+        if grant.role == "table":  # the channel itself: the services seat it as a public message (table_of)
+            actor = Actor(guild_id=grant.guild_id, channel_id=grant.table_channel or 0, user_id=0, user_name="table",
+                          table=True)
         else:
             actor = Actor(guild_id=grant.guild_id, channel_id=0, user_id=grant.user_id, user_name=grant.user_name,
                           role_ids=grant.role_ids, is_manager=grant.is_manager)
@@ -40,8 +41,7 @@ class Viewer:
         return self.role == "gm"
 
     def in_channel(self, channel_id: int) -> Actor:
-        return Actor(guild_id=self.actor.guild_id, channel_id=channel_id, user_id=self.actor.user_id,
-                     user_name=self.actor.user_name, role_ids=self.actor.role_ids, is_manager=self.actor.is_manager)
+        return replace(self.actor, channel_id=channel_id)
 
 
 def visible_channels(guild: discord.Guild | None, member: Any, here: int) -> frozenset[int]:

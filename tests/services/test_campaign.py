@@ -1,0 +1,28 @@
+"""What the campaign web page reads (bot/services/campaign.py): each viewer through the one ``viewer_of``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.services import Actor
+from bot.services.viewer import Seat
+from tests.conftest import CHANNEL, GUILD
+
+SCREEN = Actor(GUILD, CHANNEL, 0, "table", table=True)  # a /web view:table link's reader
+HERE = frozenset({CHANNEL})
+
+
+async def test_a_table_screen_reads_the_fight_as_the_channel_does(table: Any, manager: Any, gm: Any) -> None:
+    await table.setup.set_secret_rolls(manager, True)
+    await table.characters.create(gm, "Grunt", {"str": 10}, ["Club"], npc=True)
+    await table.encounters.add(gm, "Grunt")
+    fight = await table.encounters.roll_initiative(gm)
+    grunt = next(c for c in fight.combatants if c.name == "Grunt")
+    assert grunt.initiative is not None  # the GM's tracker has the NPC's figure; the channel's has not
+
+    assert (await table.campaign.viewer(SCREEN)).seat is Seat.TABLE
+    (seen,) = await table.campaign.encounters(SCREEN, HERE)
+    assert seen.combatants == fight.public.combatants
+    assert next(c for c in seen.combatants if c.name == "Grunt").initiative is None
+    (gms,) = await table.campaign.encounters(gm, None)
+    assert next(c for c in gms.combatants if c.name == "Grunt").initiative == grunt.initiative
