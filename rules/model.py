@@ -96,8 +96,8 @@ class Wound:
     bleeding: bool = False
     penalty: int = 0
     note: str = ""
-    # Days of rest until the wound's next healing roll (ars-harn) or its next step down (Fading Suns); None: the
-    # system counts no days for it (Pendragon heals by the week of rest) or nothing is due.
+    # Days of rest until the wound's next healing roll (ars-harn), its next step down (Fading Suns), or until it is
+    # healed (Pendragon: whole weeks, the Healing Rate a week, oldest wound first); None: nothing is due by rest.
     next_healing: int | None = None
 
 

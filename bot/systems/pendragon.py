@@ -107,6 +107,7 @@ PROFILE = SystemProfile(
     way_out_cost="it takes the round",
     bleeding_note="",
     describers="bot.ui.outcomes.pendragon",
+    healing_next="healed after {weeks} more weeks of rest (the Healing Rate each week, oldest wound first)",
     secret_fields=frozenset({
         "face", "total", "target", "modifiers", "hit_points", "amount", "fall_damage", "damage_taken",
         "damage_rolled", "armour", "size",

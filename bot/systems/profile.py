@@ -132,6 +132,6 @@ class SystemProfile:
     # armour, hit points, modifiers): left out of a record about one character behind the screen (a GM decision,
     # a roll the GM owed). A record of an exchange between two hides by side itself (hiding_target/hiding_actor).
     secret_fields: frozenset[str] = frozenset()
-    # What comes next for a wound with rest, ``{days}`` filled in (rules.model.Wound.next_healing); "": the system
-    # counts no days. The campaign web page's wound list says it.
+    # What comes next for a wound with rest, ``{days}`` (or ``{weeks}``, whole weeks of them) filled in
+    # (rules.model.Wound.next_healing); "": the system counts no days. The campaign web page's wound list says it.
     healing_next: str = ""

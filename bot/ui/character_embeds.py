@@ -101,8 +101,8 @@ def healing_next(wound: Wound, system: str) -> str | None:
     profile = profile_of(system)
     if profile is None or not profile.healing_next or wound.next_healing is None:
         return None
-    words = profile.healing_next.format(days=wound.next_healing)
-    return words.replace(" 1 more days", " 1 more day")
+    words = profile.healing_next.format(days=wound.next_healing, weeks=wound.next_healing // 7)
+    return words.replace(" 1 more days", " 1 more day").replace(" 1 more weeks", " 1 more week")
 
 
 def _wounds_value(wounds: Sequence[Wound], system: str = "") -> str:

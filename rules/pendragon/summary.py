@@ -52,10 +52,26 @@ def summarize(sheet: Mapping[str, Any], catalog: PendragonCatalog) -> SheetSumma
     if char.horse is not None:
         equipment.append((_shown(char.horse.name), f"{char.horse.damage_dice}d6"))
     # Pendragon has no hit locations: a wound is its hit points, and major or mortal (the severity says so)
+    healed_by = _weeks_to_heal(char, d.healing_rate)
     wounds = tuple(
         Wound(index=w.index, location="", code="mortal" if w.mortal else "major" if w.major else "wound",
               severity="mortal wound" if w.mortal else "major wound" if w.major else "wound", levels=w.remaining,
-              note="first aid" if w.first_aid else "")
-        for w in char.wounds)
+              note="first aid" if w.first_aid else "",
+              next_healing=None if weeks is None else 7 * weeks)
+        for w, weeks in zip(char.wounds, healed_by, strict=True))
     return SheetSummary(name=char.name, stats=tuple(stats), equipment=tuple(equipment), wounds=wounds,
                         condition=condition(char))
+
+
+def _weeks_to_heal(char: Character, healing_rate: int) -> list[int | None]:
+    """Each wound's weeks of rest until it is healed: the Healing Rate comes off the wounds each week, oldest
+    first (rules.pendragon.recovery.rest). None for all while rest heals nothing: the dead, and whoever needs a
+    chirurgeon (untreated, a week's rest deteriorates instead)."""
+    if char.dead or char.chirurgery_needed or healing_rate <= 0:
+        return [None] * len(char.wounds)
+    held = 0
+    weeks: list[int | None] = []
+    for wound in char.wounds:
+        held += wound.remaining
+        weeks.append(-(-held // healing_rate))
+    return weeks

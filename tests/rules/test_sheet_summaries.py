@@ -46,3 +46,19 @@ def test_fading_suns_a_wound_says_the_days_of_rest_to_its_next_step_down() -> No
     summary = get_engine("fading-suns").summarize({**base, "wounds": wounds}, catalog)
     major = catalog.severity("major")
     assert [w.next_healing for w in summary.wounds] == [major.heal_days - 4, major.treated_heal_days - 4, None]
+
+
+def test_pendragon_a_wound_says_the_weeks_of_rest_until_it_is_healed_oldest_first() -> None:
+    """Seed (Pendragon healing, rule 12): natural healing at the Healing Rate per week, oldest wound first; while
+    chirurgery is needed, rest heals nothing (it deteriorates), so no week is promised."""
+    catalog = load_catalog("pendragon")
+    knight = {"name": "Sir Elyan", "siz": 15, "dex": 12, "str": 13, "con": 14, "app": 10,
+              "skills": {"sword": 15}, "weapons": ["sword"],
+              "healing_rate": 3, "wounds": [{"amount": 4}, {"amount": 2}, {"amount": 3}]}
+    engine = get_engine("pendragon")
+    summary = engine.summarize(engine.validate_sheet(knight, catalog), catalog)
+    # 4 hit points take 2 weeks at 3 a week; the second wound's 2 are healed in that second week; the third's 3
+    # need a third week
+    assert [w.next_healing for w in summary.wounds] == [14, 14, 21]
+    needing = engine.summarize(engine.validate_sheet({**knight, "chirurgery_needed": True}, catalog), catalog)
+    assert [w.next_healing for w in needing.wounds] == [None, None, None]
