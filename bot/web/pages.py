@@ -187,7 +187,8 @@ class Pages:
         try:
             view: CharacterView = await self._services.campaign.character(viewer.actor, name, viewer.channels)
         except UserError:  # not its words: they may suggest names close to the one asked for, met or not
-            raise Problem(404, "No character of that name is one you can see: pick one from the roster.") from None
+            raise Problem(404, "No character of that name is one you can see (it may have been deleted since this "
+                               "page was opened): pick one from the roster.") from None
         return view
 
     async def encounter(self, request: web.Request) -> web.StreamResponse:

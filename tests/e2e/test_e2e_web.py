@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.services.actor import Actor
 from tests.e2e.web_support import Reader, campaign, link, serve
 
 pytestmark = pytest.mark.slow
@@ -85,6 +86,14 @@ async def test_links_are_single_use_and_pages_refuse_without_a_session(table: An
         assert status == 400 and "not one the bot made" in page
         status, page = await reader.open(f"{web.base_url}/web/nowhere")
         assert status == 404 and "no such page" in page
+        # A character deleted since its page was opened: the short page, nothing else.
+        await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1"}, user=table.alice)
+        assert (await reader.open(f"{web.base_url}/web/character/Bjorn"))[0] == 200
+        await table.bot.services.characters.delete(Actor(table.world.guild.id, table.combat.id, table.alice.user.id,
+                                                         "Alice"), "Bjorn")
+        for address in ("character/Bjorn", "character/Bjorn/diagram.png"):
+            status, page = await reader.open(f"{web.base_url}/web/{address}")
+            assert status == 404 and "deleted since" in page and "roster" in page and "Traceback" not in page
         # /web revoke:true ends the session at once.
         answer = await table.run("web", {"revoke": True}, user=table.alice)
         assert "ended" in answer.content
