@@ -3,10 +3,13 @@ create the user, the venv and the settings file it assumes."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,3 +83,44 @@ def test_stop_timeouts_leave_the_bot_time_to_answer_what_is_in_flight() -> None:
     assert "KillSignal=SIGTERM" in unit
     for timeout in (int(systemd), int(docker), 10):  # 10: docker stop's default, for the bare image
         assert timeout >= DRAIN_SECONDS + 2
+
+
+def _compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+def test_compose_publishes_the_web_port_on_loopback_and_trusts_only_its_own_proxy() -> None:
+    compose = _compose()
+    bot, proxy = compose["services"]["bot"], compose["services"]["proxy"]
+    assert bot["environment"]["WEB_HOST"] == "0.0.0.0"  # inside its container, so the proxy reaches it
+    assert bot["ports"] == ["127.0.0.1:${WEB_PORT:-8090}:${WEB_PORT:-8090}"]  # the host's loopback, never public
+    address = proxy["networks"]["web"]["ipv4_address"]
+    [subnet] = [c["subnet"] for c in compose["networks"]["web"]["ipam"]["config"]]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+    assert bot["environment"]["WEB_TRUSTED_PROXIES"] == f"${{WEB_TRUSTED_PROXIES:-{address}}}"
+    assert proxy["profiles"] == ["web"]  # `up` without --profile web starts the bot alone, as before
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert proxy["environment"]["GRIEVOUS_WEB"] == "bot:${WEB_PORT:-8090}"
+
+
+def test_the_proxy_examples_pass_live_pages_unbuffered_and_log_no_token() -> None:
+    caddy = (ROOT / "deploy" / "Caddyfile").read_text(encoding="utf-8")
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    caddy_rules = "\n".join(line.split("#")[0] for line in caddy.splitlines())
+    nginx_rules = "\n".join(line.split("#")[0] for line in nginx.splitlines())
+    assert "{$WEB_BASE_URL}" in caddy_rules and "flush_interval -1" in caddy_rules
+    assert "encode" not in caddy_rules and "log" not in caddy_rules  # no compression, no access log
+    for rule in ("proxy_buffering off;", "gzip off;", "access_log off;", "location /web/ {",
+                 "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;"):
+        assert rule in nginx_rules
+    assert re.search(r"proxy_pass http://127\.0\.0\.1:8090;", nginx_rules)  # no path: /web/ passed on unchanged
+
+
+def test_env_example_names_every_web_setting_the_bot_reads() -> None:
+    config = (ROOT / "bot" / "config.py").read_text(encoding="utf-8")
+    example = (ROOT / "deploy" / ".env.example").read_text(encoding="utf-8")
+    read = set(re.findall(r"env\.get\(\"(WEB_[A-Z_]+)\"", config))
+    assert read == {"WEB_PORT", "WEB_BASE_URL", "WEB_HOST", "WEB_TRUSTED_PROXIES"}
+    for name in read:
+        assert re.search(rf"^#?{name}=", example, flags=re.MULTILINE), name
