@@ -20,7 +20,7 @@ from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
 from content.errors import PackProblems
 from content.guard import check_text
-from rules.errors import RulesError
+from rules.errors import NotInHand, RulesError, RulingForbids
 from rules.sheet_spec import SheetProblems
 
 log = logging.getLogger("grievous.errors")
@@ -43,6 +43,10 @@ def _unwrapped(error: BaseException) -> BaseException:
 def user_message(error: BaseException) -> str | None:
     """The one line to show for a mistake the user can fix, or None for a bug."""
     error = _unwrapped(error)
+    if isinstance(error, RulingForbids):
+        return replies.ruling_forbids(error)
+    if isinstance(error, NotInHand):
+        return replies.not_in_hand(error)
     if isinstance(error, UserError | RulesError):
         return str(error) or type(error).__name__
     if isinstance(error, app_commands.CommandNotFound):

@@ -27,6 +27,28 @@ class IllegalAction(RulesError):
     """An action the rules forbid in this state (attacking unarmed after a fumble, a missing aspect)."""
 
 
+class RulingForbids(IllegalAction):
+    """An action one of the server's rulings forbids (``ruling``, the ruling's name): the bot words the refusal
+    from the ruling's name (bot/ui/replies), so a player reads what to do, not the engine's terms."""
+
+    def __init__(self, ruling: str, message: str) -> None:
+        super().__init__(message)
+        self.ruling = ruling
+
+
+class NotInHand(IllegalAction):
+    """A weapon broken or dropped, named where it cannot be used (an attack with it, or a spare in a fight the
+    rulings keep spares out of). ``who`` holds none; ``ready`` names the weapons they may take up instead, so the
+    bot can say the way on (bot/ui/replies)."""
+
+    def __init__(self, who: str, weapon: str, broken: bool, ready: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.who = who
+        self.weapon = weapon
+        self.broken = broken
+        self.ready = ready
+
+
 def no_room_for_a_wound(name: str, cap: int) -> IllegalAction:
     """The refusal of a blow that would give ``name`` one wound more than a sheet holds: refused before it lands,
     so the sheet stays readable (a stored sheet over the cap would refuse every later command)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.text_safety import plain
 from bot.ui import limits
+from rules.errors import NotInHand, RulingForbids
 
 APOLOGY = "Sorry, something went wrong on our side; it has been logged. Nothing you did caused it."
 NO_GUILD = "Grievous works in server channels, not in direct messages."
@@ -23,6 +24,31 @@ STALE_FORM = "That form is not one Grievous made, or it has expired; press its b
 STOPPING = "Grievous is restarting; nothing was done. Send that again in a few seconds."
 NEEDS_MANAGE_SERVER = "You need the Manage Server permission for that."
 CANNOT_USE_HERE = "You cannot use that command here."
+
+
+# what a ruling forbids, and the way on, as a player reads it (the engines name the ruling: RulingForbids)
+_RULING_REFUSALS = {
+    "first_aid_on_self": ("first aid on oneself", "ask another character"),
+}
+
+
+def ruling_forbids(error: RulingForbids) -> str:
+    """``This server's rulings don't allow first aid on oneself (ruling `first_aid_on_self`): ask another
+    character.``"""
+    words = _RULING_REFUSALS.get(error.ruling)
+    if words is None:
+        return str(error)
+    what, way_on = words
+    return f"This server's rulings don't allow {what} (ruling `{error.ruling}`): {way_on}."
+
+
+def not_in_hand(error: NotInHand) -> str:
+    """``Sir Elyan's lance is broken: /ready weapon:sword``: the weapon's state and the one way on."""
+    state = "is broken" if error.broken else "was dropped"
+    line = f"{plain(error.who)}'s {plain(error.weapon)} {state}"
+    if not error.ready:
+        return f"{line}, and no other weapon is to hand."
+    return f"{line}: /ready weapon:{plain(error.ready[0])}"
 
 
 def slow_down(retry_after: float) -> str:

@@ -91,6 +91,11 @@ class Character:
                 return weapon
         return None
 
+    def ready_choices(self) -> tuple[str, ...]:
+        """The weapons this character may take up in a fight (rearm): a dropped one, or any not broken."""
+        whole = [w.name for w in self.weapons if w.name not in self.broken_weapons]
+        return tuple(dict.fromkeys([*self.dropped_weapons, *whole]))
+
     @property
     def body_armour(self) -> tuple[Armour, ...]:
         return tuple(a for a in self.armour if not a.shield)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.dice import CRITICAL, FAILURE, FUMBLE, Roll
-from rules.errors import IllegalAction, SheetError
+from rules.errors import IllegalAction, NotInHand, SheetError
 from rules.pendragon.catalog import Weapon, key
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
@@ -59,7 +59,10 @@ def can_act(char: Character, who: str) -> None:
         if getattr(char, flag):
             raise IllegalAction(f"{who} {why} and cannot attack")
     if char.must_rearm:
-        raise IllegalAction(f"{who} must re-arm before attacking again (action rearm)")
+        lost = (char.broken_weapons or char.dropped_weapons or (char.wielding or "weapon",))[-1]
+        broken = lost in char.broken_weapons
+        raise NotInHand(char.name, lost, broken, char.ready_choices(),
+                        f"{who} must re-arm before attacking again (action rearm)")
 
 
 def usable(ctx: Ctx, char: Character, who: str, name: str | None, mounted: bool = True) -> Weapon:
@@ -83,9 +86,11 @@ def usable(ctx: Ctx, char: Character, who: str, name: str | None, mounted: bool 
         carried = ", ".join(w.name for w in char.weapons) or "none"
         raise SheetError(f"{who}: weapon '{key(name)}' is not on the sheet (weapons: {carried})")
     if weapon.name in char.broken_weapons:
-        raise IllegalAction(f"{who}'s {weapon.name} is broken: re-arm with another weapon")
+        raise NotInHand(char.name, weapon.name, True, char.ready_choices(),
+                        f"{who}'s {weapon.name} is broken: re-arm with another weapon")
     if weapon.name in char.dropped_weapons:
-        raise IllegalAction(f"{who}'s {weapon.name} was dropped: re-arm first")
+        raise NotInHand(char.name, weapon.name, False, char.ready_choices(),
+                        f"{who}'s {weapon.name} was dropped: re-arm first")
     return weapon
 
 

@@ -1,7 +1,8 @@
 """First Aid (once per wound), Chirurgery (major wounds, the unconscious), natural healing by the week.
 
 The patient is the ``attacker`` sheet. The healer's skill comes from the ``defender`` sheet when one
-is given (skills.first_aid / skills.chirurgery), otherwise from the action's ``skill`` option.
+is given (skills.first_aid / skills.chirurgery), otherwise from the action's ``skill`` option; with neither,
+the patient treats themself with their own skill (First Aid only under the ruling ``first_aid_on_self``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.dice import CRITICAL, FUMBLE, SUCCESS
-from rules.errors import IllegalAction, RulesError
+from rules.errors import IllegalAction, RulesError, RulingForbids
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.injury import after_healing, check_condition, heal, roll_view
@@ -23,13 +24,23 @@ CHIRURGERY_OPTIONS: tuple[str, ...] = ("skill", "modifier")
 REST_OPTIONS: tuple[str, ...] = ("weeks", "days")
 
 
-def _healer_skill(opts: Options, healer: Character | None, skill: str) -> int:
+def _healer_skill(opts: Options, patient: Character, healer: Character | None, skill: str) -> int:
     given = opts.whole("skill", None, 0, 100)
     if given is not None:
         return given
-    if healer is None:
-        raise RulesError(f"action {opts.kind}: give the healer as the defender sheet, or a 'skill' option")
+    if healer is None:  # no healer and no skill: the patient treats themself
+        if patient.unconscious or patient.dying:
+            state = "dying" if patient.dying else "unconscious"
+            raise IllegalAction(f"{patient.name} is {state} and cannot treat themself: another character must")
+        healer = patient
     return healer.skill(skill)
+
+
+def _on_oneself(opts: Options, patient: Character, healer: Character | None) -> bool:
+    """The patient is their own healer: named as the healer, or no healer and no skill given."""
+    if healer is None:
+        return opts.whole("skill", None, 0, 100) is None
+    return healer.name.strip().casefold() == patient.name.strip().casefold()
 
 
 def _harm(ctx: Ctx, char: Character, amount: int, wound_index: int | None, events: list[str]) -> Character:
@@ -49,10 +60,10 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
     opts = Options(action, "first_aid", FIRST_AID_OPTIONS)
     if patient.dead:
         raise IllegalAction("the patient is dead")
-    if healer is not None and healer.name.strip().casefold() == patient.name.strip().casefold() \
-            and not ctx.rulings.flag("first_aid_on_self"):
+    if _on_oneself(opts, patient, healer) and not ctx.rulings.flag("first_aid_on_self"):
         # docs/rules/pendragon.md, rule 12a: First Aid cannot be used on oneself unless the ruling allows it
-        raise IllegalAction(f"{patient.name} cannot give First Aid to themself: another character must")
+        raise RulingForbids("first_aid_on_self", f"{patient.name} cannot give First Aid to themself (ruling "
+                            "first_aid_on_self): another character must")
     wanted = opts.whole("wound", None, 1, 1000000)
     if wanted is None:
         untreated = [w for w in patient.wounds if not w.first_aid]
@@ -66,7 +77,7 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
         wound = found[0]
         if wound.first_aid:
             raise IllegalAction(f"wound #{wanted} has already had First Aid (once per wound)")
-    target = _healer_skill(opts, healer, "first_aid") + (opts.whole("modifier", 0, -100, 100) or 0)
+    target = _healer_skill(opts, patient, healer, "first_aid") + (opts.whole("modifier", 0, -100, 100) or 0)
     roll = ctx.dice.pendragon("first_aid", target)
     events: list[str] = []
     h = ctx.catalog.healing
@@ -94,7 +105,7 @@ def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: A
         raise IllegalAction("the patient is dead")
     if not patient.chirurgery_needed:
         raise IllegalAction("the patient needs no chirurgery (only major wounds and the unconscious do)")
-    target = _healer_skill(opts, healer, "chirurgery") + (opts.whole("modifier", 0, -100, 100) or 0)
+    target = _healer_skill(opts, patient, healer, "chirurgery") + (opts.whole("modifier", 0, -100, 100) or 0)
     roll = ctx.dice.pendragon("chirurgery", target)
     events: list[str] = []
     h = ctx.catalog.healing

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.errors import IllegalAction, RulesError
+from rules.errors import IllegalAction, NotInHand, RulesError
 from rules.pendragon.catalog import key
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
@@ -63,8 +63,9 @@ def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[RearmOutcome, Charact
     name = opts.text("weapon")
     renew = bool(opts.flag("replace", False))
     if renew and opts.flag("in_fight", False) and not ctx.rulings.flag("replace_broken_in_fight"):
-        raise IllegalAction("a broken weapon is replaced between fights; in this one, re-arm with another "
-                            "(ruling replace_broken_in_fight)")
+        raise NotInHand(char.name, key(name) if name else (char.broken_weapons or ("weapon",))[0], True,
+                        char.ready_choices(), "a broken weapon is replaced between fights; in this one, re-arm "
+                        "with another (ruling replace_broken_in_fight)")
     if char.dead or char.unconscious or char.dying:
         raise IllegalAction("attacker cannot re-arm while dead, dying or unconscious")
     if name is None:

@@ -33,7 +33,7 @@ STORIES = {
         "Sir Gawain is knocked down",
         "Sir Gawain mounts up (it takes the round).",
         "Sir Gawain's lance breaks",
-        "⚠️ a broken weapon is replaced between fights",
+        "⚠️ Sir Gawain's lance is broken: /ready weapon:sword",  # issue 34, P5: the way on, no engine words
         "Sir Gawain readies the sword (it takes the round).",
         "Bandit 1 is dying",
         "Bandit 1 is dead: skipped.",
@@ -73,5 +73,6 @@ async def test_a_fight_runs_to_its_end_and_into_the_next_session(system: str, tm
         assert found >= 0, f"{line!r} not found after position {at}:\n{text[at:at + 3000]}"
         at = found + len(line)
     assert "upper_arm" not in text and "not_in_hand" not in text and "out_of_fight" not in text
+    assert "ruling replace_broken_in_fight" not in text and "action rearm" not in text
     # nobody is told twice in one message that a lance broke
     assert "a lance breaks" not in text

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from rules.errors import IllegalAction, RulesError
+from rules.errors import IllegalAction, RulingForbids, RulesError
 from rules.pendragon.engine import ENGINE
 from tests.rules.pendragon.pendragon_support import CAT, QUIET, run, sheet
 
@@ -80,6 +80,19 @@ def test_first_aid_cannot_be_used_on_oneself_unless_the_setting_allows_it() -> N
     assert allowed.outcome["healed"] == 2 and allowed.attacker["wounds"][0]["remaining"] == 4
 
 
+def test_first_aid_with_no_healer_is_the_patient_on_themself_and_names_the_ruling() -> None:
+    # issue 34, P3: no healer and no skill is the patient treating themself; the refusal names the ruling
+    own = patient(wounds=[{"amount": 6}], skills={"first_aid": 12})
+    with pytest.raises(RulingForbids) as refused:
+        run(own, None, {"type": "first_aid"}, {})
+    assert refused.value.ruling == "first_aid_on_self"
+    allowed = run(own, None, {"type": "first_aid"}, {"first_aid": [12], "healing": [2]}, {"first_aid_on_self": True})
+    assert allowed.outcome["roll"]["target"] == 12 and allowed.outcome["healed"] == 2
+    # the GM who gives a skill treats as an unnamed healer: no ruling applies
+    given = run(own, None, {"type": "first_aid", "skill": 10}, {"first_aid": [15]})
+    assert given.outcome["roll"]["target"] == 10
+
+
 def test_first_aid_critical_heals_1d6_but_no_more_than_the_wound() -> None:
     result = run(patient(wounds=[{"amount": 3}, {"amount": 6}]), HEALER, {"type": "first_aid", "wound": 1},
                  {"first_aid": [12], "healing": [5]})
@@ -95,13 +108,6 @@ def test_first_aid_fumble_worsens_the_wound() -> None:
 def test_first_aid_failure_uses_up_the_attempt() -> None:
     result = run(patient(wounds=[{"amount": 6}]), HEALER, {"type": "first_aid"}, {"first_aid": [15]})
     assert result.outcome["healed"] == 0 and result.attacker["wounds"][0]["first_aid"] is True
-
-
-def test_first_aid_needs_a_healer_or_a_skill() -> None:
-    with pytest.raises(RulesError, match="healer"):
-        run(patient(wounds=[{"amount": 6}]), None, {"type": "first_aid"}, {})
-    result = run(patient(wounds=[{"amount": 6}]), None, {"type": "first_aid", "skill": 10}, {"first_aid": [15]})
-    assert result.outcome["roll"]["target"] == 10
 
 
 def test_first_aid_back_to_one_hit_point_saves_the_dying() -> None:

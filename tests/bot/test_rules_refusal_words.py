@@ -1,0 +1,45 @@
+"""An engine's refusal that a player can act on is worded by the bot, not in the engine's terms (issue 34, P3, P5):
+the ruling by its name and what it forbids, a weapon out of hand with the one command that gets another."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.tree import user_message
+from rules.errors import RulesError
+from tests.rules.pendragon.pendragon_support import run, sheet
+
+
+def refusal(attacker: dict[str, Any], defender: dict[str, Any] | None, action: dict[str, Any]) -> str:
+    with pytest.raises(RulesError) as refused:
+        run(attacker, defender, action, {})
+    line = user_message(refused.value)
+    assert line is not None
+    return line
+
+
+def test_first_aid_on_oneself_names_the_ruling_and_the_way_on() -> None:
+    own = sheet("Sir Brunor", wounds=[{"amount": 6}], skills={"first_aid": 12})
+    expected = ("This server's rulings don't allow first aid on oneself (ruling `first_aid_on_self`): "
+                "ask another character.")
+    assert refusal(own, None, {"type": "first_aid"}) == expected  # no healer named: the patient himself
+    assert refusal(own, own, {"type": "first_aid"}) == expected  # himself named as the healer
+
+
+def test_a_broken_lance_says_which_weapon_to_ready() -> None:
+    knight = sheet("Sir Elyan", weapons=["lance", "sword"], broken_weapons=["lance"], must_rearm=True,
+                   mounted=True, horse="charger")
+    foe = sheet("Bandit 1")
+    expected = "Sir Elyan's lance is broken: /ready weapon:sword"
+    # a spare lance in the fight, which the rulings keep for after it
+    assert refusal(knight, None, {"type": "rearm", "weapon": "lance", "replace": True, "in_fight": True}) == expected
+    assert refusal(knight, foe, {"type": "attack"}) == expected  # attacking before re-arming
+    assert refusal({**knight, "must_rearm": False}, foe, {"type": "attack", "weapon": "lance"}) == expected
+
+
+def test_a_dropped_sword_says_to_pick_it_up() -> None:
+    knight = sheet("Sir Elyan", weapons=["sword"], dropped_weapons=["sword"], must_rearm=True)
+    expected = "Sir Elyan's sword was dropped: /ready weapon:sword"
+    assert refusal(knight, sheet("Bandit 1"), {"type": "attack"}) == expected
