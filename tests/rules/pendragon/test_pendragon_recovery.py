@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from rules.errors import IllegalAction, RulingForbids, RulesError
+from rules.errors import IllegalAction, RulesError, RulingForbids
 from rules.pendragon.engine import ENGINE
 from tests.rules.pendragon.pendragon_support import CAT, QUIET, run, sheet
 
