@@ -101,16 +101,9 @@ def copied_embed(message: discord.Message) -> discord.Embed:
 def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
                  moot: Sequence[PendingDecisionView] = ()) -> discord.Embed:
     """The embed of the message the GM's buttons were on, once ``decision`` is taken: its line (and those of
-    the ``moot`` rolls it made needless) leave the waiting field (dropped when empty), a field says what was
-    decided and by whom, and a "dying" that death or survival settled no longer says so."""
-    waiting = WAITING
-    decided_name = "\u2696\ufe0f The GM decided"
-    # What it led to is the new message below (the channel tells the story in order): said once, there.
-    if decision.roll is not None:
-        ruling = f"{decision_line(decision)} The result is posted below."
-    else:  # the field's name says the GM decided; the new message says it in full
-        by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
-        ruling = f"**{human(decision.choice or '?')}** for {plain(decision.who)}{by}: the result is posted below."
+    the ``moot`` rolls it made needless) leave the waiting field (dropped when empty), and a "dying" that death
+    or survival settled no longer says so. What the GM decided, and what it led to, is the new message posted
+    below it, said once there (issue 34, N14): this message only stops waiting."""
     heads = tuple(_pending_head(d) for d in (decision, *moot))
     settled = decision.kind in ("dying", "death", "kill")
     who = plain(decision.who)
@@ -119,9 +112,8 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
                                        if not (line.startswith(MORTAL_MARK) and who in line)) or None
     fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
     embed.clear_fields()
-    placed = False
     for name, value, inline in fields:
-        if name == waiting:
+        if name == WAITING:
             # this decision's line (older messages began every line with "<who>: ")
             left = [line for line in value.splitlines()
                     if not line.startswith(heads) and not line.startswith(f"{who}: ")]
@@ -130,11 +122,7 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
             continue
         if settled and name in _SETTLED_FIELDS and who in value:
             continue
-        if name == decided_name:
-            value, placed = f"{value}\n{ruling}", True
         embed.add_field(name=name, value=value, inline=inline)
-    if not placed:
-        embed.add_field(name=decided_name, value=ruling, inline=False)
     return limits.fit(embed)
 
 

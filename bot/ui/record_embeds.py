@@ -12,7 +12,7 @@ from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import ACTION_TITLES, action_heading
-from bot.ui.character_embeds import treatment_label
+from bot.ui.character_embeds import condition_text, treatment_label
 from bot.ui.decision_embeds import NO_LONGER_NEEDED, WAITING, _pending_lines, closed_line
 from bot.ui.embed_common import _embed
 from bot.ui.outcomes import Severity, describe
@@ -100,7 +100,8 @@ def edit_change(summary: Mapping[str, Any]) -> str:
     if "removed" in summary:
         return f"\u2212 {plain(summary.get('kind', 'item'))} {plain(summary['removed'])}"
     if "condition" in summary:
-        return f"{'now' if summary.get('set') else 'no longer'} {plain(summary['condition']).replace('_', ' ')}"
+        # the words first, then made plain: plain's escape of ``_`` read 'now out\\ of\\ fight' in /log (issue 34, N6)
+        return f"{'now' if summary.get('set') else 'no longer'} {condition_text(summary['condition'])}"
     return f"sheet from {plain(summary.get('imported', 'a file'))}"
 
 

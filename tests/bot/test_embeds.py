@@ -355,8 +355,8 @@ def test_marking_a_roll_decided_drops_its_line_and_moot_ones_and_keeps_the_rest(
     fields = {f.name: f.value for f in marked.fields}
     assert fields["\u23f3 Waiting for the GM"].startswith("Brun's shock roll")
     assert "Bandit 1" not in fields["\u23f3 Waiting for the GM"]
-    assert "rolled Bandit 1's **kill roll** with the dice rolled at the table (<@2>)" in fields[
-        "\u2696\ufe0f The GM decided"]
+    # the roll and its result are the new message below, said once (issue 34, N14)
+    assert "\u2696\ufe0f The GM decided" not in fields and "kill roll" not in str(marked.to_dict())
 
 
 def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
@@ -367,8 +367,8 @@ def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
     marked = decision_embeds.mark_decided(embed, PendingDecisionView(1, "dying", "Aldo", ("death", "survival"),
                                                                      "death", 2))
     assert "dying" not in (marked.description or "")
-    assert "**death** for Aldo (<@2>): the result is posted below." in str(marked.to_dict())
-    assert "**Aldo** dies." not in str(marked.to_dict())  # said once, in the result posted below (issue 22 §4)
+    # said once, in the result posted below (issue 22 §4, issue 34 N14): the edit names no choice
+    assert "death" not in str(marked.to_dict()) and "GM decided" not in str(marked.to_dict())
     death = PendingDecisionView(id=2, kind="death", who="Thug 1", options=("death", "unconscious"))
     assert decision_embeds.pending_line(death) == ("Thug 1 took a deadly wound: the GM chooses **death** or "
                                           "**mercy (unconscious)**.")
@@ -383,6 +383,13 @@ def test_the_log_tells_a_treatment_offer_in_words() -> None:
     older = EventView(id=39, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Bob",
                       summary={"patient": "Hrolf", "healer": "Anselm", "method": "first_aid"})
     assert record_embeds.event_line(older).endswith("Bob: Anselm offers Hrolf first aid")
+
+
+def test_the_log_says_a_condition_in_words_with_no_markdown_escape_between_them() -> None:
+    """Issue 34, N6: /log showed a GM's condition edit as "now out\\ of\\ fight"."""
+    edit = EventView(id=40, kind="edit", channel_id=1, encounter_id=None, user_id=1, user_name="GM",
+                     summary={"character": "Bandit 1", "condition": "out_of_fight", "set": True})
+    assert record_embeds.event_line(edit).endswith("GM edits Bandit 1: now out of fight"), record_embeds.event_line(edit)
 
 
 def test_no_ruling_a_gm_reads_in_setup_show_points_at_our_research_notes() -> None:

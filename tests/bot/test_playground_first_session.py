@@ -23,6 +23,13 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def _after_click(text: str) -> str:
+    """What the bot said between the GM's press of a decision button and the decision's own message."""
+    pressed = text[text.index("⏳ Waiting for the GM"):]
+    pressed = pressed[pressed.index(":click"):]
+    return pressed[:pressed.index("⚖️ The GM decides for")]
+
+
 def _value_lines(text: str) -> dict[int, str]:
     return {n: line for n, line in enumerate(text.splitlines()) if line and not line.startswith("#")}
 
@@ -34,8 +41,6 @@ STORIES = {
         "refusal": "⚠️ it is Bandit 1's turn, not Bjorn's: wait for /encounter next",
         "npc_attack": "Bandit 1 attacks Bjorn",
         "npc_result": "Hit on Bjorn's face: S2, serious, 2 injury levels.",
-        # the message with the buttons points below, where the result is said once (issue 22 §4)
-        "decision": "incapacitation for Bandit 1 (@gm): the result is posted below.",
         "decided": "Bandit 1 lives, but is incapacitated. The GM chose incapacitation for Bandit 1 (@gm).",
         "accepted": "🩺 Brother Anselm offered Bjorn chirurgy: accepted by @bob.",
         "treated": "Brother Anselm treats Bjorn's wound 1 with chirurgy: critical success.",
@@ -48,7 +53,6 @@ STORIES = {
         "refusal": "⚠️ it is Bandit 1's turn, not Sir Gawain's: wait for /encounter next",
         "npc_attack": "Bandit 1 attacks Dame Elaine",
         "npc_result": "Bandit 1 wins the exchange: Dame Elaine takes 8 damage. Dame Elaine: 18 hit points left",
-        "decision": "death for Bandit 1 (@gm): the result is posted below.",
         "decided": "Bandit 1 dies. The GM chose death for Bandit 1 (@gm).",
         "accepted": "🩺 Sir Gawain offered Dame Elaine first aid: accepted by @alice.",
         "treated": "First aid for Dame Elaine by Sir Gawain: success, heals 2 hit points.",
@@ -61,7 +65,6 @@ STORIES = {
         "refusal": "⚠️ it is Erian's turn, not Sister Maren's: wait for /encounter next",
         "npc_attack": "Thug 2 attacks Erian",
         "npc_result": "Hit on Erian's chest: a minor wound.",
-        "decision": "unconscious for Thug 1 (@gm): the result is posted below.",
         "decided": "Thug 1 survives, unconscious. The GM chose unconscious for Thug 1 (@gm).",
         "accepted": "🩺 Sister Maren offered Erian remedy: accepted by @bob.",
         "treated": "Sister Maren treats Erian's minor wound 1 with Remedy: success.",
@@ -105,8 +108,11 @@ async def test_a_first_session_plays_through(system: str, tmp_path: Path, discor
     assert lines[closing + 1] == "  (only you can see this)"
 
     # the GM's decision, the treatment the patient's owner accepted, the wound marked treated
-    assert story["decision"] in flat and story["decided"] in flat
+    assert story["decided"] in flat
     assert "⏳ Waiting for the GM" in flat
+    # said once, in the new message: the hit the buttons were on only stops waiting (issue 34, N14)
+    pressed = _after_click(text)
+    assert "GM decided" not in pressed and "Waiting for the GM" not in pressed
     assert story["accepted"] in text and story["treated"] in flat and story["injuries"] in flat
 
     # the encounter's NPCs go with it

@@ -129,9 +129,8 @@ def test_ars_harn_gm_decision_reads_as_the_ruling_and_the_original_embed_shows_i
     assert "Name:" not in text and "Who:" not in text and " acts" not in text
     marked = _text(decision_embeds.mark_decided(original.copy(), decision))
     assert "\u23f3 Waiting for the GM" not in marked
-    # what it led to is said once, in the new message (issue 22 §4): the edit says who chose what, and points there
-    assert "\u2696\ufe0f The GM decided: **death** for Thief (<@42>): the result is posted below." in marked
-    assert "**Thief** dies." not in marked
+    # the decision is said once, in the new message (issue 22 §4, issue 34 N14): the edit only stops waiting
+    assert "GM decided" not in marked and "death" not in marked and "**Thief** dies." not in marked
 
 
 def test_ars_harn_chirurgy_names_healer_result_and_healing_rate() -> None:

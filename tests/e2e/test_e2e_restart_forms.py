@@ -42,7 +42,7 @@ async def taken(table: Any, submitted: InteractionHandle, hit: Message) -> Messa
     [result] = await submitted.followups()
     assert not result.ephemeral and "rolls for shock" in result.embeds[0]["title"], table.text(result)
     await table.emu.wait_until(lambda: not table.buttons(hit) or None, what="the buttons to go")
-    assert "The GM decided" in table.text(hit)
+    assert "Waiting for the GM" not in table.text(hit) and "The GM decided" not in table.text(hit)
     return result
 
 
