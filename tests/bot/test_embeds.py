@@ -389,7 +389,8 @@ def test_the_log_says_a_condition_in_words_with_no_markdown_escape_between_them(
     """Issue 34, N6: /log showed a GM's condition edit as "now out\\ of\\ fight"."""
     edit = EventView(id=40, kind="edit", channel_id=1, encounter_id=None, user_id=1, user_name="GM",
                      summary={"character": "Bandit 1", "condition": "out_of_fight", "set": True})
-    assert record_embeds.event_line(edit).endswith("GM edits Bandit 1: now out of fight"), record_embeds.event_line(edit)
+    line = record_embeds.event_line(edit)
+    assert line.endswith("GM edits Bandit 1: now out of fight"), line
 
 
 def test_no_ruling_a_gm_reads_in_setup_show_points_at_our_research_notes() -> None:
