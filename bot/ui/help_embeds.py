@@ -46,13 +46,19 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
         return (
             "`/setup show` \u2014 the settings here\n"
             "`/setup check` \u2014 what the bot may do here and in the GM channel, and what to change\n"
-            f"`/setup system` \u2014 {', '.join(systems[:-1])} or {systems[-1]}; `channel_only:true` for one channel\n"
+            f"`/setup system` \u2014 {', '.join(systems[:-1])} or {systems[-1]}; `channel_only:true` for one channel; "
+            "`/setup channel-reset` \u2014 this channel follows the server's system again\n"
             "`/setup gm-role` \u2014 the role whose members are GMs\n"
             f"`/setup rolls` \u2014 `auto`: the bot rolls {gm_rolls(example)}; "
             "`gm`: they wait for the GM's buttons\n"
+            "`/setup turns` \u2014 `enforce`: players act only on their turn; `warn`; `off`\n"
+            "`/setup secret-rolls on gm_channel` \u2014 players see of the NPCs only what their characters would; "
+            "the GM gets every die (in the GM channel)\n"
             "`/setup ruling` \u2014 change one of the engine's rulings (autocompletes)\n"
-            "`/pack upload file` \u2014 (GM) homebrew content: the file replaces the pack's file of that name for "
-            "this channel's system\n`/pack show`, `/pack reset [file]` \u2014 what is replaced; back to the default")
+            "`/pack file name` \u2014 a pack file as it is now, to start homebrew from\n"
+            "`/pack upload file` \u2014 (GM) homebrew content: its entries are merged into the pack's file of that "
+            "name for this channel's system (an entry of the same name replaces the one it names; a new one is "
+            "added)\n`/pack show`, `/pack reset [file]` \u2014 what is changed; back to the default")
     if topic == "characters":
         return _characters(guide)
     if topic == "encounters":

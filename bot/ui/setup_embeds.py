@@ -96,10 +96,19 @@ def setup_check(here: str, can_here: Sequence[tuple[Needed, bool]], gm: str | No
                 commands_problem: discord.HTTPException | None) -> discord.Embed:
     """/setup check: what the bot can and cannot do here and in the GM channel, whether the server's
     commands are current, and what a manager should change."""
-    ok = all(has for _, has in can_here) and all(has for _, has in can_gm or ()) and commands_current
-    embed = _embed("\U0001f50e What Grievous can do here",
-                   "Everything is in order." if ok else "Some things need a change: see **What to change**.",
-                   (Severity.LIGHT if ok else Severity.SERIOUS).colour)
+    changes = [f"Give my role **{needed.name}** in {where} (Server Settings \u2192 Roles, or the channel's "
+               "permissions)." for where, can in ((here, can_here), (gm, can_gm or ())) for needed, has in can
+               if not has]
+    if gm is not None and can_gm is None:
+        changes.append("Choose a GM channel I can see with `/setup secret-rolls`.")
+    ok = not changes and commands_current
+    if ok:
+        summary = "Everything is in order."
+    elif changes:
+        summary = "Some things need a change: see **What to change**."
+    else:  # only the commands lag: the section that says so is Commands (issue 34, N10)
+        summary = "Everything here is in order; the commands are not current yet: see **Commands**."
+    embed = _embed("\U0001f50e What Grievous can do here", summary, (Severity.LIGHT if ok else Severity.SERIOUS).colour)
 
     def lines(can: Sequence[tuple[Needed, bool]]) -> str:
         return "\n".join(f"{YES if has else NO} {needed.why[0].upper()}{needed.why[1:]} (**{needed.name}**)"
@@ -120,11 +129,6 @@ def setup_check(here: str, can_here: Sequence[tuple[Needed, bool]], gm: str | No
     else:
         commands = "\u23f3 This server's commands are being updated; they will be current in a moment."
     embed.add_field(name="Commands", value=commands, inline=False)
-    changes = [f"Give my role **{needed.name}** in {where} (Server Settings \u2192 Roles, or the channel's "
-               "permissions)." for where, can in ((here, can_here), (gm, can_gm or ())) for needed, has in can
-               if not has]
-    if gm is not None and can_gm is None:
-        changes.append("Choose a GM channel I can see with `/setup secret-rolls`.")
     if changes:
         embed.add_field(name="What to change", value="\n".join(f"\u2022 {c}" for c in changes), inline=False)
     return limits.fit(embed)

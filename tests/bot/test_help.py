@@ -54,3 +54,26 @@ def test_docs_list_each_systems_sheet_fields_as_help_does(system: str) -> None:
     docs = re.sub(r"\s+", " ", DOCS.read_text(encoding="utf-8"))
     for line in sheet_lines(load_catalog(system).sheet.player_fields()):
         assert line in docs, line
+
+
+def test_help_on_setup_lists_every_setup_and_pack_command_and_says_uploads_merge() -> None:
+    # issue 34, N9: the manager's page names each command they have, and an upload merges into the pack's file
+    from bot.cogs.packs import PacksCog
+    from bot.cogs.setup import SetupCog
+    shown = text("setup", "pendragon")
+    for group, cog in (("setup", SetupCog), ("pack", PacksCog)):
+        for command in cog.__cog_app_commands__:
+            assert f"/{group} {command.name}" in shown, command.name
+    assert "merged into the pack's file" in shown and "replaces the pack's file" not in shown
+
+
+def test_setup_check_points_only_at_a_section_it_shows() -> None:
+    # issue 34, N10: with nothing to change but the commands, "see What to change" pointed at no section
+    from bot.discord_permissions import BOT_PERMISSIONS
+    from bot.ui.setup_embeds import setup_check
+    for current, problem in ((False, None), (True, None)):
+        embed = setup_check("#combat", [(needed, True) for needed in BOT_PERMISSIONS], None, None, current, problem)
+        fields = [field.name for field in embed.fields]
+        pointed = re.findall(r"see \*\*(.+?)\*\*", str(embed.description))
+        assert all(name in fields for name in pointed), (embed.description, fields)
+        assert bool(pointed) != current
