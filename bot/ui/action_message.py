@@ -14,6 +14,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
@@ -21,7 +22,7 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
-from bot.ui import action_embeds, decision_embeds, forms, pictures, record_embeds, replies
+from bot.ui import action_embeds, decision_embeds, forms, pictures, record_embeds, replies, threads
 from bot.ui import channel_access as access
 from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import defer_budget, refresh_tracker, reply, slow, to_gm_channel
@@ -175,11 +176,12 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
             _remember_edit(interaction, message, edits)
         elif await _answered(interaction) and await access.allowed(interaction, message.channel.id, access.EDITING):
             try:
-                await message.edit(**edits)
+                await threads.write(interaction, message.channel.id, lambda: message.edit(**edits))
                 _remember_edit(interaction, message, edits)
             except discord.HTTPException as exc:
-                await access.refused(interaction, message.channel.id, access.EDITING, exc,
-                                     "take the GM's buttons off a message")
+                if not threads.closed(exc):
+                        await access.refused(interaction, message.channel.id, access.EDITING, exc,
+                                         "take the GM's buttons off a message")
     await _answered(interaction)
     await publish_report(interaction, report, edited=message.id if message is not None else None)
 
@@ -411,12 +413,14 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
                 if gone_undone:
                     embed = decision_embeds.mark_closed(embed, gone_undone, undone=True)
                 edits["embed"] = embed
-            await channel.get_partial_message(message_id).edit(**edits)
+            await threads.write(interaction, channel_id, partial(channel.get_partial_message(message_id).edit, **edits))
             _remember(bot, message_id, edits.get("embed"), view)
         except discord.NotFound:
             log.info("message %s with GM buttons is gone; nothing to take off", message_id)
         except discord.HTTPException as exc:
-            await access.refused(interaction, channel_id, access.FETCHING, exc, "take settled GM buttons off a message")
+            if not threads.closed(exc):
+                await access.refused(interaction, channel_id, access.FETCHING, exc,
+                                     "take settled GM buttons off a message")
 
 
 async def mark_taken_back(interaction: discord.Interaction[Any], event: EventView) -> None:
@@ -441,8 +445,9 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
             edits["embed"] = record_embeds.mark_taken_back(embed)
         elif message.content:
             edits["content"] = record_embeds.taken_back_content(message.content)
-        await message.edit(**edits)
+        await threads.write(interaction, channel_id, lambda: message.edit(**edits))
     except discord.NotFound:
         log.info("message %s of undone event %s is gone; nothing to mark", event.message_id, event.id)
     except discord.HTTPException as exc:
-        await access.refused(interaction, channel_id, access.FETCHING, exc, "mark an undone action's message")
+        if not threads.closed(exc):
+            await access.refused(interaction, channel_id, access.FETCHING, exc, "mark an undone action's message")

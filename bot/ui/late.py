@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.services.results import EventView
-from bot.ui import late_embeds, replies
+from bot.ui import late_embeds, replies, threads
 from bot.ui.action_message import DETAILS_PREFIX, GMDecisionButton, action_view
 from bot.ui.late_embeds import late_event_id
 
@@ -158,6 +158,10 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
             settled[event.id] = None
             continue
         except discord.HTTPException as exc:
+            if threads.closed(exc):  # a locked thread: closed to the bot, like a 403
+                log.warning("cannot post event %s late in locked thread %s: %s", event.id, event.channel_id, exc)
+                settled[event.id] = None
+                continue
             log.warning("could not post event %s late in channel %s (tried again): %s",
                         event.id, event.channel_id, exc)
             continue

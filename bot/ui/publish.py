@@ -16,7 +16,7 @@ from bot.interactions import actor_of, bot_of, services_of
 from bot.ops import flights
 from bot.services.results import EncounterView
 from bot.ui import channel_access as access
-from bot.ui import encounter_embeds, replies
+from bot.ui import encounter_embeds, replies, threads
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -285,7 +285,7 @@ class _ChannelTracker:
                 return
             message = channel.get_partial_message(tracker_id)
             try:
-                await _edit_embed(bot, channel_id, tracker_id, embed)
+                await threads.write(interaction, channel_id, lambda: _edit_embed(bot, channel_id, tracker_id, embed))
                 self.drawn[tracker_id] = drawn
                 if not encounter.active:
                     await _unpin(interaction, message)
@@ -293,7 +293,8 @@ class _ChannelTracker:
             except discord.NotFound:
                 log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
             except discord.HTTPException as exc:
-                await access.refused(interaction, channel_id, access.EDITING, exc, "edit the tracker")
+                if not threads.closed(exc):  # a locked thread: the GM was told (bot/ui/threads.py)
+                    await access.refused(interaction, channel_id, access.EDITING, exc, "edit the tracker")
                 return
         if not encounter.active:
             return
@@ -301,17 +302,20 @@ class _ChannelTracker:
         if not await access.allowed(interaction, channel_id, needed):
             return
         try:
-            posted = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            posted = await threads.write(interaction, channel_id, lambda: channel.send(
+                embed=embed, allowed_mentions=discord.AllowedMentions.none()))
         except discord.HTTPException as exc:
-            await access.refused(interaction, channel_id, needed, exc, "post the tracker")
+            if not threads.closed(exc):
+                await access.refused(interaction, channel_id, needed, exc, "post the tracker")
             return
         self.posted[encounter.id] = posted.id
         self.drawn[posted.id] = drawn
         if await access.allowed(interaction, channel_id, access.PINNING):
             try:
-                await posted.pin(reason="Grievous encounter tracker")
+                await threads.write(interaction, channel_id, lambda: posted.pin(reason="Grievous encounter tracker"))
             except discord.HTTPException as exc:
-                await access.refused(interaction, channel_id, access.PINNING, exc, "pin the tracker")
+                if not threads.closed(exc):
+                    await access.refused(interaction, channel_id, access.PINNING, exc, "pin the tracker")
         await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id,
                                                                       encounter.id)
 
@@ -334,9 +338,10 @@ async def _unpin(interaction: discord.Interaction[Any], message: discord.Partial
     if not await access.allowed(interaction, message.channel.id, access.PINNING):
         return
     try:
-        await message.unpin(reason="Grievous encounter ended")
+        await threads.write(interaction, message.channel.id, lambda: message.unpin(reason="Grievous encounter ended"))
     except discord.HTTPException as exc:
-        await access.refused(interaction, message.channel.id, access.PINNING, exc, "unpin the tracker")
+        if not threads.closed(exc):
+            await access.refused(interaction, message.channel.id, access.PINNING, exc, "unpin the tracker")
 
 
 async def trackers_settled(bot: discord.Client, within: float) -> None:

@@ -91,6 +91,12 @@ def gm_channel_down(channel_mention: str, why: str) -> str:
             "GM privately until it is mended or `/setup secret-rolls` names another channel. `/log` keeps them too.")
 
 
+def thread_locked(thread_mention: str) -> str:
+    """Told once to a GM when a locked thread (or forum post) refuses the bot's tracker or posts."""
+    return (f"\u26a0 {thread_mention} is locked, so I can't update its tracker or post there: unlock it, or give "
+            "my role **Manage Threads**. The fight goes on: `/encounter status` shows it.")
+
+
 def secret_roll_by_dm(guild_name: str, channel_mention: str | None) -> str:
     """A DM to the server's owner: a secret roll that the GM channel could not take, or (no mention) that a
     server without a GM channel could not show its GM privately (a late post answers nobody)."""

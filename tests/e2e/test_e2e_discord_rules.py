@@ -212,3 +212,44 @@ async def test_a_player_who_meets_a_missing_permission_is_not_told_the_next_gm_i
     [told] = lines_to(table, npcs)
     assert "**Embed Links**" in told
     table.check_clean()
+
+
+async def test_a_thread_archived_mid_fight_is_reopened_and_a_locked_one_gets_the_gm_one_line(table: Any) -> None:
+    """Issue 34: the scene's thread archives after its hour of quiet while a GM decision waits; the GM's press
+    brings the tracker up to date, the bot unarchiving the thread first (no refused edit). Then the GM (with
+    Manage Threads) locks it: the bot, without Manage Threads, cannot update the tracker there, and the GM is
+    told so in one line, once."""
+    await table.setup("ars-harn")
+    await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
+    scene = table.emu.add_thread(table.combat, "The ambush", owner=table.gm, auto_archive_duration=60)
+    await fighters(table, scene)
+    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice, channel=scene)
+    hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
+                                     "dice": "attack=9 defense=3 location=12"}, user=table.alice, channel=scene)
+    await table.trackers_idle()
+    before = table.text(await table.tracker(scene))
+
+    assert table.emu.advance_clock(61 * 60) == [scene]
+    pressed = await table.emu.click(hit, next(b for b in table.buttons(hit) if b.endswith(":roll")), user=table.gm)
+    await pressed.followups()
+    await table.wait_tracker(lambda text: text != before, scene, "the tracker to show the GM's roll")
+    await table.channel_edit(lambda: not table.buttons(hit), "the GM's buttons to go")
+    await table.trackers_idle()
+    assert not scene.archived
+    table.check_clean()  # the bot unarchived before editing: Discord refused nothing
+
+    gm_role = table.world.gm_role
+    gm_role.permissions |= perms.MANAGE_THREADS
+    table.emu.set_thread(scene, locked=True)
+    await table.emu.wait_until(lambda: getattr(table.bot.get_channel(scene.id), "locked", False) or None,
+                               what="the bot to see the thread locked")
+    told = []
+    for _ in range(2):
+        turn = await table.send("encounter next", channel=scene)
+        await turn.message()
+        await table.trackers_idle()
+        told += lines_to(table, turn)
+    assert len(told) == 1 and "is locked" in told[0] and "\n" not in told[0], told
+    assert {(r.status, r.code) for r in table.emu.refusals} == {(400, 160005)}
+    table.emu.clear_refusals()
+    table.check_clean()
