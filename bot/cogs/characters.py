@@ -107,7 +107,8 @@ class CharactersCog(commands.GroupCog, group_name="character", group_description
 
         view, png = await slow(interaction, drawn())
         embed = character_embeds.character(view)
-        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
+        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None,
+                    ephemeral=view.private)
 
     @app_commands.command(name="list", description="List the characters of this server")
     @app_commands.describe(mine="Only your own characters")

@@ -43,7 +43,8 @@ class InjuriesCog(commands.Cog):
 
         view, png = await slow(interaction, drawn())
         embed = character_embeds.injuries(view)
-        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None)
+        await reply(interaction, embed=embed, file=pictures.attach(embed, png) if png else None,
+                    ephemeral=view.private)
 
     async def _party(self, interaction: discord.Interaction[GrievousBot]) -> None:
         actor = actor_of(interaction)

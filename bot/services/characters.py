@@ -16,6 +16,7 @@ from bot.errors import ConfirmDrop, NotFound, PermissionDenied, UserError
 from bot.services import access, import_keep
 from bot.services.actions import record_event
 from bot.services.actor import Actor
+from bot.services.projection import answered_privately, project_character
 from bot.services.results import CharacterBrief, CharacterView, ItemKind, SheetEdit
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
@@ -71,12 +72,13 @@ async def _close_names(session: AsyncSession, guild_id: int, name: str) -> list[
 
 
 async def shown_to(rt: Runtime, session: AsyncSession, actor: Actor, row: Character) -> CharacterView:
-    """A character as ``actor`` may see it: whole, or an NPC behind the screen (its name, condition and wounds)."""
+    """A character as ``actor`` may see it, through the projection (``project_character``): whole, or an NPC
+    behind the screen (its name, condition and wounds in words); ``private`` when it holds what the channel may
+    not read, so that the answer goes to ``actor`` alone."""
+    settings = await repo.guild_settings(session, actor.guild_id)
     view = character_view(rt, row, await rt.catalog_for(session, actor.guild_id, row.system))
-    if not await access.behind_screen(session, actor, row):
-        return view
-    summary = None if view.summary is None else replace(view.summary, stats=(), equipment=())
-    return replace(view, sheet={"name": row.name}, summary=summary, behind_screen=True)
+    viewer = viewer_of(actor, settings, row)
+    return answered_privately(project_character(view, viewer), viewer, table_of(settings))
 
 
 class CharacterService:
@@ -187,11 +189,11 @@ class CharacterService:
         GM's: a player is told where to read what their character would see (its wounds)."""
 
         async def work(session: AsyncSession) -> CharacterView:
-            row = await load_character(session, actor, name)
-            if await access.behind_screen(session, actor, row):
-                raise PermissionDenied(f"the GM keeps {row.name}'s sheet behind the screen (secret rolls); "
-                                       f"/injuries character:{row.name} shows the wounds you can see")
-            return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
+            view = await shown_to(self._rt, session, actor, await load_character(session, actor, name))
+            if view.behind_screen:  # a file of a sheet with no figures would read as a sheet: it is refused
+                raise PermissionDenied(f"the GM keeps {view.name}'s sheet behind the screen (secret rolls); "
+                                       f"/injuries character:{view.name} shows the wounds you can see")
+            return view
 
         return await self._rt.read(work)
 

@@ -13,7 +13,7 @@ from bot.errors import Conflict, NotFound, UserError
 from bot.services import access
 from bot.services.actions import ActionCall, clean_options, record_event, require_action, run_action
 from bot.services.actor import Actor
-from bot.services.characters import load_character
+from bot.services.characters import load_character, shown_to
 from bot.services.results import ActionReport, CharacterView, PartyView, TreatmentOffer
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
@@ -59,7 +59,7 @@ class InjuryService:
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, character) if character else \
                 await self._callers_character(session, actor)
-            return character_view(self._rt, row, await self._rt.catalog_for(session, actor.guild_id, row.system))
+            return await shown_to(self._rt, session, actor, row)
 
         return await self._rt.read(work)
 
@@ -78,9 +78,7 @@ class InjuryService:
                 where = "server"
             if not rows:
                 raise NotFound("this server has no player characters yet: /character create makes one")
-            catalogs = {system: await self._rt.catalog_for(session, actor.guild_id, system)
-                        for system in {r.system for r in rows}}
-            return PartyView(where, tuple(character_view(self._rt, r, catalogs[r.system]) for r in rows))
+            return PartyView(where, tuple([await shown_to(self._rt, session, actor, r) for r in rows]))
 
         return await self._rt.read(work)
 

@@ -17,10 +17,13 @@ from typing import TYPE_CHECKING, TypeVar
 from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, EventRecord, RollEvent, as_payload, read_event
 from bot.services.viewer import Viewer
 from bot.systems import PROFILES
+from bot.systems.pictures import HitPointWounds
+from rules.model import Wound
 from rules.outcome import Outcome, Record
 
 if TYPE_CHECKING:
-    from bot.services.results import EncounterView, EventView
+    from bot.services.results import CharacterView, EncounterView, EventView
+    from bot.systems.pictures import WoundPicture
 
 E = TypeVar("E", bound=EventRecord)
 R = TypeVar("R", bound=Record)
@@ -126,3 +129,36 @@ def project_encounter(view: EncounterView, viewer: Viewer) -> EncounterView:
     return replace(view, combatants=tuple(replace(c, initiative=None, penalty=0) if c.npc else c
                                           for c in view.combatants),
                    initiative_rolls=tuple(r for r in view.initiative_rolls if r.name not in npcs))
+
+
+def project_character(view: CharacterView, viewer: Viewer) -> CharacterView:
+    """A character as ``viewer`` may read it (/character show, /injuries, the party, the web page): whole, or an
+    NPC behind the screen as the player's character would see it: its name, its condition and its wounds in
+    words (where, how bad, bleeding), never a figure (stats, gear, hit points, injury levels, penalties, the
+    days its healing takes) nor a picture that draws them."""
+    if not viewer.behind_screen(view.npc):
+        return view
+    summary = None if view.summary is None else replace(
+        view.summary, stats=(), equipment=(), wounds=tuple(wound_in_words(w) for w in view.summary.wounds))
+    return replace(view, sheet={"name": view.name}, summary=summary, picture=_picture_in_words(view.picture),
+                   behind_screen=True)
+
+
+def wound_in_words(wound: Wound) -> Wound:
+    """A wound with its figures left out (zero, empty, None): its levels (Pendragon's hit points), its penalty, the
+    days to its next healing, and any part of its note that holds a figure ("-1 init")."""
+    note = ", ".join(part.strip() for part in wound.note.split(",") if part.strip() and
+                     not any(ch.isdigit() for ch in part))
+    return replace(wound, levels=0, penalty=0, note=note, next_healing=None)
+
+
+def _picture_in_words(picture: WoundPicture | None) -> WoundPicture | None:
+    """A body diagram shows where the wounds are and their codes, as the wound lines do; Pendragon's hit-point bar
+    is figures (the hit points, each wound's, the thresholds), so a viewer behind the screen gets none."""
+    return None if isinstance(picture, HitPointWounds) else picture
+
+
+def answered_privately(view: CharacterView, viewer: Viewer, table: Viewer) -> CharacterView:
+    """``view`` (projected for ``viewer``) marked ``private`` when it holds what the channel may not read (the GM's
+    look at an NPC under secret rolls): the answer then goes to its asker alone, never to the channel."""
+    return replace(view, private=table.behind_screen(view.npc) and not viewer.behind_screen(view.npc))

@@ -117,9 +117,10 @@ class CharacterView:
     summary: SheetSummary | None
     version: int
     picture: WoundPicture | None = None  # what the body diagram draws (None: no diagram for this sheet)
-    behind_screen: bool = False  # an NPC's sheet under secret rolls, as a player sees it: its name and wounds
+    behind_screen: bool = False  # an NPC's sheet under secret rolls, as a player sees it: name, condition, wounds
     kept: RecordedState | None = None  # a player's import: the recorded wounds and conditions it left in place
     edit: SheetEdit | None = None  # a create, import or edit: what it changed (the channel's one line)
+    private: bool = False  # it holds what the channel may not read (the GM's NPC): answer its asker alone
 
     @property
     def wounds(self) -> tuple[Wound, ...]:

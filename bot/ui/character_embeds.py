@@ -57,16 +57,18 @@ def _by_hit_points(system: str) -> bool:
 
 def wound_brief(wound: Wound, system: str = "") -> str:
     """A wound in a few words, for a line per character: ``S2 face``; Pendragon's ``major wound (16 hit
-    points)``."""
+    points)`` (``major wound`` where its hit points were left out: an NPC's behind the screen)."""
     if _by_hit_points(system):
-        return f"{_pendragon_kind(wound)} ({_hit_points(wound.levels)})"
+        return f"{_pendragon_kind(wound)} ({_hit_points(wound.levels)})" if wound.levels else _pendragon_kind(wound)
     return f"{plain(wound.code)} {human(wound.location)}".strip()
 
 
 def wound_line(wound: Wound, system: str = "") -> str:
     code, severity = plain(wound.code), human(wound.severity)
-    if _by_hit_points(system):  # no locations; "levels" are the hit points the wound still holds
-        parts = [f"`{wound.index}` **{_pendragon_kind(wound)}**, {_hit_points(wound.levels)}"]
+    if _by_hit_points(system):  # no locations; "levels" are the hit points the wound still holds (0: left out)
+        parts = [f"`{wound.index}` **{_pendragon_kind(wound)}**"]
+        if wound.levels:
+            parts.append(_hit_points(wound.levels))
         if wound.note:
             parts.append(wound_note(wound.note))
         return ", ".join(parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable
@@ -30,7 +31,7 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
                 mentions: discord.AllowedMentions | None = None) -> int | None:
     """Answer the interaction: its first response; after a defer, the "thinking" message edited into the
     answer; after an answer, a follow-up message. The message's id. Nobody is pinged unless ``mentions``
-    says so. (A deferred answer keeps the defer's privacy: ``ephemeral`` cannot change it then.)"""
+    says so. A private answer after a public "thinking" deletes the thinking and follows up privately."""
     mentions = mentions or discord.AllowedMentions.none()
     kwargs: dict[str, Any] = {"allowed_mentions": mentions}
     if content is not None:
@@ -50,6 +51,12 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
 async def _answer(interaction: discord.Interaction[Any], kwargs: dict[str, Any], ephemeral: bool,
                   file: discord.File | None) -> tuple[int | None, bool]:
     """The answer's message id, and whether everyone sees it."""
+    if still_thinking(interaction) and ephemeral and not interaction.extras.get("ephemeral_defer"):
+        # A private answer after a public "thinking" (the service decided it is private: the GM's look at an
+        # NPC): the thinking cannot turn private, so it goes and the answer follows privately.
+        interaction.extras["answered"] = True
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
     if still_thinking(interaction):
         # Discord's Create Followup only edits "thinking" for backwards compatibility (deprecated): edit it.
         if file is not None:

@@ -154,18 +154,7 @@ EXCUSED: dict[tuple[str, str, str], str] = {
 # one of them is printed under "KNOWN LEAKS, NOT FIXED" on every run instead of failing it. Empty is the goal;
 # an entry is the lead's to see, never a way to land a new leak. A key names what the output answers, as the
 # ledger's ``Received.source`` does: ("pendragon", "gm's /character show"), ("pendragon", "bob's button grv:details:").
-GM_SHOW = ("NOT fixed: the GM's /character show of an NPC answers in the channel with its whole sheet (every figure), "
-           "so the channel reads what the screen hides")
-WOUND_HP = ("NOT fixed: a Pendragon NPC's wound is shown in hit points ('major wound, 77 hit points': the blow less "
-            "the NPC's secret armour) by /character show and /injuries (services/characters.py shown_to)")
-NOT_FIXED: dict[tuple[str, str], str] = {
-    ("ars-harn", "gm's /character show"): GM_SHOW,
-    ("fading-suns", "gm's /character show"): GM_SHOW,
-    ("pendragon", "gm's /character show"): f"{GM_SHOW}; {WOUND_HP}",
-    ("pendragon", "alice's /character show"): WOUND_HP,
-    ("pendragon", "alice's /injuries"): WOUND_HP,
-    ("pendragon", "gm's /injuries"): WOUND_HP,
-}
+NOT_FIXED: dict[tuple[str, str], str] = {}
 
 
 def excused(surface: Surface) -> str | None:
