@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,6 +31,13 @@ KINDS = (
     "kept",     # state the bot keeps (wounds, conditions): checked by the engine, not written by players
 )
 MAX_ENTRIES = 200
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def name_key(name: str) -> str:
+    """How a written name is matched in every system: case, spaces, underscores and hyphens do not matter
+    ("Rapier" is "rapier", "chain mail" is "chainmail", "Main-Gauche" is "main gauche")."""
+    return _SEPARATORS.sub("", name.strip().casefold())
 
 
 class SheetProblems(SheetError):
@@ -126,7 +134,7 @@ class SheetSpec:
                 continue
             name = self.aliases.get(key, key)
             if name not in known:
-                out.append(_unknown(key, [*known, *self.aliases], self.hints))
+                out.append(_unknown(key, [*known, *self.aliases], {**self.score_hints(pack), **self.hints}))
             elif name in given:
                 other = key if key != name else spelt[name]
                 out.append(f"give field '{name}' once, not also as '{other}'")
@@ -141,6 +149,15 @@ class SheetSpec:
             elif spec.required:
                 out.append(f"field '{spec.name}' is missing: {spec.describe()}")
         return out
+
+    def score_hints(self, pack: ItemSource) -> dict[str, str]:
+        """A score written as a field of its own ("Sword: 15") -> where it goes (``skills.sword``)."""
+        hints: dict[str, str] = {}
+        for spec in self.fields:
+            if spec.kind == "scores":
+                for entry in (*spec.names, *(pack.sheet_names(spec.items) if spec.items else ())):
+                    hints.setdefault(name_key(entry), f"{spec.name}.{entry}")
+        return hints
 
     def check(self, sheet: Mapping[str, Any], who: str, pack: ItemSource) -> None:
         """Raise ``SheetProblems`` listing every problem ``problems`` finds, if there is one."""
@@ -158,7 +175,8 @@ def _num(value: float) -> str:
 
 def _unknown(key: str, known: Sequence[str], hints: Mapping[str, str]) -> str:
     wanted = key.lower()
-    close = [hints[wanted]] if wanted in hints else difflib.get_close_matches(wanted, known, n=1, cutoff=0.7)
+    hinted = hints.get(wanted) or hints.get(name_key(key))
+    close = [hinted] if hinted else difflib.get_close_matches(wanted, known, n=1, cutoff=0.7)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return f"unknown field {_quoted(key)}{hint}"
 

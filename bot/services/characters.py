@@ -40,6 +40,7 @@ from bot.services.viewer import table_of, viewer_of
 from bot.systems import profile_of
 from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
 from content.guard import check_text
+from content.sheet_names import normalised
 from rules.dice import DiceSource
 from rules.errors import RulesError, SheetError
 from rules.model import Scenario
@@ -386,7 +387,7 @@ class CharacterService:
         """The engine's sheet; its mistakes name ``who`` (the character) and ``source`` (the file)."""
         engine = self._rt.engine(system)
         try:
-            validated = engine.validate_sheet(sheet, catalog)
+            validated = engine.validate_sheet(normalised(sheet, catalog.sheet, catalog), catalog)
         except SheetProblems as exc:
             where = f"{who} ({source})" if who and source else source or who or "sheet"
             raise SheetProblems(f"{where}: {'; '.join(exc.problems)}", exc.problems, where) from exc

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from bot import text_safety
 from bot.errors import NotFound, UserError
 from content.guard import SHEET, check_text, option_value, parse_document
+from rules.sheet_spec import name_key  # how a typed name is matched: one rule for sheets and options
 
 # The guard bounds an upload; a sheet the engine has filled in (or edited field by field) is checked
 # against the same bounds before it is stored.
@@ -171,15 +171,6 @@ def item_label(entry: Any) -> str:
     if isinstance(entry, Mapping):
         return str(entry.get("name", ""))
     return str(entry)
-
-
-def name_key(name: str) -> str:
-    """How a typed name is matched in every system: case, spaces, underscores and hyphens do not matter
-    ("Rapier" is "rapier", "right arm" is "right_arm", "man at arms" is "Man-at-arms")."""
-    return _SEPARATORS.sub("", name.strip().casefold())
-
-
-_SEPARATORS = re.compile(r"[\s_\-]+")
 
 
 def shown_name(key: str) -> str:
