@@ -40,12 +40,13 @@ from bot.services.pending_rolls import (
 from bot.services.results import ActionReport, DefenseAnswer, DefensePrompt, WayOutView
 from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
-from bot.services.sheet_file import canonical, item_label, matching, name_key
+from bot.services.sheet_file import canonical, item_label, matching
 from bot.services.snapshots import ordered_combatants
 from bot.system_commands import require_in_system
 from bot.systems import profile_of
 from content.guard import check_text
 from rules.errors import RulesError
+from rules.sheet_spec import name_key
 
 # Choices that need a value the GM types (a modal on the button): the choice -> the engine option it fills.
 VALUE_CHOICES: dict[tuple[str, str], str] = {("fall_damage", "damage"): "amount", ("damage", "damage"): "amount"}

@@ -154,13 +154,14 @@ async def test_names_spelled_another_way_import_in_every_system(services: Any, m
     # issue 34, F1 and P7: case, spaces, underscores and hyphens do not matter, in fields, choices and pack names
     await _server(services, manager, "fading-suns")
     vasska = await services.characters.import_sheet(alice, "vasska.yaml", (
-        "name: Vasska\nSTR: 5\ndex: 6\nbuild: Tall\nskills: {Melee: 6}\nweapons: [Rapier, Main-Gauche]\n"
-        "shield: Dueling\narmour: [Leather Jerkin]\n").encode())
+        b"name: Vasska\nSTR: 5\ndex: 6\nbuild: Tall\nskills: {Melee: 6}\nweapons: [Rapier, Main-Gauche]\n"
+        b"shield: Dueling\narmour: [Leather Jerkin]\n"))
     assert (vasska.sheet["build"], vasska.sheet["weapons"], vasska.sheet["shield"], vasska.sheet["str"]) == (
         "tall", ["rapier", "main gauche"], "dueling", 5)
     await services.setup.set_system(manager, "pendragon")
     brunor = await services.characters.import_sheet(alice, "brunor.yaml", (
-        "name: Sir Brunor\nSIZ: 14\nstr: 13\nDex: 12\ncon: 14\napp: 10\nskills: {Sword: 15}\nweapons: [Sword]\narmour: [chain mail]\n").encode())
+        b"name: Sir Brunor\nSIZ: 14\nstr: 13\nDex: 12\ncon: 14\napp: 10\nskills: {Sword: 15}\nweapons: [Sword]\n"
+        b"armour: [chain mail]\n"))
     assert (brunor.sheet["siz"], brunor.sheet["armour"]) == (14, ["chainmail"])
 
 
@@ -168,5 +169,6 @@ async def test_a_score_written_as_a_field_is_pointed_to_its_place(services: Any,
     # issue 34, P7: "Sword" at the top of a sheet is refused once, with the way to skills.sword
     await _server(services, manager, "pendragon")
     with pytest.raises(SheetProblems) as refused:
-        await services.characters.import_sheet(alice, "kay.yaml", b"name: Sir Kay\nSIZ: 14\nSword: 15\nstr: 13\ndex: 12\ncon: 14\napp: 10\n")
+        await services.characters.import_sheet(alice, "kay.yaml", b"name: Sir Kay\nSIZ: 14\nSword: 15\nstr: 13\n"
+                                                                  b"dex: 12\ncon: 14\napp: 10\n")
     assert refused.value.problems == ("unknown field 'Sword' (did you mean 'skills.sword'?)",)
