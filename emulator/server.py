@@ -357,12 +357,12 @@ class Emulator:
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
                    members: Iterable[User | Member] = (), archived: bool = False,
                    from_message: Message | None = None, first_message: str | None = None,
-                   auto_archive_duration: int = 1440) -> Channel:
+                   auto_archive_duration: int = 1440, channel_id: int | None = None) -> Channel:
         """A user opens a thread in ``parent`` (from one of its messages with ``from_message``), or a post
         when ``parent`` is a forum, opened by ``first_message`` (see State.add_thread)."""
         thread = self.state.add_thread(parent, name, owner=owner, private=private, members=members,
                                        archived=archived, from_message=from_message, first_message=first_message,
-                                       auto_archive_duration=auto_archive_duration)
+                                       auto_archive_duration=auto_archive_duration, channel_id=channel_id)
         self.notifier.notify()
         return thread
 

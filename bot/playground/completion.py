@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-META = ("as", "channel", "choices", "click", "help", "pins", "quit", "wait", "who")
+META = ("as", "channel", "choices", "click", "forum", "help", "idle", "lock", "pins", "quit", "say", "thread",
+        "unlock", "wait", "who")
 _SUBCOMMAND_TYPES = (1, 2)
 _BOOLEAN = 5
 

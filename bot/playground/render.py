@@ -21,7 +21,7 @@ def plain(markdown: str, names: Mapping[int, str] | None = None) -> str:
         escaped.append(match.group(1))
         return f"\ue000{len(escaped) - 1}\ue001"
 
-    markdown = re.sub(r"\\([^\w\s])", hold, markdown).replace("\u200b", "")
+    markdown = re.sub(r"\\([^\w\s]|_)", hold, markdown).replace("\u200b", "")  # \_ shows _, as in Discord
     if names:
         markdown = re.sub(r"<@[!&]?(\d+)>", lambda m: "@" + names.get(int(m.group(1)), m.group(1)), markdown)
         # a channel mention reads as Discord shows it: #name (the names hold channels' ids too)

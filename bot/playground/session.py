@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import difflib
 import math
+import re
 import tempfile
 import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -29,15 +30,16 @@ from bot.playground.lines import LineError, MetaLine, SlashLine, parse_line, par
 from bot.playground.render import buttons_of, render_message
 from bot.services import Services
 from bot.ui import publish
+from emulator import DiscordError, profiles
 from emulator import permissions as perms
-from emulator import profiles
 from emulator.harness import running_bot, running_emulator
 from emulator.interactions import InteractionError
 from emulator.limits import TEXT_INPUT
-from emulator.models import Attachment, Channel, Member, Message, Role, walk_components
+from emulator.models import GUILD_FORUM, Attachment, Channel, Member, Message, Role, walk_components
 from emulator.records import DEFERRED_CHANNEL_MESSAGE, MODAL, InteractionHandle
 from emulator.server import Emulator
 
+FORUM = "scenes"  # the forum :forum opens posts in
 EXAMPLES = Path(str(resources.files("content") / "examples"))
 SETTLE_SECONDS = 0.15
 RESPONSE_TIMEOUT = 10.0
@@ -51,6 +53,11 @@ Type slash commands as in Discord, options as name:value (quote values with spac
 Playground commands:
   :as NAME        act as another member (gm, alice, bob; a new name joins as a player)
   :channel NAME   switch channel (combat, general; a new name creates it)
+  :thread NAME    open a thread NAME in this channel, or go back into it, and play there
+  :forum NAME     open a post NAME in the forum #scenes, or go back into it, and play there
+  :say TEXT       post a plain message here (in an archived thread this reopens it)
+  :idle TIME      let time pass (90, 2h, 1d, 1w): a thread quiet for a day archives, as Discord's do
+  :lock, :unlock  a moderator locks or unlocks this thread (only Manage Threads posts in a locked one)
   :click N        press button [N]; :click N TEXT fills in the form it opens (e.g. :click 2 shock=7)
   :choices /attack target:Br     show what autocomplete offers for the last option
   :who            who and where you are        :pins   the channel's pinned messages
@@ -177,7 +184,8 @@ class Playground:
         emu = self.emu
         gm_user = emu.add_user("gm", global_name="Game Master", user_id=fixed_id("user", "gm"))
         guild = emu.add_guild("Playground", owner=gm_user, guild_id=fixed_id("guild", "Playground"))
-        gm_role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES, color=0xAA3333,
+        # The GM moderates the server's threads too (locks them), as many a table's GM does.
+        gm_role = emu.add_role(guild, "GM", permissions=perms.MANAGE_MESSAGES | perms.MANAGE_THREADS, color=0xAA3333,
                                role_id=fixed_id("role", "GM"))
         self._player_role = emu.add_role(guild, "Player", color=0x3366AA, role_id=fixed_id("role", "Player"))
         self._guild = guild
@@ -306,6 +314,7 @@ class Playground:
 
     async def _slash(self, line: SlashLine) -> None:
         self._check_command(line.path[0])
+        self._check_thread()
         self._batch = _Batch()
         refusals = len(self.emu.refusals)
         try:
@@ -402,6 +411,14 @@ class Playground:
                 await self._keep_channel(name)  # the same channel, with its settings, in the next session
             self.channel = self._channels[name]
             self.out.write(f"(you are now in #{name})\n")
+        elif verb in ("thread", "forum") and line.rest:
+            await self._open_thread(line.rest.strip().strip('"').strip(), forum=verb == "forum")
+        elif verb == "say" and line.rest:
+            await self._say(line.rest.strip())
+        elif verb == "idle" and line.rest:
+            await self._idle(line.rest.strip())
+        elif verb in ("lock", "unlock") and not args:
+            await self._lock(verb == "lock")
         elif verb == "click" and args and args[0].isdigit():
             await self._click(int(args[0]), " ".join(args[1:]) or None)
         elif verb == "choices" and line.rest:
@@ -419,6 +436,92 @@ class Playground:
         else:
             raise LineError(f"unknown playground command ':{verb}'; type :help")
         return True
+
+    # -- threads and forum posts ---------------------------------------------------------------------
+
+    async def _open_thread(self, name: str, *, forum: bool) -> None:
+        """A thread of the channel one is in (of its parent, from inside a thread), or a post in the forum
+        #scenes; an open one of that name is entered again. Its id is fixed by its name, as a channel's is."""
+        thread = self._channels.get(name)
+        if thread is not None and thread.is_thread:
+            self.channel = thread
+            self.out.write(f"(you are now in #{name})\n")
+            return
+        if thread is not None:
+            raise LineError(f"#{name} is a channel: give the thread another name")
+        parent = self._forum() if forum else self._text_channel()
+        self._batch = _Batch()
+        try:
+            thread = self.emu.add_thread(parent, name, owner=self.member, channel_id=fixed_id("channel", name),
+                                         first_message=name if forum else None)
+            self._channels[name] = thread
+            self.channel = thread
+            what = "a post in the forum" if forum else "a thread in"
+            self.out.write(f"({self.member.user.username} opened {what} #{parent.name}: you are now in #{name})\n")
+            await self._settle()
+        finally:
+            self._batch = None
+
+    def _text_channel(self) -> Channel:
+        channel = self.channel
+        if channel.is_thread and channel.parent_id is not None:
+            channel = self.emu.state.channel(channel.parent_id)
+        if channel.type == GUILD_FORUM:
+            raise LineError(f"#{channel.name} is a forum: :forum NAME opens a post there")
+        return channel
+
+    def _forum(self) -> Channel:
+        forum = self._channels.get(FORUM)
+        if forum is None:
+            forum = self._channels[FORUM] = self.emu.add_channel(self._guild, FORUM, type=GUILD_FORUM,
+                                                                  channel_id=fixed_id("channel", FORUM))
+        return forum
+
+    def _check_thread(self) -> None:
+        """Where Discord shows no command box: an archived thread (a message reopens it), or a locked one for
+        anyone without Manage Threads (emulator/interactions.py require_command_place)."""
+        channel = self.channel
+        if not channel.is_thread:
+            return
+        self.emu.state.archive_if_idle(channel)
+        moderator = bool(self.emu.state.permissions_in(channel, self.member.user.id) & perms.MANAGE_THREADS)
+        if channel.locked and not moderator:
+            raise LineError(f"#{channel.name} is locked: only a member with Manage Threads posts there (:as gm)")
+        if channel.archived:
+            raise LineError(f"#{channel.name} is archived: Discord shows no command box there until a message "
+                            "reopens it (:say TEXT)")
+
+    async def _say(self, text: str) -> None:
+        self._batch = _Batch()
+        try:
+            await self.emu.say(self.channel, self.member, text)
+            await self._settle()
+        except DiscordError as exc:
+            raise LineError(f"Discord refused the message: {exc.message}") from None
+        finally:
+            batch, self._batch = self._batch, None
+        self._print_batch(batch)
+
+    async def _idle(self, span: str) -> None:
+        seconds = _span_seconds(span)
+        self._batch = _Batch()
+        try:
+            archived = self.emu.advance_clock(seconds)
+            await self._settle()
+        finally:
+            batch, self._batch = self._batch, None
+        self.out.write(f"(time passes: {span})\n")
+        for thread in archived:
+            self.out.write(f"(#{thread.name} was quiet that long: Discord archived it)\n")
+        self._print_batch(batch)
+
+    async def _lock(self, locked: bool) -> None:
+        if not self.channel.is_thread:
+            raise LineError("only a thread or a forum post is locked: :thread NAME first")
+        if not self.emu.state.permissions_in(self.channel, self.member.user.id) & perms.MANAGE_THREADS:
+            raise LineError("locking a thread needs Manage Threads (:as gm)")
+        self.emu.set_thread(self.channel, locked=locked)
+        self.out.write(f"(#{self.channel.name} is {'locked' if locked else 'unlocked'})\n")
 
     def _names(self) -> dict[int, str]:
         names = {member.user.id: name for name, member in self._members.items()}
@@ -479,6 +582,21 @@ class Playground:
         choices = await handle.choices(RESPONSE_TIMEOUT)
         names = [str(choice.get("name")) for choice in choices]
         self.out.write(("  " + "\n  ".join(names) if names else "(no suggestions)") + "\n")
+
+
+_SPAN = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(minutes?|m|hours?|h|days?|d|weeks?|w)?")
+_SPAN_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def _span_seconds(span: str) -> float:
+    """``:idle`` time: 90, 90m, 2h, 1 day, 1w (a bare number is minutes); up to four weeks."""
+    found = _SPAN.fullmatch(span.strip().lower())
+    if found is None:
+        raise LineError(":idle takes a time: 90 (minutes), 2h, 1d, 1w")
+    seconds = float(found[1]) * _SPAN_SECONDS[(found[2] or "m")[0]]
+    if not 0 < seconds <= 4 * _SPAN_SECONDS["w"]:
+        raise LineError(":idle takes a time up to four weeks")
+    return seconds
 
 
 def _answered(handle: InteractionHandle) -> bool | None:

@@ -114,14 +114,15 @@ def setup_check(here: str, can_here: Sequence[tuple[Needed, bool]], gm: str | No
         return "\n".join(f"{YES if has else NO} {needed.why[0].upper()}{needed.why[1:]} (**{needed.name}**)"
                          for needed, has in can)
 
-    embed.add_field(name=f"In {here}", value=lines(can_here), inline=False)
+    # A mention shows as a name only in a field's value (a field's name shows it raw: <#1000...>).
+    embed.add_field(name="Here", value=f"In {here}:\n{lines(can_here)}", inline=False)
     if gm is None:
         embed.add_field(name="GM channel", value="None chosen: secret rolls go only to the GM who rolled "
                         "(`/setup secret-rolls` chooses one).", inline=False)
     elif can_gm is None:
-        embed.add_field(name=f"In the GM channel {gm}", value="I cannot see that channel any more.", inline=False)
+        embed.add_field(name="GM channel", value=f"{gm}: I cannot see that channel any more.", inline=False)
     else:
-        embed.add_field(name=f"In the GM channel {gm}", value=lines(can_gm), inline=False)
+        embed.add_field(name="GM channel", value=f"In {gm}:\n{lines(can_gm)}", inline=False)
     if commands_current:
         commands = "\u2705 This server's commands are up to date."
     elif commands_problem is not None:

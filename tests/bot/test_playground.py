@@ -56,6 +56,40 @@ def test_messages_render_as_text_with_numbered_buttons_and_names() -> None:
     assert "only you can see this" in text
 
 
+def test_an_escaped_character_reads_as_itself_underscores_too() -> None:
+    from bot.playground.render import plain
+
+    assert plain(r"defender\_knockdown=15 \*not bold\*") == "defender_knockdown=15 *not bold*"
+
+
+async def test_threads_and_forum_posts_open_archive_reopen_and_lock_in_one_line_each() -> None:
+    """:thread and :forum open a place to play; a command in an archived thread, or a player's in a locked one,
+    is one line (Discord shows no command box there) and :say reopens an archived one."""
+    out = io.StringIO()
+    playground = Playground(out, base_dir=_examples(), discord="quick")
+    async with playground.running():
+        for line in (":thread The ford", ":idle 2d", "/help", ":say We're back", "/help", ":as alice", ":lock",
+                     ":as gm", ":lock", ":as alice", "/help", ":idle soon", ":thread combat", ":forum Session 3",
+                     ":thread Aside", ":channel combat", ":thread The ford"):
+            await playground.run_line(line)
+        thread = playground.channel
+        forum_post = playground._channels["Session 3"]
+    text = out.getvalue()
+    assert "(gm opened a thread in #combat: you are now in #The ford)" in text
+    assert "(#The ford was quiet that long: Discord archived it)" in text
+    assert "! #The ford is archived: Discord shows no command box there until a message reopens it (:say TEXT)" in text
+    assert text.count("Grievous in #The ford (new)") == 1  # /help answered once: after :say reopened the thread
+    assert "! locking a thread needs Manage Threads (:as gm)" in text and "(#The ford is locked)" in text
+    assert "! #The ford is locked: only a member with Manage Threads posts there (:as gm)" in text
+    assert "! :idle takes a time: 90 (minutes), 2h, 1d, 1w" in text
+    assert "! #combat is a channel: give the thread another name" in text
+    assert "(alice opened a post in the forum #scenes: you are now in #Session 3)" in text
+    assert "! #scenes is a forum: :forum NAME opens a post there" in text  # :thread from inside a post
+    assert text.endswith("(you are now in #combat)\n(you are now in #The ford)\n")
+    assert thread.name == "The ford" and thread.locked and forum_post.parent_id == playground._channels["scenes"].id
+    assert "Traceback" not in text
+
+
 async def test_the_demo_fight_runs_to_the_gm_decision() -> None:
     out = io.StringIO()
     playground = Playground(out, echo=True, base_dir=_examples(), discord="quick")  # quick buckets (a test)

@@ -177,9 +177,11 @@ async def test_setup_check_names_what_the_bot_lacks_here_and_in_the_gm_channel(t
     table.emu.set_overwrites(table.combat, [Overwrite(bot_role.id, 0, deny=perms.PIN_MESSAGES)])
     table.emu.set_overwrites(table.world.general, [Overwrite(bot_role.id, 0, deny=perms.EMBED_LINKS)])
     check = await table.run("setup check", user=table.manager)
-    here = table.value(check, "In <#")
+    here = table.value(check, "Here")  # the channel's mention in the value, where Discord shows it as a name
+    assert here.startswith(f"In <#{table.combat.id}>:")
     assert "\u274c Pin the encounter tracker (**Pin Messages**)" in here and "\u2705" in here
-    gm = table.value(check, "In the GM channel")
+    assert not [f["name"] for e in check.embeds for f in e.get("fields", []) if "<#" in f["name"]]  # shown raw there
+    gm = table.value(check, "GM channel")
     assert "\u274c" in gm and "Embed Links" in gm and "Pin Messages" not in gm  # it only takes secret rolls
     changes = table.value(check, "What to change")
     assert "**Pin Messages**" in changes and "**Embed Links**" in changes

@@ -39,6 +39,7 @@ class Replay:
     posted: tuple[Posted, ...]  # in the order the messages were made
     events: tuple[tuple[int, str, dict[str, Any]], ...]  # id, kind, payload
     secret_rolls: bool
+    transcript: str  # what the playground printed
 
 
 def body_text(body: Mapping[str, Any]) -> str:
@@ -51,7 +52,8 @@ def body_text(body: Mapping[str, Any]) -> str:
 
 
 async def replay_public(script: str) -> Replay:
-    playground = Playground(io.StringIO(), echo=True, base_dir=examples())
+    out = io.StringIO()
+    playground = Playground(out, echo=True, base_dir=examples())
     async with playground.running():
         for line in (examples() / script).read_text(encoding="utf-8").splitlines():
             assert await playground.run_line(line)
@@ -71,7 +73,7 @@ async def replay_public(script: str) -> Replay:
                 continue
             bodies = [*message.revisions, {"content": message.content, "embeds": message.embeds}]
             posted += [Posted(message.id, message.channel_id, n, body_text(b)) for n, b in enumerate(bodies)]
-    return Replay(script, tuple(posted), events, secret)
+    return Replay(script, tuple(posted), events, secret, out.getvalue())
 
 
 def _json(value: Any) -> dict[str, Any]:

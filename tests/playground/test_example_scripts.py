@@ -133,6 +133,26 @@ async def test_no_internal_name_no_secret_npc_total_and_no_repeated_line_in_a_pu
                         problems.append(f"a secret number ({found.group(0)!r}) of event #{event_id} in "
                                         f"message {posted.message_id}:\n{posted.text}")
     assert not problems, "\n".join(problems)
+    if script in SCENES:  # read here, not in a test of its own: one replay per script (CI's time)
+        scene_in_its_place(replay.transcript, *SCENES[script])
+
+
+# Issue 34: the scripts that play a scene in a thread or a forum post: the place's name, and whether the thread
+# archives mid-fight (the bot must reopen it).
+SCENES = {"playground-thread-pendragon.txt": ("The ford", True),
+          "playground-forum-fading-suns.txt": ("The chapel raid", False)}
+
+
+def scene_in_its_place(transcript: str, place: str, archives: bool) -> None:
+    """The scene's tracker is pinned and kept in its thread or post, the GM's button works there, the fight ends
+    there; an archived thread is reopened by the bot (a replay fails on any request Discord refused, such as an
+    edit in an archived thread)."""
+    scene = transcript[transcript.index(f"you are now in #{place})"):]
+    assert f"Grievous in #{place} (new, pinned)" in scene and "Grievous in #combat" not in scene
+    assert "The GM decides for" in scene and "Encounter \u2014 Ended" in scene
+    if archives:
+        after = scene[scene.index(f"(#{place} was quiet that long: Discord archived it)"):]
+        assert f"Grievous in #{place} (edited, pinned)" in after
 
 
 def test_the_checks_catch_what_the_newcomer_walk_read() -> None:
