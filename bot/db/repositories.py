@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, Update, bindparam, func, insert, inspect, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Select, Table, Update, bindparam, func, insert, inspect, or_, select, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Session, defer, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -193,6 +193,25 @@ async def member_names(session: AsyncSession, guild_id: int) -> dict[int, str]:
     latest = select(func.max(Event.id)).where(Event.guild_id == guild_id).group_by(Event.user_id)
     rows = await session.execute(select(Event.user_id, Event.user_name).where(Event.id.in_(latest)))
     return {int(user_id): str(name) for user_id, name in rows}
+
+
+async def event_marks(connection: AsyncConnection, after: int, also: Collection[int], limit: int
+                      ) -> list[tuple[int, int, int]]:
+    """(id, guild, channel) of the events with an id over ``after``, and of those named in ``also`` now committed,
+    oldest first: where something happened, never what (the live pages' feed, bot/services/live_events.py)."""
+    found = EVENTS.c.id > after
+    if also:
+        found = or_(found, EVENTS.c.id.in_(list(also)))
+    query = (select(EVENTS.c.id, EVENTS.c.guild_id, EVENTS.c.channel_id).where(found)
+             .order_by(EVENTS.c.id).limit(limit))
+    return [(int(i), int(g), int(c)) for i, g, c in await connection.execute(query)]
+
+
+BACKEND_PID = text("SELECT pg_backend_pid()")  # PostgreSQL: the server process of a connection
+
+
+async def last_event_id(connection: AsyncConnection) -> int:
+    return int(await connection.scalar(select(func.coalesce(func.max(EVENTS.c.id), 0))) or 0)
 
 
 async def active_encounters_in(session: AsyncSession, guild_id: int) -> Sequence[Encounter]:

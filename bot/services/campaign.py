@@ -20,6 +20,7 @@ from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown_to
+from bot.services.live_events import EventFeed
 from bot.services.projection import project_encounter
 from bot.services.records import logged
 from bot.services.results import CharacterView, EncounterView, EventView
@@ -55,6 +56,10 @@ def _mentions(summary: Mapping[str, Any], key: str) -> bool:
 class CampaignService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
+
+    def event_feed(self, poll_seconds: float) -> EventFeed:
+        """The process's poller of new events for the live pages (bot/services/live_events.py)."""
+        return EventFeed(self._rt.db, poll_seconds=poll_seconds)
 
     async def viewer(self, actor: Actor) -> Viewer:
         return await self._rt.read(lambda session: access.viewer_in(session, actor))

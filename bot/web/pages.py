@@ -7,7 +7,6 @@ as for the same member's command in Discord (bot/services/campaign.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import re
@@ -35,6 +34,7 @@ log = logging.getLogger("grievous.web")
 _CHANNEL = re.compile(r"[0-9]{1,20}")
 MAX_PAGE = 10_000
 ENCOUNTER_EVENTS = 200  # the encounter page's log reads the channel's newest events up to this many
+KEEPALIVE_SECONDS = 15.0  # a quiet live stream sends a comment this often (and checks its session)
 
 
 @dataclass(frozen=True)
@@ -213,11 +213,15 @@ class Pages:
         return await self.server.fragment("_live.html", tracker=tracker, rounds=rounds, channel=channel)
 
     async def live(self, request: web.Request) -> web.StreamResponse:
-        """Server-Sent Events: the live part of the encounter page whenever it changes, for as long as the
-        session lasts."""
+        """Server-Sent Events: the live part of the encounter page, re-read as this viewer whenever the process's
+        event feed (bot/services/live_events.py) marks a new event in the channel, for as long as the session
+        lasts. A frame's ``id`` is the newest event it shows."""
         viewer = self._viewer(request)
         channel = self._channel(request, viewer)
         session_id = request[SESSION_ID]
+        feed = self.server.feed
+        if feed is None:
+            raise web.HTTPNotFound
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         response.headers["Content-Security-Policy"] = CSP
@@ -225,20 +229,30 @@ class Pages:
         await response.prepare(request)
         last = ""
         try:
-            while not self.server.closing.is_set():
-                if self.server.sessions.session(session_id) is None:
-                    break  # revoked or expired: the stream ends with the session
-                fragment = await self.live_fragment(viewer, channel)
-                digest = hashlib.sha256(fragment.encode()).hexdigest()
-                if digest != last:
-                    last = digest
-                    frame = ("event: update\n" + "".join(f"data: {line}\n" for line in fragment.split("\n"))
-                             + "\n").encode()
-                    if self.server.recorder is not None:
-                        self.server.recorder.received(request, frame)
-                    await response.write(frame)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.server.closing.wait(), self.server.live_seconds)
+            with feed.watch(channel.id) as watch:  # before the first read: nothing after it is missed
+                newest: int | None = None
+                while not self.server.closing.is_set():
+                    if self.server.sessions.session(session_id) is None:
+                        break  # revoked or expired: the stream ends with the session
+                    fragment = await self.live_fragment(viewer, channel)
+                    digest = hashlib.sha256(fragment.encode()).hexdigest()
+                    if digest != last:
+                        last = digest
+                        frame = (("" if newest is None else f"id: {newest}\n") + "event: update\n"
+                                 + "".join(f"data: {line}\n" for line in fragment.split("\n")) + "\n").encode()
+                        if self.server.recorder is not None:
+                            self.server.recorder.received(request, frame)
+                        await response.write(frame)
+                    ids: tuple[int, ...] = ()
+                    while not ids and not self.server.closing.is_set():
+                        ids = await watch.next(KEEPALIVE_SECONDS)
+                        if not ids:  # a comment keeps proxies from closing a quiet stream; and the session is checked
+                            if self.server.sessions.session(session_id) is None:
+                                break
+                            await response.write(b": quiet\n\n")
+                    if not ids:
+                        continue  # closing, or the session ended: the loop's checks say which
+                    newest = max(ids)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
