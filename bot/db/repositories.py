@@ -210,8 +210,9 @@ async def event_marks(connection: AsyncConnection, after: int, also: Collection[
 BACKEND_PID = text("SELECT pg_backend_pid()")  # PostgreSQL: the server process of a connection
 
 
-async def last_event_id(connection: AsyncConnection) -> int:
-    return int(await connection.scalar(select(func.coalesce(func.max(EVENTS.c.id), 0))) or 0)
+async def newest_event_ids(connection: AsyncConnection, limit: int) -> list[int]:
+    """The ids of the newest ``limit`` events committed, newest first."""
+    return [int(i) for i in await connection.scalars(select(EVENTS.c.id).order_by(EVENTS.c.id.desc()).limit(limit))]
 
 
 async def active_encounters_in(session: AsyncSession, guild_id: int) -> Sequence[Encounter]:

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -37,6 +37,7 @@ GAP_SECONDS = 30.0  # how long an id skipped by a poll is looked for (a transact
 MAX_GAPS = 1000  # ids skipped at once beyond this are not looked for (a sequence jump, not transactions in flight)
 BATCH = 1000  # marks read per poll; more wait for the next (which comes at once)
 MAX_BACKOFF = 5.0
+START_WINDOW = 100  # ids below the newest looked at when the feed starts: those missing may still be written
 
 
 @dataclass(frozen=True)
@@ -86,16 +87,20 @@ class EventFeed:
         self.failures = 0  # polls that failed (the connection dropped): the next one reconnects and catches up
         self.backend: int | None = None  # PostgreSQL: the server process of the feed's connection
         self._closed = False
+        self._lock = asyncio.Lock()  # one user of the connection at a time: the poller, or a new watch's start
 
     # -- watchers ----------------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def watch(self, channel_id: int) -> Iterator[Watch]:
-        """Watch a channel for as long as the block lasts. Enter it before reading the page the first time: an
-        event committed after that wakes the watch."""
+    @contextlib.asynccontextmanager
+    async def watch(self, channel_id: int) -> AsyncIterator[Watch]:
+        """Watch a channel for as long as the block lasts. Enter it before reading the page the first time: every
+        event committed once the block is entered wakes the watch."""
         watch = Watch(channel_id)
         self._watches.setdefault(channel_id, set()).add(watch)
         try:
+            async with self._lock:  # where "new" starts, if the feed was idle
+                if self.last_id is None:
+                    await self._read(self._start)
             yield watch
         finally:
             watchers = self._watches.get(channel_id)
@@ -125,7 +130,6 @@ class EventFeed:
             except Exception as exc:  # the connection dropped, the database restarted: read on from last_id
                 failing += 1
                 self.failures += 1
-                await self._disconnect()
                 if failing == 1:
                     log.warning("event feed: poll failed (%s); reconnecting", type(exc).__name__)
                 more = False
@@ -134,20 +138,43 @@ class EventFeed:
 
     async def poll(self) -> bool:
         """One read of the new marks, handed to the watches; whether more are waiting. No watch: no read (the
-        next watched poll starts from the newest event then)."""
-        if not self._watches:
-            self.last_id = None
-            self._gaps.clear()
+        next watch starts from the newest event then)."""
+        async with self._lock:
+            if not self._watches:
+                self.last_id = None
+                self._gaps.clear()
+                await self._disconnect()
+                return False
+            if self.last_id is None:
+                await self._read(self._start)
+                return False
+            return await self._read(self._news)
+
+    async def _read(self, work: Callable[[AsyncConnection], Awaitable[bool]]) -> bool:
+        """``work`` in a short read-only transaction on the feed's connection; a failure drops the connection."""
+        try:
+            connection = await self._connect()
+            async with connection.begin():
+                return await work(connection)
+        except Exception:
             await self._disconnect()
-            return False
-        connection = await self._connect()
+            raise
+
+    async def _start(self, connection: AsyncConnection) -> bool:
+        """Nothing committed before now is news: the newest id is the last seen; ids missing just below it may
+        belong to transactions still writing (PostgreSQL), so they are looked for as gaps."""
+        recent = await repo.newest_event_ids(connection, START_WINDOW)
+        self.last_id = recent[0] if recent else 0
+        until = self._clock() + GAP_SECONDS
+        self._gaps = dict.fromkeys(set(range(max(1, self.last_id - START_WINDOW + 1), self.last_id)) - set(recent),
+                                   until)
+        return False
+
+    async def _news(self, connection: AsyncConnection) -> bool:
+        assert self.last_id is not None
         now = self._clock()
         self._gaps = {i: until for i, until in self._gaps.items() if until > now}
-        async with connection.begin():
-            if self.last_id is None:
-                self.last_id = await repo.last_event_id(connection)
-                return False
-            rows = await repo.event_marks(connection, self.last_id, self._gaps.keys(), BATCH)
+        rows = await repo.event_marks(connection, self.last_id, self._gaps.keys(), BATCH)
         self.polls += 1
         for event_id, guild_id, channel_id in rows:
             if event_id in self._gaps:

@@ -229,7 +229,7 @@ class Pages:
         await response.prepare(request)
         last = ""
         try:
-            with feed.watch(channel.id) as watch:  # before the first read: nothing after it is missed
+            async with feed.watch(channel.id) as watch:  # before the first read: nothing after it is missed
                 newest: int | None = None
                 while not self.server.closing.is_set():
                     if self.server.sessions.session(session_id) is None:

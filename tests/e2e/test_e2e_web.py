@@ -3,12 +3,15 @@ received (recorded by the server), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from bot.db.engine import Database
+from bot.services import Services
 from bot.services.actor import Actor
-from tests.e2e.web_support import Reader, campaign, link, serve
+from tests.e2e.web_support import Reader, Stream, campaign, link, serve
 
 pytestmark = pytest.mark.slow
 
@@ -157,3 +160,43 @@ async def test_an_https_base_makes_the_cookie_secure(table: Any) -> None:
             assert response.status == 303 and "Secure" in response.headers["Set-Cookie"]
     finally:
         await reader.close()
+
+
+async def test_a_fight_in_another_process_reaches_the_live_pages_here_within_2_s(table: Any) -> None:
+    """Issue 33: the GM acts through another process on the same database (its own engine, as a shard process of
+    its own); the GM's and Alice's live pages here show it within 2 s, Alice's without the NPC's figures."""
+    await campaign(table)
+    web = await serve(table, live_seconds=0.5)
+    gm, alice = Reader.new(), Reader.new()
+    database = Database.from_url(table.db_url)
+    other = Services(database)
+    gm_actor = Actor(table.world.guild.id, table.combat.id, table.gm.user.id, "GM", (table.world.gm_role.id,))
+    streams: list[Stream] = []
+    try:
+        await gm.open(await link(table, table.gm))
+        await alice.open(await link(table, table.alice))
+        live = f"{web.base_url}/web/encounter/{table.combat.id}/live"
+        streams = [await Stream(gm).open(live), await Stream(alice).open(live)]
+        for stream in streams:
+            await stream.shows("Bandit 1", within=10)
+        await other.encounters.roll_initiative(gm_actor, "Bjorn=4; Bandit 1=9")
+        await other.combat.attack(gm_actor, "Bjorn", attacker="Bandit 1", options={"aspect": "edge"},
+                                  dice_text="attack=9 defense=2 location=85 defender_shock=8 defender_stumble=8")
+        acted = time.monotonic()  # committed by the other process
+        for stream in streams:
+            await stream.shows("Bandit 1 attacks Bjorn", within=2.0 - (time.monotonic() - acted))
+        # The GM's tracker has the bandit's initiative; Alice's stream never had it, nor the table's recording.
+        gm_frames, alice_frames = ("".join(data for _, data in stream.frames) for stream in streams)
+        assert "Bandit 1</strong> (initiative 11)" in gm_frames and "Bjorn</strong> (initiative 7)" in alice_frames
+        assert "initiative 11" not in alice_frames
+        assert web.recorder is not None and b"initiative 11" not in web.recorder.of(f"player:{table.alice.user.id}")
+        for stream in streams:  # each frame shows newer events than the one before: none sent twice
+            ids = [int(frame_id) for frame_id, _ in stream.frames if frame_id is not None]
+            assert ids == sorted(set(ids)) and ids[-1] >= 7, ids
+    finally:
+        for stream in streams:
+            await stream.close()
+        await gm.close()
+        await alice.close()
+        await other.runtime.close()
+        await database.dispose()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,3 +77,44 @@ class Reader:
 
     async def close(self) -> None:
         await self.http.close()
+
+
+@dataclass
+class Stream:
+    """A live encounter page's Server-Sent Events, read as they come: each frame's id and data."""
+
+    reader: Reader
+    frames: list[tuple[str | None, str]] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+
+    async def open(self, url: str) -> Stream:
+        self.task = asyncio.create_task(self._read(url))
+        return self
+
+    async def _read(self, url: str) -> None:
+        async with self.reader.http.get(url) as response:
+            assert response.status == 200, response.status
+            frame_id, data = None, []
+            async for raw in response.content:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("id: "):
+                    frame_id = line[4:]
+                elif line.startswith("data: "):
+                    data.append(line[6:])
+                elif not line and data:
+                    self.frames.append((frame_id, "\n".join(data)))
+                    frame_id, data = None, []
+
+    async def shows(self, wanted: str, within: float) -> float:
+        """Seconds until a frame holding ``wanted`` came."""
+        start = time.monotonic()
+        while not any(wanted in data for _, data in self.frames):
+            assert time.monotonic() - start < within, f"{wanted!r} not streamed within {within} s: {self.frames}"
+            await asyncio.sleep(0.02)
+        return time.monotonic() - start
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task

@@ -72,8 +72,7 @@ async def collect(watch: Any, count: int, within: float = 5.0) -> list[int]:
 
 async def test_an_event_another_process_commits_reaches_its_channels_watchers_within_2_s_by_id(
         table: Any, gm: Any, db: Database, feed: EventFeed, other: Services) -> None:
-    with feed.watch(CHANNEL) as here, feed.watch(CHANNEL + 1) as elsewhere:
-        await until(lambda: feed.last_id is not None)
+    async with feed.watch(CHANNEL) as here, feed.watch(CHANNEL + 1) as elsewhere:
         before = (await channel_ids(db))[-1]
         started = time.monotonic()
         await hit(other, gm, 3)
@@ -86,8 +85,7 @@ async def test_an_event_another_process_commits_reaches_its_channels_watchers_wi
 
 async def test_a_dropped_feed_connection_reconnects_and_catches_up_with_none_lost_or_repeated(
         table: Any, gm: Any, db: Database, feed: EventFeed, other: Services) -> None:
-    with feed.watch(CHANNEL) as here:
-        await until(lambda: feed.last_id is not None)
+    async with feed.watch(CHANNEL) as here:
         start = feed.last_id
         assert start is not None
         await hit(other, gm, 1)
@@ -116,8 +114,7 @@ async def test_an_id_committed_after_a_later_one_is_still_handed_out(
         table: Any, gm: Any, db: Database, feed: EventFeed, other: Services) -> None:
     """PostgreSQL numbers an event at its insert: a slow transaction's event may commit after a later id was
     seen. The feed looks for the skipped id again."""
-    with feed.watch(CHANNEL) as here:
-        await until(lambda: feed.last_id is not None)
+    async with feed.watch(CHANNEL) as here:
         async with db.sessions() as slow, slow.begin():
             early = Event(guild_id=GUILD, channel_id=CHANNEL, user_id=2, user_name="Gemma", kind="roll",
                           payload={}, created_at=utcnow())
