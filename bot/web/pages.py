@@ -219,9 +219,7 @@ class Pages:
         viewer = self._viewer(request)
         channel = self._channel(request, viewer)
         session_id = request[SESSION_ID]
-        feed = self.server.feed
-        if feed is None:
-            raise web.HTTPNotFound
+        feed = self.server.live_feed()
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         response.headers["Content-Security-Policy"] = CSP

@@ -117,8 +117,6 @@ class WebServer:
         raise web.HTTPFound(f"{PREFIX}/")
 
     async def start(self) -> None:
-        self.feed = self.bot.services.campaign.event_feed(self.live_seconds)
-        self._feed_task = asyncio.create_task(self.feed.run(), name="web event feed")
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
@@ -137,6 +135,14 @@ class WebServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    def live_feed(self) -> EventFeed:
+        """The process's poller of new events (bot/services/live_events.py), started when the first live page
+        opens."""
+        if self.feed is None:
+            self.feed = self.bot.services.campaign.event_feed(self.live_seconds)
+            self._feed_task = asyncio.create_task(self.feed.run(), name="web event feed")
+        return self.feed
 
     @property
     def closing(self) -> asyncio.Event:
