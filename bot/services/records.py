@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,6 +17,7 @@ from bot.services.actions import record_event
 from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
+from bot.services.event_memo import MEMO
 from bot.services.event_records import ActionEvent, Hidden
 from bot.services.projection import projected
 from bot.services.results import EventView, RollView, event_view
@@ -105,7 +107,20 @@ async def logged(session: AsyncSession, actor: Actor, rows: Sequence[Event]) -> 
     """Stored events as ``actor`` reads them in a log (/log, the web page's log)."""
     viewer = await viewer_in(session, actor)
     npcs = await _npc_names(session, actor.guild_id, rows)
-    return [_logged(event_view(row), viewer, npcs) for row in rows]
+    # remembered by content (bot/services/event_memo.py): many readers read the same events
+    return [MEMO.view(row, viewer, _old_edit_npc(row, npcs), partial(_read, row, viewer, npcs)) for row in rows]
+
+
+def _read(row: Event, viewer: Viewer, npcs: frozenset[str]) -> EventView:
+    return _logged(event_view(row), viewer, npcs)
+
+
+def _old_edit_npc(row: Event, npcs: frozenset[str]) -> bool | None:
+    """What ``_logged`` looks up besides the row: for an edit stored before edits said so, whether its sheet is
+    an NPC's (None for every other event)."""
+    if row.kind == "edit" and "npc" not in row.payload:
+        return row.payload.get("character") in npcs
+    return None
 
 
 def _logged(event: EventView, viewer: Viewer, npcs: frozenset[str]) -> EventView:

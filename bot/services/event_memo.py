@@ -1,0 +1,76 @@
+"""A log entry as a viewer reads it, remembered by the stored event's content.
+
+Reading one stored action for a log (its outcome record parsed by the rules' tolerant reader, projected for the
+viewer, written back as the mapping the words read) costs a millisecond or more; a busy page reads 200 of them,
+and many readers read the same ones (the web page's viewers of one fight, /log after /log). What a viewer reads
+depends only on the stored payload, the event's kind and who reads it (bot/services/projection.py), so the result
+is kept under exactly that: the payload's JSON text (digested), the kind, the viewer's seat, secret-roll mode and
+user, and for an old edit whether its sheet is an NPC's. A payload changed in place (an answered offer, a
+defence prompt's answer) has another text, so another key: nothing is ever read stale. The row's other columns
+(undone, message id ...) are never kept; each view is built from the row it is asked for, and its ``summary`` is
+a fresh copy (parsed from the kept JSON), so no reader can change what another one gets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from bot.db.models import Event
+from bot.services.event_records import EventRecord
+from bot.services.results import EventView
+from bot.services.viewer import Viewer
+
+SIZE = 2048  # entries: the newest 200 of a few busy channels, for each kind of viewer (a few KiB each)
+Key = tuple[bytes, str, str, bool, int | None, bool | None]
+
+
+class EventMemo:
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._kept: OrderedDict[Key, tuple[EventRecord | None, str]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def view(self, row: Event, viewer: Viewer, npc: bool | None, read: Callable[[], EventView]) -> EventView:
+        """``row`` as ``viewer`` reads it in a log: ``read()``'s answer, kept or made now. ``npc``: what ``read``
+        looks up besides the row (for an edit stored before edits said so, whether its sheet is an NPC's)."""
+        try:
+            text = json.dumps(row.payload, sort_keys=True, separators=(",", ":"))
+        except (TypeError, ValueError):  # not JSON (never from the database): read it afresh
+            return read()
+        key: Key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), row.kind, viewer.seat.name,
+                    viewer.secret_rolls, viewer.user_id, npc)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self.hits += 1
+            self._kept.move_to_end(key)
+            record, summary = kept
+            return _view(row, json.loads(summary), record)
+        self.misses += 1
+        seen = read()
+        try:
+            summary_text = json.dumps(seen.summary, separators=(",", ":"))
+        except (TypeError, ValueError):
+            return seen
+        if json.loads(summary_text) != seen.summary:  # a tuple or a non-text key would come back changed
+            return seen
+        self._kept[key] = (seen.record, summary_text)
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return seen
+
+
+def _view(row: Event, summary: dict[str, Any], record: EventRecord | None) -> EventView:
+    return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
+                     user_id=row.user_id, user_name=row.user_name, summary=summary, created_at=row.created_at,
+                     undone=row.undone, message_id=row.message_id, interaction_id=row.interaction_id, record=record)
+
+
+MEMO = EventMemo()  # one per process: keyed by content, it is right for every bot and database
