@@ -41,7 +41,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
     @app_commands.autocomplete(character=autocomplete.character)
     async def add(self, interaction: discord.Interaction[GrievousBot], character: Name) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.add(actor_of(interaction), character))
-        await self._show(interaction, encounter, encounter_embeds.joined([character]))
+        await self._show(interaction, encounter, encounter_embeds.joined(list(encounter.joined) or [character]))
 
     @app_commands.command(name="npcs", description="Add NPCs from a content template, e.g. five bandits (GM)")
     @app_commands.describe(template="The NPC template from the content pack", count="How many (1 to 20)",
@@ -52,7 +52,8 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
                    name_prefix: app_commands.Range[str, 1, 60] | None = None) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.add_npcs(actor_of(interaction), template,
                                                                                   count, name_prefix))
-        await self._show(interaction, encounter, encounter_embeds.npcs_joined(encounter.npc_kind or template, count))
+        await self._show(interaction, encounter, encounter_embeds.npcs_joined(encounter.npc_kind or template, count,
+                                                                                  encounter.npcs_added))
 
     @app_commands.command(name="remove", description="Take a character out of this channel's encounter")
     @app_commands.describe(character="The combatant to remove")

@@ -120,7 +120,7 @@ class EncounterService:
             self._join(encounter, character)
             record_event(self._rt, session, actor, "join", {"names": [character.name]}, changes.record().to_json(),
                          encounter)
-            return await self._saved(session, encounter)
+            return replace(await self._saved(session, encounter), joined=(character.name,))
 
         return await self._rt.transact(actor.channel_id, work)
 

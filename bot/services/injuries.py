@@ -182,7 +182,7 @@ class InjuryService:
 
         async def work(session: AsyncSession) -> ActionReport:
             row = await load_character(session, actor, character, for_update=True)
-            await access.require_control(session, actor, row, "treat them")
+            await access.require_control(session, actor, row, "let them rest")
             require_action(self._rt.engine(row.system), "rest")
             profile = profile_of(row.system)
             if profile is not None and days < profile.rest_days:

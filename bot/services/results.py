@@ -198,6 +198,7 @@ class EncounterView:
     moved: tuple[str, ...] = ()  # /encounter order or delay: who was moved
     round_restarted: bool = False  # /encounter order before anyone acted this round: the turn went to the new first
     npcs_added: tuple[str, ...] = ()  # /encounter npcs: the NPCs made
+    joined: tuple[str, ...] = ()  # /encounter add: who joined, as their sheet spells the name
     npc_kind: str | None = None  # /encounter npcs: their template's name as the pack shows it ("Man-at-arms")
     delayed_after: str | None = None  # /encounter delay: whom the delayer now acts after
     secret_npcs: bool = False  # the server keeps NPC rolls secret: the NPCs' initiative is the GM's to see

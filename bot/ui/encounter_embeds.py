@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.services.results import CombatantView, EncounterView, NpcsCleared, SkippedTurn
@@ -11,6 +13,7 @@ from bot.ui.character_embeds import condition_text
 from bot.ui.embed_common import _embed, system_title
 from bot.ui.outcomes import Severity, signed, text
 from bot.ui.way_out_words import fight_ended_line
+from rules.sheet_spec import name_key
 
 
 def tracker(view: EncounterView) -> discord.Embed:
@@ -94,8 +97,13 @@ def joined(names: list[str]) -> str:
     return f"{', '.join(f'**{plain(n)}**' for n in names)} joined the encounter."
 
 
-def npcs_joined(template: str, count: int) -> str:
-    return f"{count} \u00d7 **{plain(template)}** joined the encounter."
+def npcs_joined(template: str, count: int, names: Sequence[str] = ()) -> str:
+    """``2 × **Bandit** joined the encounter.``; NPCs named apart from their template are named, the template
+    beside them (``**Baron Vasska** (Decados Duellist) joined the encounter.``, issue 34, F3)."""
+    if not names or all(name_key(name).startswith(name_key(template)) for name in names):
+        return f"{count} \u00d7 **{plain(template)}** joined the encounter."
+    kind = plain(template) if len(names) == 1 else f"{len(names)} \u00d7 {plain(template)}"
+    return f"{', '.join(f'**{plain(n)}**' for n in names)} ({kind}) joined the encounter."
 
 
 def left(name: str) -> str:

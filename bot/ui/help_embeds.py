@@ -38,7 +38,8 @@ def _body(topic: str, system: str | None, guide: SheetGuide | None, labels: Sequ
         return (
             f"1. A server manager picks the rules, `/setup system system:{example}`, and the GM role, "
             "`/setup gm-role`.\n"
-            "2. Each player gets a sheet to fill in with `/character template`, then `/character import`s it.\n"
+            "2. Each player gets a sheet to fill in with `/character template`, then imports it with "
+            "`/character import`.\n"
             "3. The GM starts a fight: `/encounter start`, `/encounter add`, `/encounter npcs template count`.\n"
             "4. `/encounter initiative`, then on your turn `/attack target weapon`.\n"
             "5. Wounds stay on the sheets between sessions: `/injuries`, `/heal`, `/rest`.")

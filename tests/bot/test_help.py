@@ -77,3 +77,9 @@ def test_setup_check_points_only_at_a_section_it_shows() -> None:
         pointed = re.findall(r"see \*\*(.+?)\*\*", str(embed.description))
         assert all(name in fields for name in pointed), (embed.description, fields)
         assert bool(pointed) != current
+
+
+def test_getting_started_says_how_a_sheet_is_imported_in_words() -> None:
+    # issue 34, N11: "then `/character import`s it" read as "then /character imports it"
+    shown = text("start", "ars-harn")
+    assert "`s" not in shown and "imports it with `/character import`" in shown
