@@ -22,7 +22,7 @@ async def test_a_join_and_a_refused_rest_name_the_character_as_stored(services: 
     await services.encounters.start(gm)
     view = await services.encounters.add(alice, "sir brunor")  # N13: typed in lower case
     assert joined(list(view.joined)) == "**Sir Brunor** joined the encounter."
-    with pytest.raises(PermissionDenied, match="only its owner or the GM can let them rest$"):  # N12
+    with pytest.raises(PermissionDenied, match=r"only its owner or the GM can let them rest$"):  # N12
         await services.injuries.rest(bob, "Sir Brunor", 7)
 
 
