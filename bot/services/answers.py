@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import Event, GuildSettings, PendingDecision
 from bot.services.projection import projected
 from bot.services.results import EventView, PendingDecisionView, event_view, pending_view
-from bot.services.viewer import Seat, Viewer
+from bot.services.viewer import GM_SCREEN, TABLE_SCREEN
 
 if TYPE_CHECKING:
     from bot.services.runtime import Runtime
@@ -69,7 +69,7 @@ async def _store(session: AsyncSession, *, shown: list[dict[str, int]], only_pos
 def _view(row: Event) -> EventView:
     """A stored event as its late post in the channel may show it (bot/services/projection.py). Its secret flags
     were set under the server's secret rolls, so the channel reads it with them on."""
-    return projected(event_view(row), Viewer(Seat.TABLE, secret_rolls=True))
+    return projected(event_view(row), TABLE_SCREEN)
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
 FAILED_KEPT = 600.0  # seconds a failed answer is remembered: a retry within 10 minutes is matched
 MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark that failed: doubling, capped
@@ -77,7 +77,7 @@ MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark 
 
 class GMPart(NamedTuple):
     """The GM's part of a secret action's late post: the whole event, and where it goes."""
-    whole: EventView
+    for_gm: EventView  # projected for the GM (GM_SCREEN): whole
     guild_id: int
     gm_channel_id: int | None  # None: the server has no GM channel (its owner gets it by DM)
 
@@ -263,8 +263,8 @@ class AnswerLog:
 
     async def gm_parts(self, event_ids: Sequence[int]) -> dict[int, GMPart]:
         """The GM's part of these events' late posts, as a live answer sends it: an NPC's secret action with
-        dice -> the whole event (unprojected: for the GM only), its server and that server's GM channel (None:
-        the server has none, and the GM's part goes to its owner by DM)."""
+        dice -> the event as the GM reads it (projected for the GM: whole), its server and that server's GM
+        channel (None: the server has none, and the GM's part goes to its owner, a manager, by DM)."""
         if not event_ids:
             return {}
 
@@ -272,8 +272,8 @@ class AnswerLog:
             rows = await session.execute(
                 select(Event, GuildSettings.gm_channel_id).join(GuildSettings, GuildSettings.guild_id == Event.guild_id)
                 .where(Event.id.in_(list(event_ids))))
-            return {row.id: GMPart(event_view(row), row.guild_id, gm_channel) for row, gm_channel in rows
-                    if row.payload.get("secret") and row.payload.get("rolls")}
+            return {row.id: GMPart(projected(event_view(row), GM_SCREEN), row.guild_id, gm_channel)
+                    for row, gm_channel in rows if row.payload.get("secret") and row.payload.get("rolls")}
 
         return await self._rt.read(work)
 

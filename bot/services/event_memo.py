@@ -1,14 +1,14 @@
 """A log entry as a viewer reads it, remembered by the stored event's content.
 
 Reading one stored action for a log (its outcome record parsed by the rules' tolerant reader, projected for the
-viewer, written back as the mapping the words read) costs a millisecond or more; a busy page reads 200 of them,
-and many readers read the same ones (the web page's viewers of one fight, /log after /log). What a viewer reads
-depends only on the stored payload, the event's kind and who reads it (bot/services/projection.py), so the result
-is kept under exactly that: the payload's JSON text (digested), the kind, the viewer's seat, secret-roll mode and
-user, and for an old edit whether its sheet is an NPC's. A payload changed in place (an answered offer, a
-defence prompt's answer) has another text, so another key: nothing is ever read stale. The row's other columns
-(undone, message id ...) are never kept; each view is built from the row it is asked for, and its ``summary`` is
-a fresh copy (parsed from the kept JSON), so no reader can change what another one gets.
+viewer, written back as the mapping the words read) costs a millisecond or more; a busy page reads 200 of them, and
+many readers read the same ones (the web page's viewers of one fight, /log after /log). What a viewer reads depends
+only on the stored payload, the event's kind and who reads it (bot/services/projection.py), so the result is kept
+under exactly that: the payload's JSON text (digested), the kind, the viewer's seat, secret-roll mode and user, and
+whether the characters it names are NPCs (an old edit's sheet, an action's actor and target). A payload changed in
+place (an answered offer, a defence prompt's answer) has another text, so another key: nothing is ever read stale. The
+row's other columns (undone, message id ...) are never kept; each view is built from the row it is asked for, and its
+``summary`` is a fresh copy (parsed from the kept JSON), so no reader can change what another one gets.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from bot.db.models import Event
@@ -25,7 +25,7 @@ from bot.services.results import EventView
 from bot.services.viewer import Viewer
 
 SIZE = 2048  # entries: the newest 200 of a few busy channels, for each kind of viewer (a few KiB each)
-Key = tuple[bytes, str, str, bool, int | None, bool | None]
+Key = tuple[bytes, str, str, bool, int | None, Hashable]
 
 
 class EventMemo:
@@ -38,15 +38,15 @@ class EventMemo:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def view(self, row: Event, viewer: Viewer, npc: bool | None, read: Callable[[], EventView]) -> EventView:
-        """``row`` as ``viewer`` reads it in a log: ``read()``'s answer, kept or made now. ``npc``: what ``read``
-        looks up besides the row (for an edit stored before edits said so, whether its sheet is an NPC's)."""
+    def view(self, row: Event, viewer: Viewer, looked_up: Hashable, read: Callable[[], EventView]) -> EventView:
+        """``row`` as ``viewer`` reads it in a log: ``read()``'s answer, kept or made now. ``looked_up``: what
+        ``read`` looks up besides the row (whether the characters it names are NPCs, bot/services/records.py)."""
         try:
             text = json.dumps(row.payload, sort_keys=True, separators=(",", ":"))
         except (TypeError, ValueError):  # not JSON (never from the database): read it afresh
             return read()
         key: Key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), row.kind, viewer.seat.name,
-                    viewer.secret_rolls, viewer.user_id, npc)
+                    viewer.secret_rolls, viewer.user_id, looked_up)
         kept = self._kept.get(key)
         if kept is not None:
             self.hits += 1

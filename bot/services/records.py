@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -84,7 +85,9 @@ class RecordService:
             row = await session.get(Event, event_id)
             if row is None or row.guild_id != actor.guild_id or "outcome" not in (row.payload or {}):
                 raise NotFound(f"event #{event_id} has no details here")
-            seen = projected(event_view(row), await viewer_in(session, actor))
+            viewer = await viewer_in(session, actor)
+            npcs = await _npc_names(session, actor.guild_id, [row], viewer.secret_rolls)
+            seen = projected(_secrecy_by_who(event_view(row), npcs), viewer)
             if isinstance(seen.record, ActionEvent) and isinstance(seen.record.rolls, Hidden):
                 raise PermissionDenied("the GM keeps this NPC's rolls secret")
             return seen
@@ -106,21 +109,24 @@ class RecordService:
 async def logged(session: AsyncSession, actor: Actor, rows: Sequence[Event]) -> list[EventView]:
     """Stored events as ``actor`` reads them in a log (/log, the web page's log)."""
     viewer = await viewer_in(session, actor)
-    npcs = await _npc_names(session, actor.guild_id, rows)
+    npcs = await _npc_names(session, actor.guild_id, rows, viewer.secret_rolls)
     # remembered by content (bot/services/event_memo.py): many readers read the same events
-    return [MEMO.view(row, viewer, _old_edit_npc(row, npcs), partial(_read, row, viewer, npcs)) for row in rows]
+    return [MEMO.view(row, viewer, _looked_up(row, npcs), partial(_read, row, viewer, npcs)) for row in rows]
 
 
 def _read(row: Event, viewer: Viewer, npcs: frozenset[str]) -> EventView:
     return _logged(event_view(row), viewer, npcs)
 
 
-def _old_edit_npc(row: Event, npcs: frozenset[str]) -> bool | None:
-    """What ``_logged`` looks up besides the row: for an edit stored before edits said so, whether its sheet is
-    an NPC's (None for every other event)."""
+def _looked_up(row: Event, npcs: frozenset[str]) -> tuple[bool, ...]:
+    """What ``_logged`` looks up besides the row (the memo's key holds it): for an edit stored before edits said
+    so, whether its sheet is an NPC's; for an action, whether its actor and its target are NPCs today."""
     if row.kind == "edit" and "npc" not in row.payload:
-        return row.payload.get("character") in npcs
-    return None
+        return (row.payload.get("character") in npcs,)
+    if "outcome" in row.payload and npcs:
+        actor, target = _who(row.payload)
+        return actor in npcs, target in npcs
+    return ()
 
 
 def _logged(event: EventView, viewer: Viewer, npcs: frozenset[str]) -> EventView:
@@ -128,14 +134,42 @@ def _logged(event: EventView, viewer: Viewer, npcs: frozenset[str]) -> EventView
     channel's line, the GM's included); an edit stored before it said whose sheet it was asks ``npcs``."""
     if event.kind == "edit" and "npc" not in event.summary:
         event = replace(event, summary={**event.summary, "npc": event.summary.get("character") in npcs})
+    event = _secrecy_by_who(event, npcs)
     if "outcome" in event.summary and viewer.is_gm:
         viewer = Viewer(Seat.TABLE, viewer.secret_rolls)
     return projected(event, viewer)
 
 
-async def _npc_names(session: AsyncSession, guild_id: int, rows: Sequence[Event]) -> frozenset[str]:
-    """The NPCs among the characters old edit events name (an edit now stores whether its sheet is an NPC's)."""
+def _secrecy_by_who(event: EventView, npcs: frozenset[str]) -> EventView:
+    """An action's secrecy as today's table reads it (docs/commands.md, "What each viewer sees"): an NPC's own
+    action is secret, a blow at an NPC by a player's character target-secret, whatever flags it was stored with
+    (an event stored before them carries none; one stored with the screen down carries none set). The viewer's
+    secret rolls, today's, then decide what is hidden, as for every event. ``npcs``: today's roster's NPCs among
+    the names (none asked for with the screen down: nothing would be hidden)."""
+    summary = event.summary
+    if "outcome" not in summary or not npcs:
+        return event
+    actor, target = _who(summary)
+    secret = bool(summary.get("secret")) or actor in npcs
+    target_secret = bool(summary.get("target_secret")) or (not secret and target in npcs)
+    if secret == bool(summary.get("secret")) and target_secret == bool(summary.get("target_secret")):
+        return event
+    return replace(event, summary={**summary, "secret": secret, "target_secret": target_secret})
+
+
+def _who(summary: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """An action's actor and target as stored (older events name them ``actor_name`` and ``target_name``)."""
+    actor = summary.get("actor") or summary.get("actor_name")
+    target = summary.get("target") or summary.get("target_name")
+    return (str(actor) if actor else None), (str(target) if target else None)
+
+
+async def _npc_names(session: AsyncSession, guild_id: int, rows: Sequence[Event], secret_rolls: bool) -> frozenset[str]:
+    """The NPCs (today's roster) among the characters the events name: an old edit's sheet (an edit now stores
+    whether its sheet is an NPC's) and, under today's secret rolls, an action's actor and target."""
     named = {str(row.payload.get("character")) for row in rows if row.kind == "edit" and "npc" not in row.payload}
+    if secret_rolls:
+        named |= {name for row in rows if "outcome" in (row.payload or {}) for name in _who(row.payload) if name}
     if not named:
         return frozenset()
     return frozenset(await repo.npc_names(session, guild_id, named))

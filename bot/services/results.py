@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from bot.services.event_records import ActionEvent, EventRecord, StoredRoll
 from bot.services.projection import project, project_encounter
-from bot.services.viewer import Seat, Viewer
+from bot.services.viewer import GM_SCREEN, TABLE_SCREEN, Seat, Viewer
 from bot.systems.pictures import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
 from rules.outcome import Outcome
@@ -292,7 +292,7 @@ class ActionReport:
 
     @functools.cached_property
     def event(self) -> ActionEvent:
-        """The action as a typed event, whole (the GM's view: its GM-channel post)."""
+        """The action as a typed event, whole, as it happened: what ``public`` and ``for_gm`` project."""
         return ActionEvent(system=self.system, actor=self.actor_name, target=self.target_name,
                            rolls=tuple(StoredRoll.from_dict(r) for r in self.resolution.get("rolls") or []),
                            outcome=self.record if self.record is not None else read_outcome(self.system, self.outcome),
@@ -311,7 +311,13 @@ class ActionReport:
     def public(self) -> ActionEvent:
         """The action as the channel may read it (bot/services/projection.py): what its public message words.
         Its ``secret`` flags were set by the server's secret rolls, so the channel is read with them on."""
-        return project(self.event, Viewer(Seat.TABLE, secret_rolls=True))
+        return project(self.event, TABLE_SCREEN)
+
+    @functools.cached_property
+    def for_gm(self) -> ActionEvent:
+        """The action as the GM reads it (its GM-channel post, the GM's private copy, the owner's DM): whole, but
+        through the projection like every other output."""
+        return project(self.event, GM_SCREEN)
 
 
 @dataclass(frozen=True)

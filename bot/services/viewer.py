@@ -64,6 +64,13 @@ def viewer_of(actor: Actor | None, settings: GuildSettings | None, character: Ch
     return Viewer(Seat.PLAYER, secret, actor.user_id)
 
 
+# The readers of what an event stored under secret rolls became: its flags (``secret``, ``target_secret``) were set
+# by them, so it is read with them on. The GM channel, the GM's private copy and the DM to the server's owner (a
+# manager, so a GM) are read by the GM; a public message (a live answer, a late post) by the channel.
+GM_SCREEN = Viewer(Seat.GM, secret_rolls=True)
+TABLE_SCREEN = Viewer(Seat.TABLE, secret_rolls=True)
+
+
 def table_of(settings: GuildSettings | None) -> Viewer:
     """The channel as a viewer: what a public message may say."""
     return viewer_of(None, settings)

@@ -114,8 +114,8 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
 
 
 def report_details(report: ActionReport) -> discord.Embed:
-    """``action_details`` of an action just made, whole: for the GM (its GM-channel post, or privately)."""
-    return _details_of(report.event, report.action, report.event_id,
+    """``action_details`` of an action just made, as the GM reads it (its GM-channel post, or privately)."""
+    return _details_of(report.for_gm, report.action, report.event_id,
                        report.encounter.round if report.encounter else None)
 
 

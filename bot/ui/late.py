@@ -180,7 +180,7 @@ async def _to_gm(bot: GrievousBot, part: GMPart) -> None:
     """The GM's part of a late post: to the GM channel, or without one to the server's owner by DM (a live
     answer shows it to the GM who acted; a late post has nobody to answer). One that is refused is logged:
     the GM still has the Details button on the channel's post."""
-    whole, embed, mentions = part.whole, late_embeds.late_details(part.whole), discord.AllowedMentions.none()
+    whole, embed, mentions = part.for_gm, late_embeds.late_details(part.for_gm), discord.AllowedMentions.none()
     if part.gm_channel_id is not None:
         try:
             await bot.get_partial_messageable(part.gm_channel_id).send(embed=embed, allowed_mentions=mentions)

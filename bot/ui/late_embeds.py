@@ -9,6 +9,7 @@ from datetime import datetime
 
 import discord
 
+from bot.services.event_records import ActionEvent, Hidden
 from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui import limits
@@ -44,9 +45,12 @@ def late_event_id(title: str | None) -> int | None:
 
 
 def late(event: EventView) -> discord.Embed:
-    """The event's result, marked late: an action's full roll (not an NPC's secret one), else its log line."""
+    """The event's result, marked late: an action's roll as the services projected it for the channel (an NPC's
+    secret one has its dice hidden, and an event read as no action has no roll: their log line)."""
     summary = event.summary or {}
-    if "outcome" in summary and summary.get("system") and not summary.get("secret"):
+    record = event.record
+    if isinstance(record, ActionEvent) and not isinstance(record.rolls, Hidden) and "outcome" in summary \
+            and summary.get("system"):
         return late_details(event)
     line = event_line(event)
     return limits.fit(_embed(limits.clip(_late_title(event.id), limits.TITLE),
