@@ -325,7 +325,8 @@ class State:
     def add_thread(self, parent: Channel, name: str, *, owner: User | Member, private: bool = False,
                    members: Iterable[User | Member] = (), archived: bool = False,
                    channel_id: int | None = None, from_message: Message | None = None,
-                   first_message: str | None = None, auto_archive_duration: int = 1440) -> Channel:
+                   first_message: str | Mapping[str, Any] | None = None,
+                   auto_archive_duration: int = 1440) -> Channel:
         """A thread of ``parent`` made by ``owner``, who is in it with ``members`` (topics/threads.mdx); the
         bot is in it only if it is among ``members``. THREAD_CREATE announces it.
 
@@ -333,7 +334,8 @@ class State:
           Message"): the thread has the message's id, is public, the message is flagged HAS_THREAD, and the
           thread opens with a THREAD_STARTER_MESSAGE pointing to it (topics/threads.mdx "New Message Types").
         - a forum ``parent`` makes a forum post (resources/channel.mdx "Start Thread in Forum or Media
-          Channel"): public, opened by its first message (``first_message``, else its name), which has the
+          Channel"): public, opened by its first message (``first_message``: its text or its body, else the
+          post's name), which has the
           thread's id (topics/threads.mdx "Creating Threads in Forum and Media Channels")."""
         if parent.guild_id is None or parent.is_thread:
             raise ValueError("a thread's parent is a text, announcement or forum channel")
@@ -368,7 +370,8 @@ class State:
                 "message_id": from_message.id, "channel_id": parent.id, "guild_id": guild.id}},
                 type=THREAD_STARTER_MESSAGE)
         elif forum:
-            self.create_message(thread, author, {"content": first_message or name}, message_id=thread.id)
+            body = first_message if isinstance(first_message, Mapping) else {"content": first_message or name}
+            self.create_message(thread, author, body, message_id=thread.id)
         return thread
 
     def add_role(self, guild: Guild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False,

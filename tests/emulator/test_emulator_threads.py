@@ -156,3 +156,27 @@ def test_guild_create_lists_active_threads_apart_and_thread_create_announces_a_n
     assert str(live.id) not in [c["id"] for c in payload["channels"]]
     assert events[0][0] == "THREAD_CREATE" and events[0][1]["newly_created"] is True
     assert events[0][1]["parent_id"] == str(world.combat.id)
+
+
+async def test_the_bot_starts_threads_over_rest_with_the_rights_each_needs(emu: Emulator, world: World) -> None:
+    bot_role = next(r for r in world.guild.roles.values() if r.managed)
+    _, origin = await send(emu, world.combat, "The ambush begins")
+    status, body = await api(emu, "POST", f"/channels/{world.combat.id}/messages/{origin['id']}/threads",
+                             json={"name": "The ambush"})
+    assert (status, body["code"]) == (403, 50013)  # Create Public Threads is not among the invite's rights
+    bot_role.permissions |= perms.CREATE_PUBLIC_THREADS
+    status, body = await api(emu, "POST", f"/channels/{world.combat.id}/messages/{origin['id']}/threads",
+                             json={"name": "The ambush", "auto_archive_duration": 60})
+    assert status == 201 and body["id"] == origin["id"] and body["thread_metadata"]["auto_archive_duration"] == 60
+    status, body = await api(emu, "POST", f"/channels/{world.combat.id}/threads", json={"name": "GM only"})
+    assert (status, body["code"]) == (403, 50013)  # no type: a private thread, which needs its own right
+    status, body = await api(emu, "POST", f"/channels/{world.combat.id}/threads", json={"name": "x" * 101, "type": 11})
+    assert (status, body["code"]) == (400, 50035)
+
+    forum = emu.add_channel(world.guild, "scenes", type=GUILD_FORUM)
+    status, body = await api(emu, "POST", f"/channels/{forum.id}/threads",
+                             json={"name": "Session 3", "message": {"content": "We meet at the mill."}})
+    assert status == 201 and body["message"]["id"] == body["id"] and body["message"]["content"] == "We meet at the mill."
+    status, body = await api(emu, "POST", f"/channels/{forum.id}/threads", json={"name": "Session 4"})
+    assert (status, body["code"]) == (400, 50035)  # a post needs its first message
+    emu.clear_refusals()
