@@ -8,14 +8,16 @@ what a page adds: many channels at once, the NPCs a player has met, and the log 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.db import json_text
 from bot.db import repositories as repo
-from bot.db.models import Encounter
+from bot.db.models import Encounter, Event
 from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
@@ -32,6 +34,16 @@ from bot.text_safety import skeleton
 LOG_PAGE = 25
 FILTER_SCAN = 2000  # a filtered log reads at most this many of the channel's newest events
 _NAMED = ("actor_name", "actor", "target_name", "target", "character", "patient", "healer", "who", "ended")
+
+
+@dataclass(frozen=True)
+class LiveLog:
+    """An encounter's newest events for a live page that has already worded some: each event's id and stamp
+    (changes when the stored event does: its payload, whether it was undone), newest first, and as the viewer
+    reads them only those whose stamp the page did not know."""
+
+    stamps: tuple[tuple[int, str], ...]
+    fresh: tuple[EventView, ...]
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,24 @@ def _mentions(summary: Mapping[str, Any], key: str) -> bool:
 class CampaignService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
+
+    async def live_log(self, actor: Actor, channels: frozenset[int] | None, channel_id: int, encounter_id: int,
+                       known: Mapping[int, str], limit: int) -> LiveLog:
+        """The encounter's events among the channel's newest ``limit``, as ``log`` reads them to the viewer, but
+        worded afresh (projected) only where ``known`` (id -> stamp, from an earlier call) does not hold the
+        event as it is now stored: what a live page re-reads when its channel has a new event."""
+        if not _sees(channels, channel_id):
+            raise NotFound("no such channel")
+
+        async def work(session: AsyncSession) -> LiveLog:
+            rows = [r for r in await repo.events_page(session, channel_id, 0, limit)
+                    if r.guild_id == actor.guild_id and r.encounter_id == encounter_id]
+            viewer = await access.viewer_in(session, actor)  # secret rolls turned on or off: all worded afresh
+            stamps = tuple((r.id, _stamp(r, viewer)) for r in rows)
+            fresh = [r for r, (_, stamp) in zip(rows, stamps, strict=True) if known.get(r.id) != stamp]
+            return LiveLog(stamps, tuple(await logged(session, actor, fresh)))
+
+        return await self._rt.read(work)
 
     def event_feed(self, poll_seconds: float) -> EventFeed:
         """The process's poller of new events for the live pages (bot/services/live_events.py)."""
@@ -124,6 +154,14 @@ class CampaignService:
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 
         return await self._rt.read(work)
+
+
+def _stamp(row: Event, viewer: Viewer) -> str:
+    """What a stored event's log line depends on, as a digest: a rewritten payload (an answered offer), an undo,
+    or the viewer's seat and the server's secret rolls change it."""
+    text = json_text.dumps([row.kind, row.user_name, row.undone, viewer.seat.value, viewer.secret_rolls,
+                            row.payload])
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def _met(encounters: Iterable[Encounter], channels: frozenset[int] | None) -> set[int]:

@@ -11,7 +11,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -198,8 +198,9 @@ class Pages:
         return await self._page(viewer, "encounter.html", title=f"Fight in #{channel.name}", channel=channel,
                                 live=Markup(live))
 
-    async def live_fragment(self, viewer: Viewer, channel: ChannelLink) -> str:
-        """The part of the encounter page that changes: the tracker and the fight's log by round."""
+    async def live_fragment(self, viewer: Viewer, channel: ChannelLink, worded: WordedLog | None = None) -> str:
+        """The part of the encounter page that changes: the tracker and the fight's log by round. A live stream
+        passes the lines it ``worded`` before: only the events new or changed since are read and worded again."""
         encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
         found: EncounterView | None = next((e for e in encounters if e.channel_id == channel.id), None)
         names = await self._names(viewer)
@@ -207,9 +208,17 @@ class Pages:
         rounds: list[Round] = []
         if found is not None:
             tracker = card(encounter_embeds.tracker(found), names, footer=False)
-            page = await self._services.campaign.log(viewer.in_channel(channel.id), viewer.channels, channel.id,
-                                                     limit=ENCOUNTER_EVENTS)
-            rounds = by_round([e for e in page.events if e.encounter_id == found.id], names)
+            worded = worded if worded is not None else WordedLog()
+            known = {event_id: stamp for event_id, (stamp, _) in worded.lines.items()}
+            log = await self._services.campaign.live_log(viewer.in_channel(channel.id), viewer.channels, channel.id,
+                                                         found.id, known, ENCOUNTER_EVENTS)
+            fresh = {event.id: event for event in log.fresh}
+            lines: dict[int, tuple[str, Entry]] = {}
+            for event_id, stamp in log.stamps:
+                event = fresh.get(event_id)
+                lines[event_id] = (stamp, _entry(event, names)) if event is not None else worded.lines[event_id]
+            worded.lines = lines
+            rounds = by_round([entry for _, (_, entry) in sorted(lines.items())])
         return await self.server.fragment("_live.html", tracker=tracker, rounds=rounds, channel=channel)
 
     async def live(self, request: web.Request) -> web.StreamResponse:
@@ -226,13 +235,14 @@ class Pages:
         response.headers["Referrer-Policy"] = "no-referrer"
         await response.prepare(request)
         last = ""
+        worded = WordedLog()  # this stream's log lines, kept while it lasts: each event worded once
         try:
             async with feed.watch(channel.id) as watch:  # before the first read: nothing after it is missed
                 newest: int | None = None
                 while not self.server.closing.is_set():
                     if self.server.sessions.session(session_id) is None:
                         break  # revoked or expired: the stream ends with the session
-                    fragment = await self.live_fragment(viewer, channel)
+                    fragment = await self.live_fragment(viewer, channel, worded)
                     digest = hashlib.sha256(fragment.encode()).hexdigest()
                     if digest != last:
                         last = digest
@@ -278,15 +288,36 @@ def log_line(event: EventView, names: Names) -> LogLine:
     return LogLine(to_html(line, names), event.undone, event.kind == "gm_decide")
 
 
-def by_round(events: Sequence[EventView], names: Names) -> list[Round]:
-    """An encounter's events under the round they happened in (``/encounter next`` records the round it moves
-    to): the newest round first, and in each the newest event first (what just happened is on top)."""
+@dataclass(frozen=True)
+class Entry:
+    """One event of a fight's log, worded: its line, and the round it moved the fight to (``/encounter next``)."""
+
+    id: int
+    line: LogLine
+    moved: int | None
+
+
+@dataclass
+class WordedLog:
+    """A live stream's worded log: event id -> (its stamp when worded, its entry)."""
+
+    lines: dict[int, tuple[str, Entry]] = field(default_factory=dict)
+
+
+def _entry(event: EventView, names: Names) -> Entry:
+    moved = event.summary.get("round") if event.kind == "next_turn" and not event.undone else None
+    return Entry(event.id, log_line(event, names), moved if isinstance(moved, int) else None)
+
+
+def by_round(entries: Sequence[Entry]) -> list[Round]:
+    """An encounter's events (oldest first) under the round they happened in (``/encounter next`` records the
+    round it moves to): the newest round first, and in each the newest event first (what just happened is on
+    top)."""
     rounds: list[tuple[int | None, list[LogLine]]] = [(None, [])]
-    for event in sorted(events, key=lambda e: e.id):
-        rounds[-1][1].append(log_line(event, names))
-        moved = event.summary.get("round") if event.kind == "next_turn" and not event.undone else None
-        if isinstance(moved, int) and moved != rounds[-1][0]:
-            rounds.append((moved, []))
+    for entry in entries:
+        rounds[-1][1].append(entry.line)
+        if entry.moved is not None and entry.moved != rounds[-1][0]:
+            rounds.append((entry.moved, []))
     if rounds[0][0] is None and len(rounds) > 1:
         first = rounds[1][0]
         rounds[0] = (first - 1 if isinstance(first, int) and first > 1 else 1, rounds[0][1])

@@ -164,7 +164,8 @@ async def test_an_https_base_makes_the_cookie_secure(table: Any) -> None:
 
 async def test_a_fight_in_another_process_reaches_the_live_pages_here_within_2_s(table: Any) -> None:
     """Issue 33: the GM acts through another process on the same database (its own engine, as a shard process of
-    its own); the GM's and Alice's live pages here show it within 2 s, Alice's without the NPC's figures."""
+    its own); the GM's and Alice's live pages here show it within 2 s, Alice's without the NPC's figures; an
+    undo there marks the line here."""
     await campaign(table)
     web = await serve(table, live_seconds=0.5)
     gm, alice = Reader.new(), Reader.new()
@@ -190,9 +191,14 @@ async def test_a_fight_in_another_process_reaches_the_live_pages_here_within_2_s
         assert "Bandit 1</strong> (initiative 11)" in gm_frames and "Bjorn</strong> (initiative 7)" in alice_frames
         assert "initiative 11" not in alice_frames
         assert web.recorder is not None and b"initiative 11" not in web.recorder.of(f"player:{table.alice.user.id}")
+        # Taken back there too: the attack's line, worded before, is worded again as undone here.
+        await other.records.undo(gm_actor)
+        acted = time.monotonic()
+        for stream in streams:
+            await stream.shows('<li class="undone">', within=2.0 - (time.monotonic() - acted))
         for stream in streams:  # each frame shows newer events than the one before: none sent twice
             ids = [int(frame_id) for frame_id, _ in stream.frames if frame_id is not None]
-            assert ids == sorted(set(ids)) and ids[-1] >= 7, ids
+            assert ids == sorted(set(ids)) and ids[-1] >= 8, ids
     finally:
         for stream in streams:
             await stream.close()

@@ -26,3 +26,19 @@ async def test_a_table_screen_reads_the_fight_as_the_channel_does(table: Any, ma
     assert next(c for c in seen.combatants if c.name == "Grunt").initiative is None
     (gms,) = await table.campaign.encounters(gm, None)
     assert next(c for c in gms.combatants if c.name == "Grunt").initiative == grunt.initiative
+
+
+async def test_a_live_page_rereads_only_the_events_it_has_not_worded_as_they_are_now(table: Any, gm: Any,
+                                                                                   manager: Any) -> None:
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=3")
+    (fight,) = await table.campaign.encounters(gm, None)
+    first = await table.campaign.live_log(gm, None, CHANNEL, fight.id, {}, 200)
+    assert [e.id for e in first.fresh] == [i for i, _ in first.stamps] and first.fresh[0].kind == "attack"
+    known = dict(first.stamps)
+    assert (await table.campaign.live_log(gm, None, CHANNEL, fight.id, known, 200)).fresh == ()
+    await table.records.undo(gm)  # the attack is taken back (changed) and the undo recorded (new)
+    again = await table.campaign.live_log(gm, None, CHANNEL, fight.id, known, 200)
+    assert [(e.kind, e.undone) for e in again.fresh] == [("undo", False), ("attack", True)]
+    await table.setup.set_secret_rolls(manager, True)  # what the viewer may read changed: all worded afresh
+    assert len((await table.campaign.live_log(gm, None, CHANNEL, fight.id, dict(again.stamps), 200)).fresh) \
+        == len(again.stamps)
