@@ -183,7 +183,8 @@ def action_heading(action_name: str, actor: str, target: str | None) -> str:
     if action_name == "gm_decide":
         return f"\u2696\ufe0f The GM decides for {actor}"
     if action_name in ("first_aid", "chirurgery"):  # Pendragon: the patient acts, the healer is the other
-        what = "gets first aid" if action_name == "first_aid" else "is treated by a chirurgeon"
+        # "is treated by a chirurgeon from Brother Aldhelm" named the chirurgeon twice (issue 34, P9)
+        what = "gets first aid" if action_name == "first_aid" else "gets chirurgery"
         return f"{actor} {what}" + (f" from {other}" if other else "")
     if action_name == "heal":  # ars-harn and Fading Suns: the healer acts on the patient
         return f"{actor} treats {other}" if other else f"{actor} treats their own wounds"

@@ -66,7 +66,8 @@ def wound_brief(wound: Wound, system: str = "") -> str:
 def wound_line(wound: Wound, system: str = "") -> str:
     code, severity = plain(wound.code), human(wound.severity)
     if _by_hit_points(system):  # no locations; "levels" are the hit points the wound still holds (0: left out)
-        parts = [f"`{wound.index}` **{_pendragon_kind(wound)}**"]
+        # the index marked as one ("#2"): a bare "2 mortal wound" read as two wounds (issue 34, P8)
+        parts = [f"`#{wound.index}` **{_pendragon_kind(wound)}**"]
         if wound.levels:
             parts.append(_hit_points(wound.levels))
         if wound.note:

@@ -147,7 +147,7 @@ def test_pendragon_wounds_list_hit_points_not_levels_and_conditions_lose_undersc
     view = CharacterView(id=1, name="Bandit", system="pendragon", owner_id=1, npc=True, sheet={}, summary=summary,
                          version=1)
     text = _text(character_embeds.injuries(view))
-    assert "`1` **major wound**, 15 hit points" in text and "`2` **wound**, 1 hit point, first aid" in text
+    assert "`#1` **major wound**, 15 hit points" in text and "`#2` **wound**, 1 hit point, first aid" in text
     assert "body" not in text and "out of fight, prone" in text
     fading = Wound(1, "Chest", "MAJ", "major", penalty=-4)
     assert character_embeds.wound_line(fading, "fading-suns") == "`1` Chest: **major**, penalty \u22124"
@@ -164,7 +164,7 @@ def test_pendragon_party_injuries_say_the_wounds_not_a_hit_location() -> None:
     line = (character_embeds.party_injuries(PartyView("encounter", (owain,)), 1).description or "").splitlines()[0]
     assert line == ("**Sir Owain** \u00b7 major wound (16 hit points), mortal wound (30 hit points), "
                     "wound (3 hit points)")
-    assert "`2` **mortal wound**, 30 hit points" in _text(character_embeds.character(owain))
+    assert "`#2` **mortal wound**, 30 hit points" in _text(character_embeds.character(owain))
     assert ("great axe", "-") in summary.equipment and all(w.location == "" for w in summary.wounds)
 
 
