@@ -57,7 +57,7 @@ def tracker(view: EncounterView) -> discord.Embed:
 
 
 def encounter_started(view: EncounterView) -> str:
-    return f"An encounter starts in this channel ({system_title(view.system)}). The tracker below is kept up to date."
+    return f"An encounter starts here ({system_title(view.system)}). The tracker below is kept up to date."
 
 
 def encounter_ended(view: EncounterView) -> str:

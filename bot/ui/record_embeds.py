@@ -106,7 +106,7 @@ def edit_change(summary: Mapping[str, Any]) -> str:
 
 
 def log(events: Sequence[EventView]) -> discord.Embed:
-    embed = _embed("\U0001f4dc Recent events in this channel")
+    embed = _embed("\U0001f4dc Recent events here")
     if not events:
         embed.description = "Nothing has happened here yet."
         return limits.fit(embed)
