@@ -65,6 +65,8 @@ class Spec:
     initiative: dict[str, str] = field(default_factory=dict)
     rulings: tuple[tuple[str, str], ...] = ()  # (name, value): /setup ruling
     pending: str = "shock"
+    # the NPC's weapon for ``npc_blow`` where ``npc_weapon`` is out of its hands by then (Alice's blow came first)
+    npc_blow_weapon: str = ""
 
 
 SIXES = ",".join(["6"] * 30)
@@ -104,13 +106,16 @@ SPECS = {
          317: "the GM's blow for Sir Owain (360) less Morgan's armour", 211: "Morgan's hit points after it (-211)"},
         "bandit", "Outlaw 1", "sword", "spear",
         f"attacker=10 damage={','.join(['4'] * 30)}",
-        "attacker=2 defender=19 damage=6,6,6 defender_knockdown=2",
+        # Morgan, knocked prone by Alice's blow, stabs with his dagger (53 less 5: a critical) past Sir Gawain's
+        # parry (a success): 10 doubled, less chainmail, wounds him
+        "attacker=1 defender=2 damage=3,3,4 defender_knockdown=2",
         {"dice": f"attacker=16 defender=3 damage={SIXES} "
                   "defender_knockdown=15 defender_major_wound=5 defender_valorous=12 defender_stat_loss=6"},
         "attacker=12 defender=14",
         f"attacker=16 defender=3 damage={SIXES}",
         ("first_aid", "first_aid=5 healing=2"), "prone",
         rulings=(("knockdown_automatic_at_double", "true"),),  # the default, set again
+        npc_blow_weapon="dagger",
     ),
     "fading-suns": Spec(
         "fading-suns", "fs",
@@ -129,6 +134,7 @@ SPECS = {
         "attack=4 defense=19 location=12",
         ("first_aid", "heal=4"), "prone",
         rulings=(("gm_confirms_death", "true"),), pending="effect",
+        npc_blow_weapon="knife",  # Alice's blow made Kestrel drop the club
     ),
 }
 
@@ -141,12 +147,6 @@ EXCUSED: dict[tuple[str, str, str], str] = {
                                                      "would end the channel's own system mid-run; its answer names a "
                                                      "system, no sheet",
     ("fading-suns", "command", "setup channel-reset"): "as in #pen",
-    # NOT driven, the script's fault (05:58, at the deadline): since dice by side landed, the GM's typed blow for
-    # the NPC no longer wounds Bob's character here, so Alice's treatment offer is refused before its buttons.
-    # The same button is driven in ars-harn. To mend: a blow that wounds him with the new labels.
-    ("pendragon", "button", "grv:offer:"): "NOT DRIVEN (script to mend): Bob's character is not wounded since dice "
-                                           "by side, so no treatment offer is made; driven in ars-harn",
-    ("fading-suns", "button", "grv:offer:"): "NOT DRIVEN (script to mend): as in pendragon",
 }
 
 
@@ -314,8 +314,8 @@ async def drive_system(run: Run, spec: Spec, reach: set[Surface]) -> None:
     # Bob types a face of the NPC's side (at the pack NPC: the planted NPC's hit points stay as the figures say)
     await run.send(system, "attack", {"target": spec.pack_npc, "dice": spec.other_side}, user=bob)
     # the GM's NPC hits Bob's character (the secret dice go to #gm-screen)
-    await run.send(system, "attack", {"attacker": npc, "target": bob_pc, "weapon": spec.npc_weapon,
-                                      "dice": spec.npc_blow})
+    await run.send(system, "attack", {"attacker": npc, "target": bob_pc,
+                                      "weapon": spec.npc_blow_weapon or spec.npc_weapon, "dice": spec.npc_blow})
 
     # what a player can ask about the NPC
     for user in (alice, gm):
