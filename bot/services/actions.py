@@ -14,7 +14,7 @@ from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
 from bot.services.dice_option import DiceSide, side_dice, split_key
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
-from bot.services.results import ActionReport, DefenseAnswer, WayOutView
+from bot.services.results import SPENT, ActionReport, DefenseAnswer, WayOutView
 from bot.services.retries import refuse_a_retry
 from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
@@ -86,8 +86,6 @@ class ActionCall:
     decided: PendingDecision | None = None  # the GM's decision (or owed roll) this action settles
     moot_before: Sequence[PendingDecision] = ()  # rolls found moot before the action (/pending-roll's own check)
 
-
-SPENT = "spent"  # a combatant's declaration: what its action this round went on
 
 
 def spent_words(what: str) -> str:

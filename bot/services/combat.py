@@ -15,7 +15,6 @@ from bot.errors import Conflict, NotFound, NotInEncounter, UserError
 from bot.services import access, defense_prompt, ways_out
 from bot.services.access import viewer_in
 from bot.services.actions import (
-    SPENT,
     ActionCall,
     clean_options,
     combatant_named,
@@ -37,7 +36,7 @@ from bot.services.pending_rolls import (
     roll_action,
     sync_roll_decisions,
 )
-from bot.services.results import ActionReport, DefenseAnswer, DefensePrompt, WayOutView
+from bot.services.results import SPENT, ActionReport, DefenseAnswer, DefensePrompt, WayOutView
 from bot.services.rulings import turns_mode
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, item_label, matching

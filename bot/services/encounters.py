@@ -12,11 +12,11 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Combatant, Encounter
 from bot.errors import NotInEncounter, UserError
 from bot.services import access, initiative_faces
-from bot.services.actions import SPENT, record_event, require_combatant, touch
+from bot.services.actions import record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
-from bot.services.results import EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
+from bot.services.results import SPENT, EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
 from bot.services.rulings import channel_system, scenario_rulings
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import canonical, clean_name, matching

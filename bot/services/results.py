@@ -135,6 +135,9 @@ class PartyView:
     characters: tuple[CharacterView, ...]
 
 
+SPENT = "spent"  # a combatant's declaration: what its action this round went on (bot/services/actions.py)
+
+
 @dataclass(frozen=True)
 class CombatantView:
     character_id: int
@@ -147,6 +150,11 @@ class CombatantView:
     penalty: int  # total wound penalty (sum of the wounds' penalties)
     declaration: dict[str, Any]  # ars-harn movement-phase declaration: aspect, aim, target
     readiness: TurnReadiness = READY  # whether they can act on their turn, and why not (the engine's word)
+
+    @property
+    def acted(self) -> bool:
+        """Their action this round is spent (on anything: an attack, getting up, readying a weapon)."""
+        return isinstance(self.declaration.get(SPENT), str)
 
 
 @dataclass(frozen=True)

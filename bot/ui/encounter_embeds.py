@@ -17,8 +17,9 @@ from rules.sheet_spec import name_key
 
 
 def tracker(view: EncounterView) -> discord.Embed:
-    """The pinned tracker message: round, turn order, each combatant's state, as ``view`` holds them (the
-    channel's: ``EncounterView.public``)."""
+    """The pinned tracker message: round, turn order, one short line per combatant (``combatant_line``), as
+    ``view`` holds them (the channel's: ``EncounterView.public``). Every command edits it: each line is kept to
+    what fits a phone's width where it can (issue 34, N5)."""
     state = f"Round {view.round}" if view.active else "Ended"
     embed = _embed(f"\u2694\ufe0f Encounter \u2014 {state}", "", Severity.INFO.colour if view.active
                    else Severity.NONE.colour)
@@ -26,34 +27,73 @@ def tracker(view: EncounterView) -> discord.Embed:
     if not view.combatants:
         embed.description = "Nobody is in the encounter yet: `/encounter add` or `/encounter npcs`."
     else:
-        lines = []
-        for number, combatant in enumerate(view.combatants, 1):
-            marker = "\u25b6\ufe0f" if view.active and combatant is current else turn_mark(combatant)
-            line = f"{marker} **{number}. {plain(combatant.name)}**"
-            if combatant.initiative is not None:
-                line += f" (initiative {combatant.initiative})"
-            extra = []
-            if combatant.condition:
-                extra.append(condition_text(combatant.condition))
-            if combatant.wounds:
-                extra.append(f"{len(combatant.wounds)} wound{'s' if len(combatant.wounds) != 1 else ''}")
-            if combatant.penalty:
-                extra.append(f"penalty {signed(-abs(combatant.penalty))}")
-            if combatant.declaration:
-                extra.append("declared " + text(combatant.declaration))
-            if extra:
-                line += " \u2014 " + "; ".join(extra)
-            lines.append(line)
-        if view.active and any(c.readiness.skipped for c in view.combatants):
-            lines.append("\u23ed\ufe0f cannot act: `/encounter next` skips their turn")
-        if view.active and any(not c.readiness.can_act and not c.readiness.skipped for c in view.combatants):
-            lines.append("\u26a0\ufe0f the turn is only for what they still may do")
-        embed.description = "\n".join(lines)
+        embed.description = "\n".join(combatant_line(number, combatant, view.active, combatant is current)
+                                       for number, combatant in enumerate(view.combatants, 1))
         if view.active and current is not None:
-            embed.add_field(name="Turn", value=f"{plain(current.name)} (<@{current.owner_id}>)" if not current.npc
-                            else f"{plain(current.name)} (NPC)", inline=True)
+            embed.add_field(name="Turn", value=turn_value(current), inline=True)
     embed.set_footer(text=f"{system_title(view.system)} \u00b7 encounter #{view.id}")
     return limits.fit(embed)
+
+
+# An engine's condition line when nothing is wrong: the tracker says nothing then.
+_FINE = frozenset({"ok", "ready"})
+
+
+def _waiting(part: str) -> bool:
+    """A condition part that is a GM decision or a roll still to make ("awaiting GM decision", "owes shock roll",
+    "1 pending roll(s)"): the message with its buttons says it; the tracker holds the fight's state."""
+    return part.startswith(("awaiting GM", "owes ")) or part.endswith("pending roll(s)")
+
+
+def combatant_line(number: int, combatant: CombatantView, active: bool = True, current: bool = False) -> str:
+    """``▶️ **3. Bjorn** (7) · prone · 3 wounds (−4) · acted``: the turn mark, the place in the order (what
+    ``/encounter order position`` counts), initiative, what is wrong with them, their wounds and penalty, and
+    while the fight goes on, whether their action this round is spent (or what they declared for it)."""
+    marker = "\u25b6\ufe0f" if active and current else turn_mark(combatant)
+    line = f"{marker} **{number}. {plain(combatant.name)}**"
+    if combatant.initiative is not None:
+        line += f" ({combatant.initiative})"
+    parts = _condition_parts(combatant.condition)
+    penalty = signed(-abs(combatant.penalty)) if combatant.penalty else ""  # left out for a screened NPC
+    if combatant.wounds:
+        count = len(combatant.wounds)
+        wounds = f"{count} wound{'s' if count != 1 else ''}"
+        parts.append(f"{wounds} ({penalty})" if penalty else wounds)
+    elif penalty:
+        parts.append(f"penalty {penalty}")
+    plan = _plan(combatant) if active and not combatant.readiness.skipped else ""
+    if plan:
+        parts.append(plan)
+    return " \u00b7 ".join([line, *parts])
+
+
+def _condition_parts(condition: str) -> list[str]:
+    """The engine's condition line (``incapacitated, awaiting GM decision``) as the tracker's parts
+    (``incapacitated``); the sheet and /injuries keep the whole line."""
+    parts = [part.strip() for chunk in str(condition).split(";") for part in chunk.split(",")]
+    return [condition_text(part) for part in parts if part and part not in _FINE and not _waiting(part)]
+
+
+def _plan(combatant: CombatantView) -> str:
+    """What the combatant's round holds: ``acted`` once its action is spent, else an ars-harn declaration
+    (``high edge → Bandit 1``)."""
+    if combatant.acted:
+        return "acted"
+    declaration = combatant.declaration
+    how = " ".join(text(declaration[key]) for key in ("aim", "aspect") if declaration.get(key))
+    target = declaration.get("target")
+    if target:
+        return f"{how} \u2192 {plain(target)}".strip()
+    return how
+
+
+def turn_value(current: CombatantView) -> str:
+    """The tracker's Turn field: whose turn, whose player; one given the turn only for what it still may do says
+    what that is in the engine's words (``Bjorn (@bob) is in shock: re-roll Shock (/shock) or be led off``)."""
+    who = f"{plain(current.name)} (<@{current.owner_id}>)" if not current.npc else f"{plain(current.name)} (NPC)"
+    if not current.readiness.can_act and current.readiness.words:
+        who += f" {current.readiness.words}"
+    return who
 
 
 def encounter_started(view: EncounterView) -> str:

@@ -63,7 +63,7 @@ async def test_the_pendragon_fight_reads_well(discord_profile: str) -> None:
 
 async def test_the_fading_suns_fight_reads_well(discord_profile: str) -> None:
     text = await replay("playground-fading-suns.txt", discord=discord_profile)
-    assert "1. Erian (initiative 11)" in text
+    assert "1. Erian (11)" in text
     assert "Hit on Thug 1's chest: a major wound." in text
     assert "Goal roll (broadsword): 7 vs goal 11: success, 2 VP (dex 6, melee 5)" in text
     assert "Damage: 6 + 2 VP = 8 − armour 4 (leather jerkin) = 4 slash" in text

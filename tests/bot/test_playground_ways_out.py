@@ -14,8 +14,8 @@ from tests.bot.playground_replay import replay
 # only where a command's answer waits for nothing after it: the tracker shows the newest state of a burst.
 STORIES = {
     "ars-harn": [
-        "1. Bandit 1 (initiative 11)",
-        "3. Bjorn (initiative 4)",
+        "1. Bandit 1 (11)",
+        "3. Bjorn (4)",
         "Bjorn falls prone",  # issue 34, A1: what happened, not "Stumble failed"
         "Bjorn drops the Broadsword",
         "⚠️ Bjorn is not stunned: Bjorn can recover from prone",
@@ -26,7 +26,7 @@ STORIES = {
         "Bandit 1 is dead: skipped.",
         "Round 4: Bandit 2's turn.",
         "Bjorn gets up.",
-        "Bjorn (initiative 4) — ok; 3 wounds",
+        "Bjorn (4) · 3 wounds",
         "Bjorn attacks Bandit 1",
     ],
     "pendragon": [
@@ -44,7 +44,7 @@ STORIES = {
         "Sir Gawain wins the exchange: Bandit 1 takes 11 damage.",
     ],
     "fading-suns": [
-        "1. Erian (initiative 11)",
+        "1. Erian (11)",
         "STUMBLE: Erian falls prone",
         "Erian drops the broadsword",
         "Erian gets up (that is their action this turn).",

@@ -194,7 +194,7 @@ def test_the_tracker_shows_the_channel_no_npc_initiative_faces_or_penalty_under_
     tracker = json.dumps(encounter_embeds.tracker(public).to_dict(), ensure_ascii=False)
     rolled = json.dumps(encounter_embeds.initiative(public).to_dict(), ensure_ascii=False)
     assert "Black Guard 1" in tracker and "19" not in tracker and "\u22123" not in tracker
-    assert "initiative 12" in tracker and "\u22121" in tracker  # the player's own figures stay
+    assert "Dame Elaine** (12)" in tracker and "\u22121" in tracker  # the player's own figures stay
     assert "19" not in rolled and "rolled 7" not in rolled and "typed 3" in rolled
     gm = encounter_embeds.gm_initiative(_encounter(secret=True))
     assert gm is not None and "19" in json.dumps(gm.to_dict())
