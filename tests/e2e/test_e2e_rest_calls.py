@@ -83,11 +83,15 @@ async def pressed(table: Any, message: Message, suffix: str, typed: str | None =
 async def test_a_gm_press_is_answered_by_the_edit_of_its_message(table: Any) -> None:
     await fight(table, gm_rolls=True)
     hit = await table.run("attack", {**BLOW, "dice": HIT}, user=table.alice)
+    await idle(table)
+    before = embed_text(await table.tracker())
     shock, calls = await pressed(table, hit, ":roll")
     assert "rolls for shock" in shock.embeds[0]["title"]
     assert not table.buttons(hit) and "Waiting for the GM" not in embed_text(hit)
-    # one callback takes the buttons off (not a defer, then an edit of @original); the result; the tracker
-    assert calls == [ANSWER, FOLLOWUP, EDIT], calls
+    # one callback takes the buttons off (not a defer, then an edit of @original); the result; the tracker, when
+    # it shows something new (a roll owed is the hit's to say, not the tracker's: a passed shock changes nothing)
+    changed = embed_text(await table.tracker()) != before
+    assert calls == [ANSWER, FOLLOWUP, *([EDIT] if changed else [])], calls
 
 
 @pytest.mark.parametrize("restarted", [False, True], ids=["remembered", "restarted"])
