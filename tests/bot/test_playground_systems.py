@@ -58,7 +58,7 @@ async def test_the_pendragon_fight_reads_well(discord_profile: str) -> None:
     assert "Bandit 1 gets first aid from Sir Owain" in text
     assert "First aid for Bandit 1 by Sir Owain: success, heals 2 hit points." in text
     assert "Bandit 1 rests 2 weeks" in text
-    assert "out of fight, prone, chirurgery needed" in text
+    assert "out of fight · prone · chirurgery needed" in text  # the tracker's line (issue 34, N5)
 
 
 async def test_the_fading_suns_fight_reads_well(discord_profile: str) -> None:
