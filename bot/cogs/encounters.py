@@ -60,7 +60,7 @@ class EncountersCog(commands.GroupCog, group_name="encounter", group_description
     @app_commands.autocomplete(character=autocomplete.combatant)
     async def remove(self, interaction: discord.Interaction[GrievousBot], character: Name) -> None:
         encounter = await slow(interaction, self.bot.services.encounters.remove(actor_of(interaction), character))
-        await self._show(interaction, encounter, encounter_embeds.left(character))
+        await self._show(interaction, encounter, encounter_embeds.left(character, encounter))
 
     @app_commands.command(name="initiative", description="Roll initiative and set the turn order")
     @app_commands.describe(dice="Faces rolled at the table, by name: Wulf=9; Archer 1=1,4 (others are rolled)")

@@ -166,6 +166,12 @@ async def encounter_by_id(session: AsyncSession, encounter_id: int) -> Encounter
     return await _one_encounter(session, query)
 
 
+async def npcs_made_for(session: AsyncSession, encounter_id: int) -> Sequence[Character]:
+    """The NPCs /encounter npcs made for that encounter (in it or not)."""
+    query = select(Character).where(Character.encounter_id == encounter_id, Character.npc.is_(True))
+    return (await session.scalars(query.order_by(Character.name_key))).all()
+
+
 async def active_encounters_of(session: AsyncSession, character_id: int) -> Sequence[Encounter]:
     query = (select(Encounter).join(Combatant, Combatant.encounter_id == Encounter.id)
              .where(Combatant.character_id == character_id, Encounter.active.is_(True)))

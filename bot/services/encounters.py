@@ -183,7 +183,9 @@ class EncounterService:
                 encounter.turn = 0
             record_event(self._rt, session, actor, "leave", {"names": [combatant.character.name]},
                          changes.record().to_json(), encounter)
-            return await self._saved(session, encounter)
+            made_here = combatant.character.npc and combatant.character.encounter_id == encounter.id
+            return replace(await self._saved(session, encounter),
+                           npcs_left=(combatant.character.name,) if made_here else ())
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -456,7 +458,9 @@ class EncounterService:
 
     async def end(self, actor: Actor, keep_npcs: bool = False) -> EncounterView:
         """GM: end the encounter (its log stays; characters keep their wounds). The NPCs made for it
-        (/encounter npcs) go with it, unless ``keep_npcs``: then they stay as the server's characters."""
+        (/encounter npcs) go with it, those that left it before its end too unless another encounter holds them
+        (issue 34, N4: they stayed on the server for good), unless ``keep_npcs``: then they stay as the server's
+        characters. The answer names each (/encounter remove said it at the time)."""
 
         async def work(session: AsyncSession) -> EncounterView:
             await access.require_gm(session, actor, "end the encounter")
@@ -465,6 +469,10 @@ class EncounterService:
             touch(self._rt, encounter)
             ended = await self._end_fight(session, encounter)
             made_here = [c.character for c in encounter.combatants if c.character.encounter_id == encounter.id]
+            seated = {c.character_id for c in encounter.combatants}
+            left = [row for row in await repo.npcs_made_for(session, encounter.id)
+                    if row.id not in seated and not await repo.active_encounters_of(session, row.id)]
+            made_here += left
             # kept NPCs still name the encounter that made them: /encounter clear-npcs may clear them later
             removed = [] if keep_npcs else [character.name for character in made_here]
             record_event(self._rt, session, actor, "end", {"round": encounter.round, "npcs_removed": removed},
@@ -475,7 +483,7 @@ class EncounterService:
                     await session.delete(character)
             await session.flush()
             return replace(view, npcs_removed=tuple(removed), npcs_kept=tuple(
-                c.name for c in made_here) if keep_npcs else (),
+                c.name for c in made_here) if keep_npcs else (), npcs_left=tuple(c.name for c in left),
                 fight_ended=tuple(e for e in ended if e.name not in removed))
 
         return await self._rt.transact(actor.channel_id, work)

@@ -199,6 +199,9 @@ class EncounterView:
     version: int
     npcs_removed: tuple[str, ...] = ()  # /encounter end: the NPCs made for it, now gone
     npcs_kept: tuple[str, ...] = ()  # /encounter end keep_npcs: the NPCs made for it that stay
+    # /encounter end: those of the two above that had left it before its end; /encounter remove: the NPC made for
+    # it that just left (it goes with the encounter's end, unless kept)
+    npcs_left: tuple[str, ...] = ()
     fight_ended: tuple[FightEnded, ...] = ()  # /encounter end: the fight's states it ended, per sheet
     skipped: tuple[SkippedTurn, ...] = ()  # the turns this command passed over (nobody who can act: all)
     stalled: bool = False  # every combatant was passed over: nobody in the fight can act

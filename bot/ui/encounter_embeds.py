@@ -103,12 +103,17 @@ def encounter_started(view: EncounterView) -> str:
 def encounter_ended(view: EncounterView) -> str:
     line = f"The encounter ended after {view.round} round{'s' if view.round != 1 else ''}. Wounds stay on the sheets."
     if view.npcs_removed:
-        line += f" Its NPCs are gone: {', '.join(map(plain, view.npcs_removed))}."
+        line += f" Its NPCs are gone: {_npcs(view.npcs_removed, view.npcs_left)}."
     if view.npcs_kept:
-        line += f" Its NPCs stay: {', '.join(map(plain, view.npcs_kept))}."
+        line += f" Its NPCs stay: {_npcs(view.npcs_kept, view.npcs_left)}."
     for ended in view.fight_ended[:10]:
         line += f"\n{fight_ended_line(ended)}"
     return line
+
+
+def _npcs(names: tuple[str, ...], left: tuple[str, ...]) -> str:
+    """``Bandit 1, Bandit 3 (had left)``: an encounter's NPCs, those that left it before its end marked."""
+    return ", ".join(f"{plain(name)} (had left)" if name in left else plain(name) for name in names)
 
 
 def _listed(names: tuple[str, ...]) -> str:
@@ -146,8 +151,12 @@ def npcs_joined(template: str, count: int, names: Sequence[str] = ()) -> str:
     return f"{', '.join(f'**{plain(n)}**' for n in names)} ({kind}) joined the encounter."
 
 
-def left(name: str) -> str:
-    return f"**{plain(name)}** left the encounter."
+def left(name: str, view: EncounterView | None = None) -> str:
+    """/encounter remove; an NPC the encounter made goes with its end: said now, while the GM may still keep it."""
+    line = f"**{plain(name)}** left the encounter."
+    if view is not None and view.npcs_left:
+        line += " They go with it at `/encounter end` (`keep_npcs:true` keeps them)."
+    return line
 
 
 def declared(character: str, aspect: str, aim: str, target: str) -> str:
