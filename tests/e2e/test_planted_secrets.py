@@ -7,8 +7,10 @@ channel_only``), and #gm-screen, which only the GM role sees, for the secret rol
 the server's owner (the manager) runs /setup. In each system the GM makes one NPC by hand with the planted
 figures (``Spec.npc``), seats it with a pack NPC and the two players' characters, and the script
 (``drive_system``) then sets off every command, button, form and autocomplete the code lists, as a player and
-as the GM. What each viewer received, and what "driven" means, is counted in tests/e2e/planted_ledger.py; read
-its doc to add an output kind (the web page adds its outputs there, not a second harness).
+as the GM, and has the bot post actions late (``posted_late``: the channel's post, the GM's part in #gm-screen
+and, with no GM channel, by DM to the server's owner). What each viewer received, and what "driven" means, is
+counted in tests/e2e/planted_ledger.py; read its doc to add an output kind (the web page adds its outputs there,
+not a second harness).
 
 The run fails when an output the code lists is neither driven nor in ``EXCUSED`` (with the reason), when a
 planted figure reaches a player, or when the GM received none of a system's. A leak still on main is named in
@@ -29,8 +31,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
-from bot.ui import encounter_embeds
+from bot.db.models import Event
+from bot.services.answers import _view as table_view
+from bot.ui import encounter_embeds, late
 from emulator import Channel, Emulator, InteractionHandle, Member, Message, Overwrite
 from emulator import permissions as perms
 from tests.e2e.planted_ledger import Ledger, Received, Surface, driven, figure_pattern, hits, reachable
@@ -278,6 +283,22 @@ async def plant(run: Run, spec: Spec) -> None:
     await run.send(system, "encounter initiative", spec.initiative)
 
 
+async def posted_late(run: Run, handle: InteractionHandle) -> None:
+    """What ``handle``'s command stored, posted late by the bot (bot/ui/late.py ``post_late``, as after a restart
+    that lost the answer): the channel's post (as the channel reads it), and the GM's part of an NPC's secret
+    action in the GM channel or, with none, by DM to the server's owner. (A fault on the answer would take
+    Discord's 3 s and leave a refused interaction; the posting is the same code.)"""
+    bot = run.table.bot
+
+    async def stored(session: Any) -> list[Any]:
+        rows = await session.scalars(select(Event).where(Event.interaction_id == handle.id).order_by(Event.id))
+        return [table_view(row) for row in rows]
+
+    events = await bot.services.runtime.read(stored)
+    assert events, f"{handle} stored nothing to post late"
+    await late.post_late(bot, events)
+
+
 CHARACTER_OPTIONS = ("character", "name", "target", "attacker", "caster", "healer", "before", "after")
 
 
@@ -306,6 +327,7 @@ async def drive_system(run: Run, spec: Spec, reach: set[Surface]) -> None:
 
     # Alice's blow on the NPC; its Details pressed by both players and the GM
     hit = await run.send(system, "attack", {"target": npc, "weapon": spec.weapon, "dice": spec.hit}, user=alice)
+    await posted_late(run, hit)
     if hit.original is not None:
         for user in (alice, bob, gm):
             await run.press(hit.original, "grv:details:", user)
@@ -314,8 +336,13 @@ async def drive_system(run: Run, spec: Spec, reach: set[Surface]) -> None:
     # Bob types a face of the NPC's side (at the pack NPC: the planted NPC's hit points stay as the figures say)
     await run.send(system, "attack", {"target": spec.pack_npc, "dice": spec.other_side}, user=bob)
     # the GM's NPC hits Bob's character (the secret dice go to #gm-screen)
-    await run.send(system, "attack", {"attacker": npc, "target": bob_pc,
-                                      "weapon": spec.npc_blow_weapon or spec.npc_weapon, "dice": spec.npc_blow})
+    blow = await run.send(system, "attack", {"attacker": npc, "target": bob_pc,
+                                             "weapon": spec.npc_blow_weapon or spec.npc_weapon, "dice": spec.npc_blow})
+    await posted_late(run, blow)  # the GM's part: to #gm-screen
+    # ... and on a server with no GM channel, whose owner gets the GM's part by DM
+    await run.must(system, "setup secret-rolls", {"on": True}, user=table.manager)
+    await posted_late(run, blow)
+    await run.must(system, "setup secret-rolls", {"on": True, "gm_channel": run.screen}, user=table.manager)
 
     # what a player can ask about the NPC
     for user in (alice, gm):
@@ -550,6 +577,9 @@ async def test_no_planted_npc_figure_reaches_a_player_in_any_system(table: Any) 
     assert not verdict.missing, report
     assert verdict.gm_systems == set(SYSTEMS), report  # the figures were there to leak, in every system
     assert not verdict.leaks, report
+    late_posts = [r for r in run.ledger.received() if "\u23f0 late:" in r.text]
+    assert any(r.kind == "DM" for r in late_posts), "the owner's DM (a late post's GM part, no GM channel) not driven"
+    assert any("#gm-screen" in r.where for r in late_posts), "a late post's GM part in the GM channel not driven"
     if verdict.not_fixed:  # shown in every run's summary, not only with -s
         warnings.warn(f"planted-secret harness: leaks NOT FIXED on main: {sorted(set(NOT_FIXED.values()))}",
                       stacklevel=1)
