@@ -60,7 +60,10 @@ def wound_brief(wound: Wound, system: str = "") -> str:
     points)`` (``major wound`` where its hit points were left out: an NPC's behind the screen)."""
     if _by_hit_points(system):
         return f"{_pendragon_kind(wound)} ({_hit_points(wound.levels)})" if wound.levels else _pendragon_kind(wound)
-    return f"{plain(wound.code)} {human(wound.location)}".strip()
+    code, severity = plain(wound.code), human(wound.severity)
+    # a code that only shortens the severity (Fading Suns' MIN) is said in words (issue 34, F5)
+    shown = severity if code and severity.casefold().startswith(code.casefold()) else code
+    return f"{shown} {human(wound.location)}".strip()
 
 
 def wound_line(wound: Wound, system: str = "") -> str:

@@ -57,7 +57,7 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rulings: Rulings | None = 
         if w.treated:
             notes.append("treated")
         if w.progress:
-            notes.append(f"{w.progress} days healed")
+            notes.append(f"{w.progress} day{'s' if w.progress != 1 else ''} healed")
         needed = heal_days_in(catalog, w)
         wounds.append(Wound(index=w.index, location=_place(catalog, w.location), code=w.severity[:3].upper(),
                             severity=w.severity, penalty=severity.goal, note=", ".join(notes),

@@ -34,3 +34,29 @@ def test_a_location_typed_any_way_is_named_as_the_results_and_the_sheet_name_it(
     assert res.defender is not None
     [wound] = ENGINE.summarize(res.defender, CAT).wounds
     assert wound.location == "Right Arm"
+
+
+def test_a_thrown_knife_is_said_to_be_thrown_not_dropped() -> None:
+    # issue 34, F2: "Thug 1 drops the knife" after throwing it
+    thug = {"name": "Thug 1", "dex": 6, "skills": {"melee": 5}, "weapons": ["knife", "broadsword"]}
+    for faces, said, unsaid in (({"attack": [3], "effect": [1]}, "Thug 1 threw the knife", "drops the knife"),
+                                ({"attack": [20], "fumble": [15]}, "Thug 1 drops the knife", "threw")):
+        res = ENGINE.resolve(Scenario("fading-suns", {"type": "attack", "weapon": "knife", "mode": "missile"}, thug,
+                                      {"name": "Erian"}, {"unnamed_defense": "none"}), DiceSource(faces), CAT)
+        words = describe("fading-suns", res.outcome, ("Thug 1", "Erian"))
+        shown = "\n".join([*(words.brief or []), *(v for _, v, _ in words.fields)])
+        assert said in shown and unsaid not in shown, shown
+
+
+def test_rest_says_what_it_ended_and_a_wound_reads_in_words() -> None:
+    # issue 34, F4 and F5: "Recovered: prone", "1 days healed", "MIN Head" in the party view
+    from bot.ui.character_embeds import wound_brief
+    sheet = {"name": "Erian", "conditions": ["prone"], "wounds": [{"location": "head", "severity": "minor"}]}
+    res = ENGINE.resolve(Scenario("fading-suns", {"type": "rest", "days": 1}, sheet), DiceSource(rng=Random(1)), CAT)
+    words = describe("fading-suns", res.outcome.to_dict(), ("Erian", "Erian"))
+    brief = "\n".join(words.brief or [])
+    assert "Erian gets up" in brief and "Recovered" not in brief
+    assert res.attacker is not None
+    [wound] = ENGINE.summarize(res.attacker, CAT).wounds
+    assert wound.note.endswith("1 day healed")
+    assert wound_brief(wound, "fading-suns") == "minor Head"

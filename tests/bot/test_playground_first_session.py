@@ -56,7 +56,7 @@ STORIES = {
         "decided": "Bandit 1 dies. The GM chose death for Bandit 1 (@gm).",
         "accepted": "🩺 Sir Gawain offered Dame Elaine first aid: accepted by @alice.",
         "treated": "First aid for Dame Elaine by Sir Gawain: success, heals 2 hit points.",
-        "injuries": "1 wound, 6 hit points, first aid",
+        "injuries": "#1 wound, 6 hit points, first aid",  # issue 34, P8: an index, not a count
         "gone": "Its NPCs are gone: Bandit 1, Bandit 2.",
     },
     "fading-suns": {

@@ -54,7 +54,7 @@ async def test_the_pendragon_fight_reads_well(discord_profile: str) -> None:
     assert "Bandit 1 is dying (−3 hit points)" in text
     assert "[3] Death" in text and "[4] Survival" in text
     assert "The GM chose survival for Bandit 1 (@gm)." in text and "Bandit 1 survives, at 1 hit point." in text
-    assert "1 major wound, 11 hit points" in text and "body:" not in text
+    assert "#1 major wound, 11 hit points" in text and "body:" not in text
     assert "Bandit 1 gets first aid from Sir Owain" in text
     assert "First aid for Bandit 1 by Sir Owain: success, heals 2 hit points." in text
     assert "Bandit 1 rests 2 weeks" in text

@@ -232,9 +232,27 @@ def _conditions(after: Aftermath, names: Names) -> Part:
                                                                                                    names)])
 
 
-def _dropped(after: Aftermath, names: Names, in_full: bool = True) -> Part:
-    said = [f"{who} drops the {text(list(items))}" for who, items in _per_side(after.dropped, names)]
-    return Part([("Dropped", line, True) for line in said] if in_full else [], lines=said)
+def _dropped(after: Aftermath, names: Names, in_full: bool = True, thrown: str | None = None) -> Part:
+    """Weapons that left a hand: dropped, or the attacker's ``thrown`` one ("Thug 1 drops the knife" read wrong
+    after a throw, issue 34, F2)."""
+    dropped = {side: tuple(i for i in items if not (side == "attacker" and i == thrown))
+               for side, items in after.dropped.items()}
+    said = [f"{who} drops the {text(list(items))}" for who, items in _per_side(dropped, names)]
+    fields = [("Dropped", line, True) for line in said]
+    if thrown is not None:
+        line = f"{names[0]} threw the {text(thrown)}: it lies where it landed"
+        said.insert(0, line)
+        fields.insert(0, ("Thrown", line, True))
+    return Part(fields if in_full else [], lines=said)
+
+
+def _thrown(o: AttackOutcome) -> str | None:
+    """The hand weapon a missile attack threw, unless a fumble had already dropped it."""
+    if o.mode != "missile" or o.weapon not in o.after.dropped.get("attacker", ()):
+        return None
+    fumbled = any(c is not None and c.who == "attacker" and "drop_weapon" in c.consequences
+                  for c in (*o.after.checks, o.after.fumble_roll))
+    return None if fumbled else o.weapon
 
 
 def _penalties(penalties: Penalties, who: str) -> Part:
@@ -271,7 +289,8 @@ def attack(o: AttackOutcome, names: Names) -> OutcomeText:
     headline, severity = _attack_headline(o, names)
     parts = [_attack_roll(o), _critical_failure(o, names), _defence(o, names), _damage(o),
              _wound(o.severity, o.location, o.wound), _effect(o.after, names[1]), _checks(o.after, names),
-             _conditions(o.after, names), _dropped(o.after, names), _penalties(o.after.penalties, names[1])]
+             _conditions(o.after, names), _dropped(o.after, names, thrown=_thrown(o)),
+             _penalties(o.after.penalties, names[1])]
     return _put_together(headline, parts, severity)
 
 
@@ -347,13 +366,19 @@ def _healing(o: RestOutcome) -> Part:
     return Part([("Healing", "\n".join(steps) or "no wound mends yet", False)], lines=lines)
 
 
+_RESTED_OFF = {"unconscious": "comes round", "stunned": "shakes off the stun", "prone": "gets up"}  # in this order
+
+
 def rest(o: RestOutcome, names: Names) -> OutcomeText:
     who = names[0]
     left = ", ".join(f"`{w.index}` {text(w.location)} {human(w.severity)}" for w in o.wounds)
     after = Part([("Wounds left", left, False)] if left else [], lines=[f"Wounds left: {left}"] if left else [])
-    recovered = text(list(o.conditions_cleared)) if o.conditions_cleared else ""
+    # what the rest ended, as the character does it ("Recovered: prone" read as a condition gained, issue 34, F5)
+    cleared = sorted(o.conditions_cleared, key=lambda c: list(_RESTED_OFF).index(c) if c in _RESTED_OFF else 9)
+    recovered = f"{who} {' and '.join(_RESTED_OFF.get(c, f'is no longer {human(c)}') for c in cleared)}" \
+        if cleared else ""
     penalties = _penalties(o.penalties, who)
-    inline = ([f"Recovered: {recovered}"] if recovered else []) + [f"{n}: {v}" for n, v, _ in penalties.fields]
+    inline = ([recovered] if recovered else []) + [f"{n}: {v}" for n, v, _ in penalties.fields]
     # short ones side by side, as the other small outcomes' lines are (action_embeds._compact)
     tail = Part([("Recovered", recovered, True)] if recovered else [],
                 lines=[" \u00b7 ".join(inline)] if all(len(x) <= 40 for x in inline) and inline else inline)
