@@ -227,6 +227,13 @@ class State:
         channel.thread_members.add(user_id)
         channel.active_at = self.now()
 
+    def answer_in_thread(self, channel: Channel) -> None:
+        """An interaction's public answer is a message sent in the thread: it unarchives an archived one
+        (topics/threads.mdx "Active & Archived Threads"). Interaction answers are not held to the channel's
+        permissions, so a locked thread is not asked about (not documented either way)."""
+        if channel.is_thread and channel.archived and not channel.locked:
+            self.set_thread(channel, archived=False)
+
     def require_unlocked(self, channel: Channel, user_id: int) -> None:
         """topics/threads.mdx "Locked Threads": without Manage Threads nobody updates messages in a locked
         thread (an archived one refuses every edit first: 50083)."""

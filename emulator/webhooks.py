@@ -189,6 +189,8 @@ class InteractionWebhooks:
         msg_type = 0
         if handle.type == APPLICATION_COMMAND and followup_of is None:
             msg_type = 20 if handle.payload["data"].get("type", 1) == 1 else 23
+        if not flags & EPHEMERAL:
+            self.state.answer_in_thread(handle.channel)
         return self.state.create_message(
             handle.channel,
             self.state.bot,

@@ -68,11 +68,15 @@ async def write(interaction: discord.Interaction[Any], channel_id: int, work: Ca
 
 
 def _known_thread(interaction: discord.Interaction[Any], channel_id: int) -> discord.Thread | None:
-    """The thread as the interaction shows it (archived ones too), else as the cache holds it (active ones)."""
+    """The thread as the cache holds it (discord.py keeps active threads only, updated by THREAD_UPDATE), else
+    as the interaction showed it when it came (an archived one, perhaps reopened since)."""
+    guild = interaction.guild or bot_of(interaction).get_guild(interaction.guild_id or 0)
+    cached = guild.get_thread(channel_id) if guild is not None else None
+    if cached is not None:
+        return cached
     if interaction.channel_id == channel_id and isinstance(interaction.channel, discord.Thread):
         return interaction.channel
-    guild = interaction.guild or bot_of(interaction).get_guild(interaction.guild_id or 0)
-    return guild.get_thread(channel_id) if guild is not None else None
+    return None
 
 
 def _may_reopen(interaction: discord.Interaction[Any], channel_id: int, thread: discord.Thread | None) -> bool:

@@ -181,3 +181,14 @@ async def test_the_bot_starts_threads_over_rest_with_the_rights_each_needs(emu: 
     status, body = await api(emu, "POST", f"/channels/{forum.id}/threads", json={"name": "Session 4"})
     assert (status, body["code"]) == (400, 50035)  # a post needs its first message
     emu.clear_refusals()
+
+
+def test_an_interactions_public_answer_in_an_archived_thread_unarchives_it(emu: Emulator, world: World) -> None:
+    """webhooks.InteractionWebhooks._new_message calls it for every public answer and follow-up."""
+    thread = emu.add_thread(world.combat, "The ambush", owner=world.gm, members=[emu.bot])
+    locked = emu.add_thread(world.combat, "Closed", owner=world.gm, members=[emu.bot])
+    emu.advance_clock(24 * 3600)
+    emu.set_thread(locked, locked=True)
+    emu.state.answer_in_thread(thread)
+    emu.state.answer_in_thread(locked)
+    assert not thread.archived and locked.archived
