@@ -110,6 +110,6 @@ PROFILE = SystemProfile(
     healing_next="healed after {weeks} more weeks of rest (the Healing Rate each week, oldest wound first)",
     secret_fields=frozenset({
         "face", "total", "target", "modifiers", "hit_points", "amount", "fall_damage", "damage_taken",
-        "damage_rolled", "armour", "size",
+        "damage_rolled", "armour", "size", "healed", "lost", "harmed",
     }),
 )

@@ -15,6 +15,7 @@ from bot.services.projection import project, project_encounter
 from bot.services.results import ActionReport, CombatantView, EncounterView, EventView, InitiativeRoll
 from bot.services.viewer import Seat, Viewer, viewer_of
 from bot.ui import action_embeds, encounter_embeds
+from rules.pendragon.outcomes import FirstAidOutcome, RestOutcome
 
 FIXTURES = Path(__file__).parents[1] / "bot" / "fixtures"
 GM = Viewer(Seat.GM, secret_rolls=True, user_id=1)
@@ -219,3 +220,19 @@ def test_the_gm_gets_the_figures_a_secret_decisions_public_line_left_out() -> No
                                 resolution={"rolls": [], "outcome": decided["outcome"]}, pending=(), unused_dice={},
                                 encounter=None, event_id=12, secret=True)
     assert not nothing_kept.hides  # no figure behind an ars-harn decision: no second message for the GM
+
+
+def test_a_pendragon_npcs_rest_and_treatment_tell_the_channel_no_hit_points() -> None:
+    """Before: "Morgan rests 1 week: heals 0 hit points, loses 3 to deterioration" in the channel (the planted
+    harness's dump): the NPC's hit points, which the table keeps behind the screen."""
+    rest = RestOutcome(weeks=1, weeks_counted=1, healed=0, lost=3, chirurgery_needed=True, hit_points=103,
+                       wounds_left=1)
+    aid = FirstAidOutcome(healed=4, hit_points=110)
+    for action, outcome, gone in (("rest", rest, ("hit point", "loses", "103")), ("first_aid", aid, ("4", "110"))):
+        report = ActionReport(system="pendragon", action=action, actor_name="Morgan", target_name=None,
+                              resolution={"rolls": [], "outcome": outcome.to_dict()}, pending=(), unused_dice={},
+                              encounter=None, event_id=9, secret=True, record=outcome)
+        public = json.dumps(action_embeds.action(report).to_dict(), ensure_ascii=False)
+        assert "Morgan" in public and not any(figure in public.replace("#9", "") for figure in gone), public
+        whole = json.dumps(action_embeds.report_details(report).to_dict(), ensure_ascii=False)
+        assert all(figure in whole for figure in gone if figure != "loses"), whole

@@ -356,6 +356,12 @@ def _fall_roll(out: FallOutcome, names: Names) -> OutcomeText:
 # -- care -----------------------------------------------------------------------------------------------------
 
 
+def _figures_left_out(out: FirstAidOutcome | ChirurgeryOutcome | RestOutcome) -> bool:
+    """The projection left this care's figures out (an NPC's, behind the screen: the profile's secret fields): the
+    engine always gives the hit points after it, so none here, and nothing healed or lost, is a record without them."""
+    return out.hit_points is None and not out.healed and not getattr(out, "lost", 0) and not getattr(out, "harmed", 0)
+
+
 def _treatment(out: FirstAidOutcome | ChirurgeryOutcome, names: Names) -> OutcomeText:
     patient, healer = names[0], names[1] if names[1] != names[0] else None
     chirurgery = isinstance(out, ChirurgeryOutcome)
@@ -365,8 +371,10 @@ def _treatment(out: FirstAidOutcome | ChirurgeryOutcome, names: Names) -> Outcom
     change = f"heals **{out.healed}** hit point{'s' if out.healed != 1 else ''}" if out.healed else "heals nothing"
     if harmed:
         change = f"**worsens the wound by {harmed}**"
+    if _figures_left_out(out):  # an NPC's treatment behind the screen: what its hit points did is the GM's
+        change = ""
     headline = f"{what} for **{patient}**" + (f" by {healer}" if healer else "") + \
-        f": {human(out.roll.result) if out.roll.result else 'done'}, {change}."
+        f": {human(out.roll.result) if out.roll.result else 'done'}" + (f", {change}." if change else ".")
     if isinstance(out, ChirurgeryOutcome):
         # a week of chirurgery ends the need only once the patient is out of danger: say which
         headline += " More chirurgery is needed (another week: /heal method:chirurgy)." \
@@ -385,9 +393,12 @@ _REST_STOPPED = {"healed": "every wound has healed", "dying": "the patient is dy
 def _rest(out: RestOutcome, names: Names) -> OutcomeText:
     who = names[0]
     weeks, healed, lost = out.weeks_counted, out.healed, out.lost
-    headline = f"**{who}** rests {weeks} week{'s' if weeks != 1 else ''}: heals {healed} hit point" \
-               f"{'s' if healed != 1 else ''}" + (f", **loses {lost}** to deterioration (a chirurgeon is needed: "
-                                                   "/heal method:chirurgy)" if lost else "") + "."
+    headline = f"**{who}** rests {weeks} week{'s' if weeks != 1 else ''}"
+    if _figures_left_out(out):  # an NPC's rest behind the screen: what its hit points did is the GM's
+        headline += " (a chirurgeon is needed: /heal method:chirurgy)." if out.chirurgery_needed else "."
+    else:
+        deteriorates = f", **loses {lost}** to deterioration (a chirurgeon is needed: /heal method:chirurgy)"
+        headline += f": heals {healed} hit point{'s' if healed != 1 else ''}" + (deteriorates if lost else "") + "."
     stopped = _REST_STOPPED.get(str(out.stopped))
     if stopped and out.weeks > weeks:
         headline += f" The rest stopped after {weeks} of {out.weeks} weeks: {stopped}."
