@@ -22,9 +22,11 @@ _BAD = object()  # a stored value that does not fit its field: the field keeps i
 # Field metadata: ``field(default_factory=GoalRoll, metadata=FLAT)`` stores a nested record flat (its keys sit
 # beside the parent's: a goal roll inside an attack); ``field(default="", metadata=stored_as("from"))`` stores a
 # field under another key than its name (``from``, which Python keeps for itself); ``OMIT_NONE``: the key is
-# left out while the field is None (a key the old shape had only sometimes).
+# left out while the field is None (a key the old shape had only sometimes); ``OMIT_EMPTY``: left out while it is
+# false or empty (a flag or a mapping the old shape wrote only when set).
 FLAT: Mapping[str, Any] = {"flat": True}
 OMIT_NONE: Mapping[str, Any] = {"omit_none": True}
+OMIT_EMPTY: Mapping[str, Any] = {"omit_empty": True}
 
 
 def stored_as(key: str) -> Mapping[str, Any]:
@@ -41,9 +43,9 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, key, flat, omit_none in _plan(type(self)):
+        for name, key, flat, omit_none, omit_empty in _plan(type(self)):
             value = _dump(getattr(self, name))
-            if value is None and omit_none:
+            if (value is None and omit_none) or (omit_empty and not value):
                 continue
             if flat:
                 out.update(value)
@@ -144,15 +146,17 @@ class UnknownOutcome(Outcome):
 # -- the tolerant reader's type walk ------------------------------------------------------------------
 
 _HINTS: dict[type, dict[str, Any]] = {}
-# each record type's fields as to_dict writes them: name, stored key, flat, omitted while None (read once a type)
-_PLANS: dict[type, tuple[tuple[str, str, bool, bool], ...]] = {}
+# each record type's fields as to_dict writes them: name, stored key, flat, omitted while None, omitted while
+# empty (read once a type)
+_PLANS: dict[type, tuple[tuple[str, str, bool, bool, bool], ...]] = {}
 
 
-def _plan(cls: type) -> tuple[tuple[str, str, bool, bool], ...]:
+def _plan(cls: type) -> tuple[tuple[str, str, bool, bool, bool], ...]:
     plan = _PLANS.get(cls)
     if plan is None:
         plan = _PLANS[cls] = tuple((f.name, f.metadata.get("key", f.name), bool(f.metadata.get("flat")),
-                                    bool(f.metadata.get("omit_none"))) for f in fields(cls))
+                                    bool(f.metadata.get("omit_none")), bool(f.metadata.get("omit_empty")))
+                                   for f in fields(cls))
     return plan
 
 

@@ -13,6 +13,7 @@ from bot.db.models import Character, Combatant, Encounter, Event, PendingDecisio
 from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
 from bot.services.dice_option import DiceSide, side_dice, split_key
+from bot.services.event_records import ActionEvent, EventRecord, StoredRoll, WayOut
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
 from bot.services.results import SPENT, ActionReport, DefenseAnswer, WayOutView
 from bot.services.retries import refuse_a_retry
@@ -29,30 +30,32 @@ from rules.model import Engine, Scenario
 from rules.outcome import Outcome
 
 
-def _event_values(rt: Runtime, actor: Actor, kind: str, payload: dict[str, Any], before: dict[str, Any] | None,
+def _event_values(rt: Runtime, actor: Actor, kind: str, logged: EventRecord, before: dict[str, Any] | None,
                   encounter: Encounter | int | None) -> dict[str, Any]:
     encounter_id = encounter.id if isinstance(encounter, Encounter) else encounter
     return dict(guild_id=actor.guild_id, channel_id=actor.channel_id, encounter_id=encounter_id,
-                user_id=actor.user_id, user_name=actor.user_name[:100], kind=kind, payload=payload, before=before,
+                user_id=actor.user_id, user_name=actor.user_name[:100], kind=kind, payload=logged.to_dict(),
+                before=before,
                 created_at=rt.clock(), interaction_id=actor.interaction_id, answered=actor.interaction_id is None)
 
 
-def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
+def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, logged: EventRecord,
                  before: dict[str, Any] | None, encounter: Encounter | int | None) -> Event:
-    """Log an event; ``before`` is its undo record (bot/services/undo_record.py), None if /undo skips it.
+    """Log an event: its typed record (bot/services/event_records.py, event_kinds.py), stored as ``to_dict``
+    writes it. ``before`` is its undo record (bot/services/undo_record.py), None if /undo skips it.
     ``encounter``: the encounter (or its id) whose /undo may take it back."""
-    event = Event(**_event_values(rt, actor, kind, payload, before, encounter))
+    event = Event(**_event_values(rt, actor, kind, logged, before, encounter))
     session.add(event)
     if actor.interaction_id is not None:
         rt.answers.recorded(actor.interaction_id)
     return event
 
 
-async def insert_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, payload: dict[str, Any],
+async def insert_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, logged: EventRecord,
                        before: dict[str, Any] | None, encounter: Encounter | None) -> int:
     """``record_event``'s row, inserted at once by a Core statement: its id (an action's event, whose ORM object
     nothing needs)."""
-    event_id = await repo.insert_event(session, _event_values(rt, actor, kind, payload, before, encounter))
+    event_id = await repo.insert_event(session, _event_values(rt, actor, kind, logged, before, encounter))
     if actor.interaction_id is not None:
         rt.answers.recorded(actor.interaction_id)
     return event_id
@@ -73,7 +76,6 @@ class ActionCall:
     actor_character: Character
     target: Character | None = None
     dice_text: str | None = None
-    extra_payload: Mapping[str, Any] | None = None
     dice_label: str | None = None  # the label bare faces in ``dice_text`` belong to (a roll the GM makes)
     out_of_turn: str | None = None  # whose turn it was, when the actor acts out of it (turns: warn)
     # the combatant whose action for the round this spends, and on what (``attack``, ``recover:prone``): kept in
@@ -166,23 +168,22 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     await _save(rt, session, writes)
 
     unused = dice.unused()
-    payload: dict[str, Any] = {
-        "system": system, "action": dict(call.action), "actor": call.actor_character.name,
-        "target": call.target.name if call.target is not None else None,
-        "rolls": resolution.get("rolls", []), "outcome": resolution.get("outcome", {}),
-        "unused_dice": unused, **(call.extra_payload or {}),
-    }
-    if forced:
-        payload["typed_dice"] = forced
     # a player's action on an NPC there: the NPC's totals are the GM's (its Details shows a player the actor's)
     target_secret = bool(guild is not None and guild.secret_rolls and call.target is not None and call.target.npc
                          and not secret)
-    if secret:
-        payload["secret"] = True
-    elif target_secret:
-        payload["target_secret"] = True
+    stored = ActionEvent(
+        system=system, action=dict(call.action), actor=call.actor_character.name,
+        target=call.target.name if call.target is not None else None,
+        rolls=tuple(StoredRoll.from_dict(roll.to_dict()) for roll in resolved.rolls), outcome=resolved.outcome,
+        unused_dice={key: tuple(faces) for key, faces in unused.items()},
+        typed_dice={key: tuple(faces) for key, faces in forced.items()}, secret=secret,
+        target_secret=target_secret,
+        decision_id=call.decided.id if call.decided is not None else None,
+        kind=call.decided.kind if call.decided is not None else None,
+        way_out=(WayOut(call.way_out.condition, call.way_out.cost, call.way_out.weapon)
+                 if call.way_out is not None else None))
     record = changes.record()
-    event_id = await insert_event(rt, session, actor, call.kind, payload, record.to_json(), encounter)
+    event_id = await insert_event(rt, session, actor, call.kind, stored, record.to_json(), encounter)
     before = changes.sheets_before()
     # What is left goes in one flush (the decisions, a declaration): the open rolls are read without flushing
     # first (sync_roll_decisions counts in what is not flushed yet).

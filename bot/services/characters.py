@@ -16,6 +16,7 @@ from bot.errors import ConfirmDrop, NotFound, PermissionDenied, UserError
 from bot.services import access, import_keep
 from bot.services.actions import record_event
 from bot.services.actor import Actor
+from bot.services.event_records import EditEvent
 from bot.services.projection import answered_privately, project_character
 from bot.services.results import CharacterBrief, CharacterView, ItemKind, SheetEdit
 from bot.services.rulings import channel_system
@@ -156,15 +157,15 @@ class CharacterService:
             import_keep.weigh, row.sheet, copy.deepcopy(sheet), profile.recorded_fields if profile else (),
             check, lambda s: engine.summarize(s, catalog))
         if not dropped:
-            return await self._save(session, actor, row, copy.deepcopy(sheet), {"imported": filename},
+            return await self._save(session, actor, row, copy.deepcopy(sheet), EditEvent(imported=filename),
                                     source=filename)
         if not (await access.viewer_in(session, actor)).is_gm:
-            view = await self._save(session, actor, row, kept, {"imported": filename, "kept_recorded": True},
+            view = await self._save(session, actor, row, kept, EditEvent(imported=filename, kept_recorded=True),
                                     source=filename)
             return replace(view, kept=dropped)
         if not drop_recorded:
             raise ConfirmDrop(row.name, dropped)
-        return await self._save(session, actor, row, copy.deepcopy(sheet), {"imported": filename},
+        return await self._save(session, actor, row, copy.deepcopy(sheet), EditEvent(imported=filename),
                                 source=filename)
 
     async def guide(self, actor: Actor) -> SheetGuide:
@@ -221,7 +222,7 @@ class CharacterService:
             typed = typed_for(get_path(sheet, stat), value, stat.strip())
             set_path(sheet, stat, typed)
             changed = sheet != row.sheet
-            view = await self._save(session, actor, row, sheet, {"stat": stat.strip(), "value": typed})
+            view = await self._save(session, actor, row, sheet, EditEvent(stat=stat.strip(), value=typed))
             edit = SheetEdit("stat", field=stat.strip(), value=typed, changed=changed, sheet_private=True)
             return await _with_edit(session, actor, view, edit)
 
@@ -245,7 +246,7 @@ class CharacterService:
                                    catalog).attacker
             sheet = dict(after) if after is not None else copy.deepcopy(row.sheet)
             changed = sheet != row.sheet
-            view = await self._save(session, actor, row, sheet, {"condition": wanted, "set": on})
+            view = await self._save(session, actor, row, sheet, EditEvent(condition=wanted, set=on))
             edit = SheetEdit("condition", field=wanted, value=on, changed=changed)
             return await _with_edit(session, actor, view, edit)
 
@@ -263,7 +264,7 @@ class CharacterService:
             entry = canonical(item, known, "weapon" if kind == "weapon" else "armour piece")
             sheet = copy.deepcopy(row.sheet)
             sheet.setdefault(key, []).append(entry)
-            view = await self._save(session, actor, row, sheet, {"added": entry, "kind": kind})
+            view = await self._save(session, actor, row, sheet, EditEvent(added=entry, kind=kind))
             return await _with_edit(session, actor, view, SheetEdit("added", field=entry, item_kind=kind))
 
         return await self._rt.transact(None, work)
@@ -293,7 +294,7 @@ class CharacterService:
                 sheet = dict(after) if after is not None else sheet
             else:
                 del entries[index]
-            view = await self._save(session, actor, row, sheet, {"removed": label, "kind": kind})
+            view = await self._save(session, actor, row, sheet, EditEvent(removed=label, kind=kind))
             return await _with_edit(session, actor, view, SheetEdit("removed", field=label, item_kind=kind))
 
         return await self._rt.transact(None, work)
@@ -415,7 +416,7 @@ class CharacterService:
         return character_view(self._rt, row, catalog)
 
     async def _save(self, session: AsyncSession, actor: Actor, row: Character, sheet: dict[str, Any],
-                    change: dict[str, Any], source: str = "") -> CharacterView:
+                    change: EditEvent, source: str = "") -> CharacterView:
         """Save an owner's edit and log it as an "edit" event with its undo record; in a channel with an
         encounter, that encounter's /undo can take it back."""
         catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
@@ -427,7 +428,7 @@ class CharacterService:
         row.updated_at = self._rt.clock()
         record = changes.record()
         if record.sheets:
-            record_event(self._rt, session, actor, "edit", {"character": row.name, **change, "npc": row.npc},
+            record_event(self._rt, session, actor, "edit", replace(change, character=row.name, npc=row.npc),
                          record.to_json(),
                          await repo.active_encounter_id(session, actor.channel_id))
         await session.flush()

@@ -262,8 +262,6 @@ class CombatService:
             kind = "ready" if way.weapon is not None else "recover"
             action = dict(way.action) if hand is None else {**way.action, "hand": hand}
             call = ActionCall(kind, action, row, None, dice_text,
-                              extra_payload={"way_out": {"condition": way.condition, "cost": way.cost,
-                                                         "weapon": way.weapon}},
                               out_of_turn=out_of_turn,
                               way_out=WayOutView(way.condition, way.cost, way.weapon, encounter is not None))
             if combatant is not None and encounter is not None and way.cost == "action":  # it takes the round
@@ -359,18 +357,17 @@ class CombatService:
             raise NotFound(f"{decision.who} no longer exists")
         decision.choice = picked
         decision.decided_by = actor.user_id
-        extra = {"decision_id": decision.id, "kind": decision.kind}
         if is_roll_kind(decision.kind):
             if picked == DICE and not (value or "").strip():
                 raise UserError("type the faces you rolled, e.g. shock=7")
             owed = parse_kind(decision.kind)
             action = roll_action(character.system, owed)
             call = ActionCall(str(action["type"]), action, character, None, value if picked == DICE else None,
-                              extra_payload=extra, dice_label=owed.roll, decided=decision, moot_before=moot_before)
+                              dice_label=owed.roll, decided=decision, moot_before=moot_before)
         else:
             action = gm_decide_action(character.system, decision.kind, picked)
             action.update(decision_value(decision.kind, picked, value))
-            call = ActionCall("gm_decide", action, character, None, None, extra_payload=extra, decided=decision,
+            call = ActionCall("gm_decide", action, character, None, None, decided=decision,
                               moot_before=moot_before)
         return await run_action(self._rt, session, self._in_channel(actor, decision.channel_id), call, encounter)
 

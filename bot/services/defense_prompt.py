@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +24,7 @@ from bot.services import access
 from bot.services.actions import ActionCall, combatant_named, dice_sides, record_event
 from bot.services.actor import Actor
 from bot.services.dice_option import side_dice
+from bot.services.event_kinds import Answered, DefensePromptEvent
 from bot.services.results import DefensePrompt
 from bot.services.rulings import effective_rulings, scenario_rulings, stored_rulings
 from bot.services.runtime import Runtime
@@ -60,11 +62,12 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
         return None  # the attack is refused (a stunned attacker, a weapon not in hand): it says why itself
     if "attack" in forced and tried.get("defense_from") is None:
         return None  # the attack roll typed misses: nothing to defend against
-    payload = {"attacker_id": call.actor_character.id, "attacker": call.actor_character.name,
-               "target_id": target.id, "target": target.name, "action": dict(call.action), "dice": call.dice_text,
-               "out_of_turn": call.out_of_turn, "encounter_id": encounter.id, "asked_by": actor.user_id,
-               "asked_by_name": actor.user_name, "fallback": str(rulings.get("unnamed_defense") or NONE)}
-    event = record_event(rt, session, actor, KIND, payload, None, None)
+    waiting = DefensePromptEvent(
+        attacker_id=call.actor_character.id, attacker=call.actor_character.name, target_id=target.id,
+        target=target.name, action=dict(call.action), dice=call.dice_text, out_of_turn=call.out_of_turn,
+        encounter_id=encounter.id, asked_by=actor.user_id, asked_by_name=actor.user_name,
+        fallback=str(rulings.get("unnamed_defense") or NONE))
+    event = record_event(rt, session, actor, KIND, waiting, None, None)
     await session.flush()
     return view_of(rt, event, catalog, target)
 
@@ -85,17 +88,12 @@ def _tried(engine: Engine, catalog: Any, call: ActionCall, forced: Mapping[str, 
 
 
 def view_of(rt: Runtime, event: Event, catalog: Any, target: Character) -> DefensePrompt:
-    payload = event.payload
+    waiting = DefensePromptEvent.from_dict(event.payload)
     names = getattr(catalog, "defense_names", None)
     choices = (*(names() if callable(names) else ("dodge",)), NONE)
-    return DefensePrompt(event_id=event.id, attacker=str(payload["attacker"]), target=target.name,
-                         weapon=_text(payload["action"], "weapon"), owner_id=target.owner_id, choices=choices,
-                         seconds=rt.defense_prompt_seconds, fallback=str(payload.get("fallback") or NONE))
-
-
-def _text(action: Any, key: str) -> str | None:
-    value = action.get(key) if isinstance(action, Mapping) else None
-    return value if isinstance(value, str) else None
+    return DefensePrompt(event_id=event.id, attacker=waiting.attacker, target=target.name, weapon=waiting.weapon,
+                         owner_id=target.owner_id, choices=choices, seconds=rt.defense_prompt_seconds,
+                         fallback=waiting.fallback or NONE)
 
 
 async def waiting_attack(rt: Runtime, session: AsyncSession, actor: Actor, event_id: int, choice: str | None
@@ -107,21 +105,23 @@ async def waiting_attack(rt: Runtime, session: AsyncSession, actor: Actor, event
     event = await session.get(Event, event_id, with_for_update=True)
     if event is None or event.guild_id != actor.guild_id or event.kind != KIND:
         raise NotFound("that attack no longer waits")
-    payload = dict(event.payload)
-    if payload.get("answer"):
-        done = "the time ran out" if payload["answer"] == TIMEOUT else f"the defence was {payload['answer']}"
+    waiting = DefensePromptEvent.from_dict(event.payload)
+    answer = waiting.answered.answer
+    if answer:
+        done = "the time ran out" if answer == TIMEOUT else f"the defence was {answer}"
         raise Conflict(f"that attack was already made ({done})")
-    attacker = await session.get(Character, int(payload["attacker_id"]), with_for_update=True)
-    target = await session.get(Character, int(payload["target_id"]), with_for_update=True)
+    attacker = (await session.get(Character, waiting.attacker_id, with_for_update=True)
+                if waiting.attacker_id is not None else None)
+    target = (await session.get(Character, waiting.target_id, with_for_update=True)
+              if waiting.target_id is not None else None)
     encounter = await repo.active_encounter(session, event.channel_id, for_update=True)
-    if (attacker is None or target is None or encounter is None or encounter.id != payload.get("encounter_id")
+    if (attacker is None or target is None or encounter is None or encounter.id != waiting.encounter_id
             or combatant_named(encounter, attacker.name) is None or combatant_named(encounter, target.name) is None):
-        payload["answer"] = "void"
-        event.payload = payload
+        event.payload = replace(waiting, answered=Answered("void")).to_dict()
         raise NotFound("that attack no longer waits: the fight, or one of them, is gone")
     catalog = await rt.catalog_for(session, actor.guild_id, encounter.system)
     prompt = view_of(rt, event, catalog, target)
-    action = dict(payload["action"])
+    action = dict(waiting.action)
     if choice is None:
         by = TIMEOUT
     else:
@@ -130,12 +130,11 @@ async def waiting_attack(rt: Runtime, session: AsyncSession, actor: Actor, event
         await access.require_control(session, actor, target, "choose their defence")
         by = "player" if target.owner_id == actor.user_id else "gm"
         action["defense"] = choice
-    payload.update(answer=TIMEOUT if choice is None else choice, answered_by=actor.user_id)
-    event.payload = payload
-    declared = Actor(guild_id=event.guild_id, channel_id=event.channel_id, user_id=int(payload["asked_by"]),
-                     user_name=str(payload.get("asked_by_name") or "?"), interaction_id=actor.interaction_id)
-    call = ActionCall("attack", action, attacker, target, payload.get("dice"),
-                      out_of_turn=payload.get("out_of_turn"))
+    event.payload = replace(waiting, answered=Answered(TIMEOUT if choice is None else choice,
+                                                       actor.user_id)).to_dict()
+    declared = Actor(guild_id=event.guild_id, channel_id=event.channel_id, user_id=waiting.asked_by or 0,
+                     user_name=waiting.asked_by_name or "?", interaction_id=actor.interaction_id)
+    call = ActionCall("attack", action, attacker, target, waiting.dice, out_of_turn=waiting.out_of_turn)
     attacking = combatant_named(encounter, attacker.name)
     if attacking is not None:  # the attack spends the attacker's action for the round when it is made
         call.spends = (attacking, "attack")

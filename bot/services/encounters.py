@@ -16,6 +16,20 @@ from bot.services.actions import record_event, require_combatant, touch
 from bot.services.actor import Actor
 from bot.services.characters import load_character
 from bot.services.encounter_cache import LENT, OWNER, EncounterCache, Entry, attach
+from bot.services.event_kinds import (
+    AddNpcsEvent,
+    DeclareEvent,
+    DelayEvent,
+    EndEvent,
+    InitiativeEvent,
+    InitiativeResult,
+    JoinEvent,
+    LeaveEvent,
+    NextTurnEvent,
+    OrderEvent,
+    PassedTurn,
+    StartEvent,
+)
 from bot.services.results import SPENT, EncounterView, FightEnded, InitiativeRoll, NpcsCleared, SkippedTurn
 from bot.services.rulings import channel_system, scenario_rulings
 from bot.services.runtime import Runtime
@@ -104,7 +118,7 @@ class EncounterService:
             session.add(encounter)
             await session.flush()
             await _lend(session, encounter)  # the first /encounter npcs or add finds it in memory
-            record_event(self._rt, session, actor, "start", {"system": encounter.system}, None, encounter)
+            record_event(self._rt, session, actor, "start", StartEvent(encounter.system), None, encounter)
             return await self._saved(session, encounter)
 
         return await self._rt.transact(actor.channel_id, work)
@@ -118,7 +132,7 @@ class EncounterService:
             await access.require_control(session, actor, character, "add them to the encounter")
             changes = ChangeRecorder.of([], encounter)
             self._join(encounter, character)
-            record_event(self._rt, session, actor, "join", {"names": [character.name]}, changes.record().to_json(),
+            record_event(self._rt, session, actor, "join", JoinEvent((character.name,)), changes.record().to_json(),
                          encounter)
             return replace(await self._saved(session, encounter), joined=(character.name,))
 
@@ -156,8 +170,8 @@ class EncounterService:
             for row in created:
                 self._join(encounter, row)
             shown = template_name(key, templates[key])
-            record_event(self._rt, session, actor, "add_npcs", {"template": key, "template_name": shown,
-                                                                "names": names},
+            record_event(self._rt, session, actor, "add_npcs",
+                         AddNpcsEvent(names=tuple(names), template=key, template_name=shown),
                          changes.record(created=[row.id for row in created]).to_json(), encounter)
             return replace(await self._saved(session, encounter), npcs_added=tuple(names), npc_kind=shown)
 
@@ -181,7 +195,7 @@ class EncounterService:
                 encounter.turn %= len(encounter.order)
             else:
                 encounter.turn = 0
-            record_event(self._rt, session, actor, "leave", {"names": [combatant.character.name]},
+            record_event(self._rt, session, actor, "leave", LeaveEvent((combatant.character.name,)),
                          changes.record().to_json(), encounter)
             made_here = combatant.character.npc and combatant.character.encounter_id == encounter.id
             return replace(await self._saved(session, encounter),
@@ -252,8 +266,8 @@ class EncounterService:
             encounter.turn = 0
             skipped, stalled = await self._pass_over(session, encounter)
             record_event(self._rt, session, actor, "initiative",
-                         {"results": [{"name": r.name, "initiative": r.total, "faces": list(r.faces),
-                                       "typed": r.typed} for r in results]},
+                         InitiativeEvent(tuple(InitiativeResult(r.name, r.total, tuple(r.faces), r.typed)
+                                               for r in results)),
                          changes.record().to_json(), encounter)
             return replace(await self._saved(session, encounter), initiative_rolls=tuple(results),
                            skipped=skipped, stalled=stalled)
@@ -281,7 +295,9 @@ class EncounterService:
             changes = ChangeRecorder.of([], encounter)
             combatant.declaration = {**combatant.declaration, **declaration}
             touch(self._rt, encounter)
-            record_event(self._rt, session, actor, "declare", {"name": combatant.character.name, **declaration},
+            record_event(self._rt, session, actor, "declare",
+                         DeclareEvent(combatant.character.name, aspect=declaration.get("aspect"),
+                                      aim=declaration.get("aim"), target=declaration.get("target")),
                          changes.record().to_json(), encounter)
             return await self._saved(session, encounter)
 
@@ -299,13 +315,13 @@ class EncounterService:
             current = ordered_combatants(encounter)[encounter.turn % len(encounter.combatants)]
             await access.require_control(session, actor, current.character, "end their turn")
             changes = ChangeRecorder.of([c.character for c in encounter.combatants], encounter)
-            ended = {"ended": current.character.name, "ended_round": encounter.round}  # the turn that ends, for /log
+            ended, ended_round = current.character.name, encounter.round  # the turn that ends, for /log
             self._advance(encounter)
             skipped, stalled = await self._pass_over(session, encounter)
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "next_turn",
-                         {"round": encounter.round, "turn": encounter.turn, **ended,
-                          "skipped": [{"name": s.name, "why": s.words} for s in skipped]},
+                         NextTurnEvent(round=encounter.round, turn=encounter.turn, ended=ended,
+                                       ended_round=ended_round, skipped=_skipped(skipped)),
                          changes.record().to_json(), encounter)
             return replace(await self._saved(session, encounter), skipped=skipped, stalled=stalled)
 
@@ -398,7 +414,8 @@ class EncounterService:
             elif current is not None:
                 encounter.turn = new.index(current)
             touch(self._rt, encounter)
-            record_event(self._rt, session, actor, "order", {"moved": moved}, changes.record().to_json(), encounter)
+            record_event(self._rt, session, actor, "order", OrderEvent(tuple(moved)), changes.record().to_json(),
+                         encounter)
             return replace(await self._saved(session, encounter), moved=tuple(moved), round_restarted=unbegun,
                            skipped=skipped, stalled=stalled)
 
@@ -437,8 +454,7 @@ class EncounterService:
             skipped, stalled = await self._pass_over(session, encounter)
             touch(self._rt, encounter)
             record_event(self._rt, session, actor, "delay",
-                         {"name": current.character.name, "after": target.character.name,
-                          "skipped": [{"name": s.name, "why": s.words} for s in skipped]},
+                         DelayEvent(current.character.name, target.character.name, _skipped(skipped)),
                          changes.record().to_json(), encounter)
             return replace(await self._saved(session, encounter), moved=(current.character.name,),
                            delayed_after=target.character.name, skipped=skipped, stalled=stalled)
@@ -475,7 +491,7 @@ class EncounterService:
             made_here += left
             # kept NPCs still name the encounter that made them: /encounter clear-npcs may clear them later
             removed = [] if keep_npcs else [character.name for character in made_here]
-            record_event(self._rt, session, actor, "end", {"round": encounter.round, "npcs_removed": removed},
+            record_event(self._rt, session, actor, "end", EndEvent(encounter.round, tuple(removed)),
                          None, encounter)
             view = await self._saved(session, encounter)
             for character in made_here:
@@ -630,3 +646,8 @@ async def _secret_npcs(session: AsyncSession, guild_id: int) -> bool:
     """Does the server keep NPC rolls secret (its tracker then leaves out the NPCs' initiative)?"""
     settings = await repo.guild_settings(session, guild_id)
     return bool(settings is not None and settings.secret_rolls)
+
+
+def _skipped(skipped: tuple[SkippedTurn, ...] | list[SkippedTurn]) -> tuple[PassedTurn, ...]:
+    """The turns passed over, as their event stores them."""
+    return tuple(PassedTurn(s.name, s.words) for s in skipped)

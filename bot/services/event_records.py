@@ -5,16 +5,18 @@ Each is a ``rules.outcome.Record``, read from the payload the ``events`` table h
 (``read_event``), tolerantly: a key missing or of the wrong type leaves its field at the default, and keys no
 field names are ignored here (the stored payload is never rewritten). The projection (bot/services/projection.py)
 takes one of these and gives back the same class with what the viewer may not see left out or ``Hidden``.
-The typed-events work types the other kinds (start, join, next_turn ...) in the same way.
+The other kinds (start, join, next_turn, a treatment offer, a defence prompt ...) have their records in
+bot/services/event_kinds.py, and ``read_event`` reads every kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
-from rules.outcome import OMIT_NONE, Outcome, Record, UnknownOutcome
+from bot.services.event_kinds import LoggedEvent, action_type, read_logged
+from rules.outcome import OMIT_EMPTY, OMIT_NONE, Outcome, Record, UnknownOutcome
 from rules.registry import read_outcome
 
 
@@ -57,6 +59,15 @@ class StoredRoll(Record):
 
 
 @dataclass(frozen=True)
+class WayOut(Record):
+    """What a /recover or /ready ended (a condition, or a weapon out of hand) and what it cost."""
+
+    condition: str = ""
+    cost: str = ""
+    weapon: str | None = None
+
+
+@dataclass(frozen=True)
 class ActionEvent(Record):
     """An engine action (attack, treatment, a roll the GM owed, a GM decision ...): who did it to whom, its
     dice and its outcome record. ``secret``: the actor is an NPC on a server that keeps NPC rolls secret;
@@ -69,15 +80,32 @@ class ActionEvent(Record):
     rolls: tuple[StoredRoll, ...] | Hidden = ()
     outcome: Outcome = field(default_factory=UnknownOutcome)
     unused_dice: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    typed_dice: dict[str, tuple[int, ...]] | Hidden = field(default_factory=dict)
-    secret: bool = False
-    target_secret: bool = False
+    typed_dice: dict[str, tuple[int, ...]] | Hidden = field(default_factory=dict, metadata=OMIT_EMPTY)
+    secret: bool = field(default=False, metadata=OMIT_EMPTY)
+    target_secret: bool = field(default=False, metadata=OMIT_EMPTY)
+    # the GM decision (or owed roll) this action settled, and its kind (``kill``, ``roll:shock``)
+    decision_id: int | None = field(default=None, metadata=OMIT_NONE)
+    kind: str | None = field(default=None, metadata=OMIT_NONE)
+    way_out: WayOut | None = field(default=None, metadata=OMIT_NONE)  # /recover and /ready
+
+    has_details: ClassVar[bool] = True
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         event = super().from_dict(data)
-        stored = data.get("outcome") if isinstance(data, Mapping) else None
-        return replace(event, outcome=read_outcome(event.system, stored if isinstance(stored, Mapping) else {}))
+        if not isinstance(data, Mapping):
+            return event
+        stored = data.get("outcome")
+        event = replace(event, outcome=read_outcome(event.system, stored if isinstance(stored, Mapping) else {}))
+        # older events named the two ``actor_name`` and ``target_name``
+        old = {name: data[key] for name, key in (("actor", "actor_name"), ("target", "target_name"))
+               if not data.get(name) and isinstance(data.get(key), str) and data[key]}
+        return replace(event, **old) if old else event
+
+    @property
+    def action_type(self) -> str | None:
+        """The engine action's type (``attack``, ``kill_roll``), or None if the payload names none."""
+        return action_type(self.action)
 
     @property
     def shown_rolls(self) -> tuple[StoredRoll, ...]:
@@ -86,19 +114,19 @@ class ActionEvent(Record):
 
 
 @dataclass(frozen=True)
-class RollEvent(Record):
+class RollEvent(LoggedEvent):
     """A free-form /roll. ``secret``: rolled for the GM alone (its expression, dice and total are the GM's: a
     projection leaves them out)."""
 
     expression: str | None = field(default=None, metadata=OMIT_NONE)
     total: int | None = field(default=None, metadata=OMIT_NONE)
-    result: str | None = field(default=None, metadata=OMIT_NONE)
+    result: str | None = None  # a test's word (``success``), None for a bare total
     rolls: tuple[StoredRoll, ...] | Hidden = ()
-    secret: bool = False
+    secret: bool = field(default=False, metadata=OMIT_EMPTY)
 
 
 @dataclass(frozen=True)
-class EditEvent(Record):
+class EditEvent(LoggedEvent):
     """An edit of one sheet (/character set-stat, add-item, remove-item, condition, import). ``npc``: the sheet
     is an NPC's (None: stored before the edit said so; the reader then looks the name up)."""
 
@@ -111,31 +139,29 @@ class EditEvent(Record):
     condition: str | None = field(default=None, metadata=OMIT_NONE)
     set: bool | None = field(default=None, metadata=OMIT_NONE)
     imported: str | Hidden | None = field(default=None, metadata=OMIT_NONE)
+    kept_recorded: bool = field(default=False, metadata=OMIT_EMPTY)  # an import over a sheet kept its wounds
     npc: bool | None = field(default=None, metadata=OMIT_NONE)
 
 
-EventRecord = ActionEvent | RollEvent | EditEvent
+EventRecord = ActionEvent | RollEvent | EditEvent | LoggedEvent
 
 
-def read_event(kind: str, payload: Mapping[str, Any]) -> EventRecord | None:
-    """The typed record of a stored event, or None for a kind the GM screen has no secret in (start, join ...)."""
+def read_event(kind: str, payload: Mapping[str, Any]) -> EventRecord:
+    """The typed record of a stored event of any kind: an engine action's (whatever its kind: it holds an
+    outcome), a /roll's, an edit's, or bot/services/event_kinds.py's for the others."""
     if kind == "roll":
         return RollEvent.from_dict(payload)
     if kind == "edit":
         return EditEvent.from_dict(payload)
-    if "outcome" in payload:
+    if isinstance(payload, Mapping) and "outcome" in payload:
         return ActionEvent.from_dict(payload)
-    return None
+    return read_logged(kind, payload)
 
 
 def as_payload(record: EventRecord, stored: Mapping[str, Any]) -> dict[str, Any]:
     """``stored`` with the record's fields written over it, and each field the record leaves out (``OMIT_NONE``,
     a projection's) taken out: the mapping the log's words read."""
-    out = {key: value for key, value in stored.items() if key not in _FIELD_KEYS[type(record)]}
+    names = frozenset(record.__dataclass_fields__)
+    out = {key: value for key, value in stored.items() if key not in names}
     out.update(record.to_dict())
     return out
-
-
-_FIELD_KEYS: dict[type[Record], frozenset[str]] = {
-    cls: frozenset(cls.__dataclass_fields__) for cls in (ActionEvent, RollEvent, EditEvent)
-}

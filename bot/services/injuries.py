@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -14,6 +15,7 @@ from bot.services import access
 from bot.services.actions import ActionCall, clean_options, record_event, require_action, run_action
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown_to
+from bot.services.event_kinds import Answered, TreatmentOfferEvent
 from bot.services.results import ActionReport, CharacterView, PartyView, TreatmentOffer
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
@@ -121,10 +123,10 @@ class InjuryService:
                 await self._require_awake(session, healer)
                 if not await access.controls(session, actor, patient):
                     await self._require_wounded(session, patient)
-                    payload = {"patient_id": patient.id, "patient": patient.name, "healer_id": healer.id,
-                               "healer": healer.name, "method": neutral_method(method), "options": opts,
-                               "dice": dice_text, "system": patient.system}
-                    event = record_event(self._rt, session, actor, "treatment_offer", payload, None, None)
+                    offer = TreatmentOfferEvent(
+                        patient_id=patient.id, patient=patient.name, healer_id=healer.id, healer=healer.name,
+                        method=neutral_method(method), system=patient.system, dice=dice_text, options=opts)
+                    event = record_event(self._rt, session, actor, "treatment_offer", offer, None, None)
                     await session.flush()
                     return TreatmentOffer(event_id=event.id, healer=healer.name, patient=patient.name,
                                           method=neutral_method(method), system=patient.system,
@@ -144,22 +146,25 @@ class InjuryService:
             event = await session.get(Event, event_id, with_for_update=True)
             if event is None or event.guild_id != actor.guild_id or event.kind != "treatment_offer":
                 raise NotFound("that offer no longer exists")
-            offer = dict(event.payload)
-            if offer.get("answer"):
-                raise Conflict(f"that offer was already {offer['answer']}")
-            patient = await session.get(Character, int(offer["patient_id"]), with_for_update=True)
-            healer = await session.get(Character, int(offer["healer_id"]), with_for_update=True)
+            offer = TreatmentOfferEvent.from_dict(event.payload)
+            if offer.answered.answer:
+                raise Conflict(f"that offer was already {offer.answered.answer}")
+            patient = (await session.get(Character, offer.patient_id, with_for_update=True)
+                       if offer.patient_id is not None else None)
+            healer = (await session.get(Character, offer.healer_id, with_for_update=True)
+                      if offer.healer_id is not None else None)
             if patient is None or healer is None:
                 raise NotFound("the healer or the patient no longer exists")
             await access.require_control(session, actor, patient, "answer for them")
-            event.payload = {**offer, "answer": "accepted" if accept else "declined", "answered_by": actor.user_id}
+            answered = Answered("accepted" if accept else "declined", actor.user_id)
+            event.payload = replace(offer, answered=answered).to_dict()
             view = TreatmentOffer(event_id=event.id, healer=healer.name, patient=patient.name,
-                                  method=str(offer["method"]), system=patient.system, owner_id=patient.owner_id,
+                                  method=offer.method, system=patient.system, owner_id=patient.owner_id,
                                   npc=patient.npc)
             if not accept:
                 return view, None
-            report = await self._treat(session, actor, patient, healer, str(offer["method"]),
-                                       dict(offer.get("options") or {}), offer.get("dice"))
+            report = await self._treat(session, actor, patient, healer, offer.method, dict(offer.options),
+                                       offer.dice)
             return view, report
 
         return await self._rt.transact(actor.channel_id, work)

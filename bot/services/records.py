@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,7 +18,7 @@ from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
 from bot.services.event_memo import MEMO
-from bot.services.event_records import ActionEvent, Hidden
+from bot.services.event_records import ActionEvent, EditEvent, Hidden, RollEvent, StoredRoll, as_payload, read_event
 from bot.services.projection import projected
 from bot.services.results import EventView, RollView, event_view
 from bot.services.runtime import Runtime
@@ -54,10 +53,9 @@ class RecordService:
             rolls = [r.to_dict() for r in result.rolls]
             # the roll is logged in the channel's encounter: its id is all it needs (not its combatants' rows)
             encounter_id = await repo.active_encounter_id(session, actor.channel_id)
-            payload = {"expression": expression, "total": result.total, "result": result.result, "rolls": rolls}
-            if secret:
-                payload["secret"] = True
-            event = record_event(self._rt, session, actor, "roll", payload, None, encounter_id)
+            logged = RollEvent(expression=expression, total=result.total, result=result.result,
+                               rolls=tuple(StoredRoll.from_dict(r) for r in rolls), secret=secret)
+            event = record_event(self._rt, session, actor, "roll", logged, None, encounter_id)
             await session.flush()
             guild = await repo.guild_settings(session, actor.guild_id) if secret else None
             return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),
@@ -83,7 +81,7 @@ class RecordService:
 
         async def work(session: AsyncSession) -> EventView:
             row = await session.get(Event, event_id)
-            if row is None or row.guild_id != actor.guild_id or "outcome" not in (row.payload or {}):
+            if row is None or row.guild_id != actor.guild_id or not read_event(row.kind, row.payload).has_details:
                 raise NotFound(f"event #{event_id} has no details here")
             viewer = await viewer_in(session, actor)
             npcs = await _npc_names(session, actor.guild_id, [row], viewer.secret_rolls)
@@ -121,21 +119,22 @@ def _read(row: Event, viewer: Viewer, npcs: frozenset[str]) -> EventView:
 def _looked_up(row: Event, npcs: frozenset[str]) -> tuple[bool, ...]:
     """What ``_logged`` looks up besides the row (the memo's key holds it): for an edit stored before edits said
     so, whether its sheet is an NPC's; for an action, whether its actor and its target are NPCs today."""
-    if row.kind == "edit" and "npc" not in row.payload:
-        return (row.payload.get("character") in npcs,)
-    if "outcome" in row.payload and npcs:
-        actor, target = _who(row.payload)
-        return actor in npcs, target in npcs
+    record = read_event(row.kind, row.payload)
+    if isinstance(record, EditEvent) and record.npc is None:
+        return (record.character in npcs,)
+    if isinstance(record, ActionEvent) and npcs:
+        return record.actor in npcs, record.target in npcs
     return ()
 
 
 def _logged(event: EventView, viewer: Viewer, npcs: frozenset[str]) -> EventView:
     """A log entry as ``viewer`` may read it. An action reads as its public message did (the log repeats the
     channel's line, the GM's included); an edit stored before it said whose sheet it was asks ``npcs``."""
-    if event.kind == "edit" and "npc" not in event.summary:
-        event = replace(event, summary={**event.summary, "npc": event.summary.get("character") in npcs})
+    record = read_event(event.kind, event.summary)
+    if isinstance(record, EditEvent) and record.npc is None:
+        event = replace(event, summary=as_payload(replace(record, npc=record.character in npcs), event.summary))
     event = _secrecy_by_who(event, npcs)
-    if "outcome" in event.summary and viewer.is_gm:
+    if isinstance(record, ActionEvent) and viewer.is_gm:
         viewer = Viewer(Seat.TABLE, viewer.secret_rolls)
     return projected(event, viewer)
 
@@ -146,30 +145,26 @@ def _secrecy_by_who(event: EventView, npcs: frozenset[str]) -> EventView:
     (an event stored before them carries none; one stored with the screen down carries none set). The viewer's
     secret rolls, today's, then decide what is hidden, as for every event. ``npcs``: today's roster's NPCs among
     the names (none asked for with the screen down: nothing would be hidden)."""
-    summary = event.summary
-    if "outcome" not in summary or not npcs:
+    record = read_event(event.kind, event.summary)
+    if not isinstance(record, ActionEvent) or not npcs:
         return event
-    actor, target = _who(summary)
-    secret = bool(summary.get("secret")) or actor in npcs
-    target_secret = bool(summary.get("target_secret")) or (not secret and target in npcs)
-    if secret == bool(summary.get("secret")) and target_secret == bool(summary.get("target_secret")):
+    secret = record.secret or record.actor in npcs
+    target_secret = record.target_secret or (not secret and record.target in npcs)
+    if secret == record.secret and target_secret == record.target_secret:
         return event
-    return replace(event, summary={**summary, "secret": secret, "target_secret": target_secret})
-
-
-def _who(summary: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """An action's actor and target as stored (older events name them ``actor_name`` and ``target_name``)."""
-    actor = summary.get("actor") or summary.get("actor_name")
-    target = summary.get("target") or summary.get("target_name")
-    return (str(actor) if actor else None), (str(target) if target else None)
+    return replace(event, summary={**event.summary, "secret": secret, "target_secret": target_secret})
 
 
 async def _npc_names(session: AsyncSession, guild_id: int, rows: Sequence[Event], secret_rolls: bool) -> frozenset[str]:
     """The NPCs (today's roster) among the characters the events name: an old edit's sheet (an edit now stores
     whether its sheet is an NPC's) and, under today's secret rolls, an action's actor and target."""
-    named = {str(row.payload.get("character")) for row in rows if row.kind == "edit" and "npc" not in row.payload}
-    if secret_rolls:
-        named |= {name for row in rows if "outcome" in (row.payload or {}) for name in _who(row.payload) if name}
+    named: set[str] = set()
+    for row in rows:
+        record = read_event(row.kind, row.payload)
+        if isinstance(record, EditEvent) and record.npc is None:
+            named.add(record.character)
+        elif isinstance(record, ActionEvent) and secret_rolls:
+            named |= {name for name in (record.actor, record.target) if name}
     if not named:
         return frozenset()
     return frozenset(await repo.npc_names(session, guild_id, named))

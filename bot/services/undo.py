@@ -20,6 +20,7 @@ from bot.errors import NotFound, UndoBlocked
 from bot.services.actions import record_event, touch
 from bot.services.actor import Actor
 from bot.services.changes import Blocked, take_back, touches
+from bot.services.event_kinds import UndoEvent
 from bot.services.results import EventView, event_view
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -44,7 +45,7 @@ async def undo_last(rt: Runtime, session: AsyncSession, actor: Actor, encounter:
     closed, reopened = await _reopen_decisions(session, event, record.open_decisions)
     event.undone = True
     touch(rt, encounter)
-    record_event(rt, session, actor, "undo", {"undone_event": event.id, "undone_kind": event.kind}, None, encounter)
+    record_event(rt, session, actor, "undo", UndoEvent(event.id, event.kind), None, encounter)
     await session.flush()
     return replace(event_view(event), closed=tuple(pending_view(row) for row in closed),
                    reopened=tuple(pending_view(row) for row in reopened),

@@ -15,6 +15,7 @@ from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import event_details
 from bot.ui.embed_common import _embed
+from bot.ui.event_lines import record_of
 from bot.ui.record_embeds import event_line
 
 LATE = "late: "
@@ -47,10 +48,8 @@ def late_event_id(title: str | None) -> int | None:
 def late(event: EventView) -> discord.Embed:
     """The event's result, marked late: an action's roll as the services projected it for the channel (an NPC's
     secret one has its dice hidden, and an event read as no action has no roll: their log line)."""
-    summary = event.summary or {}
-    record = event.record
-    if isinstance(record, ActionEvent) and not isinstance(record.rolls, Hidden) and "outcome" in summary \
-            and summary.get("system"):
+    record = record_of(event)
+    if isinstance(record, ActionEvent) and not isinstance(record.rolls, Hidden) and record.system:
         return late_details(event)
     line = event_line(event)
     return limits.fit(_embed(limits.clip(_late_title(event.id), limits.TITLE),

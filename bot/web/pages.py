@@ -20,8 +20,10 @@ from markupsafe import Markup
 
 from bot.errors import UserError
 from bot.services.campaign import LOG_PAGE
+from bot.services.event_kinds import NextTurnEvent
 from bot.services.results import CharacterView, EncounterView, EventView
 from bot.ui import character_embeds, encounter_embeds, pictures, record_embeds, setup_embeds
+from bot.ui.event_lines import record_of
 from bot.web.embeds import Card, card
 from bot.web.http import CSP, SESSION_ID, VIEWER, Problem
 from bot.web.markdown import Names, to_html, to_text
@@ -305,8 +307,9 @@ class WordedLog:
 
 
 def _entry(event: EventView, names: Names) -> Entry:
-    moved = event.summary.get("round") if event.kind == "next_turn" and not event.undone else None
-    return Entry(event.id, log_line(event, names), moved if isinstance(moved, int) else None)
+    record = record_of(event)
+    moved = record.round if isinstance(record, NextTurnEvent) and not event.undone else None
+    return Entry(event.id, log_line(event, names), moved)
 
 
 def by_round(entries: Sequence[Entry]) -> list[Round]:

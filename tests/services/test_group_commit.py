@@ -13,6 +13,7 @@ from bot.db.models import Event
 from bot.errors import UserError
 from bot.services import Actor
 from bot.services.actions import record_event
+from bot.services.event_kinds import UnknownEvent
 
 GUILD = 1000
 
@@ -34,7 +35,7 @@ def logged(services: Any, channel: int, fail: bool = False) -> Any:
     """A command that logs one event in ``channel`` (and then fails, if told)."""
 
     async def work(session: Any) -> int:
-        row = record_event(services.runtime, session, actor(channel), "note", {"channel": channel}, None, None)
+        row = record_event(services.runtime, session, actor(channel), "note", UnknownEvent({"channel": channel}), None, None)
         await session.flush()
         if fail:
             raise UserError(f"channel {channel} changes its mind")
@@ -120,7 +121,7 @@ def counted(services: Any, channel: int, runs: dict[int, int], fail: str | None 
         runs[channel] = runs.get(channel, 0) + 1
         if fail == "refuse":
             raise UserError(f"channel {channel} refuses")
-        row = record_event(services.runtime, session, actor(channel), "note", {"channel": channel}, None, None)
+        row = record_event(services.runtime, session, actor(channel), "note", UnknownEvent({"channel": channel}), None, None)
         if fail == "flush":
             row.kind = None
         await session.flush()
