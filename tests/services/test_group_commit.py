@@ -35,7 +35,8 @@ def logged(services: Any, channel: int, fail: bool = False) -> Any:
     """A command that logs one event in ``channel`` (and then fails, if told)."""
 
     async def work(session: Any) -> int:
-        row = record_event(services.runtime, session, actor(channel), "note", UnknownEvent({"channel": channel}), None, None)
+        note = UnknownEvent({"channel": channel})
+        row = record_event(services.runtime, session, actor(channel), "note", note, None, None)
         await session.flush()
         if fail:
             raise UserError(f"channel {channel} changes its mind")
@@ -121,7 +122,8 @@ def counted(services: Any, channel: int, runs: dict[int, int], fail: str | None 
         runs[channel] = runs.get(channel, 0) + 1
         if fail == "refuse":
             raise UserError(f"channel {channel} refuses")
-        row = record_event(services.runtime, session, actor(channel), "note", UnknownEvent({"channel": channel}), None, None)
+        note = UnknownEvent({"channel": channel})
+        row = record_event(services.runtime, session, actor(channel), "note", note, None, None)
         if fail == "flush":
             row.kind = None
         await session.flush()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.services.actions import record_event
+from bot.services.event_kinds import UnknownEvent
 from bot.services.event_records import ActionEvent, Hidden
 from bot.services.projection import projected
 from bot.services.results import ActionReport, EventView
@@ -32,7 +33,7 @@ async def _stored_blow(services: Any, manager: Any, gm: Any) -> int:
     await services.characters.import_sheet(gm, "bandit.yaml", bandit, npc=True)
 
     async def work(session: Any) -> int:
-        event = record_event(services.runtime, session, gm, "attack", dict(OLD_BLOW), None, None)
+        event = record_event(services.runtime, session, gm, "attack", UnknownEvent(dict(OLD_BLOW)), None, None)
         await session.flush()
         return int(event.id)
 
