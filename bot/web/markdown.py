@@ -29,6 +29,8 @@ _PAIRS = (
 )
 _MENTION = re.compile(r"&lt;(@&amp;|@!?|#)(\d{1,20})&gt;")
 _TIME = re.compile(r"&lt;t:(-?\d{1,12})(?::([tTdDfFR]))?&gt;")
+_ASIDE_MARKS = re.compile("[\ue000\ue001]")  # in text as typed: replaced, so that only ours are placeholders
+_ASIDE = re.compile("\ue000([0-9]+)\ue001")  # a code span set aside
 
 
 @dataclass(frozen=True)
@@ -49,21 +51,22 @@ def _unshift(match: re.Match[str]) -> str:
 
 
 def _inline(text: str, names: Names) -> str:
-    """One line: escape, then the marks, then mentions; code spans keep their contents literal."""
-    text = _ESCAPE.sub(_shift, text)
-    parts = _CODE.split(text)  # even: prose; odd: code span contents
-    out = []
-    for number, part in enumerate(parts):
-        escaped = html.escape(part, quote=True)
-        if number % 2:
-            out.append(f"<code>{_SHIFTED.sub(_unshift, escaped)}</code>")
-            continue
-        for pattern, tag in _PAIRS:
-            escaped = pattern.sub(f"<{tag}>\\1</{tag}>", escaped)
-        escaped = _MENTION.sub(lambda m: _mention(m, names), escaped)
-        escaped = _TIME.sub(_time, escaped)
-        out.append(escaped)
-    return _SHIFTED.sub(_unshift, "".join(out))
+    """One line: escape, then the marks, then mentions; code spans keep their contents literal, and a mark may
+    enclose one (an undone log line: ``~~`#6` ...~~``): each stands aside as a placeholder meanwhile."""
+    text = _ESCAPE.sub(_shift, _ASIDE_MARKS.sub("\ufffd", text))
+    codes: list[str] = []
+
+    def aside(match: re.Match[str]) -> str:
+        codes.append(match.group(1))
+        return f"\ue000{len(codes) - 1}\ue001"
+
+    escaped = html.escape(_CODE.sub(aside, text), quote=True)
+    for pattern, tag in _PAIRS:
+        escaped = pattern.sub(f"<{tag}>\\1</{tag}>", escaped)
+    escaped = _MENTION.sub(lambda m: _mention(m, names), escaped)
+    escaped = _TIME.sub(_time, escaped)
+    escaped = _ASIDE.sub(lambda m: f"<code>{html.escape(codes[int(m.group(1))], quote=True)}</code>", escaped)
+    return _SHIFTED.sub(_unshift, escaped)
 
 
 def _mention(match: re.Match[str], names: Names) -> str:

@@ -79,3 +79,10 @@ def test_marks_mentions_and_lines() -> None:
                     "<br><span class=\"quote\">a quote</span>")
     assert str(to_html("<@9>")) == "@a member"
     assert to_text("**excess\\_doubles** \\<b\\>") == "excess_doubles <b>"
+
+
+def test_a_mark_may_enclose_a_code_span_as_an_undone_log_line_does() -> None:
+    html = str(to_html("~~`#6` 08:04 UTC Bandit 1 attacks Bjorn: **Hit**~~ (undone)"))
+    assert html == "<s><code>#6</code> 08:04 UTC Bandit 1 attacks Bjorn: <strong>Hit</strong></s> (undone)"
+    assert str(to_html("`**not bold**` and *a `b* c`")) == "<code>**not bold**</code> and *a <code>b* c</code>"
+    assert str(to_html("\ue0000\ue001 `x`")) == "\ufffd0\ufffd <code>x</code>"  # our placeholder, typed: text
