@@ -188,9 +188,9 @@ async def test_a_fight_in_another_process_reaches_the_live_pages_here_within_2_s
             await stream.shows("Bandit 1 attacks Bjorn", within=2.0 - (time.monotonic() - acted))
         # The GM's tracker has the bandit's initiative; Alice's stream never had it, nor the table's recording.
         gm_frames, alice_frames = ("".join(data for _, data in stream.frames) for stream in streams)
-        assert "Bandit 1</strong> (initiative 11)" in gm_frames and "Bjorn</strong> (initiative 7)" in alice_frames
-        assert "initiative 11" not in alice_frames
-        assert web.recorder is not None and b"initiative 11" not in web.recorder.of(f"player:{table.alice.user.id}")
+        assert "Bandit 1</strong> (11)" in gm_frames and "Bjorn</strong> (7)" in alice_frames
+        assert "(11)" not in alice_frames
+        assert web.recorder is not None and b"(11)" not in web.recorder.of(f"player:{table.alice.user.id}")
         # Taken back there too: the attack's line, worded before, is worded again as undone here.
         await other.records.undo(gm_actor)
         acted = time.monotonic()
