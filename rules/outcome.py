@@ -83,10 +83,12 @@ class DecisionRequest(Record):
 
 @dataclass(frozen=True)
 class FightEnd(Record):
-    """What the ``end_fight`` action ended on one sheet: states that last a fight, weapons gathered."""
+    """What the ``end_fight`` action ended on one sheet: states that last a fight, weapons gathered; and ``kept``,
+    states of the fight that outlast it and must be said (ars-harn's shock, issue 34, A4)."""
 
     ended: tuple[str, ...] = ()
     gathered: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

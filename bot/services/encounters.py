@@ -607,8 +607,8 @@ class EncounterService:
             if resolution.attacker is not None and resolution.attacker != character.sheet:
                 character.sheet = dict(resolution.attacker)
                 character.updated_at = self._rt.clock()
-            if fight_end is not None and (fight_end.ended or fight_end.gathered):
-                out.append(FightEnded(character.name, fight_end.ended, fight_end.gathered))
+            if fight_end is not None and (fight_end.ended or fight_end.gathered or fight_end.kept):
+                out.append(FightEnded(character.name, fight_end.ended, fight_end.gathered, fight_end.kept))
         return out
 
     @staticmethod

@@ -265,6 +265,7 @@ class FightEnded:
     name: str
     ended: tuple[str, ...]
     gathered: tuple[str, ...]
+    kept: tuple[str, ...] = ()  # states of the fight that outlast it (ars-harn's shock)
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,15 @@ def way_out_headline(system: str, who: str, way: WayOutView) -> str:
     return f"{line} ({cost})." if cost else f"{line}."
 
 
+# what outlasts the fight, and the way out of it (ars-harn's shock: issue 34, A4)
+_KEPT = {"shock": "is still in shock: `/recover condition:shock` rolls to snap out of it, and a rest ends it"}
+
+
 def fight_ended_line(ended: FightEnded) -> str:
-    """``Wulf gets up and picks up the Battleaxe.``"""
+    """``Wulf gets up and picks up the Battleaxe.``; ``Wulf is still in shock: ...``"""
     parts = [_ENDED.get(state, f"is no longer {state_words(state)}") for state in ended.ended]
     if ended.gathered:
         parts.append(f"picks up the {' and the '.join(map(plain, dict.fromkeys(ended.gathered)))}")
-    return f"{plain(ended.name)} {' and '.join(parts)}."
+    said = [f"{plain(ended.name)} {' and '.join(parts)}."] if parts else []
+    said += [f"{plain(ended.name)} {_KEPT.get(state, f'is still {state_words(state)}')}." for state in ended.kept]
+    return " ".join(said)

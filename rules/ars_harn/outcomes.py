@@ -445,7 +445,9 @@ class EndFightOutcome(OneCharacter):
 
     @property
     def fight_end(self) -> FightEnd | None:
-        return FightEnd(ended=self.ended, gathered=self.gathered)
+        # shock is rolled off round by round; it does not end with the fight, and the table is told so
+        return FightEnd(ended=self.ended, gathered=self.gathered,
+                        kept=tuple(c for c in self.conditions if c == "shock"))
 
 
 # -- initiative -----------------------------------------------------------------------------------------------

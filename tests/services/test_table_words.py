@@ -36,3 +36,17 @@ async def test_npcs_named_apart_from_their_template_are_named(services: Any, man
     assert npcs_joined(kind, 1, view.npcs_added) == f"**Baron Vasska 1** ({kind}) joined the encounter."
     # named after their template: counted, as before
     assert npcs_joined("Bandit", 2, ("Bandit 1", "Bandit 2")) == "2 \u00d7 **Bandit** joined the encounter."
+
+
+async def test_shock_that_outlasts_the_fight_is_said_when_it_ends(services: Any, manager: Any, gm: Any) -> None:
+    # issue 34, A4: ars-harn shock lasted into the next session without a word
+    from bot.ui.encounter_embeds import encounter_ended
+    await services.setup.set_system(manager, "ars-harn")
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    await services.characters.import_sheet(gm, "wulf.yaml", b"name: Wulf\nstr: 2\nsta: 1\ndex: 1\nqik: 0\n"
+                                                            b"abilities: {Axe: 5}\nconditions: [shock]\n")
+    await services.encounters.start(gm)
+    await services.encounters.add(gm, "Wulf")
+    ended = await services.encounters.end(gm)
+    assert ("Wulf is still in shock: `/recover condition:shock` rolls to snap out of it, and a rest ends it."
+            in encounter_ended(ended))
