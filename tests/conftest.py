@@ -5,7 +5,9 @@ Tests that take ``db`` or ``services`` run once per backend: ``[sqlite]`` and ``
 
 Tests that run the bot against the emulator take ``discord_profile`` (emulator/profiles.py): "quick" bucket
 windows unless the test is about rate limits (marker ``discord_rates``: Discord's); a test marked ``latency``
-runs once more, ``[realistic]``: 50 ms REST and 40 ms gateway latency one way, and Discord's buckets.
+runs once more, ``[realistic]``: 50 ms REST and 40 ms gateway latency one way, and Discord's buckets. A test marked
+``latency(realistic="opt-in")`` (a long playground replay whose story another system's realistic replay already
+tells under latency) skips its ``[realistic]`` run unless asked: ``--all-realistic`` or GRIEVOUS_ALL_REALISTIC=1.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--screenshots", metavar="DIR", default=os.environ.get("GRIEVOUS_SCREENSHOTS") or None,
                      help="the browser tests (marker browser) save a phone-width screenshot of each page in DIR "
                           "(also GRIEVOUS_SCREENSHOTS)")
+    parser.addoption("--all-realistic", action="store_true", default=bool(os.environ.get("GRIEVOUS_ALL_REALISTIC")),
+                     help='also run the [realistic] runs of the tests marked latency(realistic="opt-in"), long '
+                          "playground replays (also GRIEVOUS_ALL_REALISTIC=1)")
 
 
 # -- which Discord the emulator is ---------------------------------------------------------------------
@@ -50,11 +55,16 @@ def _own_profile(node: Any) -> str:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if metafunc.definition.get_closest_marker("latency") is None:
+    latency = metafunc.definition.get_closest_marker("latency")
+    if latency is None:
         return
     if "discord_profile" not in metafunc.fixturenames:
         raise pytest.UsageError(f"{metafunc.definition.nodeid} is marked latency but takes no discord_profile")
-    metafunc.parametrize("discord_profile", [_own_profile(metafunc.definition), "realistic"], indirect=True)
+    realistic: Any = "realistic"
+    if latency.kwargs.get("realistic") == "opt-in" and not metafunc.config.getoption("all_realistic"):
+        realistic = pytest.param("realistic", marks=pytest.mark.skip(
+            reason="a long replay's realistic run: --all-realistic (or GRIEVOUS_ALL_REALISTIC=1) runs it"))
+    metafunc.parametrize("discord_profile", [_own_profile(metafunc.definition), realistic], indirect=True)
 
 
 @pytest.fixture
@@ -378,6 +388,9 @@ async def table(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
     return services
 
 
-# -- Discord's API spec judges the emulator's traffic in every test that makes some (tests/spec/watch.py) --
+# -- fixtures of their own modules: the playground scripts, replayed once per run for every test that reads one
+# (tests/bot/playground_replay.py); Discord's API spec judges the emulator's traffic in every test that makes some
+# (tests/spec/watch.py) --
 
+from tests.bot.playground_replay import replays  # noqa: E402, F401
 from tests.spec.watch import spec_check  # noqa: E402, F401

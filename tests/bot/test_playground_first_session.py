@@ -6,11 +6,10 @@ the patient's owner accepts, and the encounter's NPCs gone at its end."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.bot.playground_replay import examples, replay
+from tests.bot.playground_replay import Replays, examples
 
 
 def _messages(text: str) -> list[str]:
@@ -74,17 +73,18 @@ STORIES = {
 }
 
 
-@pytest.mark.latency
+@pytest.mark.latency(realistic="opt-in")  # a long replay; its [realistic] run only on request (tests/conftest.py)
 @pytest.mark.parametrize("system", list(STORIES))
-async def test_a_first_session_plays_through(system: str, tmp_path: Path, discord_profile: str) -> None:
+async def test_a_first_session_plays_through(system: str, discord_profile: str, replays: Replays) -> None:
     story = STORIES[system]
-    text = await replay(f"playground-first-session-{system}.txt", tmp_path, discord=discord_profile)
+    replay = await replays(f"playground-first-session-{system}.txt", discord=discord_profile)
+    text = replay.text
     messages = _messages(text)
     flat = _flat(" ".join(messages)) + " " + _flat(text)
 
     assert story["template"] in flat
     # the sheet Alice imports is the bot's own template with only the values changed
-    produced = (tmp_path / f"001-{system}-sheet.yaml").read_text(encoding="utf-8")
+    produced = (replay.files / f"001-{system}-sheet.yaml").read_text(encoding="utf-8")
     filled = (examples() / "sheets" / story["sheet"]).read_text(encoding="utf-8")
     assert [line for line in produced.splitlines() if line.startswith("#")] == \
         [line for line in filled.splitlines() if line.startswith("#")]

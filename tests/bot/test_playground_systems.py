@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.playground_replay import replay
+from tests.bot.playground_replay import Replays
 
 pytestmark = pytest.mark.latency  # each runs again with realistic latency: [realistic]
 
@@ -16,9 +16,9 @@ def _after(text: str, marker: str) -> str:
 
 
 @pytest.mark.parametrize("script", ["playground-demo.txt", "playground-pendragon.txt", "playground-fading-suns.txt"])
-async def test_no_gm_decision_leaks_internals_and_the_decision_is_said_once(script: str,
-                                                                                      discord_profile: str) -> None:
-    text = await replay(script, discord=discord_profile)
+async def test_no_gm_decision_leaks_internals_and_the_decision_is_said_once(script: str, discord_profile: str,
+                                                                           replays: Replays) -> None:
+    text = (await replays(script, discord=discord_profile)).text
     decided = _after(text, ":click 4")  # the GM's choice ([1] and [2] are Details buttons, [3] the other choice)
     assert "⚖️ The GM decided" not in decided and "(@gm)" in decided  # said once, below (issue 34, N14)
     result = _after(decided, "⚖️ The GM decides for")
@@ -32,16 +32,16 @@ async def test_no_gm_decision_leaks_internals_and_the_decision_is_said_once(scri
                               and "initiative" not in line.lower())
 
 
-async def test_the_ars_harn_demo_reads_well(discord_profile: str) -> None:
-    text = await replay("playground-demo.txt", discord=discord_profile)
+async def test_the_ars_harn_demo_reads_well(discord_profile: str, replays: Replays) -> None:
+    text = (await replays("playground-demo.txt", discord=discord_profile)).text
     assert "Impact: damage 15 − soak 5 (armour 4: Leather Cap) = 10" in text  # behind the first Details button
     assert "Broadsword edge high: 19 vs 4 · impact 17" in text
     assert "Bandit 1 lives, but is incapacitated." in text
     assert "The GM chose incapacitation for Bandit 1 (@gm)." in text
 
 
-async def test_the_pendragon_fight_reads_well(discord_profile: str) -> None:
-    text = await replay("playground-pendragon.txt", discord=discord_profile)
+async def test_the_pendragon_fight_reads_well(discord_profile: str, replays: Replays) -> None:
+    text = (await replays("playground-pendragon.txt", discord=discord_profile)).text
     assert "King Arthur Pendragon rolls no initiative" in text
     assert "Sir Owain wins the exchange: Bandit 1 takes 15 damage." in text
     assert "Sir Owain (sword): 14 vs 16: success" in text and "Bandit 1 (club): 15 vs 9: failure" in text
@@ -61,8 +61,8 @@ async def test_the_pendragon_fight_reads_well(discord_profile: str) -> None:
     assert "out of fight · prone · chirurgery needed" in text  # the tracker's line (issue 34, N5)
 
 
-async def test_the_fading_suns_fight_reads_well(discord_profile: str) -> None:
-    text = await replay("playground-fading-suns.txt", discord=discord_profile)
+async def test_the_fading_suns_fight_reads_well(discord_profile: str, replays: Replays) -> None:
+    text = (await replays("playground-fading-suns.txt", discord=discord_profile)).text
     assert "1. Erian (11)" in text
     assert "Hit on Thug 1's chest: a major wound." in text
     assert "Goal roll (broadsword): 7 vs goal 11: success, 2 VP (dex 6, melee 5)" in text

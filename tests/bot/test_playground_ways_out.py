@@ -4,11 +4,9 @@ on; the fight's end ends what lasts only for a fight; the next fight starts clea
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.bot.playground_replay import replay
+from tests.bot.playground_replay import Replays
 
 # Lines each transcript must hold, in order (each the game's own words, no internal names). Tracker lines
 # only where a command's answer waits for nothing after it: the tracker shows the newest state of a burst.
@@ -62,11 +60,11 @@ STORIES = {
 }
 
 
-@pytest.mark.latency
+@pytest.mark.latency(realistic="opt-in")  # a long replay; its [realistic] run only on request (tests/conftest.py)
 @pytest.mark.parametrize("system", list(STORIES))
-async def test_a_fight_runs_to_its_end_and_into_the_next_session(system: str, tmp_path: Path,
-                                                                 discord_profile: str) -> None:
-    text = await replay(f"playground-ways-out-{system}.txt", tmp_path, discord=discord_profile)
+async def test_a_fight_runs_to_its_end_and_into_the_next_session(system: str, discord_profile: str,
+                                                                 replays: Replays) -> None:
+    text = (await replays(f"playground-ways-out-{system}.txt", discord=discord_profile)).text
     at = 0
     for line in STORIES[system]:
         found = text.find(line, at)

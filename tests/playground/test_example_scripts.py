@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from rules.registry import read_outcome
-from tests.bot.playground_replay import examples
-from tests.playground.script_reading import PACKS, Replay, internal_names, replay_public
+from tests.bot.playground_replay import Replays, examples
+from tests.playground.script_reading import PACKS, internal_names
 
 SCRIPTS = sorted(path.name for path in examples().glob("playground-*.txt"))
 INTERNAL = internal_names()
@@ -28,15 +28,6 @@ DOTTED = re.compile(r"\b[a-z]{3,}\.[a-z_]{3,}\b")  # healing.botch (a file name 
 FILE_ENDINGS = (".png", ".yaml", ".yml", ".txt", ".json")
 _SYSTEMS = "|".join(pack.replace("_", " ") for pack in PACKS)
 DICE_SOURCE = re.compile(rf"\bd\d+ (?:{_SYSTEMS})\b")
-
-_replays: dict[str, Replay] = {}
-
-
-async def replayed(script: str) -> Replay:
-    if script not in _replays:
-        _replays[script] = await replay_public(script)
-    return _replays[script]
-
 
 def internal_in(text: str) -> list[str]:
     found = [name for name, pattern in _NAMED.items() if pattern.search(text)]
@@ -103,8 +94,9 @@ def sheet_shapes(number: int) -> re.Pattern[str]:
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
-async def test_no_internal_name_no_secret_npc_total_and_no_repeated_line_in_a_public_message(script: str) -> None:
-    replay = await replayed(script)
+async def test_no_internal_name_no_secret_npc_total_and_no_repeated_line_in_a_public_message(
+        script: str, replays: Replays) -> None:
+    replay = await replays(script)  # the replay the playground tests read too
     assert replay.posted, f"{script} posted nothing public"
     problems: list[str] = []
     for posted in replay.posted:
@@ -134,7 +126,7 @@ async def test_no_internal_name_no_secret_npc_total_and_no_repeated_line_in_a_pu
                                         f"message {posted.message_id}:\n{posted.text}")
     assert not problems, "\n".join(problems)
     if script in SCENES:  # read here, not in a test of its own: one replay per script (CI's time)
-        scene_in_its_place(replay.transcript, *SCENES[script])
+        scene_in_its_place(replay.text, *SCENES[script])
 
 
 # Issue 34: the scripts that play a scene in a thread or a forum post: the place's name, and whether the thread
