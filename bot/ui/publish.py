@@ -285,6 +285,8 @@ class _ChannelTracker:
         embed = encounter_embeds.tracker(encounter.public)
         drawn: dict[str, Any] = dict(embed.to_dict())
         tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
+        if await threads.locked_to_bot(interaction, channel_id):  # the GM is told once; Discord is not asked
+            return
         if tracker_id is not None:
             if self.drawn.get(tracker_id) == drawn:
                 return  # it shows this already (a miss, a roll that changed nothing on it): no edit

@@ -6,7 +6,7 @@ before a write in a thread the bot knows is archived (the interaction came from 
 threads from its cache), the bot unarchives it (Modify Channel, which it may do in a thread it is in); a write
 that meets one all the same unarchives it and is tried once more. A locked thread refuses the bot without
 Manage Threads (160005, or 50083 when it is archived too): the GM is told once, in one line, and the fight goes
-on without the thread's tracker.
+on without the thread's tracker, which is not tried while the bot knows the thread locked (``locked_to_bot``).
 """
 
 from __future__ import annotations
@@ -67,6 +67,21 @@ async def write(interaction: discord.Interaction[Any], channel_id: int, work: Ca
     return result
 
 
+async def locked_to_bot(interaction: discord.Interaction[Any], channel_id: int) -> bool:
+    """True, once the GM is told (once), when the channel is a thread known to be locked and the bot has no
+    Manage Threads there: a write would only be refused (160005), so none is tried."""
+    thread = _known_thread(interaction, channel_id)
+    if thread is None or not thread.locked or _manages_threads(thread):
+        return False
+    await _tell_locked(interaction, channel_id)
+    return True
+
+
+def _manages_threads(thread: discord.Thread) -> bool:
+    me = thread.guild.me
+    return me is not None and thread.permissions_for(me).manage_threads
+
+
 def _known_thread(interaction: discord.Interaction[Any], channel_id: int) -> discord.Thread | None:
     """The thread as the cache holds it (discord.py keeps active threads only, updated by THREAD_UPDATE), else
     as the interaction showed it when it came (an archived one, perhaps reopened since)."""
@@ -84,10 +99,7 @@ def _may_reopen(interaction: discord.Interaction[Any], channel_id: int, thread: 
     one known locked while the bot lacks Manage Threads there."""
     if bot_of(interaction).refusals.refused(channel_id, MANAGE_THREADS):
         return False
-    if thread is None or not thread.locked:
-        return True
-    me = thread.guild.me
-    return me is not None and thread.permissions_for(me).manage_threads
+    return thread is None or not thread.locked or _manages_threads(thread)
 
 
 async def _unarchive(interaction: discord.Interaction[Any], channel_id: int) -> bool:

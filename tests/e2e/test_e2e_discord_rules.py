@@ -220,7 +220,7 @@ async def test_a_thread_archived_mid_fight_is_reopened_and_a_locked_one_gets_the
     """Issue 34: the scene's thread archives after its hour of quiet while a GM decision waits; the GM's press
     brings the tracker up to date, the bot unarchiving the thread first (no refused edit). Then the GM (with
     Manage Threads) locks it: the bot, without Manage Threads, cannot update the tracker there, and the GM is
-    told so in one line, once."""
+    told so in one line, once, with no request Discord would refuse."""
     await table.setup("ars-harn")
     await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
     scene = table.emu.add_thread(table.combat, "The ambush", owner=table.gm, auto_archive_duration=60)
@@ -252,6 +252,4 @@ async def test_a_thread_archived_mid_fight_is_reopened_and_a_locked_one_gets_the
         await table.trackers_idle()
         told += lines_to(table, turn)
     assert len(told) == 1 and "is locked" in told[0] and "\n" not in told[0], told
-    assert {(r.status, r.code) for r in table.emu.refusals} == {(400, 160005)}
-    table.emu.clear_refusals()
-    table.check_clean()
+    table.check_clean()  # the bot knew the thread locked (THREAD_UPDATE): it asked Discord nothing there
