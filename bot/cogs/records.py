@@ -36,7 +36,7 @@ class RecordsCog(commands.Cog):
         embed = action_embeds.roll(view, interaction.user.display_name)
         await reply(interaction, embed=embed, ephemeral=secret)
         if secret and view.gm_channel_id is not None:
-            await to_gm_channel(interaction, view.gm_channel_id, embed)
+            await to_gm_channel(interaction, view.gm_channel_id, embed, by_gm=view.by_gm)
 
     @app_commands.command(name="log", description="Show this channel's recent rolls and events")
     @app_commands.describe(limit="How many (1 to 25)")

@@ -60,7 +60,8 @@ class RecordService:
             guild = await repo.guild_settings(session, actor.guild_id) if secret else None
             return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),
                             unused_dice=dice.unused(), event_id=event.id, modifier=result.modifier, secret=secret,
-                            gm_channel_id=guild.gm_channel_id if guild is not None else None)
+                            gm_channel_id=guild.gm_channel_id if guild is not None else None,
+                            by_gm=secret and (await viewer_in(session, actor)).is_gm)
 
         return await self._rt.transact(actor.channel_id, work)
 

@@ -313,6 +313,12 @@ class ActionReport:
                            secret=self.secret, target_secret=self.target_secret)
 
     @property
+    def by_gm(self) -> bool:
+        """An NPC's secret action is the GM's (who alone acts for NPCs): the GM channel's copy may come to whoever
+        acted, privately, when that channel is down."""
+        return self.secret
+
+    @property
     def hides(self) -> bool:
         """The channel's line leaves something out that the GM should get (in the GM channel, or privately): dice,
         or a figure of the outcome."""
@@ -383,6 +389,7 @@ class RollView:
     modifier: int = 0  # the constant the expression adds to the dice (3d6+2: 2)
     secret: bool = False  # /roll secret: shown only to whoever rolled (and in the GM channel, if set)
     gm_channel_id: int | None = None
+    by_gm: bool = False  # a secret roll by the GM: the GM channel's copy may come to the roller privately
 
 
 @dataclass(frozen=True)

@@ -360,7 +360,7 @@ async def publish_report(interaction: discord.Interaction[Any], report: ActionRe
     if report.secret and report.hides:  # the NPC's dice and figures: to the GM channel, or to the GM
         details = action_embeds.report_details(report)
         if report.gm_channel_id is not None:
-            await to_gm_channel(interaction, report.gm_channel_id, details)
+            await to_gm_channel(interaction, report.gm_channel_id, details, by_gm=report.by_gm)
         else:
             await interaction.followup.send(embed=details, ephemeral=True)
     await close_settled(interaction, decided=report.decided, moot=report.moot, skip=edited)

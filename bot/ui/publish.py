@@ -125,9 +125,11 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
 
 
-async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed) -> None:
+async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed, *,
+                        by_gm: bool) -> None:
     """Post ``embed`` in the server's GM channel (secret rolls). A GM channel that is gone or refuses the bot
-    loses no dice: they go to the GM privately instead, and the GM is told once that the channel is not working."""
+    loses no dice: they go to the GM privately instead (``by_gm``, the services' word: the one who acted is the
+    GM; else the server's owner by DM), and the GM is told once that the channel is not working."""
     trouble = await _post_in_gm_channel(interaction, channel_id, embed)
     refusals = bot_of(interaction).refusals
     if trouble is None:
@@ -135,7 +137,7 @@ async def to_gm_channel(interaction: discord.Interaction[Any], channel_id: int, 
         return
     line = (replies.gm_channel_down(f"<#{channel_id}>", trouble)
             if refusals.first_trouble(channel_id, GM_CHANNEL_DOWN) else None)
-    await _to_gm_privately(interaction, channel_id, embed, line)
+    await _to_gm_privately(interaction, channel_id, embed, line, by_gm)
 
 
 GM_CHANNEL_DOWN = "gm channel down"
@@ -172,12 +174,12 @@ async def _post_in_gm_channel(interaction: discord.Interaction[Any], channel_id:
 
 
 async def _to_gm_privately(interaction: discord.Interaction[Any], channel_id: int, embed: discord.Embed,
-                           line: str | None) -> None:
+                           line: str | None, by_gm: bool) -> None:
     """The secret roll to the GM: the GM who acted sees it here, privately (an ephemeral follow-up is the only
     private answer a bot may give, and only to whoever acted); anyone else's goes by DM to the server's owner,
     a manager and so a GM (Discord asks that DMs follow from a user's action: this one does)."""
     mentions = discord.AllowedMentions.none()
-    if (await access.viewer(interaction)).is_gm:
+    if by_gm:
         try:
             if line is None:
                 await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=mentions)
