@@ -77,7 +77,8 @@ def action(report: ActionReport) -> discord.Embed:
         decided = report.decided
         said = words.headline if decided.roll is not None else decision_words(decided.kind, decided.choice,
                                                                                decided.who)
-        embed.description = "\n".join([said, decision_line(decided), *_not_said(brief, said)])
+        by = decision_line(decided)
+        embed.description = "\n".join([said, *([by] if by else []), *_not_said(brief, said)])
     if report.spent_before:  # this round's action was spent already (turns: warn; the GM)
         embed.description = (f"{embed.description}\n\u26a0\ufe0f {plain(report.actor_name)} had spent this round's "
                              f"action already ({spent_words(report.spent_before)}).")

@@ -53,13 +53,15 @@ def decision_taken(decision: PendingDecisionView, user_name: str) -> str:
     return f"The GM ({plain(user_name)}) chose **{human(decision.choice or '?')}** for {plain(decision.who)}."
 
 
-def decision_line(decision: PendingDecisionView) -> str:
-    """``The GM chose **death** for Bandit 1 (@gm).``; for a roll: ``The GM rolled Bandit 1's shock roll (@gm).``"""
-    by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
+def decision_line(decision: PendingDecisionView) -> str | None:
+    """Who decided, under the line saying what came of it: ``Chosen by @gm.`` (that line names the choice
+    already: issue 34, N14); for a roll: ``The GM rolled Bandit 1's shock roll (@gm).``. None for a choice
+    nobody is named for."""
     if decision.roll is not None:
+        by = f" (<@{decision.decided_by}>)" if decision.decided_by else ""
         how = " with the dice rolled at the table" if decision.choice == "dice" else ""
         return f"The GM rolled {plain(decision.who)}'s **{roll_name(decision)}**{how}{by}."
-    return f"The GM chose **{human(decision.choice or '?')}** for {plain(decision.who)}{by}."
+    return f"Chosen by <@{decision.decided_by}>." if decision.decided_by else None
 
 
 WAITING = "\u23f3 Waiting for the GM"  # the field listing the decisions whose buttons the message carries

@@ -108,8 +108,8 @@ async def test_only_the_gm_can_decide_and_the_buttons_survive_a_restart(bot: Gri
     async with running_bot(emu, GrievousBot(services=make_services(seed=2))):
         pressed = await emu.click(message, ids[0], user=world.gm)
         await pressed.response()
-        result = await emu.wait_for_message(world.combat, lambda m: "GM chose" in embed_text(m))
-        assert "death" in embed_text(result)
+        result = await emu.wait_for_message(world.combat, lambda m: "Chosen by" in embed_text(m))
+        assert "dies" in embed_text(result)
         await emu.wait_until(lambda: [b["custom_id"] for b in buttons(message)] == [f"grv:details:{event_id}"]
                              or None, what="the GM's buttons to go")
         details = await emu.click(message, f"grv:details:{event_id}", user=world.bob)

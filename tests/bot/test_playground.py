@@ -102,7 +102,7 @@ async def test_the_demo_fight_runs_to_the_gm_decision() -> None:
     assert "Bjorn attacks Bandit 1" in text
     assert "S3" in text and "K4" in text
     assert "[3] Death" in text and "[4] Incapacitation" in text
-    assert "The GM chose incapacitation for Bandit 1" in text
+    assert "Bandit 1 lives, but is incapacitated.\n| Chosen by @gm." in text
     assert "The encounter ended" in text
 
 

@@ -20,7 +20,7 @@ async def test_no_gm_decision_leaks_internals_and_the_decision_is_said_once(scri
                                                                            replays: Replays) -> None:
     text = (await replays(script, discord=discord_profile)).text
     decided = _after(text, ":click 4")  # the GM's choice ([1] and [2] are Details buttons, [3] the other choice)
-    assert "⚖️ The GM decided" not in decided and "(@gm)" in decided  # said once, below (issue 34, N14)
+    assert "⚖️ The GM decided" not in decided and "Chosen by @gm." in decided  # said once, below (N14)
     result = _after(decided, "⚖️ The GM decides for")
     result = result[: result.index("+---")]
     assert " acts." not in result and "Who:" not in result and "Name:" not in result and "Details" not in result
@@ -37,7 +37,7 @@ async def test_the_ars_harn_demo_reads_well(discord_profile: str, replays: Repla
     assert "Impact: damage 15 − soak 5 (armour 4: Leather Cap) = 10" in text  # behind the first Details button
     assert "Broadsword edge high: 19 vs 4 · impact 17" in text
     assert "Bandit 1 lives, but is incapacitated." in text
-    assert "The GM chose incapacitation for Bandit 1 (@gm)." in text
+    assert "Bandit 1 lives, but is incapacitated.\n| Chosen by @gm." in text and "The GM chose" not in text
 
 
 async def test_the_pendragon_fight_reads_well(discord_profile: str, replays: Replays) -> None:
@@ -53,7 +53,7 @@ async def test_the_pendragon_fight_reads_well(discord_profile: str, replays: Rep
     assert "Bandit 2 suffers a major wound · Bandit 2 loses a point of CON" in text
     assert "Bandit 1 is dying (−3 hit points)" in text
     assert "[3] Death" in text and "[4] Survival" in text
-    assert "The GM chose survival for Bandit 1 (@gm)." in text and "Bandit 1 survives, at 1 hit point." in text
+    assert "Bandit 1 survives, at 1 hit point.\n| Chosen by @gm." in text
     assert "#1 major wound, 11 hit points" in text and "body:" not in text
     assert "Bandit 1 gets first aid from Sir Owain" in text
     assert "First aid for Bandit 1 by Sir Owain: success, heals 2 hit points." in text

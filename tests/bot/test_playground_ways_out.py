@@ -20,7 +20,7 @@ STORIES = {
         "Bjorn gets up (that is their action this round).",
         "Bjorn picks up the Broadsword (that is their action this round).",
         "Bandit 1 failed the kill roll",
-        "The GM chose death for Bandit 1",
+        "Bandit 1 dies.",
         "Bandit 1 is dead: skipped.",
         "Round 4: Bandit 2's turn.",
         "Bjorn gets up.",

@@ -99,20 +99,21 @@ def test_fading_suns_healing_and_death_decision() -> None:
     report = _report(decided, "fading-suns", "Sir Hakon", None, "gm_decide", decided=decision)
     text = _text(action_embeds.action(report))
     assert "**Sir Hakon** survives, **unconscious**." in text
-    assert "The GM chose **unconscious** for Sir Hakon (<@42>)." in text
+    assert "Chosen by <@42>." in text and "The GM chose" not in text
     assert " acts" not in text and "Details" not in text and "Who" not in text
 
 
 def test_a_gm_decision_says_itself_once_in_the_message_it_posts() -> None:
     """Before (issue 22 §4): 'Bandit 1 lives, but is incapacitated.' / 'The GM chose incapacitation for Bandit 1
-    (@gm).' / 'Condition: Bandit 1: incapacitated': the condition said a third time."""
+    (@gm).' / 'Condition: Bandit 1: incapacitated': the condition said a third time; the choice was still named
+    twice until its second line said only who chose."""
     decided = {"system": "ars-harn", "rolls": [], "outcome": {"action": "gm_decide", "decision": "incapacitation",
                                                               "conditions": ["incapacitated"]}}
     decision = PendingDecisionView(id=1, kind="kill", who="Bandit 1", options=("death", "incapacitation"),
                                    choice="incapacitation", decided_by=42)
     report = _report(decided, "ars-harn", "Bandit 1", None, "gm_decide", decided=decision)
     assert (action_embeds.action(report).description or "").splitlines() == [
-        "**Bandit 1** lives, but is **incapacitated**.", "The GM chose **incapacitation** for Bandit 1 (<@42>)."]
+        "**Bandit 1** lives, but is **incapacitated**.", "Chosen by <@42>."]
 
 
 def test_ars_harn_gm_decision_reads_as_the_ruling_and_the_original_embed_shows_it() -> None:

@@ -38,7 +38,8 @@ async def decide(table: Any, message: Message, choice: str, leaves: int = 0) -> 
     pressed = await table.emu.click(message, button, user=table.gm)
     assert (await pressed.response()).type == 7  # the answer is the update of the message with the buttons
     [result] = await pressed.followups()
-    assert not result.ephemeral and f"The GM chose **{choice}**" in table.text(result)
+    said = table.text(result)  # what came of it, then who chose (the choice is not named twice: issue 34, N14)
+    assert not result.ephemeral and f"Chosen by <@{table.gm.id}>." in said and "The GM chose" not in said, said
     await table.emu.wait_until(lambda: len(table.buttons(message)) == leaves or None, what="the GM buttons to go")
     assert len(table.public()) == before + 1
     return result

@@ -61,7 +61,7 @@ async def test_a_restart_mid_encounter_keeps_the_state_and_the_gm_buttons(table:
     # The button the first process posted is handled by the second, and the pinned tracker is still edited.
     pressed = await table.emu.click(kill, table.buttons(kill)[0], user=table.gm)
     [result] = await pressed.followups()
-    assert "The GM chose **death**" in table.text(result)
+    assert "**Bandit 1** dies." in table.text(result)
     await table.emu.wait_until(lambda: not table.buttons(kill) or None, what="the buttons to go")
     assert (await table.wait_tracker(lambda t: "dead" in t)).id == tracker.id
 
@@ -184,7 +184,7 @@ async def test_mistakes_are_one_private_line_and_change_nothing(table: Any) -> N
     # The GM still can.
     pressed = await table.emu.click(kill, table.buttons(kill)[1], user=table.gm)
     [result] = await pressed.followups()
-    assert "The GM chose **incapacitation**" in table.text(result)
+    assert "is **incapacitated**" in table.text(result)
 
 
 async def test_long_names_and_a_crowded_encounter_stay_within_discord_limits(table: Any) -> None:
