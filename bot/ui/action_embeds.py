@@ -63,7 +63,7 @@ def action(report: ActionReport) -> discord.Embed:
     sides = {"attacker": report.actor_name, "defender": report.target_name} \
         if report.action in ("attack", "cast") and report.target_name else {}
     typed = None if report.secret else typed_dice_line(report.resolution.get("rolls") or [], report.typed_dice,
-                                                       report.unused_dice, sides)
+                                                       report.unused_dice, sides, report.system)
     if typed is not None:
         brief = [*brief, typed]
     if report.defense_asked is not None:  # the target's player chose the defence (or the time ran out)

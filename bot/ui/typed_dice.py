@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.services.dice_option import split_key
+from bot.systems import profile_of
 from bot.text_safety import plain
 from bot.ui.outcomes.common import human
 
@@ -27,6 +28,15 @@ def typed_label(key: str) -> str:
     own (``attacker:knockdown``) bare, as it was typed."""
     who, label = split_key(key)
     return label if who in (None, "attacker") else f"{who}_{label}"
+
+
+def _roll_word(system: str, label: str) -> str:
+    """A typed label's roll as the game calls it (the profile's roll_names: Fading Suns' ``effect`` is the
+    ``wound-effect roll``, ars-harn's ``shock`` the ``shock roll``), one roll (``major wound roll``); a label the
+    profile names no roll for in words (``stat loss``)."""
+    profile = profile_of(system)
+    name = profile.roll_names.get(label) if profile is not None else None
+    return name.removesuffix("s") if name is not None and name.endswith(" rolls") else name or human(label)
 
 
 def _shown(key: str) -> str:
@@ -67,9 +77,10 @@ def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mappin
 
 
 def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapping[str, Any],
-                    names: Mapping[str, str] | None = None) -> str | None:
-    """``🎲 defender_knockdown=20 → Bandit 1's knockdown · Typed, not used: damage=5,5,4,2 · rolled by the bot:
-    defender_damage``, or None. ``names``: each side's character (``attacker``, ``defender``)."""
+                    names: Mapping[str, str] | None = None, system: str = "") -> str | None:
+    """``🎲 defender_knockdown=20 → Bandit 1's knockdown roll · Typed, not used: damage=5,5,4,2 · rolled by the
+    bot: defender_damage``, or None. ``names``: each side's character (``attacker``, ``defender``); ``system``
+    names the rolls in its words."""
     names = names or {}
     parts = []
     went = []
@@ -78,7 +89,7 @@ def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapp
         used = _faces(faces)[:len(_faces(faces)) - len(_faces(unused.get(key)))]
         if who is not None and used and who in names:
             went.append(f"{_shown(key)}={','.join(map(str, used))} \u2192 {plain(names[who])}'s "
-                        f"{human(label)}")  # the roll's words, not the engine's label
+                        f"{_roll_word(system, label)}")  # the roll's words, not the engine's label
     if went:
         parts.append(" \u00b7 ".join(went))
     left = []
@@ -86,7 +97,8 @@ def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapp
         if not _faces(faces):
             continue
         who, label = split_key(key)
-        whose = f" ({plain(names[who])} rolled no {human(label)})" if who is not None and who in names else ""
+        whose = f" ({plain(names[who])} rolled no {_roll_word(system, label)})" \
+            if who is not None and who in names else ""
         left.append(f"{_shown(key)}={','.join(map(str, _faces(faces)))}{whose}")
     if left:
         parts.append(("typed, not used: " if parts else "Typed, not used: ") + " ".join(left))

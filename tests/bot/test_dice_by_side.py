@@ -58,6 +58,6 @@ async def test_a_knockdown_the_gm_types_bare_is_his_bandits_and_one_typed_for_th
         '/attack attacker:"Bandit 1" target:"Sir Elyan" weapon:club dice:"attacker=8 defender=17 damage=6,6,6 '
         'knockdown=20"'])
     typed_for_him, bare = (" ".join(part.split()) for part in text.split('/attack attacker:"Bandit 1"')[1:3])
-    assert "defender_knockdown=20 \u2192 Sir Elyan's knockdown" in typed_for_him  # the playground prints \\_ as _
+    assert "defender_knockdown=20 \u2192 Sir Elyan's knockdown roll" in typed_for_him  # the playground prints \\_ as _
     assert "Sir Elyan is knocked down" in typed_for_him  # a 20 fails his DEX roll
-    assert "Typed, not used: knockdown=20 (Bandit 1 rolled no knockdown)" in bare
+    assert "Typed, not used: knockdown=20 (Bandit 1 rolled no knockdown roll)" in bare

@@ -47,6 +47,20 @@ def test_a_face_typed_for_one_side_says_where_it_went() -> None:
     assert typed_dice_line(rolls, typed, {}, NAMES) == "\U0001f3b2 defender\\_knockdown=20 \u2192 Sir Elyan's knockdown"
 
 
+def test_a_typed_face_names_the_roll_as_the_game_does() -> None:
+    """Read at phone width (issue 34): Fading Suns' typed wound-effect face read 'Thug 1's effect', and a
+    Pendragon major wound face 'Bandit 1's major wound'; each roll is named as the system's profile names it."""
+    effect = typed_dice_line([], {"defender:effect": [15]}, {}, {"attacker": "Erian", "defender": "Thug 1"},
+                             "fading-suns")
+    assert effect == "\U0001f3b2 defender\\_effect=15 \u2192 Thug 1's wound-effect roll"
+    unused = {"defender:major_wound": [9]}
+    wound = typed_dice_line([], {"defender:knockdown": [3], **unused}, unused, NAMES, "pendragon")
+    assert wound == ("\U0001f3b2 defender\\_knockdown=3 \u2192 Sir Elyan's knockdown roll \u00b7 typed, not used: "
+                     "defender\\_major\\_wound=9 (Sir Elyan rolled no major wound roll)")
+    shock = typed_dice_line([], {"defender:shock": [2]}, {}, NAMES, "ars-harn")
+    assert shock is not None and shock.endswith("Sir Elyan's shock roll")
+
+
 async def test_alices_damage_is_not_the_man_at_arms_damage() -> None:
     """The table's report: Alice typed her own damage, the man-at-arms won the exchange, and her faces became
     his damage. Now his damage is rolled and the answer says her faces were not used."""
