@@ -17,9 +17,9 @@ web page on, serving two guilds:
 Each run is the load alone, or the load with ``--viewers`` (50) viewers reading the campaign's pages meanwhile.
 The viewers run in a process of their own (``--viewers-child``), so their HTTP client does not share the bot's
 event loop: 45 players and 5 GMs, each with a session (made as ``/web`` makes one), each holding its fight's live
-stream (Server-Sent Events) open and reading, one page after another with 0.5-1.5 s between, the campaign page,
-the roster, a character, its body diagram, its fight, a page of its channel's log and that log filtered by a
-character. A page's time is the viewer's: from sending the request to the last byte of the answer.
+stream (Server-Sent Events) open and reading, one page after another with 3-10 s between (``--think``), the
+campaign page, the roster, a character, its body diagram, its fight, a page of its channel's log and that log
+filtered by a character. A page's time is the viewer's: from sending the request to the last byte of the answer.
 
 Reported: each page's p50 and p99 over the viewer runs; /attack's p99 under the load in each run, with and
 without viewers, interleaved (without, with, without, ...), the medians and the spread; and the longest
@@ -89,7 +89,7 @@ STALL_MS = 20  # the watchdog's threshold for these runs (the issue's)
 FIGHTS, PER_FIGHT, NPCS_PER_FIGHT = 5, 10, 2
 EVENTS = 10_000
 PAGE_TARGET_MS = 100.0
-THINK = (0.5, 1.5)  # seconds a viewer waits between two pages
+THINK = (3.0, 10.0)  # seconds a viewer reads a page before the next (--think)
 
 log = logging.getLogger("bench")
 
@@ -188,7 +188,7 @@ async def copy_events(db: Database, guild_id: int, total: int) -> int:
 def viewer_plans(campaign: Campaign, sessions: list[tuple[Grant, str]], seed: int) -> list[dict[str, Any]]:
     """What each viewer reads: its fight's live stream, and a round of pages (shuffled per viewer)."""
     rng = random.Random(seed)
-    plans = []
+    plans: list[dict[str, Any]] = []
     for index, (grant, session_id) in enumerate(sessions):
         channel = campaign.channels[index % len(campaign.channels)]
         seated = campaign.characters[channel.id]
@@ -226,6 +226,7 @@ async def viewers_child() -> None:
     import aiohttp
 
     config = json.loads(sys.stdin.readline())
+    think = tuple(config["think"])
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -255,7 +256,7 @@ async def viewers_child() -> None:
             live = asyncio.create_task(stream(http, plan["live"], first))
             await first.wait()
             await ready.wait()
-            await asyncio.sleep(rng.uniform(0, THINK[1]))  # the viewers do not all start at once
+            await asyncio.sleep(rng.uniform(0, think[1]))  # the viewers do not all start at once
             index = 0
             while not stop.is_set():
                 label, path = plan["pages"][index % len(plan["pages"])]
@@ -266,7 +267,7 @@ async def viewers_child() -> None:
                     statuses[f"{label} {response.status}"] += 1
                 times[label].append((time.perf_counter() - started) * 1000)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), rng.uniform(*THINK))
+                    await asyncio.wait_for(stop.wait(), rng.uniform(think[0], think[1]))
             live.cancel()
             with contextlib.suppress(asyncio.CancelledError, aiohttp.ClientError):
                 await live
@@ -284,9 +285,10 @@ async def viewers_child() -> None:
 class Viewers:
     """The viewers' process, started before a run's load and stopped after it."""
 
-    def __init__(self, base: str, plans: list[dict[str, Any]]) -> None:
+    def __init__(self, base: str, plans: list[dict[str, Any]], think: tuple[float, float]) -> None:
         self.base = base
         self.plans = plans
+        self.think = think
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
@@ -294,7 +296,8 @@ class Viewers:
             sys.executable, "-m", "bench.web_pages", "--viewers-child", cwd=str(ROOT),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write((json.dumps({"base": self.base, "viewers": self.plans}) + "\n").encode())
+        config = {"base": self.base, "viewers": self.plans, "think": self.think}
+        self.process.stdin.write((json.dumps(config) + "\n").encode())
         await self.process.stdin.drain()
         line = await asyncio.wait_for(self.process.stdout.readline(), 120)
         if line.strip() != b"ready":
@@ -350,6 +353,7 @@ class Options:
     viewers: int
     events: int
     seed: int
+    think: tuple[float, float] = THINK
 
 
 async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, float]:
@@ -386,7 +390,7 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
             for number, with_viewers in enumerate(order, 1):
                 run = Run(with_viewers, Result("/attack ars-harn", "attack", "ars-harn"), [])
                 command.result = run.attack
-                viewers = Viewers(web.base_url, plans) if with_viewers else None
+                viewers = Viewers(web.base_url, plans, opts.think) if with_viewers else None
                 if viewers is not None:
                     await viewers.start()
                 run.load = " ".join(Path("/proc/loadavg").read_text().split()[:3])  # noqa: ASYNC240 (tiny)
@@ -442,7 +446,7 @@ def render(runs: list[Run], campaign: Campaign, opts: Options, setup_s: float, c
            f"{sum(len(v) for v in campaign.characters.values())} characters ({len(campaign.npcs)} NPCs) in "
            f"{len(campaign.channels)} running fights, {campaign.wounds} wounds (up to 64 a character), "
            f"{campaign.events} events; {opts.viewers} viewers ({opts.viewers // 10} GMs) in a process of their own, "
-           f"each holding its fight's live stream open and reading a page every {THINK[0]:g}-{THINK[1]:g} s. "
+           f"each holding its fight's live stream open and reading a page every {opts.think[0]:g}-{opts.think[1]:g} s. "
            f"Setup {setup_s:.0f} s.", "", "| machine | |", "|---|---|",
            *[f"| {k} | {v} |" for k, v in machine()], "",
            f"Each page over the {len(with_v)} runs with viewers (the viewer's time, request to last byte; target: "
@@ -504,6 +508,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--events", type=int, default=EVENTS, help="events in the campaign")
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument("--think", default=f"{THINK[0]:g},{THINK[1]:g}", help="seconds a viewer reads a page "
+                        "before the next, LOW,HIGH (default %(default)s)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--write", action="store_true", help="put the table in docs/benchmarks.md (bench:web)")
     parser.add_argument("--viewers-child", action="store_true", help=argparse.SUPPRESS)
@@ -514,7 +520,8 @@ async def main_async(args: argparse.Namespace) -> int:
     quick = args.quick
     opts = Options(channels=args.channels or (25 if quick else 100), rounds=args.rounds or (1 if quick else 4),
                    per_round=args.per_round or (2 if args.quick else 5), runs=args.runs or (1 if args.quick else 3),
-                   viewers=args.viewers, events=args.events, seed=args.seed)
+                   viewers=args.viewers, events=args.events, seed=args.seed,
+                   think=(float(args.think.split(",")[0]), float(args.think.split(",")[1])))
     started = datetime.now(UTC)
     with tempfile.TemporaryDirectory(prefix="grievous-web-bench-") as workdir:
         runs, campaign, setup_s = await measure(opts, Path(workdir))
