@@ -32,7 +32,7 @@ from rules.outcome import OMIT_NONE, DecisionRequest, Outcome
 from rules.sheet_spec import SheetField, SheetSpec
 
 TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
-          "guild_settings", "content_packs")
+          "guild_settings", "content_packs", "web_links", "web_sessions")
 
 
 # -- the browser tests' screenshots -------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -13,7 +14,7 @@ from bot.interactions import actor_of
 from bot.ui import web_embeds
 from bot.ui.publish import reply, slow
 from bot.web.sessions import Grant
-from bot.web.viewer import visible_channels
+from bot.web.viewer import channel_names, visible_channels
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot
@@ -41,7 +42,7 @@ class WebCog(commands.Cog):
             if member is not None and member.id != actor.user_id and not actor.is_manager:
                 raise PermissionDenied(web_embeds.REVOKE_OTHERS)
             whose = member or interaction.user
-            ended = web.sessions.revoke(actor.guild_id, whose.id)
+            ended = await web.sessions.revoke(actor.guild_id, whose.id)
             await reply(interaction, web_embeds.revoked(ended, member.display_name if member is not None else None),
                         ephemeral=True)
             return
@@ -49,13 +50,16 @@ class WebCog(commands.Cog):
         if view == "table":
             if not gm:
                 raise PermissionDenied(web_embeds.TABLE_GM_ONLY)
-            grant = Grant(actor.guild_id, actor.user_id, actor.user_name, "table", (), False,
-                          frozenset({actor.channel_id}), actor.channel_id)
+            seen: frozenset[int] | None = frozenset({actor.channel_id})
+            grant = Grant(actor.guild_id, actor.user_id, actor.user_name, "table", (), False, seen, actor.channel_id)
         else:
-            channels = None if gm else visible_channels(interaction.guild, interaction.user, actor.channel_id)
+            seen = None if gm else visible_channels(interaction.guild, interaction.user, actor.channel_id)
             grant = Grant(actor.guild_id, actor.user_id, actor.user_name, "gm" if gm else "player", actor.role_ids,
-                          actor.is_manager, channels)
-        url = web.link(grant)
+                          actor.is_manager, seen)
+        guild = interaction.guild
+        grant = replace(grant, guild_name=guild.name if guild is not None else "",
+                        channel_names=channel_names(guild, seen))
+        url = await web.link(grant)
         await reply(interaction, web_embeds.link_line(grant.role, actor.channel_id), view=web_embeds.link_view(url),
                     ephemeral=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.db.base import Base, NullableJson
@@ -197,3 +197,31 @@ class DatabaseIdentity(Base):
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     created_at: Mapped[datetime]
+
+
+class WebLink(Base):
+    """A /web link not yet opened, or opened or withdrawn (kept until it expires, so a second try says why):
+    keyed by the SHA-256 of its token, never the token (bot/services/web_sessions.py)."""
+
+    __tablename__ = "web_links"
+    __table_args__ = (Index("ix_web_links_member", "guild_id", "user_id"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    guild_id: Mapped[int]
+    user_id: Mapped[int]
+    grant: Mapped[str] = mapped_column(Text)  # the Grant as JSON: names, role and channel ids, no secret
+    state: Mapped[str] = mapped_column(String(8))  # open, used, revoked
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class WebSession(Base):
+    """An open web session, keyed by the SHA-256 of the cookie's session id, never the id itself."""
+
+    __tablename__ = "web_sessions"
+    __table_args__ = (Index("ix_web_sessions_member", "guild_id", "user_id"),)
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    guild_id: Mapped[int]
+    user_id: Mapped[int]
+    grant: Mapped[str] = mapped_column(Text)
+    expires: Mapped[float] = mapped_column(Float)

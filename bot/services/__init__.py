@@ -37,6 +37,7 @@ from bot.services.results import (
 )
 from bot.services.runtime import Runtime, _load_catalog, utcnow
 from bot.services.setup import SetupService
+from bot.services.web_sessions import WebSessionService
 
 __all__ = [
     "ActionReport",
@@ -86,3 +87,4 @@ class Services:
         self.packs = PackService(self.runtime)
         self.guild_commands = GuildCommandService(self.runtime)
         self.campaign = CampaignService(self.runtime)
+        self.web_sessions = WebSessionService(self.runtime)

@@ -90,6 +90,7 @@ class Pages:
     async def _names(self, viewer: Viewer) -> Names:
         guild = self._guild(viewer)
         acted: dict[int, str] = await self._services.campaign.member_names(viewer.actor)
+        captured = dict(viewer.channel_names)
 
         def user(user_id: int) -> str | None:
             if user_id == viewer.actor.user_id and viewer.role != "table":
@@ -106,15 +107,16 @@ class Pages:
             if viewer.channels is not None and channel_id not in viewer.channels:
                 return None  # as Discord shows a mention of a channel one may not view: no name
             found = guild.get_channel_or_thread(channel_id) if guild is not None else None
-            return found.name if found is not None else None
+            return found.name if found is not None else captured.get(channel_id)
 
         return Names(user, role, channel)
 
     def _channels(self, viewer: Viewer) -> list[ChannelLink]:
-        """The guild's text channels and threads the viewer may see, by name."""
+        """The guild's text channels and threads the viewer may see, by name: from this process's gateway cache,
+        or, when another process holds the guild's shard, as /web named them."""
         guild = self._guild(viewer)
         if guild is None:
-            return []
+            return [ChannelLink(i, name) for i, name in viewer.channel_names]
         found: list[Any] = [c for c in guild.text_channels] + list(guild.threads)
         return [ChannelLink(c.id, c.name) for c in found if viewer.channels is None or c.id in viewer.channels]
 
@@ -242,7 +244,7 @@ class Pages:
             async with feed.watch(channel.id) as watch:  # before the first read: nothing after it is missed
                 newest: int | None = None
                 while not self.server.closing.is_set():
-                    if self.server.sessions.session(session_id) is None:
+                    if await self.server.sessions.session(session_id) is None:
                         break  # revoked or expired: the stream ends with the session
                     fragment = await self.live_fragment(viewer, channel, worded)
                     digest = hashlib.sha256(fragment.encode()).hexdigest()
@@ -257,7 +259,7 @@ class Pages:
                     while not ids and not self.server.closing.is_set():
                         ids = await watch.next(KEEPALIVE_SECONDS)
                         if not ids:  # a comment keeps proxies from closing a quiet stream; and the session is checked
-                            if self.server.sessions.session(session_id) is None:
+                            if await self.server.sessions.session(session_id) is None:
                                 break
                             await response.write(b": quiet\n\n")
                     if not ids:

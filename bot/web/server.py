@@ -24,11 +24,12 @@ from aiohttp import web
 
 from bot.errors import UserError
 from bot.services.live_events import EventFeed
+from bot.services.web_sessions import WebSessionService
 from bot.web import pages
 from bot.web.http import CSP, NEW_LINK, PREFIX, SESSION_ID, VIEWER, Problem
 from bot.web.metrics import WebMetrics
 from bot.web.recording import Recorder
-from bot.web.sessions import Grant, Refused, Session, WebSessions
+from bot.web.sessions import ExchangeLimit, Grant, Refused, Session
 from bot.web.viewer import Viewer
 
 if TYPE_CHECKING:
@@ -63,13 +64,14 @@ class WebServer:
     """``base_url`` is where browsers reach this server (None: http://host:port, for the playground)."""
 
     def __init__(self, bot: GrievousBot, *, host: str = "127.0.0.1", port: int = 0, base_url: str | None = None,
-                 trusted_proxies: tuple[str, ...] = (), sessions: WebSessions | None = None,
+                 trusted_proxies: tuple[str, ...] = (), sessions: WebSessionService | None = None,
                  recorder: Recorder | None = None, live_seconds: float = LIVE_SECONDS) -> None:
         self.bot = bot
         self.host = host
         self.port = port
         self._base_url = base_url
-        self.sessions = sessions or WebSessions()
+        self._sessions = sessions
+        self.limit = ExchangeLimit()
         self.recorder = recorder
         self.live_seconds = live_seconds
         self._proxies = tuple(ipaddress.ip_network(p, strict=False) for p in trusted_proxies)
@@ -83,6 +85,11 @@ class WebServer:
         self.metrics = WebMetrics(bot.metrics.registry if bot is not None else None)
 
     @property
+    def sessions(self) -> WebSessionService:
+        """The links and sessions, in the database (bot/services/web_sessions.py): any process serves any."""
+        return self._sessions or self.bot.services.web_sessions
+
+    @property
     def base_url(self) -> str:
         return self._base_url or f"http://{self.host}:{self.port}"
 
@@ -90,9 +97,9 @@ class WebServer:
     def secure(self) -> bool:
         return self.base_url.startswith("https://")
 
-    def link(self, grant: Grant) -> str:
+    async def link(self, grant: Grant) -> str:
         """The login address for one /web answer (under Discord's 512 characters for a link button)."""
-        url = f"{self.base_url}{PREFIX}/login?t={self.sessions.link_token(grant)}"
+        url = f"{self.base_url}{PREFIX}/login?t={await self.sessions.link_token(grant)}"
         if len(url) > MAX_LINK:
             raise UserError("the web page's address (WEB_BASE_URL) is too long for a Discord link button")
         return url
@@ -179,10 +186,10 @@ class WebServer:
         return any(ip in network for network in self._proxies)
 
     async def _login(self, request: web.Request) -> web.StreamResponse:
-        if not self.sessions.allow_exchange(self.client_address(request)):
+        if not self.limit.allow(self.client_address(request)):
             raise Problem(429, "Too many login attempts from this address; wait a minute, then open your link again.")
         try:
-            session = self.sessions.exchange(request.query.get("t"))
+            session = await self.sessions.exchange(request.query.get("t"))
         except Refused as refused:
             log.info("web login refused: %s", refused.why)  # never the token itself
             raise Problem(*REFUSALS[refused.why]) from None
@@ -194,8 +201,8 @@ class WebServer:
                             max_age=int(session.expires - self.sessions.now()))
         raise response
 
-    def viewer_session(self, request: web.Request) -> Session | None:
-        return self.sessions.session(request.cookies.get(COOKIE))
+    async def viewer_session(self, request: web.Request) -> Session | None:
+        return await self.sessions.session(request.cookies.get(COOKIE))
 
     # -- middlewares -------------------------------------------------------------------------------
 
@@ -251,11 +258,9 @@ class WebServer:
     async def _viewer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith((f"{PREFIX}/static/", f"{PREFIX}/login")) or request.path == PREFIX:
             return await handler(request)
-        session = self.viewer_session(request)
+        session = await self.viewer_session(request)
         if session is None:
             raise Problem(401, "You are not logged in here, or your session has ended. " + NEW_LINK)
-        if self.bot.get_guild(session.grant.guild_id) is None:
-            raise Problem(404, "The bot no longer serves this Discord server.")
         request[VIEWER] = Viewer.of(session)
         request[SESSION_ID] = session.id
         return await handler(request)

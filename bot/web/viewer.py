@@ -24,6 +24,7 @@ class Viewer:
     actor: Actor
     channels: frozenset[int] | None  # None: every channel of the guild (the GM)
     table_channel: int | None
+    channel_names: tuple[tuple[int, str], ...] = ()  # named at /web time: a page needs no gateway cache
 
     @classmethod
     def of(cls, session: Session) -> Viewer:
@@ -34,7 +35,7 @@ class Viewer:
         else:
             actor = Actor(guild_id=grant.guild_id, channel_id=0, user_id=grant.user_id, user_name=grant.user_name,
                           role_ids=grant.role_ids, is_manager=grant.is_manager)
-        return cls(grant.role, actor, grant.channels, grant.table_channel)
+        return cls(grant.role, actor, grant.channels, grant.table_channel, grant.channel_names)
 
     @property
     def gm(self) -> bool:
@@ -59,3 +60,11 @@ def visible_channels(guild: discord.Guild | None, member: Any, here: int) -> fro
             seen.add(thread.id)
     return frozenset(seen)
 
+
+
+def channel_names(guild: discord.Guild | None, seen: frozenset[int] | None) -> tuple[tuple[int, str], ...]:
+    """The text channels and threads of ``seen`` (None: all of them), with their names as /web saw them."""
+    if guild is None:
+        return ()
+    found: list[Any] = [*guild.text_channels, *guild.threads]
+    return tuple((c.id, c.name) for c in found if seen is None or c.id in seen)

@@ -19,7 +19,8 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy import text
 
-from bot.web.sessions import LINK_SECONDS, WebSessions
+from bot.services.web_sessions import WebSessionService
+from bot.web.sessions import LINK_SECONDS
 from tests.e2e.web_support import campaign, link, serve
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -125,7 +126,8 @@ async def test_the_page_in_a_browser_for_a_player_the_gm_and_the_table(table: An
                                                              "defender_shock=8 defender_stumble=8"})
     assert "thigh" in table.text(hit), table.text(hit)
     offset = [0.0]
-    web = await serve(table, live_seconds=0.5, sessions=WebSessions(clock=lambda: time.time() + offset[0]))
+    web = await serve(table, live_seconds=0.5, sessions=WebSessionService(table.bot.services.runtime,
+                                                                          clock=lambda: time.time() + offset[0]))
     shots_dir = pytestconfig.getoption("--screenshots")
     shots = Path(shots_dir) if shots_dir else None
     gm = await asyncio.to_thread(Browser, shots, "gm")

@@ -10,16 +10,16 @@ from typing import Any
 
 import aiohttp
 
+from bot.services.web_sessions import WebSessionService
 from bot.web.recording import Recorder
 from bot.web.server import WebServer
-from bot.web.sessions import WebSessions
 from emulator import Member
 from emulator import permissions as perms
 from emulator.models import Channel, walk_components
 
 
 async def serve(table: Any, *, live_seconds: float = 0.2, base_url: str | None = None,
-                sessions: WebSessions | None = None) -> WebServer:
+                sessions: WebSessionService | None = None) -> WebServer:
     """The web page on a free port of the running bot, recording what each session receives."""
     web = WebServer(table.bot, port=0, base_url=base_url, recorder=Recorder(), live_seconds=live_seconds,
                     sessions=sessions)
