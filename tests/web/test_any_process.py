@@ -1,0 +1,58 @@
+"""Any process serves any web session (issue 33): a link made by one process's web server opens on another's,
+whose gateway cache holds no guild at all (another shard's), and a revoke in the first ends the page in the
+second. "Another process" is a second ``Services`` with its own engine on the same database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.db.engine import Database
+from bot.ops.metrics import Metrics
+from bot.services import Services
+from bot.web.server import COOKIE, WebServer
+from bot.web.sessions import Grant
+from tests.conftest import catalogs
+
+GRANT = Grant(guild_id=1, user_id=2, user_name="Alice", role="player", role_ids=(5,), is_manager=False,
+              channels=frozenset({10}), guild_name="The Keep", channel_names=((10, "great-hall"),))
+
+
+def shard_without_guilds(services: Services) -> WebServer:
+    bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, get_user=lambda _id: None,
+                          services=services)
+    return WebServer(bot, port=0)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def other(db_url: str) -> AsyncIterator[Services]:
+    database = Database.from_url(db_url)
+    services = Services(database, catalogs=catalogs)
+    yield services
+    await services.runtime.close()
+    await database.dispose()
+
+
+async def test_a_session_opened_on_one_process_is_served_and_revoked_on_another(
+        services: Any, other: Services) -> None:
+    here, there = shard_without_guilds(services), shard_without_guilds(other)
+    token = (await here.link(GRANT)).split("t=", 1)[1]
+    await there.start()
+    try:
+        async with aiohttp.ClientSession(base_url=there.base_url) as http:
+            async with http.get("/web/login", params={"t": token}, allow_redirects=False) as opened:
+                assert opened.status == 303
+                cookie = {"Cookie": f"{COOKIE}={opened.cookies[COOKIE].value}"}
+            async with http.get("/web/log/10", headers=cookie) as page:
+                assert page.status == 200 and "great-hall" in await page.text()  # named as /web saw it
+            async with http.get("/web/log/11", headers=cookie) as hidden:
+                assert hidden.status == 404  # a channel the session was not given
+            assert await here.sessions.revoke(1, 2) == 1
+            async with http.get("/web/log/10", headers=cookie) as ended:
+                assert ended.status == 401
+    finally:
+        await there.stop()
