@@ -380,8 +380,8 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
             await emu.wait_for_commands("attack", guild=table.guild, within=30)
             web = bot.web
             assert web is not None, "the bot's web page did not start"
-            sessions = [(g, web.sessions.exchange(web.sessions.link_token(g)).id) for g in grants(campaign,
-                                                                                                    opts.viewers)]
+            sessions = [(g, (await web.sessions.exchange(await web.sessions.link_token(g))).id)
+                        for g in grants(campaign, opts.viewers)]
             plans = viewer_plans(campaign, sessions, opts.seed)
             command = Command(Result("/attack ars-harn", "attack", "ars-harn"), "attack",
                               lambda i: _attack_options(table, i), table, lambda t: t.player)
