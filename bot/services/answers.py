@@ -27,6 +27,7 @@ from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event, GuildSettings, PendingDecision
+from bot.services.event_records import ActionEvent, EventRecord, Hidden, RollEvent, read_event
 from bot.services.projection import projected
 from bot.services.results import EventView, PendingDecisionView, event_view, pending_view
 from bot.services.viewer import GM_SCREEN, TABLE_SCREEN
@@ -73,6 +74,12 @@ def _view(row: Event) -> EventView:
 RECOVER_LIMIT = 200  # events posted late after one restart, at most (the oldest first)
 FAILED_KEPT = 600.0  # seconds a failed answer is remembered: a retry within 10 minutes is matched
 MARK_RETRY_FIRST, MARK_RETRY_MAX = 0.5, 30.0  # seconds between tries of a mark that failed: doubling, capped
+
+
+def _secret_with_rolls(record: EventRecord) -> bool:
+    """An NPC's secret action, or a secret /roll, with dice the GM is to be given."""
+    return isinstance(record, ActionEvent | RollEvent) and record.secret and not isinstance(record.rolls, Hidden) \
+        and bool(record.rolls)
 
 
 class GMPart(NamedTuple):
@@ -273,7 +280,7 @@ class AnswerLog:
                 select(Event, GuildSettings.gm_channel_id).join(GuildSettings, GuildSettings.guild_id == Event.guild_id)
                 .where(Event.id.in_(list(event_ids))))
             return {row.id: GMPart(projected(event_view(row), GM_SCREEN), row.guild_id, gm_channel)
-                    for row, gm_channel in rows if row.payload.get("secret") and row.payload.get("rolls")}
+                    for row, gm_channel in rows if _secret_with_rolls(read_event(row.kind, row.payload))}
 
         return await self._rt.read(work)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +21,7 @@ from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown_to
+from bot.services.event_records import read_event
 from bot.services.live_events import EventFeed
 from bot.services.projection import project_encounter
 from bot.services.records import logged
@@ -33,9 +33,6 @@ from bot.text_safety import skeleton
 
 LOG_PAGE = 25
 FILTER_SCAN = 2000  # a filtered log reads at most this many of the channel's newest events
-_NAMED = ("actor_name", "actor", "target_name", "target", "character", "patient", "healer", "who", "ended")
-
-
 @dataclass(frozen=True)
 class LiveLog:
     """An encounter's newest events for a live page that has already worded some: each event's id and stamp
@@ -57,12 +54,9 @@ def _sees(channels: frozenset[int] | None, channel_id: int) -> bool:
     return channels is None or channel_id in channels
 
 
-def _mentions(summary: Mapping[str, Any], key: str) -> bool:
-    names = [summary.get(field) for field in _NAMED]
-    listed = summary.get("names")
-    if isinstance(listed, list):
-        names.extend(listed)
-    return any(isinstance(name, str) and skeleton(name) == key for name in names)
+def _mentions(row: Event, key: str) -> bool:
+    """Whether the stored event names the character whose name's skeleton is ``key`` (its record's ``named``)."""
+    return any(skeleton(name) == key for name in read_event(row.kind, row.payload or {}).named)
 
 
 class CampaignService:
@@ -149,7 +143,7 @@ class CampaignService:
                 return LogPage(tuple(events[:limit]), offset, len(events) > limit)
             key = skeleton(character)
             rows = await repo.events_page(session, channel_id, 0, FILTER_SCAN)
-            matched = [r for r in rows if r.guild_id == actor.guild_id and _mentions(r.payload or {}, key)]
+            matched = [r for r in rows if r.guild_id == actor.guild_id and _mentions(r, key)]
             events = await logged(session, actor, matched[offset:offset + limit + 1])
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 

@@ -28,6 +28,11 @@ class LoggedEvent(Record):
 
     has_details: ClassVar[bool] = False
 
+    @property
+    def named(self) -> tuple[str, ...]:
+        """The characters the event names (the web page's log filtered by a character finds it by them)."""
+        return ()
+
 
 @dataclass(frozen=True)
 class StartEvent(LoggedEvent):
@@ -41,6 +46,10 @@ class JoinEvent(LoggedEvent):
     """``/encounter add`` (``join``): who joined."""
 
     names: tuple[str, ...] = ()
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return self.names
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,10 @@ class LeaveEvent(LoggedEvent):
     """``/encounter remove`` (``leave``): who left."""
 
     names: tuple[str, ...] = ()
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return self.names
 
 
 @dataclass(frozen=True)
@@ -103,6 +116,10 @@ class NextTurnEvent(LoggedEvent):
     ended: str | None = field(default=None, metadata=OMIT_NONE)
     ended_round: int | None = field(default=None, metadata=OMIT_NONE)
     skipped: tuple[PassedTurn, ...] = ()
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return (self.ended,) if self.ended else ()
 
 
 @dataclass(frozen=True)
@@ -160,6 +177,10 @@ class TreatmentOfferEvent(LoggedEvent):
     options: dict[str, Any] = field(default_factory=dict)
     answered: Answered = field(default_factory=Answered, metadata=FLAT)
 
+    @property
+    def named(self) -> tuple[str, ...]:
+        return self.patient, self.healer
+
 
 @dataclass(frozen=True)
 class DefensePromptEvent(LoggedEvent):
@@ -182,6 +203,10 @@ class DefensePromptEvent(LoggedEvent):
     @property
     def action_type(self) -> str | None:
         return action_type(self.action)
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return (self.target,)
 
     @property
     def weapon(self) -> str | None:

@@ -103,6 +103,11 @@ class ActionEvent(Record):
         return replace(event, **old) if old else event
 
     @property
+    def named(self) -> tuple[str, ...]:
+        """The characters the event names: its actor and its target."""
+        return (self.actor, self.target) if self.target else (self.actor,)
+
+    @property
     def action_type(self) -> str | None:
         """The engine action's type (``attack``, ``kill_roll``), or None if the payload names none."""
         return action_type(self.action)
@@ -141,6 +146,10 @@ class EditEvent(LoggedEvent):
     imported: str | Hidden | None = field(default=None, metadata=OMIT_NONE)
     kept_recorded: bool = field(default=False, metadata=OMIT_EMPTY)  # an import over a sheet kept its wounds
     npc: bool | None = field(default=None, metadata=OMIT_NONE)
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return (self.character,)
 
 
 EventRecord = ActionEvent | RollEvent | EditEvent | LoggedEvent

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Event
 from bot.errors import UserError
+from bot.services.event_records import ActionEvent, read_event
 
 if TYPE_CHECKING:
     from bot.services.actions import ActionCall
@@ -62,10 +63,11 @@ async def refuse_a_retry(rt: Runtime, session: AsyncSession, actor: Actor, call:
     for payload, created_at in (await session.execute(
             select(Event.payload, Event.created_at).where(Event.id.in_(candidates))
             .order_by(Event.id.desc()))).all():
-        if not isinstance(payload, Mapping):
+        done = read_event(call.kind, payload) if isinstance(payload, Mapping) else None
+        if not isinstance(done, ActionEvent):
             continue
-        if payload.get("actor") == call.actor_character.name and payload.get("target") == target \
-                and _same(payload.get("action")) == wanted and _same(payload.get("typed_dice") or {}) == dice:
+        if done.actor == call.actor_character.name and done.target == target and _same(done.action) == wanted \
+                and _same(done.typed_dice) == dice:
             raise AlreadyApplied(applied_line(call.kind, target, _aware(created_at)))
 
 

@@ -21,6 +21,7 @@ from bot.services.actions import record_event, touch
 from bot.services.actor import Actor
 from bot.services.changes import Blocked, take_back, touches
 from bot.services.event_kinds import UndoEvent
+from bot.services.event_records import ActionEvent, read_event
 from bot.services.results import EventView, event_view
 from bot.services.runtime import Runtime
 from bot.services.sheet_file import check_shape
@@ -158,8 +159,9 @@ async def _reopen_decisions(session: AsyncSession, event: Event, moot: tuple[int
         if decision.choice is None and not decision.cancelled:
             closed.append(decision)
         decision.cancelled = True
-    decided = event.payload.get("decision_id")
-    settled = ([int(decided)] if decided is not None else []) + list(moot)
+    action = read_event(event.kind, event.payload)
+    decided = action.decision_id if isinstance(action, ActionEvent) else None  # the decision it settled
+    settled = ([decided] if decided is not None else []) + list(moot)
     reopened = []
     for decision_id in dict.fromkeys(settled):
         row = await repo.decision(session, decision_id, for_update=True)
