@@ -22,7 +22,7 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
-from bot.ui import action_embeds, decision_embeds, forms, pictures, record_embeds, replies, threads
+from bot.ui import action_embeds, decision_embeds, event_lines, forms, pictures, record_embeds, replies, threads
 from bot.ui import channel_access as access
 from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import defer_budget, refresh_tracker, reply, slow, to_gm_channel
@@ -227,7 +227,7 @@ class DetailsButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         try:
             event = await slow(interaction, services_of(interaction).records.event(actor_of(interaction),
                                                                                    self.event_id), ephemeral=True)
-            await reply(interaction, embed=action_embeds.event_details(event), ephemeral=True)
+            await reply(interaction, embed=event_lines.details_of(event), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)
 

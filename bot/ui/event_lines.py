@@ -1,5 +1,6 @@
-"""What one logged event says in /log (and the web page's log, /undo's line, a late post): one function per
-event record type, found by type as the outcome describers are (``words_for``).
+"""What one logged event says in /log (and the web page's log, /undo's line, a late post), and what its Details
+button shows: one function per event record type each, found by type as the outcome describers are
+(``what_happened``, ``details_of``).
 
 Each gets the record as the services projected it for its reader (bot/services/projection.py) and the event it
 came from (its id, who made it); it words only what it is given. A record type with no function of its own
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+import discord
 
 from bot.services.event_kinds import (
     DeclareEvent,
@@ -29,7 +32,7 @@ from bot.services.event_kinds import (
 from bot.services.event_records import ActionEvent, EditEvent, EventRecord, Hidden, RollEvent, read_event
 from bot.services.results import EventView
 from bot.text_safety import plain
-from bot.ui.action_embeds import ACTION_TITLES, action_heading
+from bot.ui.action_embeds import ACTION_TITLES, action_heading, event_details
 from bot.ui.character_embeds import condition_text, treatment_label
 from bot.ui.outcomes import describe
 
@@ -45,6 +48,31 @@ def words(cls: type[R]) -> Callable[[Words[R]], Words[R]]:
         _WORDS[cls] = fn
         return fn
     return register
+
+
+_DETAILS: dict[type, Callable[[EventView], discord.Embed]] = {}
+
+
+def details(cls: type[EventRecord]) -> Callable[[Callable[[EventView], discord.Embed]],
+                                                 Callable[[EventView], discord.Embed]]:
+    """Register the function that builds the Details embed of records of ``cls`` (its ``has_details`` is True)."""
+    def register(fn: Callable[[EventView], discord.Embed]) -> Callable[[EventView], discord.Embed]:
+        _DETAILS[cls] = fn
+        return fn
+    return register
+
+
+def details_of(event: EventView) -> discord.Embed:
+    """The Details embed of ``event`` (as the services projected it), by its record's type."""
+    record = record_of(event)
+    for cls in type(record).__mro__:
+        fn = _DETAILS.get(cls)
+        if fn is not None:
+            return fn(event)
+    raise LookupError(f"no Details for {type(record).__name__}")
+
+
+details(ActionEvent)(event_details)
 
 
 def record_of(event: EventView) -> EventRecord:
