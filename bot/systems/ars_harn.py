@@ -116,6 +116,6 @@ PROFILE = SystemProfile(
     describers="bot.ui.outcomes.ars_harn",
     secret_fields=frozenset({
         "total", "die", "ease_factor", "critical_ease_factor", "modifiers", "effective_impact",
-        "location_roll", "injury_levels", "soak_base", "soak_total", "armour", "damage_base", "damage_total",
+        "location_roll", "injury_levels", "levels", "soak_base", "soak_total", "armour", "damage_base", "damage_total",
     }),
 )

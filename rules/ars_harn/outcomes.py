@@ -129,6 +129,12 @@ class Wounding(Record):
         return replace(self, amputation=hide(self.amputation), kill=hide(self.kill), fumble=hide(self.fumble),
                        stumble=hide(self.stumble), shock=hide(self.shock))
 
+    def hiding_target(self) -> Wounding:
+        """The wound as a player reads it on a secret target: its code and severity in words, the rolls'
+        verdicts; not its injury levels nor the rolls' totals (the tracker hides its penalty too)."""
+        injury = None if self.injury is None else replace(self.injury, levels=0)
+        return replace(self.hiding_rolls(), injury=injury)
+
 
 # the rolls a blow's target makes: its Defense and the rolls its wound calls for
 TARGET_ROLLS = frozenset({"defense", "amputation", "kill", "fumble", "stumble", "shock"})
@@ -230,7 +236,8 @@ class AttackOutcome(Outcome):
     def hiding_target(self) -> Self:
         # the excess is the two totals' difference: it goes with the Defense Total
         return replace(self, defense_total=None, defense_die=None, defense_modifiers=None, defense_botched=False,
-                       excess=0, blow=self.blow.hiding_soak(), wounding=self.wounding.hiding_rolls())
+                       excess=0, blow=self.blow.hiding_soak(), injury_levels=None,
+                       wounding=self.wounding.hiding_target())
 
 
 @dataclass(frozen=True)
@@ -279,7 +286,7 @@ class CastOutcome(Outcome):
         return TARGET_ROLLS
 
     def hiding_target(self) -> Self:
-        return replace(self, blow=self.blow.hiding_soak(), wounding=self.wounding.hiding_rolls())
+        return replace(self, blow=self.blow.hiding_soak(), injury_levels=None, wounding=self.wounding.hiding_target())
 
 
 # -- one character's actions --------------------------------------------------------------------------------------

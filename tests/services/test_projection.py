@@ -236,3 +236,21 @@ def test_a_pendragon_npcs_rest_and_treatment_tell_the_channel_no_hit_points() ->
         assert "Morgan" in public and not any(figure in public.replace("#9", "") for figure in gone), public
         whole = json.dumps(action_embeds.report_details(report).to_dict(), ensure_ascii=False)
         assert all(figure in whole for figure in gone if figure != "loses"), whole
+
+
+def test_an_ars_harn_wound_on_a_secret_npc_shows_a_player_its_severity_never_its_injury_levels() -> None:
+    """The lead's ruling: "G5, grievous" is the wound in the system's words and stays; "5 injury levels" and
+    "Bandit 2 now has 9 injury levels" are the NPC's figures, as the tracker hides its penalty."""
+    payload = {**_events("ars_harn")["ars_harn_events.txt #22"]["payload"], "target_secret": True}
+    seen = _details("attack", payload, PLAYER)
+    assert "G5" in seen and "grievous" in seen
+    assert "injury level" not in seen
+    gm = _details("attack", payload, GM)
+    assert "5 injury levels" in gm and "now has 9 injury levels" in gm
+    inflict = {**next(e for e in _events("ars_harn").values() if e["kind"] == "inflict")["payload"], "secret": True}
+    assert inflict["outcome"]["injury"]["levels"] and inflict["outcome"]["injury_levels"]
+    record = read_event("inflict", inflict)
+    assert isinstance(record, ActionEvent)
+    outcome: Any = project(record, PLAYER).outcome
+    assert outcome.wounding.injury.code == "G4" and outcome.wounding.injury.levels == 0
+    assert outcome.injury_levels is None

@@ -118,7 +118,8 @@ def _injury_words(injury: Injury | None) -> tuple[str, Severity]:
         return "", Severity.NONE
     letter = injury.code[:1].upper()
     words = injury.severity or _SEVERITY_WORDS.get(letter, "")
-    parts = [f"**{injury.code}**" if injury.code else "", human(words), plural(injury.levels, "injury level")]
+    levels = plural(injury.levels, "injury level") if injury.levels else ""  # none: left out for a secret target
+    parts = [f"**{injury.code}**" if injury.code else "", human(words), levels]
     if injury.bleeding:
         parts.append("bleeding")
     return ", ".join(p for p in parts if p), _SEVERITY.get(letter, Severity.LIGHT)
