@@ -73,6 +73,58 @@ def discord_profile(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", None) or _own_profile(request.node))
 
 
+# -- the known-long tests first ----------------------------------------------------------------------
+# Under pytest-xdist each worker takes the next test in this order as it frees (``--maxschedchunk 1``,
+# pyproject.toml): a long test started last would keep one worker running alone after the others are done.
+# Longest first, as a full run measured them (wall seconds at -n 4, 2026-12-07, on a shared machine); a test
+# not listed keeps its place after them.
+
+LONGEST = (
+    "tests/e2e/test_e2e_restart_soak.py::test_twenty_sigkill_and_restart_rounds_with_twelve_channels_never_hang",  # 186
+    "tests/e2e/test_bench_evening.py::test_the_evening_mix_runs_every_kind_without_errors_and_profiles_the_bot",  # 98
+    "tests/e2e/test_e2e_late.py::test_an_action_shown_but_not_marked_before_a_crash_is_not_posted_again",  # 53
+    "tests/e2e/test_e2e_crash.py::test_sigkill_in_a_burst_keeps_every_answered_attack_once_and_nothing_half_written",
+    "tests/e2e/test_e2e_late.py::test_a_late_post_after_a_restart_carries_the_gm_buttons_and_a_press_resolves_it",
+    "tests/e2e/test_bench_pack_uploads.py::test_max_size_merges_from_two_servers_are_stored_and_another_servers_rolls_"
+    "answered",  # 42
+    "tests/services/test_changes_reference.py::test_the_ops_are_the_straightforward_walks_to_the_byte",
+    "tests/e2e/test_e2e_db_file.py::test_a_database_file_deleted_under_the_running_bot_is_noticed_and_the_next_start_"
+    "refuses",  # 35
+    "tests/services/test_pack_cache.py::test_a_catalogs_counted_size_is_within_a_factor_of_two_of_what_tracemalloc_sees",
+    "tests/e2e/test_e2e_pack_uploads.py::test_max_size_uploads_from_several_servers_leave_another_servers_rolls_"
+    "answered_in_time",  # 32
+    "tests/bot/test_limits_fit.py::test_fit_gives_what_the_rebuilding_path_gives",
+    "tests/bot/test_playground_systems.py::test_no_gm_decision_leaks_internals_and_the_decision_is_said_once",
+    "tests/e2e/test_e2e_late.py::test_killed_between_commit_and_answer_the_restarted_bot_posts_the_attack_and_the_undo_"
+    "late_once",  # 28
+    "tests/bot/test_typed_dice.py::test_alices_damage_is_not_the_man_at_arms_damage",
+    "tests/e2e/test_e2e_hostile_input.py::test_other_users_are_answered_while_hostile_and_large_uploads_are_read",
+    "tests/rules/odds/test_odds_exact.py::test_merging_states_changes_no_probability",  # 26
+    "tests/e2e/test_e2e_shards.py::test_two_shard_processes_on_one_postgres_share_the_guilds_and_survive_a_kill",
+    "tests/bot/test_dice_by_side.py::test_a_knockdown_the_gm_types_bare_is_his_bandits_and_one_typed_for_the_knight_"
+    "is_the_knights",  # 23
+    "tests/db/test_copy.py::test_copy_a_sqlite_file_into_postgresql",
+    "tests/e2e/test_e2e_late.py::test_a_429_on_the_answer_past_the_deadline_posts_the_attack_late_at_once",
+    "tests/bot/test_persistent_components.py::test_every_button_is_a_dynamic_item",
+    "tests/e2e/test_web_browser.py::test_the_page_in_a_browser_for_a_player_the_gm_and_the_table",  # 19
+    "tests/rules/ars_harn/test_ars_harn_fuzz.py::test_plausible_actions_give_only_rules_errors_and_valid_sheets",
+    "tests/bot/test_playground.py::test_the_demo_with_no_terminal_answers_every_line_to_the_last",
+    "tests/bot/test_playground_ways_out.py::test_a_fight_runs_to_its_end_and_into_the_next_session",  # 15
+    "tests/e2e/test_e2e_gm_rolls.py::test_settled_elsewhere_or_undone_the_buttons_leave_their_message",
+    "tests/e2e/test_e2e_fights.py::test_fading_suns_fight_ends_with_the_gm_confirming_a_death_effect",
+    "tests/e2e/test_e2e_fights.py::test_ars_harn_fight_ends_in_a_kill_roll_the_gm_decides",
+    "tests/e2e/test_e2e_fights.py::test_pendragon_fight_ends_with_the_gm_deciding_the_dying",
+    "tests/services/test_pack_cache.py::test_an_upload_is_merged_in_the_build_process_and_a_killed_process_is_replaced",
+    "tests/e2e/test_planted_secrets.py::test_no_planted_npc_figure_reaches_a_player_in_any_system",  # 14
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests in LONGEST first, in its order (each with all its parameters); the rest as collected."""
+    rank = {name: n for n, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("[")[0], len(LONGEST)))
+
+
 # -- a fake engine, for paths that must not depend on a real one --------------------------------------
 
 
