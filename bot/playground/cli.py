@@ -30,9 +30,11 @@ def _script_lines(name: str) -> list[str]:
 
 async def _play(args: argparse.Namespace, lines: list[str], interactive: bool, base_dir: Path | None) -> int:
     from bot.playground.completion import install as install_completion
-    from bot.playground.session import Playground
+    from bot.playground.session import SCRIPT_SEED, Playground
 
-    playground = Playground(sys.stdout, database_url=args.database, seed=args.seed, echo=True, base_dir=base_dir,
+    # A script replays the same every time unless it is given its own seed; a session typed live rolls afresh.
+    seed = SCRIPT_SEED if args.seed is None and args.script else args.seed
+    playground = Playground(sys.stdout, database_url=args.database, seed=seed, echo=True, base_dir=base_dir,
                             files_dir=Path(args.files), discord=args.discord, web_port=args.web_port)
     print("Starting a loopback Discord and the Grievous bot on SQLite (no token, no network)...", flush=True)
     async with playground.running():
@@ -117,7 +119,8 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     parser.add_argument("--script", metavar="FILE", help="replay a script of lines (- for standard input)")
     parser.add_argument("--database", metavar="URL",
                         help="keep the game in this database: a file path or a URL (default: a scratch file)")
-    parser.add_argument("--seed", type=int, help="seed the dice for a repeatable session")
+    parser.add_argument("--seed", type=int,
+                        help="seed the dice for a repeatable session (a --script replay has a fixed one unless given)")
     parser.add_argument("--files", metavar="DIR", default="playground-files",
                         help="save the files the bot sends (pictures, exports) here (default: %(default)s)")
     parser.add_argument("--web-port", type=_web_port, default=0, metavar="PORT",

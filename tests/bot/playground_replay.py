@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text as sql
 
-from bot.playground.session import Playground
+from bot.playground.session import SCRIPT_SEED, Playground
 
 
 def examples() -> Path:
@@ -96,7 +96,8 @@ def _locked(path: Path) -> Iterator[None]:
 
 async def _replay(name: str, discord: str, files: Path) -> Replay:
     out = io.StringIO()
-    playground = Playground(out, echo=True, base_dir=examples(), files_dir=files, discord=discord)
+    playground = Playground(out, echo=True, base_dir=examples(), files_dir=files, discord=discord,
+                            seed=SCRIPT_SEED)  # as `--script` replays it: the same every run
     async with playground.running():
         # A transcript is about what the bot says, not about Discord's 3 s (measured in bench/): on a loaded
         # machine a stall must not turn an answer into a refused late one. The deadline's own tests set it.

@@ -364,3 +364,18 @@ def test_the_demo_with_no_terminal_answers_every_line_to_the_last(tmp_path: Path
     assert last == ['/injuries character:"Bandit 1"', "/log limit:6", "/encounter end"]
     tail = out.rpartition(last[0])[2]
     assert "Wounds" in tail and "Recent events" in tail and "The encounter ended" in tail, tail
+
+
+def test_a_script_replays_the_same_dice_every_run_without_a_seed(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A replayed script's untyped rolls (here the NPC's whole attack) come from the script seed, not the OS: two runs
+    print the same transcript, so a test reading an example transcript cannot flake."""
+    script = tmp_path / "fight.txt"
+    script.write_text("/setup system system:pendragon\n/encounter start\n/encounter npcs template:bandit count:2\n"
+                      '/attack target:"Bandit 2" weapon:club attacker:"Bandit 1"\n/roll expression:1d1000\n',
+                      encoding="utf-8")
+    runs = []
+    for _ in range(2):
+        assert main(["playground", "--script", str(script), "--files", str(tmp_path / "files")]) == 0
+        runs.append(capsys.readouterr().out)
+    assert "Total" in runs[0] and runs[0] == runs[1]
