@@ -141,6 +141,9 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
                            npc=False)
     roll = RollView(expression=name, total=3, result=None, rolls=({"label": name, "kind": "simple", "faces": [3],
                                                                    "total": 3},), unused_dice={name: [1]}, event_id=1)
+    # A choice's line no longer names who it befell (the result above it does: issue 34, N14); a roll's still does.
+    rolled_line = decision_embeds.decision_line(shock)
+    assert rolled_line is not None
     echoed: list[discord.Embed | str] = [
         action_embeds.action(report), action_embeds.report_details(report), action_embeds.event_details(attack),
         action_embeds.roll(roll, name),
@@ -157,7 +160,7 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         fight_ended_line(FightEnded(name, ("prone",), (name,))),
         record_embeds.log([attack, edit, joined, rolled]), record_embeds.undone(undone),
         replies.confirm_delete(name), replies.deleted(name),
-        decision_embeds.decision_line(decision), decision_embeds.pending_line(decision),
+        rolled_line, decision_embeds.pending_line(decision),
         decision_embeds.pending_line(shock), decision_embeds.decision_taken(decision, name),
         decision_embeds.closed_line(decision), export_reply(name),
         decision_embeds.mark_decided(action_embeds.action(report),

@@ -17,6 +17,7 @@ from bot.cli import main
 from bot.db.copy import tables
 from bot.db.engine import Database
 from bot.services import Actor, Services
+from bot.services.web_sessions import Grant
 
 GUILD, CHANNEL, OTHER_CHANNEL, GM_ROLE = 7001, 7002, 7003, 7004
 MANAGER = Actor(GUILD, CHANNEL, 1, "Manager", is_manager=True)
@@ -56,6 +57,10 @@ async def fill(url: str) -> None:
                                      dice_text="attack=9 defense=2 location=12 "
                                                "defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9")
         await services.guild_commands.mark_synced({GUILD: "f" * 32})  # what the bot last sent this server
+        # a /web link opened (a session) and one not yet opened: the page's logins go with the campaign
+        grant = Grant(GUILD, ALICE.user_id, "Alice", "player", (), False, frozenset({CHANNEL}))
+        await services.web_sessions.exchange(await services.web_sessions.link_token(grant))
+        await services.web_sessions.link_token(grant)
     finally:
         await database.dispose()
 
