@@ -8,6 +8,7 @@ what a page adds: many channels at once, the NPCs a player has met, and the log 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -143,7 +144,9 @@ class CampaignService:
                 return LogPage(tuple(events[:limit]), offset, len(events) > limit)
             key = skeleton(character)
             rows = await repo.events_page(session, channel_id, 0, FILTER_SCAN)
-            matched = [r for r in rows if r.guild_id == actor.guild_id and _mentions(r, key)]
+            # reading up to FILTER_SCAN records is CPU work (a few seconds at most): off the event loop
+            matched = await asyncio.to_thread(
+                lambda: [r for r in rows if r.guild_id == actor.guild_id and _mentions(r, key)])
             events = await logged(session, actor, matched[offset:offset + limit + 1])
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 

@@ -9,12 +9,16 @@ whether the characters it names are NPCs (an old edit's sheet, an action's actor
 place (an answered offer, a defence prompt's answer) has another text, so another key: nothing is ever read stale. The
 row's other columns (undone, message id ...) are never kept; each view is built from the row it is asked for, and its
 ``summary`` is a fresh copy (parsed from the kept JSON), so no reader can change what another one gets.
+
+Readers call it from worker threads (bot/services/records.py ``logged``): a lock guards the kept entries and the
+counts, never ``read()`` itself (two threads may read the same event at once; both answers are the same).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -34,6 +38,7 @@ class EventMemo:
         self._kept: OrderedDict[Key, tuple[EventRecord | None, str]] = OrderedDict()
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -47,13 +52,16 @@ class EventMemo:
             return read()
         key: Key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), row.kind, viewer.seat.name,
                     viewer.secret_rolls, viewer.user_id, looked_up)
-        kept = self._kept.get(key)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self.hits += 1
+                self._kept.move_to_end(key)
+            else:
+                self.misses += 1
         if kept is not None:
-            self.hits += 1
-            self._kept.move_to_end(key)
             record, summary = kept
             return _view(row, json.loads(summary), record)
-        self.misses += 1
         seen = read()
         try:
             summary_text = json.dumps(seen.summary, separators=(",", ":"))
@@ -61,9 +69,10 @@ class EventMemo:
             return seen
         if json.loads(summary_text) != seen.summary:  # a tuple or a non-text key would come back changed
             return seen
-        self._kept[key] = (seen.record, summary_text)
-        if len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        with self._lock:
+            self._kept[key] = (seen.record, summary_text)
+            if len(self._kept) > self.size:
+                self._kept.popitem(last=False)
         return seen
 
 

@@ -19,7 +19,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from bot.errors import UserError
-from bot.services.campaign import LOG_PAGE
+from bot.services.campaign import LOG_PAGE, LiveLog
 from bot.services.event_kinds import NextTurnEvent
 from bot.services.results import CharacterView, EncounterView, EventView
 from bot.ui import character_embeds, encounter_embeds, pictures, record_embeds, setup_embeds
@@ -154,7 +154,7 @@ class Pages:
         viewer = self._viewer(request)
         views = await self._services.campaign.roster(viewer.actor, viewer.channels)
         names = await self._names(viewer)
-        rows = [_roster_row(v, names) for v in views]
+        rows = await asyncio.to_thread(lambda: [_roster_row(v, names) for v in views])
         return await self._page(viewer, "roster.html", title="Roster", pcs=[r for r in rows if not r.npc],
                                 npcs=[r for r in rows if r.npc])
 
@@ -216,13 +216,8 @@ class Pages:
             known = {event_id: stamp for event_id, (stamp, _) in worded.lines.items()}
             log = await self._services.campaign.live_log(viewer.in_channel(channel.id), viewer.channels, channel.id,
                                                          found.id, known, ENCOUNTER_EVENTS)
-            fresh = {event.id: event for event in log.fresh}
-            lines: dict[int, tuple[str, Entry]] = {}
-            for event_id, stamp in log.stamps:
-                event = fresh.get(event_id)
-                lines[event_id] = (stamp, _entry(event, names)) if event is not None else worded.lines[event_id]
-            worded.lines = lines
-            rounds = by_round([entry for _, (_, entry) in sorted(lines.items())])
+            # wording 200 lines is CPU work (~2 ms a line): a worker thread does it, the event loop stays free
+            worded.lines, rounds = await asyncio.to_thread(_worded, log, worded.lines, names)
         return await self.server.fragment("_live.html", tracker=tracker, rounds=rounds, channel=channel)
 
     async def live(self, request: web.Request) -> web.StreamResponse:
@@ -282,8 +277,9 @@ class Pages:
                                   offset=(number - 1) * LOG_PAGE, character=who)
         roster = await campaign.roster(viewer.actor, viewer.channels)
         names = await self._names(viewer)
+        lines = await asyncio.to_thread(lambda: [log_line(e, names) for e in page.events])
         return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
-                                lines=[log_line(e, names) for e in page.events], number=number, more=page.more,
+                                lines=lines, number=number, more=page.more,
                                 who=who, characters=[v.name for v in roster])
 
 
@@ -306,6 +302,19 @@ class WordedLog:
     """A live stream's worded log: event id -> (its stamp when worded, its entry)."""
 
     lines: dict[int, tuple[str, Entry]] = field(default_factory=dict)
+
+
+def _worded(log: LiveLog, before: dict[int, tuple[str, Entry]], names: Names
+            ) -> tuple[dict[int, tuple[str, Entry]], list[Round]]:
+    """A live log's lines (event id -> (stamp, entry)): those ``before`` held as they are now stored kept, the
+    fresh ones worded; and the log by round. Run in a worker thread: it reads only what it is given (``names``
+    asks the gateway cache's dicts, which a read from another thread does not disturb)."""
+    fresh = {event.id: event for event in log.fresh}
+    lines: dict[int, tuple[str, Entry]] = {}
+    for event_id, stamp in log.stamps:
+        event = fresh.get(event_id)
+        lines[event_id] = (stamp, _entry(event, names)) if event is not None else before[event_id]
+    return lines, by_round([entry for _, (_, entry) in sorted(lines.items())])
 
 
 def _entry(event: EventView, names: Names) -> Entry:
