@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from bot.services import Actor
+from bot.services import Actor, event_records, records
+from bot.services.event_memo import MEMO
 from bot.services.viewer import Seat
 from tests.conftest import CHANNEL, GUILD
 
@@ -42,3 +44,26 @@ async def test_a_live_page_rereads_only_the_events_it_has_not_worded_as_they_are
     await table.setup.set_secret_rolls(manager, True)  # what the viewer may read changed: all worded afresh
     assert len((await table.campaign.live_log(gm, None, CHANNEL, fight.id, dict(again.stamps), 200)).fresh) \
         == len(again.stamps)
+
+
+async def test_a_log_reads_its_records_off_the_event_loop(table: Any, gm: Any, monkeypatch: Any) -> None:
+    """Issue 32, reading must not stall the bot: the typed records, the projection and the NPC lookup's names
+    are CPU work (a page reads 200 events) done in a worker thread, not on the loop's."""
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=3")
+    MEMO._kept.clear()  # read afresh, not remembered from the attack's own answer
+    threads: list[threading.Thread] = []
+
+    def watched(name: str) -> None:
+        real = getattr(event_records, name)
+
+        def reading(*args: Any) -> Any:
+            threads.append(threading.current_thread())
+            return real(*args)
+        monkeypatch.setattr(records, name, reading)
+
+    watched("read_event")
+    (fight,) = await table.campaign.encounters(gm, None)
+    log = await table.campaign.live_log(gm, None, CHANNEL, fight.id, {}, 200)
+    page = await table.campaign.log(gm, None, CHANNEL)
+    assert log.fresh and page.events and threads
+    assert threading.main_thread() not in threads
