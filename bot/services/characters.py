@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.db.models import Character
+from bot.db.models import Character, GuildSettings
 from bot.errors import ConfirmDrop, NotFound, PermissionDenied, UserError
 from bot.services import access, import_keep
 from bot.services.actions import record_event
@@ -78,7 +78,13 @@ async def shown_to(rt: Runtime, session: AsyncSession, actor: Actor, row: Charac
     behind the screen (its name, condition and wounds in words); ``private`` when it holds what the channel may
     not read, so that the answer goes to ``actor`` alone."""
     settings = await repo.guild_settings(session, actor.guild_id)
-    view = character_view(rt, row, await rt.catalog_for(session, actor.guild_id, row.system))
+    return shown(rt, actor, row, await rt.catalog_for(session, actor.guild_id, row.system), settings)
+
+
+def shown(rt: Runtime, actor: Actor, row: Character, catalog: Any, settings: GuildSettings | None) -> CharacterView:
+    """``shown_to``'s CPU part (the sheet's copy, summary and projection), once the server's ``settings`` and
+    the system's ``catalog`` are read: safe in a worker thread (the web roster reads 50 sheets)."""
+    view = character_view(rt, row, catalog)
     viewer = viewer_of(actor, settings, row)
     return answered_privately(project_character(view, viewer), viewer, table_of(settings))
 

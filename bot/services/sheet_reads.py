@@ -13,12 +13,16 @@ The digest is of the sheet's ``marshal`` bytes (format 2: no back-references, so
 the values, their types and the keys' order), about a tenth of the cost of canonical JSON; a view digests
 each sheet once for both questions (``key``). The same content with its keys in another order is a miss,
 never a wrong answer.
+
+The web roster reads its sheets in a worker thread (bot/services/campaign.py): a lock guards the kept answers and
+the counts, never ``compute()`` (two threads may compute the same answer at once; both are the same).
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -45,6 +49,7 @@ class SheetReads:
         self.size = size
         self._answers: OrderedDict[tuple[str, str, int, bytes, bytes], tuple[weakref.ref[Any], Any]] = OrderedDict()
         self.hits = self.misses = 0
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._answers)
@@ -62,16 +67,18 @@ class SheetReads:
         except TypeError:  # no weak reference to it
             return compute()
         key_of = (what, system, id(catalog), digest, ruled)
-        found = self._answers.get(key_of)
-        if found is not None and found[0]() is catalog:
-            self._answers.move_to_end(key_of)
-            self.hits += 1
-            answer: T = found[1]
-            return answer
-        self.misses += 1
+        with self._lock:
+            found = self._answers.get(key_of)
+            if found is not None and found[0]() is catalog:
+                self._answers.move_to_end(key_of)
+                self.hits += 1
+                answer: T = found[1]
+                return answer
+            self.misses += 1
         answer = compute()
-        self._answers[key_of] = (held, answer)
-        self._answers.move_to_end(key_of)
-        while len(self._answers) > self.size:
-            self._answers.popitem(last=False)
+        with self._lock:
+            self._answers[key_of] = (held, answer)
+            self._answers.move_to_end(key_of)
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
         return answer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from bot.services import Actor, event_records, records
+from bot.services import Actor, characters, event_records, records
 from bot.services.event_memo import MEMO
 from bot.services.viewer import Seat
 from tests.conftest import CHANNEL, GUILD
@@ -67,3 +67,17 @@ async def test_a_log_reads_its_records_off_the_event_loop(table: Any, gm: Any, m
     page = await table.campaign.log(gm, None, CHANNEL)
     assert log.fresh and page.events and threads
     assert threading.main_thread() not in threads
+
+
+async def test_the_roster_reads_its_sheets_off_the_event_loop(table: Any, gm: Any, monkeypatch: Any) -> None:
+    """Issue 32: each sheet's copy, summary and projection (50 sheets of 64 wounds: ~200 ms) in a worker thread."""
+    threads: list[threading.Thread] = []
+    real = characters.character_view
+
+    def viewed(*args: Any) -> Any:
+        threads.append(threading.current_thread())
+        return real(*args)
+    monkeypatch.setattr(characters, "character_view", viewed)
+    roster = await table.campaign.roster(gm, None)
+    assert {"Aldo", "Brun"} <= {v.name for v in roster} and roster[0].summary is not None
+    assert threads and threading.main_thread() not in threads
