@@ -401,6 +401,19 @@ def services(make_services: Any) -> Any:
     return make_services()
 
 
+@pytest.fixture
+async def other_process(db_url: str) -> AsyncIterator[Any]:
+    """A second bot process's Services on the same database (its own engine, caches and event feed)."""
+    from bot.db.engine import Database
+    from bot.services import Services
+
+    database = Database.from_url(db_url)
+    services = Services(database, catalogs=catalogs)
+    yield services
+    await services.runtime.close()
+    await database.dispose()
+
+
 # -- actors ----------------------------------------------------------------------------------------------
 
 GUILD, CHANNEL, GM_ROLE = 1000, 2000, 3000

@@ -19,19 +19,9 @@ from bot.db.models import Event
 from bot.services import Services
 from bot.services.live_events import EventFeed
 from bot.services.runtime import utcnow
-from tests.conftest import CHANNEL, GUILD, catalogs
+from tests.conftest import CHANNEL, GUILD
 
 POLL = 0.05
-
-
-@pytest.fixture
-async def other(db_url: str) -> AsyncIterator[Services]:
-    """Another process on the same database."""
-    database = Database.from_url(db_url)
-    services = Services(database, catalogs=catalogs)
-    yield services
-    await services.runtime.close()
-    await database.dispose()
 
 
 @pytest.fixture
@@ -71,11 +61,11 @@ async def collect(watch: Any, count: int, within: float = 5.0) -> list[int]:
 
 
 async def test_an_event_another_process_commits_reaches_its_channels_watchers_within_2_s_by_id(
-        table: Any, gm: Any, db: Database, feed: EventFeed, other: Services) -> None:
+        table: Any, gm: Any, db: Database, feed: EventFeed, other_process: Services) -> None:
     async with feed.watch(CHANNEL) as here, feed.watch(CHANNEL + 1) as elsewhere:
         before = (await channel_ids(db))[-1]
         started = time.monotonic()
-        await hit(other, gm, 3)
+        await hit(other_process, gm, 3)
         ids = await here.next(2.0)
         assert time.monotonic() - started < 2.0
         assert list(ids) == await channel_ids(db, before) and ids  # the ids, each once, nothing of what happened
@@ -84,11 +74,11 @@ async def test_an_event_another_process_commits_reaches_its_channels_watchers_wi
 
 
 async def test_a_dropped_feed_connection_reconnects_and_catches_up_with_none_lost_or_repeated(
-        table: Any, gm: Any, db: Database, feed: EventFeed, other: Services) -> None:
+        table: Any, gm: Any, db: Database, feed: EventFeed, other_process: Services) -> None:
     async with feed.watch(CHANNEL) as here:
         start = feed.last_id
         assert start is not None
-        await hit(other, gm, 1)
+        await hit(other_process, gm, 1)
         await hit(table, gm, 2)
         seen = await collect(here, len(await channel_ids(db, start)))
         # The listener is killed mid-fight: its server process ended (PostgreSQL), its connection closed (SQLite).
@@ -101,7 +91,7 @@ async def test_a_dropped_feed_connection_reconnects_and_catches_up_with_none_los
             await connection.close()
         await until(lambda: feed.failures >= 1)
         for n in range(3, 6):  # the fight goes on while the feed reconnects
-            await hit(other if n % 2 else table, gm, n)
+            await hit(other_process if n % 2 else table, gm, n)
         wanted = await channel_ids(db, start)
         seen += await collect(here, len(wanted) - len(seen))
         assert seen == wanted  # every event once, in order
@@ -111,7 +101,7 @@ async def test_a_dropped_feed_connection_reconnects_and_catches_up_with_none_los
 @pytest.mark.postgres
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_an_id_committed_after_a_later_one_is_still_handed_out(
-        table: Any, gm: Any, db: Database, feed: EventFeed, other: Services) -> None:
+        table: Any, gm: Any, db: Database, feed: EventFeed, other_process: Services) -> None:
     """PostgreSQL numbers an event at its insert: a slow transaction's event may commit after a later id was
     seen. The feed looks for the skipped id again."""
     async with feed.watch(CHANNEL) as here:
@@ -120,7 +110,7 @@ async def test_an_id_committed_after_a_later_one_is_still_handed_out(
                           payload={}, created_at=utcnow())
             slow.add(early)
             await slow.flush()  # numbered, not committed
-            await hit(other, gm, 7)
+            await hit(other_process, gm, 7)
             later = await collect(here, 1)
             assert later and min(later) > early.id
         assert await collect(here, 1) == [early.id]

@@ -4,19 +4,15 @@ second. "Another process" is a second ``Services`` with its own engine on the sa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
-import pytest
 
-from bot.db.engine import Database
 from bot.ops.metrics import Metrics
 from bot.services import Services
 from bot.web.server import COOKIE, WebServer
 from bot.web.sessions import Grant
-from tests.conftest import catalogs
 
 GRANT = Grant(guild_id=1, user_id=2, user_name="Alice", role="player", role_ids=(5,), is_manager=False,
               channels=frozenset({10}), guild_name="The Keep", channel_names=((10, "great-hall"),))
@@ -28,18 +24,9 @@ def shard_without_guilds(services: Services) -> WebServer:
     return WebServer(bot, port=0)  # type: ignore[arg-type]
 
 
-@pytest.fixture
-async def other(db_url: str) -> AsyncIterator[Services]:
-    database = Database.from_url(db_url)
-    services = Services(database, catalogs=catalogs)
-    yield services
-    await services.runtime.close()
-    await database.dispose()
-
-
 async def test_a_session_opened_on_one_process_is_served_and_revoked_on_another(
-        services: Any, other: Services) -> None:
-    here, there = shard_without_guilds(services), shard_without_guilds(other)
+        services: Any, other_process: Services) -> None:
+    here, there = shard_without_guilds(services), shard_without_guilds(other_process)
     token = (await here.link(GRANT)).split("t=", 1)[1]
     await there.start()
     try:
