@@ -143,9 +143,12 @@ def joined(names: list[str]) -> str:
 
 
 def npcs_joined(template: str, count: int, names: Sequence[str] = ()) -> str:
-    """``2 × **Bandit** joined the encounter.``; NPCs named apart from their template are named, the template
-    beside them (``**Baron Vasska** (Decados Duellist) joined the encounter.``, issue 34, F3)."""
+    """``2 × **Bandit** joined the encounter.``; one NPC by its name (``**Thug 1** joined the encounter.``, as a
+    character's join reads); NPCs named apart from their template are named, the template beside them
+    (``**Baron Vasska** (Decados Duellist) joined the encounter.``, issue 34, F3)."""
     if not names or all(name_key(name).startswith(name_key(template)) for name in names):
+        if len(names) == 1:
+            return joined(list(names))
         return f"{count} \u00d7 **{plain(template)}** joined the encounter."
     kind = plain(template) if len(names) == 1 else f"{len(names)} \u00d7 {plain(template)}"
     return f"{', '.join(f'**{plain(n)}**' for n in names)} ({kind}) joined the encounter."

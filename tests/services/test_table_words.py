@@ -36,6 +36,8 @@ async def test_npcs_named_apart_from_their_template_are_named(services: Any, man
     assert npcs_joined(kind, 1, view.npcs_added) == f"**Baron Vasska 1** ({kind}) joined the encounter."
     # named after their template: counted, as before
     assert npcs_joined("Bandit", 2, ("Bandit 1", "Bandit 2")) == "2 \u00d7 **Bandit** joined the encounter."
+    # one NPC named after its template reads as a character's join does (not "1 × Thug")
+    assert npcs_joined("Thug", 1, ("Thug 1",)) == "**Thug 1** joined the encounter."
 
 
 async def test_shock_that_outlasts_the_fight_is_said_when_it_ends(services: Any, manager: Any, gm: Any) -> None:
