@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rules.ars_harn import saved_points
 from rules.ars_harn.arms import attack_weapon, parrying_weapons
 from rules.ars_harn.catalog import AIMS, ASPECTS
 from rules.ars_harn.character import HAND_ROLES, HANDS, Character
@@ -65,27 +66,11 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
     save_excess = action.flag("save_excess", False)
     use_saved = action.flag("use_saved", True)
 
-    saved_before, before_rounds = attacker.saved_points, attacker.saved_rounds
-    cap = 3 * attacker.ability(weapon.skill)
-    # Seed: points saved for more than one round may not exceed 3 x weapon skill. Points kept through
-    # this attack (use_saved: false) are carried past another round, so the cap applies to them now;
-    # points spent after being held that long are capped as they are spent.
-    held = saved_before > 0 and not use_saved
-    if held:
-        before_rounds = max(before_rounds, 1) + 1
-    long_saved = before_rounds > 1 or rulings.saved_points_cap == "always"
-    stored_capped = saved_before > 0 and long_saved and saved_before > cap
-    if stored_capped:
-        saved_before = cap
-    if held:
-        attacker = replace(attacker, saved_points=saved_before, saved_rounds=before_rounds)
-    spend = saved_before if use_saved else 0
+    saved, attacker = saved_points.draw(attacker, attacker.ability(weapon.skill), use_saved, rulings)
     parts = {"dex": attacker.char("dex"), "ability": attacker.ability(weapon.skill), "weapon": weapon.atk,
              "aim": catalog.aim_modifiers[aim], **common_penalty(attacker, catalog),
              "encumbrance": -physical_encumbrance(attacker, catalog, rulings),
-             "virtues_flaws": attacker.vf_mod("attack"), "modifier": modifier}
-    if spend and rulings.saved_points_use == "attack_total":
-        parts["saved_points"] = spend
+             "virtues_flaws": attacker.vf_mod("attack"), "modifier": modifier, **saved.attack_parts()}
     if chosen.hand == HAND_ROLES["off"] and rulings.off_hand_penalty:
         parts["off_hand"] = -rulings.off_hand_penalty
     at, die, at_botched = combat_roll(ctx, "attack", parts)
@@ -102,31 +87,19 @@ def attack(ctx: Ctx, action: Options, attacker: Character, defender: Character
 
     hit = at > dt
     excess = at - dt if hit else 0
-    out.update(defense_total=dt, defense_botched=dt_botched, hit=hit, excess=excess,
-               saved_points_used=spend, saved_points_capped=stored_capped,
-               saved_points_cap=cap if stored_capped else None)
-    attacker = replace(attacker, saved_points=0, saved_rounds=0) if spend else attacker
+    out.update(defense_total=dt, defense_botched=dt_botched, hit=hit, excess=excess, **saved.record_fields())
+    attacker = saved_points.spent(attacker, saved)
 
     if not hit:
         if earns_advantage(rulings.tactical_advantage, at, dt):
             defender = replace(defender, tactical_advantage=True)
             out.update(tactical_advantage=True, tactical_advantage_for="defender")
     elif save_excess:
-        # Points from earlier rounds that stay in the store (spent into the Attack Total, they are
-        # inside the excess already); with any of them, the points have been saved over two rounds.
-        carried = spend if spend else saved_before
-        total = excess if (spend and rulings.saved_points_use == "attack_total") else carried + excess
-        capped = (carried > 0 or rulings.saved_points_cap == "always") and total > cap
-        if capped:
-            total = cap
-        # held points have already been aged a round above
-        rounds = (before_rounds if held else before_rounds + 1) if carried else 1
-        attacker = replace(attacker, saved_points=total, saved_rounds=rounds)
-        out.update(excess_saved=True, saved_points_capped=capped or stored_capped, saved_points_cap=cap)
+        attacker, kept = saved_points.save_excess(attacker, saved, excess)
+        out.update(kept)
     else:
-        bonus = spend if (spend and rulings.saved_points_use == "damage_total") else 0
         base = damage_base(attacker, weapon.missile is not None)
-        damage = base + excess + bonus + weapon.impact(aspect, range_band)
+        damage = base + excess + saved.damage_bonus() + weapon.impact(aspect, range_band)
         blow, wounding, defender = land(ctx, defender, damage, aspect, aim, "weapon")
         out.update(blow=replace(blow, damage_base=base, damage_total=damage), wounding=wounding)
     record = AttackOutcome(**out, saved_points=attacker.saved_points, injury_levels=defender.injury_levels,

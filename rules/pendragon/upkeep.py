@@ -5,7 +5,8 @@ Each concerns the ``attacker`` sheet only (the bot puts the character acted on t
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.errors import IllegalAction, NotInHand, RulesError
@@ -45,16 +46,6 @@ KNOCKDOWN_OPTIONS: tuple[str, ...] = ("damage", "mounted")
 MAJOR_WOUND_OPTIONS: tuple[str, ...] = ("wound", "mounted", "on_wall")
 FALL_OPTIONS: tuple[str, ...] = ("mounted", "on_wall")
 UNEQUIP_OPTIONS: tuple[str, ...] = ("kind", "item")
-
-DECISIONS: dict[str, tuple[str, ...]] = {
-    "experience_check": ("approve", "deny"),
-    "dying": ("death", "survival"),
-    "fall_damage": ("none", "damage"),
-    "wake": ("wake",),
-    "rejoin": ("rejoin",),
-    "damage": ("apply",),
-}
-
 
 def rearm(ctx: Ctx, char: Character, action: Any) -> tuple[RearmOutcome, Character]:
     """Take up a weapon again: the dropped one by default, or any unbroken one on the sheet.
@@ -106,71 +97,125 @@ def initiative(ctx: Ctx, char: Character | None, action: Any) -> InitiativeOutco
     return InitiativeOutcome(initiative="simultaneous", winner="none", order=(), events=("no_initiative_in_pendragon",))
 
 
+@dataclass(frozen=True)
+class _Choice:
+    """The GM's decision as gm_decide read it, handed to the kind's rule."""
+
+    kind: str
+    decision: str
+    skill: str | None  # the one named, else the pending decision's
+    opts: Options
+
+
+def _experience_check(ctx: Ctx, char: Character, choice: _Choice, out: GmDecideOutcome, events: list[str]
+                      ) -> tuple[GmDecideOutcome, Character]:
+    """Approved, the skill gets its experience check."""
+    skill = choice.skill
+    if skill is None:
+        raise RulesError("action gm_decide: an experience check needs a 'skill'")
+    if choice.decision == "approve" and key(skill) not in char.experience_checks:
+        char = char.with_(experience_checks=(*char.experience_checks, key(skill)))
+        events.append("experience_check")
+    return replace(out, skill=key(skill)), char
+
+
+def _dying(ctx: Ctx, char: Character, choice: _Choice, out: GmDecideOutcome, events: list[str]
+           ) -> tuple[GmDecideOutcome, Character]:
+    """Death, or saved in time."""
+    if choice.decision == "death":
+        # the dead make no more rolls: a knockdown, major wound or fall roll still waiting is dropped
+        events.append("dead")
+        return out, char.with_(dead=True, dying=False, pending_rolls=())
+    # Saved in time: back to 1 hit point (a mortal wound also costs Statistics Lost rolls; a lost SIZ
+    # or CON among them lowers his hit points, and the GM's word is that he lives at 1).
+    deficit = 1 - ctx.hp(char)
+    if deficit > 0:
+        char, _ = heal(char, deficit)
+    char = after_healing(ctx, char, events)
+    deficit = 1 - ctx.hp(char)
+    if deficit > 0:
+        char, _ = heal(char, deficit)
+    return out, char
+
+
+def _damage(ctx: Ctx, char: Character, choice: _Choice, out: GmDecideOutcome, events: list[str]
+            ) -> tuple[GmDecideOutcome, Character]:
+    """Damage the GM sets (a gentle fall's, or any): a new wound, or added to the wound named."""
+    fall = choice.kind == "fall_damage"
+    amount = choice.opts.whole("amount", 0, 0, 1000) or 0
+    if fall and choice.decision == "none":
+        amount = 0
+    source = choice.opts.text("source", "fall" if fall else "gm") or "gm"
+    target = choice.opts.whole("wound", None, 1, 1000000)
+    if target is not None:
+        if not any(w.index == target for w in char.wounds):
+            raise IllegalAction(f"attacker has no wound #{target}")
+        char = char.with_(wounds=tuple(replace(w, amount=w.amount + amount, remaining=w.remaining + amount)
+                                       if w.index == target else w for w in char.wounds))
+        char = check_condition(ctx, char, events)
+    else:
+        char = apply_wound(ctx, char, amount, source, events)
+    return replace(out, amount=amount), char
+
+
+def _wake(ctx: Ctx, char: Character, choice: _Choice, out: GmDecideOutcome, events: list[str]
+          ) -> tuple[GmDecideOutcome, Character]:
+    if char.dying or char.dead:
+        raise IllegalAction("attacker is dying or dead and cannot wake")
+    events.append("woke")
+    return out, char.with_(unconscious=False)
+
+
+def _rejoin(ctx: Ctx, char: Character, choice: _Choice, out: GmDecideOutcome, events: list[str]
+            ) -> tuple[GmDecideOutcome, Character]:
+    events.append("rejoined")
+    return out, char.with_(out_of_fight=False)
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """One kind of GM decision: the choices the GM has (the first is the default when it is the only one), the
+    rule that applies the one made to the character (adding its events), and whether the GM may make it only
+    when the character waits on it (a pending decision of that kind), not at will."""
+
+    choices: tuple[str, ...]
+    rule: Callable[[Ctx, Character, _Choice, GmDecideOutcome, list[str]], tuple[GmDecideOutcome, Character]]
+    only_when_pending: bool = False
+
+
+DECISIONS: dict[str, DecisionKind] = {
+    "experience_check": DecisionKind(("approve", "deny"), _experience_check),
+    "dying": DecisionKind(("death", "survival"), _dying, only_when_pending=True),
+    "fall_damage": DecisionKind(("none", "damage"), _damage, only_when_pending=True),
+    "wake": DecisionKind(("wake",), _wake),
+    "rejoin": DecisionKind(("rejoin",), _rejoin),
+    "damage": DecisionKind(("apply",), _damage),
+}
+
+
 def gm_decide(ctx: Ctx, char: Character, action: Any) -> tuple[GmDecideOutcome, Character]:
     opts = Options(action, "gm_decide", GM_DECIDE_OPTIONS)
     kind = opts.text("kind", None, tuple(DECISIONS))
     if kind is None:
         raise RulesError(f"action gm_decide: option 'kind' is missing (one of {', '.join(DECISIONS)})")
-    decision = opts.text("decision", DECISIONS[kind][0] if len(DECISIONS[kind]) == 1 else None, DECISIONS[kind])
+    decides = DECISIONS[kind]
+    choices = decides.choices
+    decision = opts.text("decision", choices[0] if len(choices) == 1 else None, choices)
     if decision is None:
-        raise RulesError(f"action gm_decide: option 'decision' is missing (one of {', '.join(DECISIONS[kind])})")
+        raise RulesError(f"action gm_decide: option 'decision' is missing (one of {', '.join(choices)})")
     skill = opts.text("skill")
     pending = [d for d in char.pending_decisions if d.get("kind") == kind
                and (skill is None or d.get("skill") == key(skill))]
-    if kind in ("dying", "fall_damage") and not pending:
+    if decides.only_when_pending and not pending:
         raise IllegalAction(f"attacker has no pending '{kind}' decision")
-    events: list[str] = []
     if pending:
         first = pending[0]
         char = char.with_(pending_decisions=tuple(d for d in char.pending_decisions if d is not first))
         if skill is None and isinstance(first.get("skill"), str):
             skill = first["skill"]
-    out = GmDecideOutcome(kind=kind, decision=decision)
-    if kind == "experience_check":
-        if skill is None:
-            raise RulesError("action gm_decide: an experience check needs a 'skill'")
-        if decision == "approve" and key(skill) not in char.experience_checks:
-            char = char.with_(experience_checks=(*char.experience_checks, key(skill)))
-            events.append("experience_check")
-        out = replace(out, skill=key(skill))
-    elif kind == "dying":
-        if decision == "death":
-            # the dead make no more rolls: a knockdown, major wound or fall roll still waiting is dropped
-            char = char.with_(dead=True, dying=False, pending_rolls=())
-            events.append("dead")
-        else:
-            # Saved in time: back to 1 hit point (a mortal wound also costs Statistics Lost rolls; a lost SIZ
-            # or CON among them lowers his hit points, and the GM's word is that he lives at 1).
-            deficit = 1 - ctx.hp(char)
-            if deficit > 0:
-                char, _ = heal(char, deficit)
-            char = after_healing(ctx, char, events)
-            deficit = 1 - ctx.hp(char)
-            if deficit > 0:
-                char, _ = heal(char, deficit)
-    elif kind in ("fall_damage", "damage"):
-        amount = opts.whole("amount", 0, 0, 1000) or 0
-        if kind == "fall_damage" and decision == "none":
-            amount = 0
-        source = opts.text("source", "fall" if kind == "fall_damage" else "gm") or "gm"
-        target = opts.whole("wound", None, 1, 1000000)
-        if target is not None:
-            if not any(w.index == target for w in char.wounds):
-                raise IllegalAction(f"attacker has no wound #{target}")
-            char = char.with_(wounds=tuple(replace(w, amount=w.amount + amount, remaining=w.remaining + amount)
-                                           if w.index == target else w for w in char.wounds))
-            char = check_condition(ctx, char, events)
-        else:
-            char = apply_wound(ctx, char, amount, source, events)
-        out = replace(out, amount=amount)
-    elif kind == "wake":
-        if char.dying or char.dead:
-            raise IllegalAction("attacker is dying or dead and cannot wake")
-        char = char.with_(unconscious=False)
-        events.append("woke")
-    elif kind == "rejoin":
-        char = char.with_(out_of_fight=False)
-        events.append("rejoined")
+    events: list[str] = []
+    out, char = decides.rule(ctx, char, _Choice(kind, decision, skill, opts),
+                             GmDecideOutcome(kind=kind, decision=decision), events)
     char = offer_dying(char)  # a gentle fall's damage settled: death or survival may be asked now
     return replace(out, hit_points=ctx.hp(char), events=tuple(events)), char
 
