@@ -7,11 +7,10 @@ as for the same member's command in Discord (bot/services/campaign.py).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +24,8 @@ from bot.services.results import CharacterView, EncounterView, EventView
 from bot.ui import character_embeds, encounter_embeds, pictures, record_embeds, setup_embeds
 from bot.ui.event_lines import record_of
 from bot.web.embeds import Card, card
-from bot.web.http import CSP, SESSION_ID, VIEWER, Problem
+from bot.web.http import VIEWER, Problem
+from bot.web.live import WordedLog, kind_of
 from bot.web.markdown import Names, to_html, to_text
 
 if TYPE_CHECKING:
@@ -36,7 +36,6 @@ log = logging.getLogger("grievous.web")
 _CHANNEL = re.compile(r"[0-9]{1,20}")
 MAX_PAGE = 10_000
 ENCOUNTER_EVENTS = 200  # the encounter page's log reads the channel's newest events up to this many
-KEEPALIVE_SECONDS = 15.0  # a quiet live stream sends a comment this often (and checks its session)
 
 
 @dataclass(frozen=True)
@@ -87,13 +86,14 @@ class Pages:
     def _guild(self, viewer: Viewer) -> discord.Guild | None:
         return self.server.bot.get_guild(viewer.actor.guild_id)
 
-    async def _names(self, viewer: Viewer) -> Names:
+    async def _names(self, viewer: Viewer, *, own: bool = True) -> Names:
+        """How the page names members, roles and channels; ``own``: the viewer's own name as its session holds it."""
         guild = self._guild(viewer)
         acted: dict[int, str] = await self._services.campaign.member_names(viewer.actor)
         captured = dict(viewer.channel_names)
 
         def user(user_id: int) -> str | None:
-            if user_id == viewer.actor.user_id and viewer.role != "table":
+            if own and user_id == viewer.actor.user_id and viewer.role != "table":
                 return viewer.actor.user_name
             member = guild.get_member(user_id) if guild is not None else None
             found = member or self.server.bot.get_user(user_id)
@@ -198,71 +198,34 @@ class Pages:
     async def encounter(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
         channel = self._channel(request, viewer)
-        live = await self.live_fragment(viewer, channel)
+        live = await self.live_fragment(viewer, channel, self.server.live.worded(kind_of(viewer, channel.id)))
         return await self._page(viewer, "encounter.html", title=f"Fight in #{channel.name}", channel=channel,
                                 live=Markup(live))
 
-    async def live_fragment(self, viewer: Viewer, channel: ChannelLink, worded: WordedLog | None = None) -> str:
-        """The part of the encounter page that changes: the tracker and the fight's log by round. A live stream
-        passes the lines it ``worded`` before: only the events new or changed since are read and worded again."""
+    async def live_fragment(self, viewer: Viewer, channel: ChannelLink, worded: WordedLog) -> str:
+        """The part of the encounter page that changes: the tracker and the fight's log by round, as the viewer's
+        kind reads it (bot/web/live.py: every viewer of the kind gets this rendering, so the viewer's own name
+        is not looked up as theirs). Only the events new or changed since ``worded`` was last filled are read
+        and worded again."""
         encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
         found: EncounterView | None = next((e for e in encounters if e.channel_id == channel.id), None)
-        names = await self._names(viewer)
+        names = await self._names(viewer, own=False)
         tracker: Card | None = None
         rounds: list[Round] = []
         if found is not None:
             tracker = card(encounter_embeds.tracker(found), names, footer=False)
-            worded = worded if worded is not None else WordedLog()
-            known = {event_id: stamp for event_id, (stamp, _) in worded.lines.items()}
+            before = worded.lines  # another render of the kind may replace it meanwhile: this one reads its own
+            known = {event_id: stamp for event_id, (stamp, _) in before.items()}
             log = await self._services.campaign.live_log(viewer.in_channel(channel.id), viewer.channels, channel.id,
                                                          found.id, known, ENCOUNTER_EVENTS)
             # wording 200 lines is CPU work (~2 ms a line): a worker thread does it, the event loop stays free
-            worded.lines, rounds = await asyncio.to_thread(_worded, log, worded.lines, names)
+            worded.lines, rounds = await asyncio.to_thread(_worded, log, before, names)
         return await self.server.fragment("_live.html", tracker=tracker, rounds=rounds, channel=channel)
 
     async def live(self, request: web.Request) -> web.StreamResponse:
-        """Server-Sent Events: the live part of the encounter page, re-read as this viewer whenever the process's
-        event feed (bot/services/live_events.py) marks a new event in the channel, for as long as the session
-        lasts. A frame's ``id`` is the newest event it shows."""
+        """The encounter page's live stream (Server-Sent Events), shared by the viewers of a kind (bot/web/live.py)."""
         viewer = self._viewer(request)
-        channel = self._channel(request, viewer)
-        session_id = request[SESSION_ID]
-        feed = self.server.live_feed()
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                                               "X-Accel-Buffering": "no"})
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["Referrer-Policy"] = "no-referrer"
-        await response.prepare(request)
-        last = ""
-        worded = WordedLog()  # this stream's log lines, kept while it lasts: each event worded once
-        try:
-            async with feed.watch(channel.id) as watch:  # before the first read: nothing after it is missed
-                newest: int | None = None
-                while not self.server.closing.is_set():
-                    if await self.server.sessions.session(session_id) is None:
-                        break  # revoked or expired: the stream ends with the session
-                    fragment = await self.live_fragment(viewer, channel, worded)
-                    digest = hashlib.sha256(fragment.encode()).hexdigest()
-                    if digest != last:
-                        last = digest
-                        frame = (("" if newest is None else f"id: {newest}\n") + "event: update\n"
-                                 + "".join(f"data: {line}\n" for line in fragment.split("\n")) + "\n").encode()
-                        if self.server.recorder is not None:
-                            self.server.recorder.received(request, frame)
-                        await response.write(frame)
-                    ids: tuple[int, ...] = ()
-                    while not ids and not self.server.closing.is_set():
-                        ids = await watch.next(KEEPALIVE_SECONDS)
-                        if not ids:  # a comment keeps proxies from closing a quiet stream; and the session is checked
-                            if await self.server.sessions.session(session_id) is None:
-                                break
-                            await response.write(b": quiet\n\n")
-                    if not ids:
-                        continue  # closing, or the session ended: the loop's checks say which
-                    newest = max(ids)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        return response
+        return await self.server.live.stream(request, viewer, self._channel(request, viewer))
 
     async def log(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
@@ -295,13 +258,6 @@ class Entry:
     id: int
     line: LogLine
     moved: int | None
-
-
-@dataclass
-class WordedLog:
-    """A live stream's worded log: event id -> (its stamp when worded, its entry)."""
-
-    lines: dict[int, tuple[str, Entry]] = field(default_factory=dict)
 
 
 def _worded(log: LiveLog, before: dict[int, tuple[str, Entry]], names: Names

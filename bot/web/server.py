@@ -26,7 +26,9 @@ from bot.errors import UserError
 from bot.services.live_events import EventFeed
 from bot.services.web_sessions import WebSessionService
 from bot.web import pages
+from bot.web.gate import RETRY_AFTER, Busy, PageGate
 from bot.web.http import CSP, NEW_LINK, PREFIX, SESSION_ID, VIEWER, Problem
+from bot.web.live import LiveRenders
 from bot.web.metrics import WebMetrics
 from bot.web.recording import Recorder
 from bot.web.sessions import ExchangeLimit, Grant, Refused, Session
@@ -83,6 +85,9 @@ class WebServer:
         self._feed_task: asyncio.Task[None] | None = None
         # The pages' own Prometheus metrics, in the bot's registry (bot/web/metrics.py; a test's bot may be None).
         self.metrics = WebMetrics(bot.metrics.registry if bot is not None else None)
+        self.gate = PageGate()  # how many pages read the database at once (bot/web/gate.py)
+        self.pages = pages.Pages(self)
+        self.live = LiveRenders(self, self.pages)  # the live streams, one rendering per kind of viewer
 
     @property
     def sessions(self) -> WebSessionService:
@@ -106,8 +111,8 @@ class WebServer:
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self.metrics.middleware, self._headers, self._record, self._problems,
-                                           self._viewer])
-        routes = pages.Pages(self)
+                                           self._gated, self._viewer])
+        routes = self.pages
         app.router.add_get(f"{PREFIX}/login", self._login)
         app.router.add_get(PREFIX, self._home)
         app.router.add_get(f"{PREFIX}/", routes.campaign)
@@ -132,6 +137,7 @@ class WebServer:
 
     async def stop(self) -> None:
         self._closing.set()
+        await self.live.close()
         if self.feed is not None:
             await self.feed.close()
         if self._feed_task is not None:
@@ -222,6 +228,10 @@ class WebServer:
             return await handler(request)
         except Problem as problem:
             return await self._problem_page(request, problem.status, problem.line)
+        except Busy:
+            page = await self._problem_page(request, 503, "The page is busy; it reloads in a moment.")
+            page.headers["Retry-After"] = str(RETRY_AFTER)
+            return page
         except web.HTTPNotFound:
             return await self._problem_page(request, 404, "There is no such page. Start again from the campaign page.")
         except web.HTTPMethodNotAllowed:
@@ -253,6 +263,15 @@ class WebServer:
             body = response.body
             self.recorder.received(request, bytes(body) if isinstance(body, bytes | bytearray) else b"")
         return response
+
+    @web.middleware
+    async def _gated(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every page's database work through the gate (bot/web/gate.py); a live stream's renders take it each
+        time instead, and static files need none."""
+        if request.path.startswith(f"{PREFIX}/static/") or request.path.endswith("/live"):
+            return await handler(request)
+        async with self.gate.page():
+            return await handler(request)
 
     @web.middleware
     async def _viewer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
