@@ -57,6 +57,29 @@ class _RolledBack(Exception):
     """Leaves a batch of one's transaction without committing it (its command failed)."""
 
 
+@dataclass
+class _Outcome:
+    """What one transaction's commands came to; each is told only after the transaction ends."""
+
+    done: list[tuple[_Job, Any]] = field(default_factory=list)
+    failed: list[tuple[_Job, BaseException]] = field(default_factory=list)
+    retry: list[_Job] = field(default_factory=list)  # to try again in a later batch
+    redo: list[_Job] = field(default_factory=list)  # to run again at once (rolled back for another's writes)
+
+    def retry_or_fail(self, job: _Job, exc: BaseException) -> None:
+        if job.retryable(exc) and job.attempts < job.attempts_left:
+            self.retry.append(job)
+        else:
+            self.failed.append((job, exc))
+
+    def roll_back(self, *, rest: list[_Job]) -> None:
+        """The transaction is rolled back for one command's writes: the ones done and ``rest`` run again."""
+        for other, _ in self.done:
+            other.attempts -= 1  # not its own failure
+        self.redo = [other for other, _ in self.done] + rest
+        self.done = []
+
+
 class GroupCommitter:
     """The one writer of a process's SQLite database (see the module's docstring)."""
 
@@ -110,64 +133,65 @@ class GroupCommitter:
 
     async def _commit(self, batch: list[_Job]) -> tuple[list[_Job], list[_Job]]:
         """One transaction for ``batch``; returns the jobs to try again in a later batch, and those to run
-        again at once (the transaction was rolled back for another's failed writes: see the module's docstring).
-
-        A batch of one needs no change count: its error rolls the whole transaction back."""
-        done: list[tuple[_Job, Any]] = []
-        failed: list[tuple[_Job, BaseException]] = []  # told after the transaction ends, like the results
-        retry: list[_Job] = []
-        redo: list[_Job] = []
-        solo = len(batch) == 1
+        again at once (the transaction was rolled back for another's failed writes: see the module's docstring)."""
+        outcome = _Outcome()
         try:
             async with self.db.sessions() as session, session.begin():
-                changes = None if solo else await change_counter(await session.connection())
-                for index, job in enumerate(batch):
-                    job.attempts += 1
-                    before = changes() if changes is not None else 0
-                    try:
-                        if solo or changes is not None:
-                            result = await job.work(session)
-                        else:
-                            async with session.begin_nested():
-                                result = await job.work(session)
-                    except Exception as exc:
-                        if job.retryable(exc) and job.attempts < job.attempts_left:
-                            retry.append(job)
-                        else:
-                            failed.append((job, exc))
-                        if solo:
-                            raise _RolledBack from exc
-                        if changes is not None and (not session.is_active or changes() != before):
-                            # its writes are in the transaction (or a failed flush rolled it back): undo all
-                            for other, _ in done:
-                                other.attempts -= 1  # not its own failure
-                            redo = [other for other, _ in done] + batch[index + 1:]
-                            done = []
-                            raise _RolledBack from exc
-                    else:
-                        done.append((job, result))
-                    finally:
-                        session.expunge_all()
+                await self._run_batch(session, batch, outcome)
         except _RolledBack:
             pass  # the failed command's writes are not stored (it is told so below); ``redo`` runs again
         except Exception as exc:  # the COMMIT itself failed: nothing of this batch is stored
-            for job, _ in done:
-                if job.retryable(exc) and job.attempts < job.attempts_left:
-                    retry.append(job)
-                else:
-                    failed.append((job, exc))
-            done = []
-        for job, error in failed:
+            for job, _ in outcome.done:
+                outcome.retry_or_fail(job, exc)
+            outcome.done = []
+        self._answer(outcome)
+        return outcome.retry, outcome.redo
+
+    async def _run_batch(self, session: AsyncSession, batch: list[_Job], outcome: _Outcome) -> None:
+        """Runs the batch's commands one after another in the open transaction; raises ``_RolledBack`` where a
+        failed command leaves it to be rolled back (then ``outcome.redo`` holds the others to run again).
+
+        A batch of one needs no change count: its error rolls the whole transaction back."""
+        solo = len(batch) == 1
+        changes = None if solo else await change_counter(await session.connection())
+        for index, job in enumerate(batch):
+            job.attempts += 1
+            before = changes() if changes is not None else 0
+            try:
+                result = await _run_job(session, job, savepoint=not solo and changes is None)
+            except Exception as exc:
+                outcome.retry_or_fail(job, exc)
+                if solo:
+                    raise _RolledBack from exc
+                if changes is not None and (not session.is_active or changes() != before):
+                    # its writes are in the transaction (or a failed flush rolled it back): undo all
+                    outcome.roll_back(rest=batch[index + 1:])
+                    raise _RolledBack from exc
+            else:
+                outcome.done.append((job, result))
+            finally:
+                session.expunge_all()
+
+    def _answer(self, outcome: _Outcome) -> None:
+        """Tells each command its error or, once the batch is committed, its result."""
+        for job, error in outcome.failed:
             if not job.future.done():
                 job.future.set_exception(error)
-        if not done:
-            return retry, redo
+        if not outcome.done:
+            return
         self.batches += 1
-        self.commands += len(done)
+        self.commands += len(outcome.done)
         now = time.perf_counter()
-        for job, result in done:
+        for job, result in outcome.done:
             if not job.future.done():
                 job.future.set_result(result)
             if self.on_transaction is not None:
                 self.on_transaction(now - job.started, job.attempts)
-        return retry, redo
+
+
+async def _run_job(session: AsyncSession, job: _Job, *, savepoint: bool) -> Any:
+    """One command's work, in a savepoint of its own where its writes cannot be counted."""
+    if not savepoint:
+        return await job.work(session)
+    async with session.begin_nested():
+        return await job.work(session)
