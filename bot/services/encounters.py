@@ -40,7 +40,7 @@ from bot.system_commands import require_in_system
 from bot.systems import system_title
 from rules.dice import DiceSource
 from rules.errors import ForcedFaceError, RulesError
-from rules.model import InitiativeScore, Scenario
+from rules.model import Engine, InitiativeScore, Scenario
 
 MAX_NPCS = 25
 MAX_COMBATANTS = 50
@@ -232,37 +232,15 @@ class EncounterService:
             scores: dict[int, InitiativeScore | None] = {}
             results: list[InitiativeRoll] = []
             for combatant in combatants:
-                name = combatant.character.name
-                dice = shared or typed.source_for(name, self._rt.rng())
-                first = len(dice.rolls)
-                try:
-                    resolution = engine.resolve(Scenario(encounter.system, {"type": "initiative"},
-                                                         copy.deepcopy(combatant.character.sheet), None, rulings),
-                                                dice, catalog)
-                except ForcedFaceError as exc:
-                    raise UserError(typed.ran_out(name, str(exc))) from exc
-                if shared is None:
-                    typed.check_used(name, dice)
-                score = engine.initiative_score(resolution.outcome)
-                scores[combatant.character_id] = score
-                combatant.initiative = score.total if score is not None else None
-                if resolution.attacker is not None:
-                    combatant.character.sheet = dict(resolution.attacker)
-                faces = tuple(f for roll in dice.rolls[first:] for f in roll.faces)
-                results.append(InitiativeRoll(name, combatant.initiative, faces,
-                                              typed.given and (shared is not None or typed.names(name))))
+                dice = shared or typed.source_for(combatant.character.name, self._rt.rng())
+                scores[combatant.character_id], roll = _roll_initiative_of(
+                    combatant, engine, dice, typed, positional=shared is not None, system=encounter.system,
+                    catalog=catalog, rulings=rulings)
+                results.append(roll)
             if shared is not None:
                 typed.check_positional_used(shared)
             if any(score is not None for score in scores.values()):
-                place = {c.character_id: i for i, c in enumerate(combatants)}
-
-                def rank(c: Combatant) -> tuple[int, tuple[int, ...], int]:
-                    score = scores.get(c.character_id)
-                    if score is None:
-                        return (1, (), place[c.character_id])
-                    return (0, tuple([-score.total, *(-t for t in score.tiebreak)]), place[c.character_id])
-
-                encounter.order = [c.character_id for c in sorted(combatants, key=rank)]
+                encounter.order = _by_initiative(combatants, scores)
             encounter.turn = 0
             skipped, stalled = await self._pass_over(session, encounter)
             record_event(self._rt, session, actor, "initiative",
@@ -381,28 +359,10 @@ class EncounterService:
             ordered = [c.character_id for c in ordered_combatants(encounter)]
             current = self._current_id(encounter)
             if names is not None:
-                listed = [require_combatant(encounter, n).character_id for n in _names(names)]
-                if not listed:
-                    raise UserError("order: names lists nobody: give combatants' names, separated by commas")
-                if len(set(listed)) != len(listed):
-                    raise UserError("order: a combatant is named twice")
-                new = listed + [cid for cid in ordered if cid not in listed]
-                moved = [require_combatant(encounter, n).character.name for n in _names(names)]
+                new, moved = _named_first(encounter, ordered, names)
             else:
                 assert character is not None
-                mover = require_combatant(encounter, character)
-                rest = [cid for cid in ordered if cid != mover.character_id]
-                if position is not None:
-                    if not 1 <= position <= len(ordered):
-                        raise UserError(f"order: position is 1 to {len(ordered)} (the number of combatants)")
-                    index = position - 1
-                else:
-                    other = require_combatant(encounter, before if before is not None else str(after))
-                    if other.character_id == mover.character_id:
-                        raise UserError(f"order: {mover.character.name} cannot move next to themself")
-                    index = rest.index(other.character_id) + (0 if before is not None else 1)
-                new = [*rest[:index], mover.character_id, *rest[index:]]
-                moved = [mover.character.name]
+                new, moved = _moved(encounter, ordered, character, position=position, before=before, after=after)
             unbegun = self._round_unbegun(encounter)
             encounter.order = new
             skipped: tuple[SkippedTurn, ...] = ()
@@ -651,3 +611,71 @@ async def _secret_npcs(session: AsyncSession, guild_id: int) -> bool:
 def _skipped(skipped: tuple[SkippedTurn, ...] | list[SkippedTurn]) -> tuple[PassedTurn, ...]:
     """The turns passed over, as their event stores them."""
     return tuple(PassedTurn(s.name, s.words) for s in skipped)
+
+
+def _roll_initiative_of(combatant: Combatant, engine: Engine, dice: DiceSource, typed: initiative_faces.TypedFaces, *,
+                        positional: bool, system: str, catalog: Any,
+                        rulings: dict[str, Any]) -> tuple[InitiativeScore | None, InitiativeRoll]:
+    """The engine's "initiative" action for one combatant, with ``dice`` (typed faces, or the shared ones typed
+    in the listed order when ``positional``): its score, and the roll as the reply tells it. Sets the combatant's
+    initiative, and its sheet where the action changed it."""
+    name = combatant.character.name
+    first = len(dice.rolls)
+    try:
+        resolution = engine.resolve(Scenario(system, {"type": "initiative"},
+                                             copy.deepcopy(combatant.character.sheet), None, rulings),
+                                    dice, catalog)
+    except ForcedFaceError as exc:
+        raise UserError(typed.ran_out(name, str(exc))) from exc
+    if not positional:
+        typed.check_used(name, dice)
+    score = engine.initiative_score(resolution.outcome)
+    combatant.initiative = score.total if score is not None else None
+    if resolution.attacker is not None:
+        combatant.character.sheet = dict(resolution.attacker)
+    faces = tuple(f for roll in dice.rolls[first:] for f in roll.faces)
+    return score, InitiativeRoll(name, combatant.initiative, faces, typed.given and (positional or typed.names(name)))
+
+
+def _by_initiative(combatants: list[Combatant], scores: dict[int, InitiativeScore | None]) -> list[int]:
+    """The combatants' ids in turn order by their scores, highest first (ties: the engine's tie-break, then the
+    order so far); those without a score after them, in the order so far."""
+    place = {c.character_id: i for i, c in enumerate(combatants)}
+
+    def rank(c: Combatant) -> tuple[int, tuple[int, ...], int]:
+        score = scores.get(c.character_id)
+        if score is None:
+            return (1, (), place[c.character_id])
+        return (0, tuple([-score.total, *(-t for t in score.tiebreak)]), place[c.character_id])
+
+    return [c.character_id for c in sorted(combatants, key=rank)]
+
+
+def _named_first(encounter: Encounter, ordered: list[int], names: str) -> tuple[list[int], list[str]]:
+    """/encounter order names: the turn order with those named first, in that order, the rest after them as they
+    were; and the names as the sheets spell them."""
+    listed = [require_combatant(encounter, n).character_id for n in _names(names)]
+    if not listed:
+        raise UserError("order: names lists nobody: give combatants' names, separated by commas")
+    if len(set(listed)) != len(listed):
+        raise UserError("order: a combatant is named twice")
+    new = listed + [cid for cid in ordered if cid not in listed]
+    return new, [require_combatant(encounter, n).character.name for n in _names(names)]
+
+
+def _moved(encounter: Encounter, ordered: list[int], character: str, *, position: int | None, before: str | None,
+           after: str | None) -> tuple[list[int], list[str]]:
+    """/encounter order with one character: the turn order with it moved to ``position`` (1 = first), or just
+    ``before`` or ``after`` another; and its name as its sheet spells it."""
+    mover = require_combatant(encounter, character)
+    rest = [cid for cid in ordered if cid != mover.character_id]
+    if position is not None:
+        if not 1 <= position <= len(ordered):
+            raise UserError(f"order: position is 1 to {len(ordered)} (the number of combatants)")
+        index = position - 1
+    else:
+        other = require_combatant(encounter, before if before is not None else str(after))
+        if other.character_id == mover.character_id:
+            raise UserError(f"order: {mover.character.name} cannot move next to themself")
+        index = rest.index(other.character_id) + (0 if before is not None else 1)
+    return [*rest[:index], mover.character_id, *rest[index:]], [mover.character.name]
