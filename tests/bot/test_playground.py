@@ -379,3 +379,41 @@ def test_a_script_replays_the_same_dice_every_run_without_a_seed(tmp_path: Path,
         assert main(["playground", "--script", str(script), "--files", str(tmp_path / "files")]) == 0
         runs.append(capsys.readouterr().out)
     assert "Total" in runs[0] and runs[0] == runs[1]
+
+
+async def test_an_accepted_chirurgery_shows_above_the_rest_that_followed_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34, P9: the third table saw an accepted chirurgery below the rest that followed it. The press is
+    answered at once (deferred) and its result posted after the treatment's write; on a loaded machine that
+    came after the playground's quiet moment, so the result was printed with the next line's. Slowed here past
+    that moment: the line's own result still comes before the next line runs."""
+    import asyncio
+
+    from bot.services.injuries import InjuryService
+
+    answer = InjuryService.answer_offer
+
+    async def slow_answer(self: InjuryService, *args: object, **kwargs: object) -> object:
+        await asyncio.sleep(0.6)
+        return await answer(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(InjuryService, "answer_offer", slow_answer)
+    out = io.StringIO()
+    playground = Playground(out)
+    async with playground.running():
+        for line in ("/setup system system:pendragon", "/setup gm-role role:GM", ":as alice",
+                     '/character create name:"Sir Bedwyr" stats:"siz=14 dex=12 str=13 con=8 app=11 '
+                     'skills.sword=16 traits.valorous=15" weapons:sword', ":as bob",
+                     '/character create name:"Sir Brehus" stats:"siz=14 dex=12 str=13 con=14 app=11 '
+                     'skills.sword=16 skills.chirurgery=15 traits.valorous=15" weapons:sword', ":as gm",
+                     "/encounter start", "/encounter npcs template:bandit count:1", ":as alice",
+                     '/encounter add character:"Sir Bedwyr"', ":as gm",  # a major wound: chirurgery is needed
+                     '/attack attacker:"Bandit 1" target:"Sir Bedwyr" weapon:club dice:"attacker=8 defender=17 '
+                     'damage=6,6,6 defender_knockdown=20 defender_major_wound=5 defender_valorous=3"',
+                     "/encounter end",
+                     ":as bob", '/heal character:"Sir Bedwyr" method:chirurgy healer:"Sir Brehus" dice:"chirurgery=5"',
+                     ":as alice", ":click 2", '/rest character:"Sir Bedwyr" days:7'):
+            await playground.run_line(line)
+    text = out.getvalue()
+    assert playground.errors == 0, text
+    assert "gets chirurgery from Sir Brehus" in text and "rests 1 week" in text, text
+    assert text.index("gets chirurgery from Sir Brehus") < text.index("rests 1 week"), text
