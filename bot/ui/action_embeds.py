@@ -154,16 +154,34 @@ def _compact(fields: Sequence[tuple[str, str, bool]]) -> list[str]:
     return lines
 
 
+# a condition a decision's sentence says in other words ("Bandit 1 dies." is "dead")
+_SAID_AS = {"dead": "dies"}
+
+
 def _not_said(brief: Sequence[str], said: str) -> list[str]:
-    """``brief`` less a ``Condition`` line whose every condition the decision's sentence names already
-    ("Bandit 1 lives, but is incapacitated." over "Condition: Bandit 1: incapacitated"); a condition it does not
-    name (prone, beside unconscious) keeps the line."""
-    def repeated(line: str) -> bool:
-        if not line.startswith("Condition: "):
-            return False
-        named = line.removeprefix("Condition: ").partition(": ")[2]
-        return bool(named) and all(c.strip() in said for c in named.split(","))
-    return [line for line in brief if not repeated(line)]
+    """``brief`` less what the decision's sentence says already: the conditions it names ("Bandit 1 lives, but is
+    incapacitated." over "Condition: Bandit 1: incapacitated"; "dies" over "dead") and the hit points it gives
+    ("survives, at 1 hit point" over "Hit points: Bandit 1: 1"). A condition it does not name stays, said as
+    added to it ("Thug 1 survives, unconscious." / "Thug 1 is also prone.", not "Condition: Thug 1: prone,
+    unconscious", issue 34)."""
+    def named(condition: str) -> bool:
+        return condition in said or _SAID_AS.get(condition, "\0") in said
+
+    def kept(part: str) -> str:
+        name, _, rest = part.partition(": ")
+        who, _, value = rest.rpartition(": ")
+        if not who:
+            return part
+        if name == "Condition":
+            left = [c.strip() for c in value.split(",") if not named(c.strip())]
+            return "" if not left else part if len(left) == len(value.split(",")) \
+                else f"{who} is also {', '.join(left)}."
+        if name == "Hit points" and f"at {value} hit point" in said:
+            return ""
+        return part
+
+    lines = [" \u00b7 ".join(p for p in (kept(part) for part in line.split(" \u00b7 ")) if p) for line in brief]
+    return [line for line in lines if line]
 
 
 def _footer(system: str, round_number: int | None, event_id: int) -> str:

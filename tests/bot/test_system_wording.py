@@ -116,6 +116,37 @@ def test_a_gm_decision_says_itself_once_in_the_message_it_posts() -> None:
         "**Bandit 1** lives, but is **incapacitated**.", "Chosen by <@42>."]
 
 
+def _decided_lines(system: str, outcome: dict[str, Any], kind: str, choice: str, who: str) -> list[str]:
+    decision = PendingDecisionView(id=1, kind=kind, who=who, options=(choice,), choice=choice, decided_by=42)
+    report = _report({"system": system, "rolls": [], "outcome": {"action": "gm_decide", **outcome}}, system, who,
+                     None, "gm_decide", decided=decision)
+    return (action_embeds.action(report).description or "").splitlines()
+
+
+def test_a_gm_decision_says_only_what_its_sentence_does_not() -> None:
+    """Issue 34 (the reader's 4 and 10): 'Thug 1 survives, unconscious.' was followed by 'Condition: Thug 1:
+    prone, unconscious', 'Bandit 1 dies.' by 'Condition: Bandit 1: dead', 'survives, at 1 hit point' by 'Hit
+    points: Bandit 1: 1'; a choice no profile words read 'The GM chose **damage** for Sir Gawain.' above
+    'Chosen by'."""
+    assert _decided_lines("fading-suns", {"decision": "death", "choice": "unconscious",
+                                          "conditions": ["prone", "unconscious"]}, "death", "unconscious",
+                          "Thug 1") == ["**Thug 1** survives, **unconscious**.", "Chosen by <@42>.",
+                                        "Thug 1 is also prone."]
+    assert _decided_lines("ars-harn", {"decision": "death", "conditions": ["dead"]}, "kill", "death",
+                          "Bandit 1") == ["**Bandit 1** dies.", "Chosen by <@42>."]
+    assert _decided_lines("pendragon", {"kind": "dying", "decision": "survival", "hit_points": 1}, "dying",
+                          "survival", "Bandit 1") == ["**Bandit 1** survives, at 1 hit point.", "Chosen by <@42>."]
+    assert _decided_lines("pendragon", {"kind": "dying", "decision": "death", "hit_points": -7}, "dying",
+                          "death", "Bandit 1") == ["**Bandit 1** dies.", "Chosen by <@42>.",
+                                               "Hit points: Bandit 1: \u22127"]
+    # every choice the engines offer is worded by its profile; one that is not still reads once
+    assert _decided_lines("pendragon", {"kind": "fall_damage", "decision": "damage", "amount": 3, "hit_points": 9},
+                          "fall_damage", "damage", "Sir Gawain")[:2] == [
+        "**Sir Gawain** takes damage from the fall.", "Chosen by <@42>."]
+    from bot.ui.outcomes import decision_words
+    assert decision_words("omen", "sunrise", "Sir Gawain") == "**Sir Gawain**: sunrise."
+
+
 def test_ars_harn_gm_decision_reads_as_the_ruling_and_the_original_embed_shows_it() -> None:
     rolled = _resolve(_example("ars-harn-kill-decision.yaml"))
     waiting = PendingDecisionView(id=5, kind="kill", who="Thief", options=("death", "incapacitation"))

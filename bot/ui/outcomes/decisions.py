@@ -18,8 +18,8 @@ _DECISION_CHOICES = {"death": "dies", "incapacitation": "is **incapacitated**", 
 def decision_words(kind: Any, choice: Any, who: str) -> str:
     """A GM decision as a sentence: ``**Bandit 1** dies.``"""
     verb = _DECISION_WORDS.get((str(kind), str(choice))) or _DECISION_CHOICES.get(str(choice))
-    if verb is None:
-        return f"The GM chose **{human(choice)}** for {who}."
+    if verb is None:  # a choice no profile words: said once, beside "Chosen by" (not "The GM chose ...")
+        return f"**{who}**: {human(choice)}."
     return f"**{who}** {verb}."
 
 
