@@ -22,8 +22,17 @@ import discord
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
-from bot.ui import action_embeds, decision_embeds, event_lines, forms, pictures, record_embeds, replies, threads
-from bot.ui import channel_access as access
+from bot.ui import (
+    action_embeds,
+    channel_access,
+    decision_embeds,
+    event_lines,
+    forms,
+    pictures,
+    record_embeds,
+    replies,
+    threads,
+)
 from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import defer_budget, refresh_tracker, reply, slow, to_gm_channel
 from bot.ui.stored_id import StoredId
@@ -174,14 +183,15 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
             else:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
                 await interaction.response.edit_message(**edits)
             _remember_edit(interaction, message, edits)
-        elif await _answered(interaction) and await access.allowed(interaction, message.channel.id, access.EDITING):
+        elif await _answered(interaction) and await channel_access.allowed(interaction, message.channel.id,
+                                                                           channel_access.EDITING):
             try:
                 await threads.write(interaction, message.channel.id, lambda: message.edit(**edits))
                 _remember_edit(interaction, message, edits)
             except discord.HTTPException as exc:
                 if not threads.closed(exc):
-                        await access.refused(interaction, message.channel.id, access.EDITING, exc,
-                                         "take the GM's buttons off a message")
+                    await channel_access.refused(interaction, message.channel.id, channel_access.EDITING, exc,
+                                                 "take the GM's buttons off a message")
     await _answered(interaction)
     await publish_report(interaction, report, edited=message.id if message is not None else None)
 
@@ -392,7 +402,7 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
             on.setdefault((decision.channel_id, decision.message_id), []).append(decision)
     bot = bot_of(interaction)
     for (channel_id, message_id), here in on.items():
-        if not await access.allowed(interaction, channel_id, (*access.FETCHING, *access.EDITING[1:])):
+        if not await channel_access.allowed(interaction, channel_id, channel_access.REWRITING):
             continue
         channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
         try:
@@ -419,8 +429,8 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
             log.info("message %s with GM buttons is gone; nothing to take off", message_id)
         except discord.HTTPException as exc:
             if not threads.closed(exc):
-                await access.refused(interaction, channel_id, access.FETCHING, exc,
-                                     "take settled GM buttons off a message")
+                await channel_access.refused(interaction, channel_id, channel_access.FETCHING, exc,
+                                             "take settled GM buttons off a message")
 
 
 async def mark_taken_back(interaction: discord.Interaction[Any], event: EventView) -> None:
@@ -430,7 +440,7 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
     if event.message_id is None:
         return
     channel_id = event.channel_id
-    if not await access.allowed(interaction, channel_id, (*access.FETCHING, *access.EDITING[1:])):
+    if not await channel_access.allowed(interaction, channel_id, channel_access.REWRITING):
         return
     channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
     here = [decision for decision in event.closed if decision.message_id == event.message_id]
@@ -450,4 +460,5 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
         log.info("message %s of undone event %s is gone; nothing to mark", event.message_id, event.id)
     except discord.HTTPException as exc:
         if not threads.closed(exc):
-            await access.refused(interaction, channel_id, access.FETCHING, exc, "mark an undone action's message")
+            await channel_access.refused(interaction, channel_id, channel_access.FETCHING, exc,
+                                         "mark an undone action's message")

@@ -50,6 +50,7 @@ def posting(interaction: discord.Interaction[Any], channel_id: int) -> tuple[Nee
 
 EDITING = (VIEW, EMBED)  # an embed edit of the bot's own message
 FETCHING = (VIEW, HISTORY)
+REWRITING = (*FETCHING, EMBED)  # fetching an older message of the bot's to edit its embed
 PINNING = (VIEW, PIN)
 
 

@@ -16,8 +16,7 @@ from bot.discord_permissions import VIEW
 from bot.interactions import actor_of, bot_of, services_of
 from bot.ops import flights
 from bot.services.results import EncounterView
-from bot.ui import channel_access as access
-from bot.ui import encounter_embeds, replies, threads
+from bot.ui import channel_access, encounter_embeds, replies, threads
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,7 +43,7 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
     if message_id is not None and public and POSTED not in interaction.extras:
         interaction.extras[POSTED] = message_id  # the first public message shows what the command stored
         services_of(interaction).runtime.answers.posted(interaction.id, message_id)
-    await access.flush(interaction)  # a missing permission found before this answer
+    await channel_access.flush(interaction)  # a missing permission found before this answer
     return message_id
 
 
@@ -151,8 +150,8 @@ async def _post_in_gm_channel(interaction: discord.Interaction[Any], channel_id:
     if guild is not None and guild.get_channel_or_thread(channel_id) is None and not guild.unavailable:
         # a text channel (what /setup secret-rolls takes) the guilds intent does not show: deleted, or hidden
         return GONE
-    needed = access.posting(interaction, channel_id)
-    lacks = access.lacking(interaction, channel_id, needed)
+    needed = channel_access.posting(interaction, channel_id)
+    lacks = channel_access.lacking(interaction, channel_id, needed)
     if lacks is not None:
         return f"I lack **{lacks.name}** there"
     channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
@@ -292,7 +291,7 @@ class _ChannelTracker:
         if tracker_id is not None:
             if self.drawn.get(tracker_id) == drawn:
                 return  # it shows this already (a miss, a roll that changed nothing on it): no edit
-            if not await access.allowed(interaction, channel_id, access.EDITING):
+            if not await channel_access.allowed(interaction, channel_id, channel_access.EDITING):
                 return
             message = channel.get_partial_message(tracker_id)
             try:
@@ -305,28 +304,30 @@ class _ChannelTracker:
                 log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
             except discord.HTTPException as exc:
                 if not threads.closed(exc):  # a locked thread: the GM was told (bot/ui/threads.py)
-                    await access.refused(interaction, channel_id, access.EDITING, exc, "edit the tracker")
+                    await channel_access.refused(interaction, channel_id, channel_access.EDITING, exc,
+                                                 "edit the tracker")
                 return
         if not encounter.active:
             return
-        needed = access.posting(interaction, channel_id)
-        if not await access.allowed(interaction, channel_id, needed):
+        needed = channel_access.posting(interaction, channel_id)
+        if not await channel_access.allowed(interaction, channel_id, needed):
             return
         try:
             posted = await threads.write(interaction, channel_id, lambda: channel.send(
                 embed=embed, allowed_mentions=discord.AllowedMentions.none()))
         except discord.HTTPException as exc:
             if not threads.closed(exc):
-                await access.refused(interaction, channel_id, needed, exc, "post the tracker")
+                await channel_access.refused(interaction, channel_id, needed, exc, "post the tracker")
             return
         self.posted[encounter.id] = posted.id
         self.drawn[posted.id] = drawn
-        if await access.allowed(interaction, channel_id, access.PINNING):
+        if await channel_access.allowed(interaction, channel_id, channel_access.PINNING):
             try:
                 await threads.write(interaction, channel_id, lambda: posted.pin(reason="Grievous encounter tracker"))
             except discord.HTTPException as exc:
                 if not threads.closed(exc):
-                    await access.refused(interaction, channel_id, access.PINNING, exc, "pin the tracker")
+                    await channel_access.refused(interaction, channel_id, channel_access.PINNING, exc,
+                                                 "pin the tracker")
         await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id,
                                                                       encounter.id)
 
@@ -346,13 +347,14 @@ _trackers: weakref.WeakKeyDictionary[discord.Client, dict[int, _ChannelTracker]]
 
 
 async def _unpin(interaction: discord.Interaction[Any], message: discord.PartialMessage) -> None:
-    if not await access.allowed(interaction, message.channel.id, access.PINNING):
+    if not await channel_access.allowed(interaction, message.channel.id, channel_access.PINNING):
         return
     try:
         await threads.write(interaction, message.channel.id, lambda: message.unpin(reason="Grievous encounter ended"))
     except discord.HTTPException as exc:
         if not threads.closed(exc):
-            await access.refused(interaction, message.channel.id, access.PINNING, exc, "unpin the tracker")
+            await channel_access.refused(interaction, message.channel.id, channel_access.PINNING, exc,
+                                         "unpin the tracker")
 
 
 async def trackers_settled(bot: discord.Client, within: float) -> None:

@@ -19,8 +19,7 @@ import discord
 
 from bot.discord_permissions import Needed
 from bot.interactions import bot_of
-from bot.ui import channel_access as access
-from bot.ui import replies
+from bot.ui import channel_access, replies
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -122,5 +121,5 @@ async def _tell_locked(interaction: discord.Interaction[Any], channel_id: int) -
     log.info("thread %s is locked to the bot", channel_id)
     refusals = bot_of(interaction).refusals
     refusals.remember(channel_id, MANAGE_THREADS)
-    if (await access.viewer(interaction)).is_gm and refusals.tell_once(channel_id, MANAGE_THREADS):
-        await access.tell(interaction, replies.thread_locked(f"<#{channel_id}>"))
+    if (await channel_access.viewer(interaction)).is_gm and refusals.tell_once(channel_id, MANAGE_THREADS):
+        await channel_access.tell(interaction, replies.thread_locked(f"<#{channel_id}>"))
