@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from sqlalchemy import text
@@ -94,6 +94,9 @@ class Table:
     text = staticmethod(embed_text)
     value = staticmethod(field_value)
     buttons = staticmethod(gm_buttons)
+    # Alice's ars-harn character in most fights: the options of his `character create` (bjorn_against_bandits)
+    BJORN: ClassVar[Mapping[str, str]] = {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
+                                          "weapons": "Broadsword"}
 
     def public(self, channel: Channel | None = None) -> list[Message]:
         return public(self.emu, channel or self.combat)
@@ -212,6 +215,29 @@ class Table:
                                  ("setup gm-role", {"role": self.world.gm_role})):
             message = await self.run(command, options, user=self.manager)
             assert message.ephemeral and "Done" in embed_text(message)
+
+    async def bjorn_against_bandits(self, bandits: int = 1, *, settings: Mapping[str, Mapping[str, Any]] | None = None,
+                                    bjorn: Mapping[str, Any] | None = None, bjorn_joins_first: bool = False) -> None:
+        """The ars-harn fight most e2e tests start from, in #combat: the manager sets up ars-harn (`setup`), then
+        each of `settings` (command -> options, e.g. {"setup rolls": {"mode": "gm"}}), answered privately; Alice
+        creates Bjorn (BJORN unless told); the GM starts an encounter and seats `bandits` bandits (Bandit 1, 2...),
+        and Alice adds Bjorn: after them, or before if `bjorn_joins_first` (the order of the initiative draws)."""
+        bjorn = bjorn or self.BJORN
+        await self.setup("ars-harn")
+        for command, options in (settings or {}).items():
+            answer = await self.run(command, options, user=self.manager)
+            assert answer.ephemeral, answer
+        await self.run("character create", bjorn, user=self.alice)
+        await self.run("encounter start")
+        npcs = ("encounter npcs", {"template": "bandit", "count": bandits}, self.gm)
+        add = ("encounter add", {"character": bjorn["name"]}, self.alice)
+        for command, options, user in (add, npcs) if bjorn_joins_first else (npcs, add):
+            await self.run(command, options, user=user)
+
+    async def idle(self) -> None:
+        """Nothing of the last command still under way: its flight ended, and its tracker edit with it."""
+        await self.emu.wait_until(lambda: not self.bot.flights.active or None, 10.0, "the bot to be idle")
+        await self.trackers_idle()
 
     async def trackers_idle(self) -> None:
         """Wait until the bot has no tracker update under way (they follow a command's answer)."""

@@ -24,20 +24,13 @@ from tests.e2e.slow_support import slow_reads
 
 SLOW = 3.5  # seconds: past Discord's 3
 WAITING = "\u23f3 Waiting for the GM"
-BJORN = {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5", "weapons": "Broadsword"}
 SHOCK = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
          "dice": "attack=9 defense=3 location=12"}
 
 
 async def a_blow(table: Any, *, rolls: str = "auto") -> Message:
     """ars-harn: Bjorn wounds Bandit 1 (with ``rolls`` gm, its shock roll waits for the GM's buttons)."""
-    await table.setup("ars-harn")
-    if rolls == "gm":
-        await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
-    await table.run("character create", BJORN, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits(settings={"setup rolls": {"mode": "gm"}} if rolls == "gm" else None)
     hit = await table.run("attack", SHOCK, user=table.alice)
     await table.trackers_idle()
     return hit

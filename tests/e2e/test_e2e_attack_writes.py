@@ -57,13 +57,7 @@ def flushes(table: Any) -> Iterator[list[list[str]]]:
 
 
 async def fight(table: Any, mode: str) -> None:
-    await table.setup("ars-harn")
-    await table.run("setup rolls", {"mode": mode}, user=table.manager)
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 2})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits(2, settings={"setup rolls": {"mode": mode}})
     await hit(table, "Bandit 1")  # the tracker posted, the encounter in memory
 
 

@@ -15,6 +15,7 @@ from emulator.models import walk_components
 pytestmark = pytest.mark.latency
 
 WAITING = "\u23f3 Waiting for the GM"
+GM_ROLLS = {"setup rolls": {"mode": "gm"}}  # as gm_mode sets it, for the ars-harn fights
 
 
 async def gm_mode(table: Any, system: str) -> None:
@@ -36,12 +37,7 @@ async def press(table: Any, message: Message, suffix: str, typed: str | None = N
 
 
 async def test_ars_harn_shock_then_kill_roll_made_by_the_gm(table: Any) -> None:
-    await gm_mode(table, "ars-harn")
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits(settings=GM_ROLLS)
     hit = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
                                      "dice": "attack=9 defense=3 location=12"}, user=table.alice)
     assert f"{WAITING}: Bandit 1's shock roll" in table.text(hit)
@@ -119,12 +115,7 @@ async def test_fading_suns_effect_roll_by_the_gm_leads_to_the_death_decision(tab
 
 
 async def test_settled_elsewhere_or_undone_the_buttons_leave_their_message(table: Any) -> None:
-    await gm_mode(table, "ars-harn")
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits(settings=GM_ROLLS)
     shock = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high",
              "dice": "attack=9 defense=3 location=12"}
     kill = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid", "modifier": 8,

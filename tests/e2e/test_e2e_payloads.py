@@ -72,36 +72,24 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     return recording
 
 
-async def idle(table: Any) -> None:
-    """Nothing of the last command still under way (its tracker edit included): one order of requests."""
-    await table.emu.wait_until(lambda: not table.bot.flights.active or None, 10.0, "the bot to be idle")
-    await table.trackers_idle()
-
-
 async def step(table: Any, command: str, options: dict[str, Any], **kw: Any) -> Any:
-    await idle(table)
+    await table.idle()
     message = await table.run(command, options, **kw)
-    await idle(table)
+    await table.idle()
     return message
 
 
 async def press(table: Any, message: Any, suffix: str) -> None:
-    await idle(table)
+    await table.idle()
     [button] = [b for b in table.buttons(message) if b.endswith(suffix)]
     handle = await table.emu.click(message, button, user=table.gm)
     await handle.followups()
-    await idle(table)
+    await table.idle()
 
 
 async def ars_harn(table: Any, recorder: Recorder) -> None:
-    await table.setup("ars-harn")
-    await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await idle(table)
+    await table.bjorn_against_bandits(settings={"setup rolls": {"mode": "gm"}})
+    await table.idle()
     recorder.bodies.clear()
     blow = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high"}
     await step(table, "attack", {**blow, "dice": "attack=2 defense=9"}, user=table.alice)
@@ -118,7 +106,7 @@ async def pendragon(table: Any, recorder: Recorder) -> None:
     await table.run("encounter start")
     await table.run("encounter add", {"character": "Sir Kay"}, user=table.bob)
     await table.run("encounter npcs", {"template": "saxon_warrior", "name_prefix": "Cerdic"})
-    await idle(table)
+    await table.idle()
     recorder.bodies.clear()
     await step(table, "attack", {"target": "Cerdic 1", "dice": "attacker=19 defender=18"}, user=table.bob)
     await step(table, "attack", {"target": "Cerdic 1", "weapon": "sword",
@@ -134,7 +122,7 @@ async def fading_suns(table: Any, recorder: Recorder) -> None:
     await table.run("encounter start")
     await table.run("encounter add", {"character": "Erian"}, user=table.alice)
     await table.run("encounter npcs", {"template": "thug"})
-    await idle(table)
+    await table.idle()
     recorder.bodies.clear()
     await step(table, "attack", {"target": "Thug 1", "weapon": "broadsword", "dice": "attack=18"}, user=table.alice)
     await step(table, "attack", {"target": "Thug 1", "weapon": "broadsword",

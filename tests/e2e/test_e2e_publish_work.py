@@ -8,7 +8,6 @@ from typing import Any
 import discord
 import pytest
 
-BJORN = {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5", "weapons": "Broadsword"}
 BLOW = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high"}
 HIT = "attack=9 defense=3 location=12"
 ANSWER = "POST /interactions/{interaction_id}/{token}/callback"
@@ -30,23 +29,14 @@ class Built:
         return counted
 
 
-async def idle(table: Any) -> None:
-    await table.emu.wait_until(lambda: not table.bot.flights.active or None, 10.0, "the bot to be idle")
-    await table.trackers_idle()
-
-
 async def test_a_hit_builds_one_view_and_reads_no_message_from_the_tracker_edit(table: Any,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    await table.setup("ars-harn")
-    await table.run("character create", BJORN, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits()
     await table.run("attack", {**BLOW, "dice": "attack=2 defense=9"}, user=table.alice)
-    await idle(table)
+    await table.idle()
     built, start = Built(monkeypatch), len(table.emu.requests)
     hit = await table.run("attack", {**BLOW, "dice": HIT}, user=table.alice)
-    await idle(table)
+    await table.idle()
     assert table.emu.requests[start:] == [ANSWER, EDIT]
     assert "1 wound" in table.text(await table.tracker()) and hit.attachments  # shown as before
     # the answer's View (its Details button) once, not an empty one first; the only Message read is the one

@@ -16,7 +16,6 @@ ANSWER = "POST /interactions/{interaction_id}/{token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{application_id}/{token}"
 READ = "GET /channels/{channel_id}/messages/{message_id}"
-BJORN = {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5", "weapons": "Broadsword"}
 BLOW = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "high"}
 MISS = "attack=2 defense=9"
 HIT = "attack=9 defense=3 location=12"
@@ -25,29 +24,17 @@ HIT = "attack=9 defense=3 location=12"
 pytestmark = pytest.mark.latency
 
 
-async def idle(table: Any) -> None:
-    """Nothing of the last command still under way (its flight ends after its tracker edit)."""
-    await table.emu.wait_until(lambda: not table.bot.flights.active or None, 10.0, "the bot to be idle")
-    await table.trackers_idle()
-
-
 async def counted(table: Any, command: str, options: dict[str, Any], **kw: Any) -> tuple[Message, list[str]]:
     """Run the command: its answer, and every REST call it made (its tracker edit and the rest included)."""
-    await idle(table)
+    await table.idle()
     start = len(table.emu.requests)
     message = await table.run(command, options, **kw)
-    await idle(table)
+    await table.idle()
     return message, table.emu.requests[start:]
 
 
 async def fight(table: Any, *, gm_rolls: bool = False) -> None:
-    await table.setup("ars-harn")
-    if gm_rolls:
-        await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
-    await table.run("character create", BJORN, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits(settings={"setup rolls": {"mode": "gm"}} if gm_rolls else None)
 
 
 async def test_an_attack_that_changes_nothing_on_the_tracker_leaves_it_alone(table: Any) -> None:
@@ -68,7 +55,7 @@ async def test_an_attack_that_changes_nothing_on_the_tracker_leaves_it_alone(tab
 async def pressed(table: Any, message: Message, suffix: str, typed: str | None = None) -> tuple[Message, list[str]]:
     """The GM presses the button of ``message`` ending in ``suffix`` (typing ``typed`` in its form): the result
     posted, and every REST call from the press on (the form's own answer included)."""
-    await idle(table)
+    await table.idle()
     start = len(table.emu.requests)
     [button] = [b for b in table.buttons(message) if b.endswith(suffix)]
     handle = await table.emu.click(message, button, user=table.gm)
@@ -76,14 +63,14 @@ async def pressed(table: Any, message: Message, suffix: str, typed: str | None =
         handle = await table.emu.submit_modal(handle, {"value": typed}, user=table.gm)
     assert (await handle.response()).type == 7  # the answer is the edit of the pressed message
     [result] = await handle.followups()
-    await idle(table)
+    await table.idle()
     return result, table.emu.requests[start:]
 
 
 async def test_a_gm_press_is_answered_by_the_edit_of_its_message(table: Any) -> None:
     await fight(table, gm_rolls=True)
     hit = await table.run("attack", {**BLOW, "dice": HIT}, user=table.alice)
-    await idle(table)
+    await table.idle()
     before = embed_text(await table.tracker())
     shock, calls = await pressed(table, hit, ":roll")
     assert "rolls for shock" in shock.embeds[0]["title"]
@@ -104,7 +91,7 @@ async def test_the_buttons_a_decision_made_moot_leave_without_a_read_of_their_me
                            user=table.alice)
     assert sorted(table.buttons(kill)) == ["grv:gm:2:dice", "grv:gm:2:roll"]  # the kill roll
     if restarted:  # a new process knows nothing of what the last one sent: it reads the message first
-        await idle(table)
+        await table.idle()
         await table.stop()
         await table.start(seed=2, sync=False)
     failed, calls = await pressed(table, kill, "2:dice", "kill=2")

@@ -16,13 +16,7 @@ SHOCK = {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": 
 
 async def shock_waits(table: Any) -> Message:
     """ars-harn, rolls by the GM: Bjorn's blow leaves Bandit 1's shock roll waiting, with Roll / Dice buttons."""
-    await table.setup("ars-harn")
-    await table.run("setup rolls", {"mode": "gm"}, user=table.manager)
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
+    await table.bjorn_against_bandits(settings={"setup rolls": {"mode": "gm"}})
     hit = await table.run("attack", SHOCK, user=table.alice)
     assert f"{WAITING}: Bandit 1's shock roll" in table.text(hit)
     return hit

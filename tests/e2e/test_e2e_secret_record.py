@@ -20,12 +20,7 @@ FAILED_KILL = {"attacker": "Bjorn", "target": "Bandit 1", "aspect": "edge", "aim
 
 async def fight(table: Any, bandits: int = 1) -> None:
     """Bjorn (Alice's) against ``bandits`` bandits."""
-    await table.setup("ars-harn")
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await table.run("encounter npcs", {"template": "bandit", "count": bandits})
+    await table.bjorn_against_bandits(bandits, bjorn_joins_first=True)
 
 
 async def test_a_gm_channel_the_bot_may_not_post_in_loses_no_secret_dice(table: Any) -> None:

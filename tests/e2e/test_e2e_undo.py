@@ -84,12 +84,7 @@ async def test_undo_in_one_fight_keeps_the_other_fights_wound_and_the_edit(table
 async def test_undo_marks_the_undone_message_taken_back(table: Any) -> None:
     """Issue 22 §2: after /undo, the message of the action taken back says so (a phone scrolling up reads no
     death that never happened): first the GM's death verdict, then the blow that asked for it."""
-    await table.setup("ars-harn")
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    await table.bjorn_against_bandits(bjorn_joins_first=True)
     blow = await table.run("attack", {"target": "Bandit 1", "weapon": "Broadsword", "aspect": "edge", "aim": "mid",
                                       "modifier": 8, "dice": "attack=9 defense=2 location=50 defender_kill=2"},
                            user=table.alice)

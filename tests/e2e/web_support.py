@@ -31,13 +31,8 @@ async def serve(table: Any, *, live_seconds: float = 0.2, base_url: str | None =
 async def campaign(table: Any) -> Channel:
     """ars-harn with secret rolls: Bjorn (Alice's) and a bandit fight in #combat; in #prep, which only the GM
     role may view, the GM has seated a Cutthroat the players have not met. #prep is returned."""
-    await table.setup("ars-harn")
-    await table.run("setup secret-rolls", {"on": True}, user=table.manager)
-    await table.run("character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
-                                         "weapons": "Broadsword", "armour": "Leather Cap"}, user=table.alice)
-    await table.run("encounter start")
-    await table.run("encounter add", {"character": "Bjorn"}, user=table.alice)
-    await table.run("encounter npcs", {"template": "bandit"})
+    await table.bjorn_against_bandits(settings={"setup secret-rolls": {"on": True}},
+                                      bjorn={**table.BJORN, "armour": "Leather Cap"}, bjorn_joins_first=True)
     guild = table.world.guild
     prep = table.emu.add_channel(guild, "prep", overwrites=[
         perms.Overwrite(guild.id, 0, deny=perms.VIEW_CHANNEL),
