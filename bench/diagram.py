@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.diagram            # print the table
     .venv/bin/python -m bench.diagram --write    # also put it in docs/benchmarks.md
 
-For each system's golden character (bot/ui/diagram_golden.py): the full picture (/injuries), the attack
+For each system's golden character (tests/golden/diagram_golden.py): the full picture (/injuries), the attack
 thumbnail and a party of six, each drawn from scratch (the cache bypassed) ``--repeat`` times; then a
 cached /injuries (the same wound state again); then reading the wound state from an engine sheet.
 """
@@ -29,8 +29,8 @@ from bench.doc_block import write_block
 from bot.services.wound_state import wound_picture
 from bot.systems.pictures import WoundPicture
 from bot.ui import diagram
-from bot.ui.diagram_golden import GOLDEN
 from content import load_catalog
+from tests.golden.diagram_golden import GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "benchmarks.md"

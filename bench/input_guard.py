@@ -7,7 +7,7 @@ Times, in one run, on the same text:
 - "before wave 2": PyYAML's pure-Python parser twice (an alias count, then safe_load), as
   content/safe_yaml.py read every pack file;
 - "CSafeLoader": libyaml's safe loader on its own (no bounds);
-- "guard": content.guard.parse_document, every bound checked;
+- "guard": content.input_guard.parse_document, every bound checked;
 - "catalog": the whole ars-harn catalog built from the default pack overlaid with that file, which is
   what /pack upload does (in a worker thread since wave 2).
 Ratios are against the first line. Speed is printed, never asserted in a test.
@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from content import load_catalog_files
-from content.guard import LIBYAML, PACK_FILE, parse_document
+from content.input_guard import LIBYAML, PACK_FILE, parse_document
 
 
 def large_weapons(kib: int) -> bytes:

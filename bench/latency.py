@@ -63,7 +63,7 @@ from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.scratch_postgres import start_scratch_postgres
 from bot.services import Actor, Services
-from content.guard import SCENARIO, parse_document
+from content.input_guard import SCENARIO, parse_document
 from emulator import permissions as perms
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.models import Channel, Guild, Member

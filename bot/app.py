@@ -32,12 +32,12 @@ from bot.services import Services
 from bot.tree import GrievousTree
 from bot.ui import autocomplete, replies
 from bot.ui.action_message import GM_VALUE_TEMPLATE, DetailsButton, GMDecisionButton, value_submitted
+from bot.ui.confirm import ConfirmButton
 from bot.ui.defense_prompts import DefenseButton
 from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
 from bot.ui.publish import SHOWN, trackers_settled
-from bot.ui.views import ConfirmButton
 from bot.web.server import WebServer
 
 log = logging.getLogger("grievous")

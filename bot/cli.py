@@ -37,7 +37,7 @@ def _read_input(name: str) -> tuple[bytes, str]:
         raise UsageError(f"{name}: no such file")
     size = path.stat().st_size
     if size > MAX_INPUT_BYTES:  # not read at all; the guard words it as it does a smaller file over its limit
-        from content.guard import SCENARIO
+        from content.input_guard import SCENARIO
 
         raise UsageError(f"{name}: is {size} bytes, over the {SCENARIO.max_bytes // 1024} KiB limit")
     with path.open("rb") as handle:
@@ -68,7 +68,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     from random import Random
 
     from content import victory_chart
-    from content.guard import check_text
+    from content.input_guard import check_text
     from rules.dice import DiceSource
     from rules.dice_expr import MAX_LENGTH, roll_expression
 
@@ -92,7 +92,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _parse_faces(text: str) -> list[int]:
-    from content.guard import check_text, whole_number
+    from content.input_guard import check_text, whole_number
 
     parts = check_text(text, "--dice", 200).replace(",", " ").split()
     return [whole_number(part, "--dice", -1000, 1000) for part in parts]
@@ -121,7 +121,7 @@ def cmd_content_check(args: argparse.Namespace) -> int:
 
 
 def _seed(text: str) -> int:
-    from content.guard import whole_number
+    from content.input_guard import whole_number
 
     try:
         return whole_number(text, "--seed")

@@ -19,7 +19,7 @@ from bot.ui import replies, setup_embeds
 from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
 from content.errors import PackProblems
-from content.guard import check_text
+from content.input_guard import check_text
 from rules.errors import NotInHand, RulesError, RulingForbids
 from rules.sheet_spec import SheetProblems
 

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from content.errors import ContentError
-from content.guard import PACK_FILE, parse_document
+from content.input_guard import PACK_FILE, parse_document
 from content.loader import package_name
 from content.schema import Strict, validate
 

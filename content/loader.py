@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from content.errors import ContentError
-from content.guard import PACK_FILE, parse_document
+from content.input_guard import PACK_FILE, parse_document
 from content.pack_merge import every_problem
 from rules.dice import VictoryBand, VictoryChart
 from rules.registry import SYSTEMS

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from content.errors import ContentError
-from content.guard import SCENARIO, parse_document
+from content.input_guard import SCENARIO, parse_document
 from content.schema import Strict, validate
 from rules.model import Scenario
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.errors import UserError
-from content.guard import SCENARIO, SHEET, InputRejected, parse_document
+from content.input_guard import SCENARIO, SHEET, InputRejected, parse_document
 from rules.errors import RulesError
 from tests.conftest import GM_ROLE
 

@@ -13,10 +13,10 @@ from bot.errors import ConfirmDrop
 from bot.interactions import actor_of, read_upload
 from bot.services.results import CharacterView
 from bot.ui import autocomplete, character_embeds, diagram, pictures, replies, sheet_files
+from bot.ui.confirm import ConfirmView
 from bot.ui.publish import reply, slow
 from bot.ui.transformers import Names, Stats
-from bot.ui.views import ConfirmView
-from content.guard import SHEET
+from content.input_guard import SHEET
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot

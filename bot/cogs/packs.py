@@ -13,7 +13,7 @@ from bot.interactions import actor_of, read_upload
 from bot.services import PackView
 from bot.ui import autocomplete, setup_embeds
 from bot.ui.publish import reply, slow
-from content.guard import PACK_FILE
+from content.input_guard import PACK_FILE
 
 if TYPE_CHECKING:
     from bot.app import GrievousBot

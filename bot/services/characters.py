@@ -40,7 +40,7 @@ from bot.services.undo_record import ChangeRecorder
 from bot.services.viewer import table_of, viewer_of
 from bot.systems import profile_of
 from bot.text_safety import numbered_prefix, reads_like_numbered, skeleton
-from content.guard import check_text
+from content.input_guard import check_text
 from content.sheet_names import normalised
 from rules.dice import DiceSource
 from rules.errors import RulesError, SheetError

@@ -43,7 +43,7 @@ from bot.services.sheet_file import canonical, item_label, matching
 from bot.services.snapshots import ordered_combatants
 from bot.system_commands import require_in_system
 from bot.systems import profile_of
-from content.guard import check_text
+from content.input_guard import check_text
 from rules.errors import RulesError
 from rules.sheet_spec import name_key
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.errors import UserError
-from content.guard import check_text
+from content.input_guard import check_text
 
 MAX_TEXT = 200
 MAX_FACES = 50

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from random import Random
 
 from bot.errors import UserError
-from content.guard import check_text
+from content.input_guard import check_text
 from rules.dice import DiceSource
 
 MAX_TEXT = 300

@@ -1,6 +1,6 @@
 """/odds: the exact odds of an attack or spell as /attack or /cast would declare it. Reads, never writes.
 
-The ``compare`` text is read through the input guard (``content.guard``), as the ``dice`` text is.
+The ``compare`` text is read through the input guard (``content.input_guard``), as the ``dice`` text is.
 
 The declaration is read in one short read-only session (who acts, on whom, the sheets, the server's
 rulings and pack); the enumeration runs in a worker process (``bot.services.odds_worker``) with a time
@@ -29,7 +29,7 @@ from bot.services.encounters import active_encounter
 from bot.services.odds_worker import WORKER, compute
 from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
-from content.guard import check_text, whole_number
+from content.input_guard import check_text, whole_number
 from rules.errors import IllegalAction
 from rules.model import Scenario
 from rules.odds.api import Odds

@@ -27,7 +27,7 @@ from bot.services.actor import Actor
 from bot.services.results import PackFileView, PackView
 from bot.services.rulings import channel_system
 from bot.services.runtime import Runtime
-from content.guard import PACK_FILE, parse_document
+from content.input_guard import PACK_FILE, parse_document
 from content.loader import pack_file_names, package_name
 from content.pack_merge import dump_document, merge_document, pack_file_name
 from rules.errors import RulesError

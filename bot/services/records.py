@@ -26,7 +26,7 @@ from bot.services.runtime import Runtime
 from bot.services.undo import undo_last
 from bot.services.viewer import Seat, Viewer, table_of
 from content import victory_chart
-from content.guard import check_text
+from content.input_guard import check_text
 from rules.dice import DiceSource
 from rules.dice_expr import MAX_LENGTH as EXPRESSION_CHARS
 from rules.dice_expr import roll_expression

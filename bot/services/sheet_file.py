@@ -9,7 +9,7 @@ from typing import Any
 
 from bot import text_safety
 from bot.errors import NotFound, UserError
-from content.guard import SHEET, check_text, option_value, parse_document
+from content.input_guard import SHEET, check_text, option_value, parse_document
 from rules.sheet_spec import name_key  # how a typed name is matched: one rule for sheets and options
 
 # The guard bounds an upload; a sheet the engine has filled in (or edited field by field) is checked

@@ -36,7 +36,7 @@ from bot.ui import (
 from bot.ui.decision_embeds import copied_embed
 from bot.ui.publish import defer_budget, refresh_tracker, reply, slow, to_gm_channel
 from bot.ui.stored_id import StoredId
-from content.guard import bounded_id
+from content.input_guard import bounded_id
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

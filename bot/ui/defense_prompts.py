@@ -23,7 +23,7 @@ from bot.ui.action_message import publish_report
 from bot.ui.defense_embeds import defense_closed, defense_label, defense_prompt
 from bot.ui.publish import reply
 from bot.ui.stored_id import StoredId
-from content.guard import bounded_id
+from content.input_guard import bounded_id
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from bot.ui import character_embeds, replies
 from bot.ui.action_message import publish_report
 from bot.ui.publish import reply
 from bot.ui.stored_id import StoredId
-from content.guard import bounded_id
+from content.input_guard import bounded_id
 
 OFFER_PREFIX = "grv:offer:"
 # Ids of any length match, so a forged one gets a line; bounded_id refuses what no stored id can be.

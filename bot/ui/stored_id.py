@@ -2,7 +2,7 @@
 treatment offers).
 
 Their templates match ids of any length, so a forged or corrupted id is answered with one line rather than
-dropped in silence; ``content.guard.bounded_id`` says whether a stored row can have it at all (64 bits).
+dropped in silence; ``content.input_guard.bounded_id`` says whether a stored row can have it at all (64 bits).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from content.guard import check_text
+from content.input_guard import check_text
 
 MAX_PAIRS = 40
 MAX_NAMES = 20

@@ -11,10 +11,10 @@ from PIL import Image
 from bot.services.wound_state import with_attack, wound_picture
 from bot.systems.pictures import BodyWounds, HitPointWounds, LocationMark, LocationWound, Segment
 from bot.ui import diagram
-from bot.ui.diagram_golden import GOLDEN, compare
 from content import load_catalog
 from content.diagram import BarLayout, FigureLayout, diagram_layout, rgb
 from rules.ars_harn.outcomes import AttackOutcome
+from tests.golden.diagram_golden import GOLDEN, compare
 
 FIGURES = ("ars-harn", "fading-suns")
 BODY = diagram.BODY
@@ -153,7 +153,7 @@ def test_engine_sheets_become_wound_pictures() -> None:
 def test_the_golden_pictures_have_not_changed(system: str, tmp_path: Path) -> None:
     found = compare(system, tmp_path)
     assert found.pixels == 0, (f"{system}: {found.pixels} pixels differ from tests/golden (diff: {found.diff}); "
-                               "if the change is meant, run: python -m bot.ui.diagram_golden --update")
+                               "if the change is meant, run: python -m tests.golden.diagram_golden --update")
 
 
 def test_a_broken_layout_is_refused_naming_the_field() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from content import ContentError, load_catalog, load_catalog_files, pack_file_names
 from content.errors import PackProblems
-from content.guard import PACK_FILE, InputRejected
+from content.input_guard import PACK_FILE, InputRejected
 from content.pack_merge import merge_document, pack_file_name
 
 MAX_BYTES = PACK_FILE.max_bytes

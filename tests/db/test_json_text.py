@@ -23,7 +23,7 @@ from bot.db import json_text
 from bot.db import repositories as repo
 from bot.db.engine import Database
 from bot.db.models import Character, Event
-from content.guard import MAX_INT, SHEET, InputRejected, option_value, parse_document
+from content.input_guard import MAX_INT, SHEET, InputRejected, option_value, parse_document
 
 pytest.importorskip("orjson")  # without it json_text is the json module, and these compare it with itself
 
@@ -179,7 +179,7 @@ async def test_nan_is_stored_on_sqlite_as_json_stored_it(db: Any, old_db: Any) -
 
 
 def test_a_number_a_user_types_past_64_bits_is_refused() -> None:
-    """The input guard stops every typed integer at 19 digits (content/guard.py), which orjson writes."""
+    """The input guard stops every typed integer at 19 digits (content/input_guard.py), which orjson writes."""
     with pytest.raises(InputRejected):
         option_value(str(MAX_INT + 1), "value")
     with pytest.raises(InputRejected):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.errors import NotFound, PermissionDenied
-from content.guard import PACK_FILE
+from content.input_guard import PACK_FILE
 from rules.errors import RulesError
 from tests.conftest import GM_ROLE
 

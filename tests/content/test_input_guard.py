@@ -7,9 +7,9 @@ import time
 import pytest
 import yaml
 
-import content.guard as guard
+import content.input_guard as input_guard
 from content.errors import ContentError
-from content.guard import (
+from content.input_guard import (
     MAX_ALIASES,
     PACK_FILE,
     SCENARIO,
@@ -39,8 +39,8 @@ def rejected(data: bytes | str, limits: Limits = SCENARIO, source: str = "x.yaml
 def loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Every YAML test runs with libyaml's CSafeLoader and with PyYAML's own SafeLoader."""
     if request.param == "pure-python":
-        monkeypatch.setattr(guard, "_LOADER", guard._yaml_loader(yaml.SafeLoader))
-    elif not guard.LIBYAML:
+        monkeypatch.setattr(input_guard, "_LOADER", input_guard._yaml_loader(yaml.SafeLoader))
+    elif not input_guard.LIBYAML:
         pytest.skip("PyYAML was built without libyaml")
     return str(request.param)
 

@@ -1,7 +1,8 @@
-"""Golden body diagrams: one wounded character per system, drawn and compared with tests/golden/*.png.
+"""Golden body diagrams (test reference data): one wounded character per system, drawn and compared with the
+tests/golden/*.png beside this module.
 
-    python -m bot.ui.diagram_golden            # compare; print each difference (pixel count, diff image)
-    python -m bot.ui.diagram_golden --update   # draw them again after a deliberate change
+    python -m tests.golden.diagram_golden            # compare; print each difference (pixel count, diff image)
+    python -m tests.golden.diagram_golden --update   # draw them again after a deliberate change
 
 tests/bot/test_diagram.py runs the comparison; a failure names the diff image to look at.
 """
@@ -20,7 +21,7 @@ from PIL import Image, ImageChops
 from bot.systems.pictures import BodyWounds, HitPointWounds, LocationMark, LocationWound, Segment, WoundPicture
 from bot.ui import diagram
 
-GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parent  # the PNGs sit beside this module
 
 GOLDEN: dict[str, WoundPicture] = {
     "ars-harn": BodyWounds(
@@ -93,7 +94,7 @@ def update() -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.ui.diagram_golden", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.golden.diagram_golden", description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="draw the golden images again")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "grievous-diagram-diff",
                         help="where diff images go (default: %(default)s)")

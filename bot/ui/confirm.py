@@ -1,4 +1,5 @@
-"""Buttons: the yes/no confirmation of a destructive command (the GM decision buttons are in bot.ui.action_message).
+"""The yes/no confirmation of a destructive command: its buttons and view (the GM decision buttons are in
+bot.ui.action_message).
 
 The two buttons are dynamic items (``grv:confirm:<owner>:<token>:<yes|no>``): every press of an id of that
 shape reaches ``ConfirmButton``, whichever message it comes from, so a press by anyone but the owner is
