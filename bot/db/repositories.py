@@ -193,12 +193,50 @@ async def events_page(session: AsyncSession, channel_id: int, offset: int, limit
     return (await session.scalars(query)).all()
 
 
-async def member_names(session: AsyncSession, guild_id: int) -> dict[int, str]:
-    """Each member who ever acted in the guild, by the display name of their latest event (the bot keeps no
-    member list; the web page names owners and mentions with it)."""
-    latest = select(func.max(Event.id)).where(Event.guild_id == guild_id).group_by(Event.user_id)
-    rows = await session.execute(select(Event.user_id, Event.user_name).where(Event.id.in_(latest)))
-    return {int(user_id): str(name) for user_id, name in rows}
+async def event_ids(session: AsyncSession, channel_id: int, guild_id: int, limit: int) -> list[int]:
+    """The ids of the channel's newest ``limit`` events in the guild, newest first (no payload read)."""
+    query = (select(Event.id).where(Event.channel_id == channel_id, Event.guild_id == guild_id)
+             .order_by(Event.id.desc()).limit(limit))
+    return [int(i) for i in await session.scalars(query)]
+
+
+async def events_by_ids(session: AsyncSession, ids: Collection[int]) -> list[Event]:
+    """The events of ``ids`` (those that exist), newest first, without their undo records."""
+    found: list[Event] = []
+    chunk = list(ids)
+    for start in range(0, len(chunk), 500):  # SQLite's bound parameters, a few at a time
+        query = (select(Event).options(defer(Event.before, raiseload=True))
+                 .where(Event.id.in_(chunk[start:start + 500])))
+        found += (await session.scalars(query)).all()
+    return sorted(found, key=lambda e: e.id, reverse=True)
+
+
+async def characters_by_name(session: AsyncSession, guild_id: int) -> list[tuple[int, str, bool]]:
+    """(id, name, whether an NPC) of the guild's characters by name, without their sheets."""
+    query = select(Character.id, Character.name, Character.npc).where(Character.guild_id == guild_id)
+    return [(int(i), str(n), bool(npc)) for i, n, npc in await session.execute(query.order_by(Character.name_key))]
+
+
+async def member_names_after(session: AsyncSession, guild_id: int, after: int) -> list[tuple[int, int, str]]:
+    """(id, user, display name) of the guild's events with an id over ``after``, oldest first: who acted, by the
+    name of their latest event (the bot keeps no member list; the web page names owners and mentions with it)."""
+    rows = await session.execute(select(Event.id, Event.user_id, Event.user_name)
+                                 .where(Event.guild_id == guild_id, Event.id > after).order_by(Event.id))
+    return [(int(event_id), int(user_id), str(name)) for event_id, user_id, name in rows]
+
+
+async def active_channels(session: AsyncSession, guild_id: int) -> list[int]:
+    """The channels of the guild's running encounters, oldest first (no combatant, no sheet read)."""
+    query = select(Encounter.channel_id).where(Encounter.guild_id == guild_id, Encounter.active.is_(True))
+    return [int(c) for c in await session.scalars(query.order_by(Encounter.id))]
+
+
+async def seated_characters(session: AsyncSession, guild_id: int) -> list[tuple[int, int]]:
+    """(channel, character id) of each combatant of the guild's running encounters (no sheet read)."""
+    rows = await session.execute(select(Encounter.channel_id, Combatant.character_id)
+                                 .join(Combatant, Combatant.encounter_id == Encounter.id)
+                                 .where(Encounter.guild_id == guild_id, Encounter.active.is_(True)))
+    return [(int(channel), int(character)) for channel, character in rows]
 
 
 async def event_marks(connection: AsyncConnection, after: int, also: Collection[int], limit: int

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import json_text
 from bot.db import repositories as repo
-from bot.db.models import Encounter, Event
+from bot.db.models import Event
 from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
@@ -33,7 +33,11 @@ from bot.services.viewer import Viewer
 from bot.text_safety import skeleton
 
 LOG_PAGE = 25
+NAMES_REREAD = 100  # events below the newest read again for the members' names
 FILTER_SCAN = 2000  # a filtered log reads at most this many of the channel's newest events
+NAMED_CHANNELS = 256  # channels whose events' names a filtered log keeps
+
+
 @dataclass(frozen=True)
 class LiveLog:
     """An encounter's newest events for a live page that has already worded some: each event's id and stamp
@@ -55,14 +59,18 @@ def _sees(channels: frozenset[int] | None, channel_id: int) -> bool:
     return channels is None or channel_id in channels
 
 
-def _mentions(row: Event, key: str) -> bool:
-    """Whether the stored event names the character whose name's skeleton is ``key`` (its record's ``named``)."""
-    return any(skeleton(name) == key for name in read_event(row.kind, row.payload or {}).named)
+def _names_in(row: Event) -> frozenset[str]:
+    """The skeletons of the characters' names the stored event names (its record's ``named``). An event's payload
+    may be rewritten (an answered offer) but never to name other characters."""
+    return frozenset(skeleton(name) for name in read_event(row.kind, row.payload or {}).named)
 
 
 class CampaignService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
+        # guild -> (the newest event read, each member's latest name): a page reads only the events since
+        self._member_names: dict[int, tuple[int, dict[int, str]]] = {}
+        self._named: dict[int, dict[int, frozenset[str]]] = {}  # channel -> event id -> names (a filtered log's)
 
     async def live_log(self, actor: Actor, channels: frozenset[int] | None, channel_id: int, encounter_id: int,
                        known: Mapping[int, str], limit: int) -> LiveLog:
@@ -82,6 +90,21 @@ class CampaignService:
 
         return await self._rt.read(work)
 
+    async def _named_in(self, session: AsyncSession, channel_id: int, ids: list[int]) -> dict[int, frozenset[str]]:
+        """Each of the channel's events ``ids`` -> the skeletons of the names its record names, kept per channel:
+        only events not read before are read (a filtered log scanned 2,000 stored records each time, ~3 s)."""
+        index = self._named.pop(channel_id, {})
+        missing = [i for i in ids if i not in index]
+        if missing:
+            rows = await repo.events_by_ids(session, missing)
+            # reading the records is CPU work: off the event loop
+            index.update(await asyncio.to_thread(lambda: {r.id: _names_in(r) for r in rows}))
+        wanted = set(ids)
+        self._named[channel_id] = index = {i: n for i, n in index.items() if i in wanted}
+        while len(self._named) > NAMED_CHANNELS:
+            del self._named[next(iter(self._named))]
+        return index
+
     def event_feed(self, poll_seconds: float) -> EventFeed:
         """The process's poller of new events for the live pages (bot/services/live_events.py)."""
         return EventFeed(self._rt.db, poll_seconds=poll_seconds)
@@ -90,8 +113,25 @@ class CampaignService:
         return await self._rt.read(lambda session: access.viewer_in(session, actor))
 
     async def member_names(self, actor: Actor) -> dict[int, str]:
-        """Members' display names as their latest action in the guild recorded them."""
-        return await self._rt.read(lambda session: repo.member_names(session, actor.guild_id))
+        """Members' display names as their latest action in the guild recorded them. Every page asks: the names
+        are kept, and only the events written since the last ask are read (a scan of 10,000 events took ~100 ms)."""
+        guild = actor.guild_id
+
+        async def work(session: AsyncSession) -> dict[int, str]:
+            last, names = self._member_names.get(guild, (0, {}))
+            # the newest few again: on PostgreSQL an id below the newest may commit after it (another process's)
+            rows = await repo.member_names_after(session, guild, max(0, last - NAMES_REREAD))
+            if rows:
+                names = {**names, **{user_id: name for _, user_id, name in rows}}
+                self._member_names[guild] = (max(last, rows[-1][0]), names)
+            return names
+
+        return await self._rt.read(work)
+
+    async def fights(self, actor: Actor, channels: frozenset[int] | None) -> tuple[int, ...]:
+        """The channels of the guild's running encounters that the viewer may see (a page's list of fights)."""
+        found = await self._rt.read(lambda session: repo.active_channels(session, actor.guild_id))
+        return tuple(c for c in found if _sees(channels, c))
 
     async def encounters(self, actor: Actor, channels: frozenset[int] | None) -> tuple[EncounterView, ...]:
         """The guild's running encounters in the channels the viewer may see, as their trackers show them."""
@@ -105,13 +145,30 @@ class CampaignService:
 
         return await self._rt.read(work)
 
+    async def encounter(self, actor: Actor, channels: frozenset[int] | None, channel_id: int
+                        ) -> EncounterView | None:
+        """The running encounter of one channel the viewer may see, as its tracker shows it (None: none runs)."""
+        if not _sees(channels, channel_id):
+            return None
+
+        async def work(session: AsyncSession) -> EncounterView | None:
+            found = await repo.active_encounter(session, channel_id)
+            if found is None or found.guild_id != actor.guild_id:
+                return None
+            secret = await _secret_npcs(session, actor.guild_id)
+            viewer = await access.viewer_in(session, actor)
+            return project_encounter(encounter_view(
+                self._rt, found, await self._rt.catalog_for(session, found.guild_id, found.system), secret), viewer)
+
+        return await self._rt.read(work)
+
     async def roster(self, actor: Actor, channels: frozenset[int] | None) -> tuple[CharacterView, ...]:
         """Every player character; for the GM the kept NPCs too, and for a player the NPCs they have met
         (seated in a running encounter in a channel they may see), as /character show shows them."""
 
         async def work(session: AsyncSession) -> tuple[CharacterView, ...]:
             gm = (await access.viewer_in(session, actor)).is_gm
-            met = _met(await repo.active_encounters_in(session, actor.guild_id), channels)
+            met = _met(await repo.seated_characters(session, actor.guild_id), channels)
             rows = [r for r in await repo.characters(session, actor.guild_id) if not r.npc or gm or r.id in met]
             settings = await repo.guild_settings(session, actor.guild_id)
             catalogs = {system: await self._rt.catalog_for(session, actor.guild_id, system)
@@ -122,13 +179,24 @@ class CampaignService:
 
         return await self._rt.read(work)
 
+    async def character_names(self, actor: Actor, channels: frozenset[int] | None) -> tuple[str, ...]:
+        """The names of the characters ``roster`` shows the viewer, without reading a sheet (the log's filter)."""
+
+        async def work(session: AsyncSession) -> tuple[str, ...]:
+            gm = (await access.viewer_in(session, actor)).is_gm
+            met = _met(await repo.seated_characters(session, actor.guild_id), channels)
+            return tuple(name for i, name, npc in await repo.characters_by_name(session, actor.guild_id)
+                         if not npc or gm or i in met)
+
+        return await self._rt.read(work)
+
     async def character(self, actor: Actor, name: str, channels: frozenset[int] | None) -> CharacterView:
         """One character as the viewer may see it; an NPC they have not met is not found."""
 
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name)
             if row.npc and not (await access.viewer_in(session, actor)).is_gm \
-                    and row.id not in _met(await repo.active_encounters_in(session, actor.guild_id), channels):
+                    and row.id not in _met(await repo.seated_characters(session, actor.guild_id), channels):
                 raise NotFound(f"no character named '{name}'")
             return await shown_to(self._rt, session, actor, row)
 
@@ -148,11 +216,11 @@ class CampaignService:
                 events = await logged(session, actor, [r for r in rows if r.guild_id == actor.guild_id])
                 return LogPage(tuple(events[:limit]), offset, len(events) > limit)
             key = skeleton(character)
-            rows = await repo.events_page(session, channel_id, 0, FILTER_SCAN)
-            # reading up to FILTER_SCAN records is CPU work (a few seconds at most): off the event loop
-            matched = await asyncio.to_thread(
-                lambda: [r for r in rows if r.guild_id == actor.guild_id and _mentions(r, key)])
-            events = await logged(session, actor, matched[offset:offset + limit + 1])
+            ids = await repo.event_ids(session, channel_id, actor.guild_id, FILTER_SCAN)
+            named = await self._named_in(session, channel_id, ids)
+            matched = [i for i in ids if key in named[i]]
+            rows = await repo.events_by_ids(session, matched[offset:offset + limit + 1])
+            events = await logged(session, actor, rows)
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 
         return await self._rt.read(work)
@@ -166,9 +234,9 @@ def _stamp(row: Event, viewer: Viewer) -> str:
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
-def _met(encounters: Iterable[Encounter], channels: frozenset[int] | None) -> set[int]:
-    """The characters seated in the running encounters of the channels a viewer may see."""
-    return {c.character_id for e in encounters if _sees(channels, e.channel_id) for c in e.combatants}
+def _met(seated: Iterable[tuple[int, int]], channels: frozenset[int] | None) -> set[int]:
+    """The characters seated (channel, character id) in the running encounters of the channels a viewer may see."""
+    return {character for channel, character in seated if _sees(channels, channel)}
 
 
 async def _secret_npcs(session: AsyncSession, guild_id: int) -> bool:

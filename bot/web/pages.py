@@ -20,7 +20,7 @@ from markupsafe import Markup
 from bot.errors import UserError
 from bot.services.campaign import LOG_PAGE, LiveLog
 from bot.services.event_kinds import NextTurnEvent
-from bot.services.results import CharacterView, EncounterView, EventView
+from bot.services.results import CharacterView, EventView
 from bot.ui import character_embeds, encounter_embeds, pictures, record_embeds, setup_embeds
 from bot.ui.event_lines import record_of
 from bot.web.embeds import Card, card
@@ -130,9 +130,9 @@ class Pages:
         raise web.HTTPNotFound
 
     async def _page(self, viewer: Viewer, template: str, **context: Any) -> web.Response:
-        encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
+        fought = await self._services.campaign.fights(viewer.actor, viewer.channels)
         names = await self._names(viewer)
-        fights = [ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel") for e in encounters]
+        fights = [ChannelLink(c, names.channel(c) or "a channel") for c in fought]
         return await self.server.render(template, viewer=viewer, nav=True, fights=fights, **context)
 
     # -- the pages ---------------------------------------------------------------------------------
@@ -207,8 +207,7 @@ class Pages:
         kind reads it (bot/web/live.py: every viewer of the kind gets this rendering, so the viewer's own name
         is not looked up as theirs). Only the events new or changed since ``worded`` was last filled are read
         and worded again."""
-        encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
-        found: EncounterView | None = next((e for e in encounters if e.channel_id == channel.id), None)
+        found = await self._services.campaign.encounter(viewer.actor, viewer.channels, channel.id)
         names = await self._names(viewer, own=False)
         tracker: Card | None = None
         rounds: list[Round] = []
@@ -238,12 +237,12 @@ class Pages:
         campaign = self._services.campaign
         page = await campaign.log(viewer.in_channel(channel.id), viewer.channels, channel.id,
                                   offset=(number - 1) * LOG_PAGE, character=who)
-        roster = await campaign.roster(viewer.actor, viewer.channels)
+        characters = await campaign.character_names(viewer.actor, viewer.channels)
         names = await self._names(viewer)
         lines = await asyncio.to_thread(lambda: [log_line(e, names) for e in page.events])
         return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
                                 lines=lines, number=number, more=page.more,
-                                who=who, characters=[v.name for v in roster])
+                                who=who, characters=list(characters))
 
 
 def log_line(event: EventView, names: Names) -> LogLine:

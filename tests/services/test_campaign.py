@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any
 
 from bot.services import Actor, characters, event_records, records
@@ -81,3 +82,20 @@ async def test_the_roster_reads_its_sheets_off_the_event_loop(table: Any, gm: An
     roster = await table.campaign.roster(gm, None)
     assert {"Aldo", "Brun"} <= {v.name for v in roster} and roster[0].summary is not None
     assert threads and threading.main_thread() not in threads
+
+
+async def test_what_a_page_keeps_between_reads_follows_the_new_events(table: Any, gm: Any, alice: Any) -> None:
+    """The members' names and a filtered log's index are kept per process, and read on from the new events."""
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=3")
+    assert (await table.campaign.member_names(gm))[gm.user_id] == "Gemma"
+    first = await table.campaign.log(gm, None, CHANNEL, character="Brun")
+    assert [e.kind for e in first.events] == ["attack", "join"]  # newest first: Brun's blow, Brun joining
+    await table.combat.attack(replace(alice, user_name="Alice the Bold"), "Brun", "Sword", attacker="Aldo",
+                              dice_text="attack=5 location=4")
+    assert (await table.campaign.member_names(gm))[alice.user_id] == "Alice the Bold"
+    again = await table.campaign.log(gm, None, CHANNEL, character="brun")
+    assert [e.kind for e in again.events] == ["attack", "attack", "join"]
+    assert again.events[0].id > first.events[0].id
+    assert [e.kind for e in (await table.campaign.log(gm, None, CHANNEL, character="Aldo")).events] == [
+        "attack", "attack", "join"]
+    assert (await table.campaign.log(gm, None, CHANNEL, character="Nobody")).events == ()
