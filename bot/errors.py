@@ -23,6 +23,11 @@ class PermissionDenied(UserError):
     """The caller may not do this (someone else's character, a GM-only command)."""
 
 
+class NotGM(PermissionDenied):
+    """Only the GM may do this, and the caller is no GM (``access.require_gm``, from the viewer ``viewer_of`` made in
+    the command's own transaction). A GM button words it as its own line (bot/ui/action_message.py)."""
+
+
 class Conflict(UserError):
     """The state changed under us on every retry, or the thing was already done (a decided decision)."""
 

@@ -46,10 +46,11 @@ class WebCog(commands.Cog):
             await reply(interaction, web_embeds.revoked(ended, member.display_name if member is not None else None),
                         ephemeral=True)
             return
-        gm = (await slow(interaction, self.bot.services.campaign.viewer(actor), ephemeral=True)).is_gm
+        # the services seat the asker (and refuse a table link to anyone but the GM)
+        seat = await slow(interaction, self.bot.services.campaign.viewer(actor, table_link=view == "table"),
+                          ephemeral=True)
+        gm = seat.is_gm
         if view == "table":
-            if not gm:
-                raise PermissionDenied(web_embeds.TABLE_GM_ONLY)
             seen: frozenset[int] | None = frozenset({actor.channel_id})
             grant = Grant(actor.guild_id, actor.user_id, actor.user_name, "table", (), False, seen, actor.channel_id)
         else:

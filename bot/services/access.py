@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
 from bot.db.models import Character
-from bot.errors import PermissionDenied
+from bot.errors import NotGM, PermissionDenied
 from bot.services.actor import Actor
 from bot.services.viewer import Seat, Viewer, viewer_of
 
@@ -17,9 +17,13 @@ async def viewer_in(session: AsyncSession, actor: Actor, character: Character | 
     return viewer_of(actor, await repo.guild_settings(session, actor.guild_id), character)
 
 
-async def require_gm(session: AsyncSession, actor: Actor, doing: str) -> None:
-    if not (await viewer_in(session, actor)).is_gm:
-        raise PermissionDenied(f"only the GM (or a server manager) can {doing}")
+async def require_gm(session: AsyncSession, actor: Actor, doing: str) -> Viewer:
+    """The GM check of a GM-only command or press: ``actor``'s seat as ``viewer_of`` gives it, read in the command's
+    own ``session`` (one check, where the work is done), and returned. NotGM otherwise."""
+    viewer = await viewer_in(session, actor)
+    if not viewer.is_gm:
+        raise NotGM(f"only the GM (or a server manager) can {doing}")
+    return viewer
 
 
 def require_manager(actor: Actor, doing: str) -> None:

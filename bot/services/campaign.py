@@ -109,7 +109,11 @@ class CampaignService:
         """The process's poller of new events for the live pages (bot/services/live_events.py)."""
         return EventFeed(self._rt.db, poll_seconds=poll_seconds)
 
-    async def viewer(self, actor: Actor) -> Viewer:
+    async def viewer(self, actor: Actor, *, table_link: bool = False) -> Viewer:
+        """Who ``actor`` is here (``viewer_of``): the seat a /web link gives them. A ``table_link`` (a screen that
+        reads what the channel reads) is the GM's to make: NotGM for anyone else."""
+        if table_link:
+            return await self._rt.read(lambda session: access.require_gm(session, actor, "make a table link"))
         return await self._rt.read(lambda session: access.viewer_in(session, actor))
 
     async def member_names(self, actor: Actor) -> dict[int, str]:

@@ -292,19 +292,25 @@ class CombatService:
     async def decide(self, actor: Actor, decision_id: int, choice: str, value: str | None = None) -> ActionReport:
         """GM only: apply a pending decision (the engine's "gm_decide" action, or for a roll the GM makes, the
         roll's action); never twice. ``value`` is what the GM typed: the faces for a roll's ``dice`` choice,
-        the amount for a ``damage`` choice."""
-        peek = await self._rt.read(lambda session: repo.decision(session, decision_id))
-        if peek is None or peek.guild_id != actor.guild_id:
-            raise NotFound("that decision no longer exists")
+        the amount for a ``damage`` choice.
+
+        A press is checked here, once: the presser's viewer is made in this transaction (``require_gm``), before
+        the decision is read. Its buttons are only ever posted in its own channel (the press's), whose lock this
+        takes; an id from another channel (a forged press) is no decision here."""
 
         async def work(session: AsyncSession) -> ActionReport:
             await access.require_gm(session, actor, "make this decision")
             decision = await repo.decision(session, decision_id, for_update=True)
-            if decision is None or decision.guild_id != actor.guild_id:
+            if decision is None or (decision.guild_id, decision.channel_id) != (actor.guild_id, actor.channel_id):
                 raise NotFound("that decision no longer exists")
             return await self._apply(session, actor, decision, choice, value)
 
-        return await self._rt.transact(peek.channel_id, work)
+        return await self._rt.transact(actor.channel_id, work)
+
+    async def check_gm(self, actor: Actor) -> None:
+        """NotGM unless ``actor`` is the GM: the check of a press that opens a form and writes nothing (its submit
+        is ``decide``, checked again as any press is: the role may have been taken away meanwhile)."""
+        await self._rt.read(lambda session: access.require_gm(session, actor, "make this decision"))
 
     async def pending_roll(self, actor: Actor, character: str, which: str | None = None,
                            dice_text: str | None = None) -> ActionReport:

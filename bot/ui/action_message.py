@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.errors import NotGM
 from bot.interactions import actor_of, bot_of, services_of
 from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
@@ -78,47 +79,41 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(decision_id or 0, match["choice"], label=getattr(item, "label", None)).with_id(decision_id)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if await self.refused_stale(interaction):
-            return False
-        # A modal must be the first response: a press that opens one cannot be deferred.
-        return await gm_checked(interaction, may_defer=self.choice not in VALUE_PROMPTS)
+        return not await self.refused_stale(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             if self.choice in VALUE_PROMPTS:
-                await interaction.response.send_modal(value_form(self.decision_id, self.choice))
+                await open_value_form(interaction, self.decision_id, self.choice)
                 return
             await apply_choice(interaction, self.decision_id, self.choice, None, interaction.message)
         except Exception as exc:
-            await report_error(interaction, exc)
+            await refused(interaction, exc)
 
 
-async def gm_checked(interaction: discord.Interaction[Any], *, may_defer: bool) -> bool:
-    """Whether the presser (or submitter) is the GM; if not they are told, in one line. The check is a read,
-    so it may answer first; past the defer budget (from the press) the interaction is deferred (a deferred
-    update) and the check goes on. A press that opens a form cannot be deferred (a modal must be the first
-    response): past the budget (a slow database) the form opens unchecked, and its submit is checked."""
-    try:
-        check = asyncio.ensure_future(_presser_is_gm(interaction))
-        done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
-        if not done:
-            if not may_defer:
-                check.add_done_callback(_observed)
-                return True
-            await interaction.response.defer()
-        if await check:
-            return True
+async def refused(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """A GM button's or form's failure in one line: the services' NotGM (the presser is no GM, as ``viewer_of``
+    seated them in the command's transaction) worded as a button's; anything else as the tree words it."""
+    if isinstance(error, NotGM):
         await send_line(interaction, replies.error_line(replies.NOT_GM))
-    except Exception as exc:
-        await report_error(interaction, exc)
-    return False
+    else:
+        await report_error(interaction, error)
 
 
-async def _presser_is_gm(interaction: discord.Interaction[Any]) -> bool:
-    return (await services_of(interaction).setup.viewer(actor_of(interaction))).is_gm
+async def open_value_form(interaction: discord.Interaction[Any], decision_id: int, choice: str) -> None:
+    """The form of a choice that takes a value, opened for the GM. A modal must be the first response, so this
+    press cannot be deferred: the services' GM check gets the defer budget (from the press), and past it (a slow
+    database) the form opens unchecked; its submit is checked as any press is (``decide``)."""
+    check = asyncio.ensure_future(services_of(interaction).combat.check_gm(actor_of(interaction)))
+    done, _ = await asyncio.wait({check}, timeout=defer_budget(interaction))
+    if done:
+        check.result()  # NotGM: the presser is told, and no form opens
+    else:
+        check.add_done_callback(_observed)
+    await interaction.response.send_modal(value_form(decision_id, choice))
 
 
-def _observed(task: asyncio.Future[bool]) -> None:
+def _observed(task: asyncio.Future[None]) -> None:
     """A check nobody waits for any more: its failure is logged, not left unretrieved."""
     if not task.cancelled() and task.exception() is not None:
         log.info("a GM check left behind failed: %r", task.exception())
@@ -149,19 +144,20 @@ def value_form(decision_id: int, choice: str) -> discord.ui.Modal:
 
 
 async def value_submitted(interaction: discord.Interaction[Any], match: re.Match[str]) -> None:
-    """The GM's value form submitted (by this process's form or an earlier one's): checked again as a press
-    is (a submit can be forged, or the GM role taken away since), then the choice applied to the message
-    whose button opened the form."""
+    """The GM's value form submitted (by this process's form or an earlier one's): the choice applied to the
+    message whose button opened the form, checked by ``decide`` as a press is (a submit can be forged, or the GM
+    role taken away since the form opened)."""
     decision_id = bounded_id(match["id"])
     # A form the bot sent always comes from the button on a decision's message; one without a message was
     # made by hand (and a deferred update of it would be refused), so it gets the line every forged id gets.
     if decision_id is None or match["choice"] not in VALUE_PROMPTS or interaction.message is None:
         await send_line(interaction, replies.error_line(replies.STALE_FORM))
         return
-    if not await gm_checked(interaction, may_defer=True):
-        return
     value = forms.text_values(interaction.data).get(VALUE_INPUT, "")
-    await apply_choice(interaction, decision_id, match["choice"], value, interaction.message)
+    try:
+        await apply_choice(interaction, decision_id, match["choice"], value, interaction.message)
+    except Exception as exc:
+        await refused(interaction, exc)
 
 
 async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,

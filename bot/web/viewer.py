@@ -37,10 +37,6 @@ class Viewer:
                           role_ids=grant.role_ids, is_manager=grant.is_manager)
         return cls(grant.role, actor, grant.channels, grant.table_channel, grant.channel_names)
 
-    @property
-    def gm(self) -> bool:
-        return self.role == "gm"
-
     def in_channel(self, channel_id: int) -> Actor:
         return replace(self.actor, channel_id=channel_id)
 
