@@ -26,7 +26,7 @@ from bot.services.viewer import viewer_of
 from bot.services.wound_state import armour_held_at, with_attack, wound_picture
 from bot.systems.pictures import WoundPicture
 from rules.dice import DiceSource
-from rules.model import Engine, Scenario
+from rules.model import Engine, Scenario, Sheet
 from rules.outcome import Outcome
 
 
@@ -147,7 +147,6 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
                             ("attacker", call.actor_character), ("defender", call.target))
                             if row is not None and row.npc))
     resolved = engine.resolve(scenario, dice, catalog)
-    resolution = resolved.to_dict()
     if call.dice_label is not None and forced:
         # The GM typed the faces of the roll they owe: a face this roll does not use (shock=99 on a kill roll)
         # is refused, rather than rolled for and reported as the table's dice. Nothing is stored.
@@ -159,8 +158,9 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
             combatant.declaration = {**combatant.declaration, SPENT: what}  # and an equal dict still costs the flush
     now = rt.clock()
     writes: list[repo.VersionedWrite] = []
-    for row, after in ((call.actor_character, resolution.get("attacker")), (call.target, resolution.get("defender"))):
-        if row is not None and after is not None:
+    for row, sheet in ((call.actor_character, resolved.attacker), (call.target, resolved.defender)):
+        if row is not None and sheet is not None:
+            after = dict(sheet)
             check_shape(after, f"{system} engine result")
             writes.append((row, {"sheet": after, "updated_at": now} if after != row.sheet else {"updated_at": now}))
     if encounter is not None:  # its version moves, so a concurrent save of the old state fails (``touch``)
@@ -174,7 +174,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     stored = ActionEvent(
         system=system, action=dict(call.action), actor=call.actor_character.name,
         target=call.target.name if call.target is not None else None,
-        rolls=tuple(StoredRoll.from_dict(roll.to_dict()) for roll in resolved.rolls), outcome=resolved.outcome,
+        rolls=tuple(StoredRoll.of(roll) for roll in resolved.rolls), outcome=resolved.outcome,
         unused_dice={key: tuple(faces) for key, faces in unused.items()},
         typed_dice={key: tuple(faces) for key, faces in forced.items()}, secret=secret,
         target_secret=target_secret,
@@ -200,20 +200,17 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         await repo.set_event_before(session, event_id,
                                     replace(record, open_decisions=tuple(row.id for row in moot)).to_json())
     return ActionReport(
-        system=system, action=call.kind, actor_name=call.actor_character.name,
-        target_name=call.target.name if call.target is not None else None, resolution=resolution,
-        pending=tuple(pending), unused_dice=unused, typed_dice=forced,
+        action=call.kind, event=stored, pending=tuple(pending),
         encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system),
                                   secret_npcs=bool(guild is not None and guild.secret_rolls))
                    if encounter is not None else None), event_id=event_id,
-        moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)), secret=secret,
-        target_secret=target_secret,
+        moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)),
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
-        target_picture=(_target_picture(system, call, resolution, resolved.outcome, wounds_before, catalog, rulings)
+        target_picture=(_target_picture(system, call, resolved.defender, resolved.outcome, wounds_before, catalog,
+                                        rulings)
                         if rt.attack_pictures else None),
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
-        record=resolved.outcome,
     )
 
 
@@ -225,11 +222,10 @@ def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:
     return {w["index"] for w in wounds if isinstance(w, Mapping) and isinstance(w.get("index"), int)}
 
 
-def _target_picture(system: str, call: ActionCall, resolution: Mapping[str, Any], outcome: Outcome,
+def _target_picture(system: str, call: ActionCall, after: Sheet | None, outcome: Outcome,
                     before: set[int], catalog: Any, rulings: Mapping[str, Any]) -> WoundPicture | None:
     """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
-    after = resolution.get("defender")
-    if call.kind not in ("attack", "cast") or call.target is None or not isinstance(after, Mapping):
+    if call.kind not in ("attack", "cast") or call.target is None or after is None:
         return None
     if not _wound_indexes(after) - before and armour_held_at(system, outcome) is None:
         return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)

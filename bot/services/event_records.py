@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
 from bot.services.event_kinds import LoggedEvent, action_type, read_logged
+from rules.dice import Roll
 from rules.outcome import OMIT_EMPTY, OMIT_NONE, Outcome, Record, UnknownOutcome
 from rules.registry import read_outcome
 
@@ -44,6 +45,13 @@ class StoredRoll(Record):
     victory_points: int | None = field(default=None, metadata=OMIT_NONE)
     victory_dice: int | None = field(default=None, metadata=OMIT_NONE)
     botches: int = 0
+
+    @classmethod
+    def of(cls, roll: Roll) -> StoredRoll:
+        """The engine's roll as it is stored (and as the words read it)."""
+        return cls(label=roll.label, kind=roll.kind, faces=tuple(roll.faces), total=roll.total, flags=tuple(roll.flags),
+                   target=roll.target, result=roll.result, victory_points=roll.victory_points,
+                   victory_dice=roll.victory_dice, botches=roll.botches)
 
     @property
     def root(self) -> str:
@@ -116,6 +124,11 @@ class ActionEvent(Record):
     def shown_rolls(self) -> tuple[StoredRoll, ...]:
         """The rolls the viewer may read (none where they are hidden)."""
         return () if isinstance(self.rolls, Hidden) else self.rolls
+
+    @property
+    def shown_typed_dice(self) -> dict[str, tuple[int, ...]]:
+        """The faces the dice option gave, by label, that the viewer may read (none where they are hidden)."""
+        return {} if isinstance(self.typed_dice, Hidden) else self.typed_dice
 
 
 @dataclass(frozen=True)

@@ -51,15 +51,15 @@ class RecordService:
         async def work(session: AsyncSession) -> RollView:
             dice = DiceSource(forced, rng=self._rt.rng())
             result = roll_expression(expression, dice, victory_chart())
-            rolls = [r.to_dict() for r in result.rolls]
+            rolls = tuple(StoredRoll.of(r) for r in result.rolls)
             # the roll is logged in the channel's encounter: its id is all it needs (not its combatants' rows)
             encounter_id = await repo.active_encounter_id(session, actor.channel_id)
             logged = RollEvent(expression=expression, total=result.total, result=result.result,
-                               rolls=tuple(StoredRoll.from_dict(r) for r in rolls), secret=secret)
+                               rolls=rolls, secret=secret)
             event = record_event(self._rt, session, actor, "roll", logged, None, encounter_id)
             await session.flush()
             guild = await repo.guild_settings(session, actor.guild_id) if secret else None
-            return RollView(expression=expression, total=result.total, result=result.result, rolls=tuple(rolls),
+            return RollView(expression=expression, total=result.total, result=result.result, rolls=rolls,
                             unused_dice=dice.unused(), event_id=event.id, modifier=result.modifier, secret=secret,
                             gm_channel_id=guild.gm_channel_id if guild is not None else None,
                             by_gm=secret and (await viewer_in(session, actor)).is_gm)

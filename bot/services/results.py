@@ -14,7 +14,6 @@ from bot.services.viewer import GM_SCREEN, TABLE_SCREEN, Seat, Viewer
 from bot.systems.pictures import WoundPicture
 from rules.model import READY, SheetSummary, TurnReadiness, Wound
 from rules.outcome import Outcome
-from rules.registry import read_outcome
 
 if TYPE_CHECKING:
     from bot.db.models import Event, PendingDecision
@@ -272,13 +271,11 @@ class FightEnded:
 class ActionReport:
     """The result of one engine action (attack, cast, heal, rest, gm_decide, shock ...)."""
 
-    system: str
-    action: str  # the action type
-    actor_name: str  # the acting character (attacker, caster, healed, decided-for)
-    target_name: str | None
-    resolution: dict[str, Any]  # rules Resolution.to_dict(): rolls, outcome, sheets after
+    action: str  # the event's kind (usually the action type)
+    # the action as stored, whole, as it happened: who acted on whom, its rolls, the engine's outcome record, the
+    # dice typed and left unused, its secrecy. What ``public`` and ``for_gm`` project.
+    event: ActionEvent
     pending: tuple[PendingDecisionView, ...]
-    unused_dice: dict[str, list[int]]
     encounter: EncounterView | None
     event_id: int
     decided: PendingDecisionView | None = None  # for decide(): the decision as now recorded
@@ -286,31 +283,38 @@ class ActionReport:
     # An attack that wounded (or that armour stopped at a location): the target's body, the new wound marked.
     target_picture: WoundPicture | None = None
     out_of_turn: str | None = None  # whose turn it was, when the actor acted out of it (turns: warn)
-    secret: bool = False  # an NPC's action on a server with secret rolls: players see only the result
-    target_secret: bool = False  # a player's action on an NPC there: the NPC's totals stay out of public lines
     gm_channel_id: int | None = None  # where its full rolls go (None: privately to the GM who made them)
     way_out: WayOutView | None = None  # /recover and /ready: the state ended and what it cost
-    typed_dice: dict[str, list[int]] = field(default_factory=dict)  # the faces the dice option gave, by label
     defense_asked: DefenseAnswer | None = None  # an attack that waited for the target's player to choose a defence
     spent_before: str | None = None  # the actor had spent this round's action already, on this (turns: warn)
-    # the engine's outcome record itself (``resolution["outcome"]`` is its to_dict()), so that words for an action
-    # just made do not read it back from that mapping; None: read it from there
-    record: Outcome | None = None
 
     @property
-    def outcome(self) -> dict[str, Any]:
-        outcome: dict[str, Any] = self.resolution.get("outcome") or {}
-        return outcome
+    def system(self) -> str:
+        return self.event.system
 
-    @functools.cached_property
-    def event(self) -> ActionEvent:
-        """The action as a typed event, whole, as it happened: what ``public`` and ``for_gm`` project."""
-        return ActionEvent(system=self.system, actor=self.actor_name, target=self.target_name,
-                           rolls=tuple(StoredRoll.from_dict(r) for r in self.resolution.get("rolls") or []),
-                           outcome=self.record if self.record is not None else read_outcome(self.system, self.outcome),
-                           unused_dice={k: tuple(v) for k, v in self.unused_dice.items()},
-                           typed_dice={k: tuple(v) for k, v in self.typed_dice.items()},
-                           secret=self.secret, target_secret=self.target_secret)
+    @property
+    def actor_name(self) -> str:
+        """The acting character (attacker, caster, healed, decided-for)."""
+        return self.event.actor
+
+    @property
+    def target_name(self) -> str | None:
+        return self.event.target
+
+    @property
+    def outcome(self) -> Outcome:
+        """The engine's outcome record, whole."""
+        return self.event.outcome
+
+    @property
+    def secret(self) -> bool:
+        """An NPC's action on a server with secret rolls: players see only the result."""
+        return self.event.secret
+
+    @property
+    def target_secret(self) -> bool:
+        """A player's action on an NPC there: the NPC's totals stay out of public lines."""
+        return self.event.target_secret
 
     @property
     def by_gm(self) -> bool:
@@ -383,7 +387,7 @@ class RollView:
     expression: str
     total: int
     result: str | None  # "success", "critical", "botch" ... or None for a plain sum
-    rolls: tuple[dict[str, Any], ...]
+    rolls: tuple[StoredRoll, ...]
     unused_dice: dict[str, list[int]]
     event_id: int
     modifier: int = 0  # the constant the expression adds to the dice (3d6+2: 2)

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.services.actions import spent_words
-from bot.services.event_records import ActionEvent, Hidden
+from bot.services.event_records import ActionEvent, StoredRoll
 from bot.services.results import ActionReport, EventView, RollView
 from bot.text_safety import plain
 from bot.ui import limits
@@ -62,8 +62,8 @@ def action(report: ActionReport) -> discord.Embed:
     # where side-typed faces went, said for a blow between two characters (in a treatment both are one side's)
     sides = {"attacker": report.actor_name, "defender": report.target_name} \
         if report.action in ("attack", "cast") and report.target_name else {}
-    typed = None if report.secret else typed_dice_line(report.resolution.get("rolls") or [], report.typed_dice,
-                                                       report.unused_dice, sides, report.system)
+    typed = None if report.secret else typed_dice_line(report.event.shown_rolls, report.event.shown_typed_dice,
+                                                       report.event.unused_dice, sides, report.system)
     if typed is not None:
         brief = [*brief, typed]
     if report.defense_asked is not None:  # the target's player chose the defence (or the time ran out)
@@ -91,7 +91,7 @@ def action(report: ActionReport) -> discord.Embed:
     return limits.fit(embed)
 
 
-def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[Any],
+def action_details(system: str, action_name: str, actor: str, target: str | None, rolls: Sequence[StoredRoll],
                    outcome: Outcome | Mapping[str, Any], unused_dice: Mapping[str, Any], event_id: int,
                    round_number: int | None = None, typed_dice: Mapping[str, Any] | None = None) -> discord.Embed:
     """Everything behind an action's public embed: every die, every modifier, every field (the Details
@@ -127,10 +127,8 @@ def event_details(event: EventView) -> discord.Embed:
 
 
 def _details_of(event: ActionEvent, kind: str, event_id: int, round_number: int | None = None) -> discord.Embed:
-    typed = {} if isinstance(event.typed_dice, Hidden) else event.typed_dice
-    return action_details(event.system, kind, event.actor, event.target,
-                          [r.to_dict() for r in event.shown_rolls], event.outcome, event.unused_dice, event_id,
-                          round_number, typed)
+    return action_details(event.system, kind, event.actor, event.target, event.shown_rolls, event.outcome,
+                          event.unused_dice, event_id, round_number, event.shown_typed_dice)
 
 
 def _compact(fields: Sequence[tuple[str, str, bool]]) -> list[str]:

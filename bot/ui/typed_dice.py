@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.services.dice_option import split_key
+from bot.services.event_records import StoredRoll
 from bot.systems import profile_of
 from bot.text_safety import plain
 from bot.ui.outcomes.common import human
@@ -54,7 +55,7 @@ def _by_label(faces_by_key: Mapping[str, Any]) -> dict[str, int]:
     return counts
 
 
-def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapping[str, Any]) -> list[str]:
+def rolled_by_bot(rolls: Sequence[StoredRoll], typed: Mapping[str, Any], unused: Mapping[str, Any]) -> list[str]:
     """The labels the bot rolled beside typed faces (``defender_damage``, ``damage (1 of 5 dice)``), when that is
     worth saying: some typed face went unused, or a label was typed short. Empty otherwise."""
     if not typed:
@@ -62,8 +63,7 @@ def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mappin
     typed_count, unused_count = _by_label(typed), _by_label(unused)
     shown: dict[str, int] = {}  # label -> faces the engine rolled under it
     for roll in rolls:
-        if isinstance(roll, Mapping) and isinstance(roll.get("label"), str):
-            shown[roll["label"]] = shown.get(roll["label"], 0) + len(_faces(roll.get("faces")))
+        shown[roll.label] = shown.get(roll.label, 0) + len(roll.faces)
     rolled: list[str] = []
     short = False
     for label, count in shown.items():
@@ -76,7 +76,7 @@ def rolled_by_bot(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mappin
     return rolled if left or short else []
 
 
-def typed_dice_line(rolls: Sequence[Any], typed: Mapping[str, Any], unused: Mapping[str, Any],
+def typed_dice_line(rolls: Sequence[StoredRoll], typed: Mapping[str, Any], unused: Mapping[str, Any],
                     names: Mapping[str, str] | None = None, system: str = "") -> str | None:
     """``🎲 defender_knockdown=20 → Bandit 1's knockdown roll · Typed, not used: damage=5,5,4,2 · rolled by the
     bot: defender_damage``, or None. ``names``: each side's character (``attacker``, ``defender``); ``system``

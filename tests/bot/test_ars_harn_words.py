@@ -13,6 +13,7 @@ from typing import Any
 from bot.services.results import ActionReport
 from bot.ui import action_embeds
 from bot.ui.outcomes import describe
+from tests.bot.action_report_support import action_report
 from tests.rules.ars_harn.ars_harn_support import run, who
 
 EVENTS = {e["source"]: e for e in json.loads(
@@ -27,11 +28,8 @@ CHIRURGY = "playground-first-session-ars-harn.txt #15"
 
 def _report(source: str, *, target_secret: bool = False) -> ActionReport:
     payload: dict[str, Any] = EVENTS[source]["payload"]
-    resolution = {"system": "ars-harn", "rolls": payload["rolls"], "outcome": payload["outcome"],
-                  "attacker": {}, "defender": {}}
-    return ActionReport(system="ars-harn", action=EVENTS[source]["kind"], actor_name=payload["actor"],
-                        target_name=payload.get("target"), resolution=resolution, pending=(), unused_dice={},
-                        encounter=None, event_id=9, target_secret=target_secret)
+    return action_report("ars-harn", EVENTS[source]["kind"], payload["actor"], payload.get("target"),
+                         payload["outcome"], payload["rolls"], event_id=9, target_secret=target_secret)
 
 
 def test_a_players_attack_on_a_secret_npc_shows_only_the_attackers_total() -> None:
@@ -102,9 +100,7 @@ def test_a_long_rest_marks_the_day_of_each_healing_roll() -> None:
                            "Day 7: wound `1` S2 \u2192 M1 (10 vs 10) \u00b7 wound `2` S2 \u2192 M1 (10 vs 10)",
                            "Day 12: wound `1` M1 \u2192 healed (11 vs 10) \u00b7 wound `2` M1 \u2192 healed (11 vs 10)",
                            "Now: Bjorn has 0 injury levels"]
-    report = ActionReport(system="ars-harn", action="rest", actor_name="Bjorn", target_name=None,
-                          resolution={"system": "ars-harn", "rolls": [], "outcome": outcome, "attacker": {},
-                                      "defender": {}}, pending=(), unused_dice={}, encounter=None, event_id=9)
+    report = action_report("ars-harn", "rest", "Bjorn", None, outcome, event_id=9)
     assert (action_embeds.action(report).description or "").splitlines()[1].startswith("Day 2: wound `1` S3")
 
 

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.scenario_runner import resolve_text
+from bot.services.event_records import StoredRoll
 from bot.services.results import (
     ActionReport,
     CharacterBrief,
@@ -33,6 +34,7 @@ from bot.ui import (
 )
 from bot.ui.outcomes import Severity
 from rules.model import Ruling, SheetSummary, Wound
+from tests.bot.action_report_support import action_report, resolved_report
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "content" / "examples").glob("*.yaml"))
 HUGE = "\U0001f5e1\ufe0f" + "x" * 9000  # surrogate pairs included, far over every limit
@@ -54,9 +56,8 @@ def assert_within_limits(embed: discord.Embed) -> None:
 def report(system: str, outcome: dict[str, Any], *, rolls: list[dict[str, Any]] | None = None,
            pending: tuple[PendingDecisionView, ...] = (), action: str = "attack", actor: str = "Bjorn",
            target: str | None = "Aldo", unused: dict[str, list[int]] | None = None) -> ActionReport:
-    resolution = {"system": system, "rolls": rolls or [], "outcome": outcome, "attacker": {}, "defender": {}}
-    return ActionReport(system=system, action=action, actor_name=actor, target_name=target, resolution=resolution,
-                        pending=pending, unused_dice=unused or {}, encounter=None, event_id=7)
+    return action_report(system, action, actor, target, outcome, rolls or (), unused_dice=unused, pending=pending,
+                         event_id=7)
 
 
 ARS_HIT = {
@@ -211,8 +212,7 @@ def test_every_example_scenario_becomes_a_worded_embed(path: Path) -> None:
     attacker = (resolution.get("attacker") or {}).get("name", "A")
     defender = (resolution.get("defender") or {}).get("name")
     action = str(resolution["outcome"].get("action", "attack"))
-    made = ActionReport(system=resolution["system"], action=action, actor_name=attacker, target_name=defender,
-                        resolution=resolution, pending=(), unused_dice={}, encounter=None, event_id=1)
+    made = resolved_report(resolution, action, attacker, defender)
     embed = action_embeds.action(made)
     assert (embed.description and not embed.description.endswith("acts.")) or action != "attack"
     assert_within_limits(embed)
@@ -297,7 +297,7 @@ def test_initiative_answers_with_the_order_in_one_paragraph_not_the_tracker_agai
 
 def test_roll_log_undo_settings_and_lists() -> None:
     roll = RollView(expression="stress+5 vs 9", total=21, result="success",
-                    rolls=({"label": "roll", "kind": "stress", "faces": [1, 1, 4], "total": 16},), unused_dice={},
+                    rolls=(StoredRoll(label="roll", kind="stress", faces=(1, 1, 4), total=16),), unused_dice={},
                     event_id=5)
     assert "21" in (action_embeds.roll(roll, "Alice").description or "")
     events = [EventView(id=i, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name="gm",

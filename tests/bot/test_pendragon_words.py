@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bot.services.event_records import StoredRoll
 from bot.ui.outcomes import describe
 from bot.ui.outcomes.common import roll_line, rolls_value
 from rules.registry import read_outcome
@@ -20,6 +21,10 @@ def words(source: str, *, hidden: bool = False) -> Any:
     outcome = read_outcome("pendragon", payload["outcome"])
     return describe("pendragon", outcome.hiding_target() if hidden else outcome,
                     (payload["actor"], payload["target"] or payload["actor"]))
+
+
+def _line(roll: dict[str, object]) -> str:
+    return roll_line(StoredRoll.from_dict(roll))
 
 
 def test_a_players_attack_on_a_secret_npc_leaves_the_npcs_total_out_of_the_public_line() -> None:
@@ -69,10 +74,11 @@ def test_a_chirurgery_that_made_the_wound_worse_says_by_how_much() -> None:
 def test_a_roll_whose_total_differs_from_its_face_shows_what_was_added() -> None:
     """Issue 31: before, 'major_wound d20 [18] = 20 vs 30': a die and a total that disagree with no modifier
     shown (a target over 20 adds its excess, capped at 20)."""
-    over = {"label": "major_wound", "kind": "d20 pendragon", "faces": [18], "total": 20, "target": 30,
-            "result": "critical"}
+    over = StoredRoll.from_dict({"label": "major_wound", "kind": "d20 pendragon", "faces": [18], "total": 20,
+                                 "target": 30, "result": "critical"})
     assert roll_line(over) == "`major_wound` d20 [18] + 2 = **20** vs 30: critical"
-    plain_roll = {"label": "attacker", "kind": "d20 pendragon", "faces": [14], "total": 14, "target": 16}
+    plain_roll = StoredRoll.from_dict({"label": "attacker", "kind": "d20 pendragon", "faces": [14], "total": 14,
+                                       "target": 16})
     assert "[14] = **14**" in rolls_value([plain_roll, over])
-    assert roll_line({"label": "damage", "kind": "5d6", "faces": [4, 4, 3, 3, 2], "total": 16}).endswith("= **16**")
-    assert roll_line({"label": "k", "kind": "1d10", "faces": [0], "total": 10}).endswith("[0] = **10**")  # 0 reads 10
+    assert _line({"label": "damage", "kind": "5d6", "faces": [4, 4, 3, 3, 2], "total": 16}).endswith("= **16**")
+    assert _line({"label": "k", "kind": "1d10", "faces": [0], "total": 10}).endswith("[0] = **10**")  # 0 reads 10

@@ -10,12 +10,14 @@ import discord
 import yaml
 
 from bot.scenario_runner import resolve_text
+from bot.services.event_records import StoredRoll
 from bot.services.results import ActionReport, CharacterView, EventView, PartyView, PendingDecisionView
 from bot.ui import action_embeds, character_embeds, decision_embeds, record_embeds
 from bot.ui.outcomes import Severity, roll_line
 from content import load_catalog
 from rules.model import SheetSummary, Wound
 from rules.registry import get_engine
+from tests.bot.action_report_support import resolved_report
 
 
 def _example(name: str) -> dict[str, Any]:
@@ -28,8 +30,8 @@ def _resolve(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _report(resolution: dict[str, Any], system: str, actor: str, target: str | None, action: str = "attack",
             decided: PendingDecisionView | None = None, pending: tuple[PendingDecisionView, ...] = ()) -> ActionReport:
-    return ActionReport(system=system, action=action, actor_name=actor, target_name=target, resolution=resolution,
-                        pending=pending, unused_dice={}, encounter=None, event_id=3, decided=decided)
+    return resolved_report({**resolution, "system": system}, action, actor, target, pending=pending, event_id=3,
+                           decided=decided)
 
 
 def _text(embed: discord.Embed) -> str:
@@ -43,6 +45,10 @@ def _scenario(name: str, action: str = "attack") -> tuple[str, ActionReport]:
                      action)
     # what a player can read: the public message and, behind its Details button, the rest
     return _text(action_embeds.action(report)) + "\n" + _text(action_embeds.report_details(report)), report
+
+
+def _line(roll: dict[str, object]) -> str:
+    return roll_line(StoredRoll.from_dict(roll))
 
 
 def test_pendragon_major_wound_knockdown_and_effects_are_words() -> None:
@@ -238,13 +244,13 @@ def test_fading_suns_wound_notes_say_initiative_with_a_minus_sign() -> None:
 
 def test_the_dice_lines_use_the_games_words_not_the_engines_roll_kinds() -> None:
     """Before: 'd20 pendragon [6] = 6 vs 12 success', 'healing.botch 1d10 botch [7] = 0', 'damage 5d6 1'."""
-    assert roll_line({"label": "attacker", "kind": "d20 pendragon", "faces": [6], "total": 6, "target": 12,
+    assert _line({"label": "attacker", "kind": "d20 pendragon", "faces": [6], "total": 6, "target": 12,
                       "result": "success"}) == "`attacker` d20 [6] = **6** vs 12: success"
-    assert roll_line({"label": "attack", "kind": "d20 fading-suns", "faces": [5], "total": 5, "target": 11,
+    assert _line({"label": "attack", "kind": "d20 fading-suns", "faces": [5], "total": 5, "target": 11,
                       "result": "success", "victory_points": 1}) == "`attack` d20 [5] = **5** vs goal 11: success, 1 VP"
-    assert roll_line({"label": "healing.botch", "kind": "1d10 botch", "faces": [7], "total": 0}) == \
+    assert _line({"label": "healing.botch", "kind": "1d10 botch", "faces": [7], "total": 0}) == \
         "`healing` botch die [7]: **no botch**"
-    assert roll_line({"label": "attack.botch", "kind": "2d10 botch", "faces": [0, 3], "total": 1,
+    assert _line({"label": "attack.botch", "kind": "2d10 botch", "faces": [0, 3], "total": 1,
                       "flags": ["botch"]}) == "`attack` 2 botch dice [0, 3]: **1 botch**"
-    assert roll_line({"label": "damage", "kind": "5d6-1", "faces": [1, 2, 3, 4, 5], "total": 14}) == \
+    assert _line({"label": "damage", "kind": "5d6-1", "faces": [1, 2, 3, 4, 5], "total": 14}) == \
         "`damage` 5d6-1 [1, 2, 3, 4, 5] = **14**"

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import UserError
+from bot.services.event_records import StoredRoll
 from bot.services.results import (
-    ActionReport,
     CharacterBrief,
     CharacterView,
     CombatantView,
@@ -63,6 +63,7 @@ from bot.ui.autocomplete import choices
 from bot.ui.sheet_files import export_reply
 from bot.ui.way_out_words import fight_ended_line, way_out_headline
 from rules.model import SheetSummary, Wound
+from tests.bot.action_report_support import action_report
 from tests.text_safety_checks import HOSTILE_PIECES, check_echoed, check_label, problems, spans, wrapped
 
 HOSTILE = st.one_of(
@@ -109,12 +110,9 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
     name = wrapped(hostile)
     decision = PendingDecisionView(id=3, kind="kill", who=name, options=("death", "incapacitation"))
     shock = PendingDecisionView(id=4, kind="roll:shock", who=name, options=("roll", "dice"))
-    report = ActionReport(system="ars-harn", action="attack", actor_name=name, target_name=name + "2",
-                          resolution={"system": "ars-harn", "rolls": [{"label": name, "kind": "stress",
-                                                                      "faces": [1, 4], "total": 8}],
-                                      "outcome": ARS_HIT},
-                          pending=(decision,), unused_dice={name: [3]}, encounter=None, event_id=7,
-                          out_of_turn=name)
+    report = action_report("ars-harn", "attack", name, name + "2", ARS_HIT,
+                           [{"label": name, "kind": "stress", "faces": [1, 4], "total": 8}],
+                           pending=(decision,), unused_dice={name: [3]}, event_id=7, out_of_turn=name)
     summary = SheetSummary(name=name, stats=((name, name),), equipment=(("weapon", name),), wounds=(_wound(name),),
                            condition=name)
     view = CharacterView(id=1, name=name, system="ars-harn", owner_id=42, npc=False, sheet={"name": name},
@@ -139,8 +137,9 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
                        summary=attack.summary, closed=(decision,), reopened=(shock,))
     offer = TreatmentOffer(event_id=1, healer=name, patient=name, method="chirurgy", system="ars-harn", owner_id=1,
                            npc=False)
-    roll = RollView(expression=name, total=3, result=None, rolls=({"label": name, "kind": "simple", "faces": [3],
-                                                                   "total": 3},), unused_dice={name: [1]}, event_id=1)
+    roll = RollView(expression=name, total=3, result=None, rolls=(StoredRoll(label=name, kind="simple", faces=(3,),
+                                                                              total=3),),
+                    unused_dice={name: [1]}, event_id=1)
     # A choice's line no longer names who it befell (the result above it does: issue 34, N14); a roll's still does.
     rolled_line = decision_embeds.decision_line(shock)
     assert rolled_line is not None

@@ -6,11 +6,17 @@ from __future__ import annotations
 import io
 
 from bot.playground.session import Playground
+from bot.services.event_records import StoredRoll
 from bot.ui.typed_dice import rolled_by_bot, typed_dice_line
 from tests.bot.playground_replay import examples
 
-ATTACK = [{"label": "attacker", "faces": [7]}, {"label": "defender", "faces": [11]},
-          {"label": "defender_damage", "faces": [3, 6, 5, 6]}]
+
+def _rolls(*rolls: dict[str, object]) -> list[StoredRoll]:
+    return [StoredRoll.from_dict(roll) for roll in rolls]
+
+
+ATTACK = _rolls({"label": "attacker", "faces": [7]}, {"label": "defender", "faces": [11]},
+                {"label": "defender_damage", "faces": [3, 6, 5, 6]})
 
 
 def test_typed_faces_unused_and_the_dice_rolled_instead_are_said() -> None:
@@ -20,7 +26,7 @@ def test_typed_faces_unused_and_the_dice_rolled_instead_are_said() -> None:
 
 
 def test_a_label_typed_short_says_how_many_dice_the_bot_rolled() -> None:
-    rolls = [{"label": "attacker", "faces": [7]}, {"label": "damage", "faces": [5, 5, 4, 2, 2]}]
+    rolls = _rolls({"label": "attacker", "faces": [7]}, {"label": "damage", "faces": [5, 5, 4, 2, 2]})
     assert rolled_by_bot(rolls, {"attacker": [7], "damage": [5, 5, 4, 2]}, {}) == ["damage (1 of 5 dice)"]
 
 
@@ -42,7 +48,7 @@ def test_a_knockdown_typed_that_no_roll_used_is_said_unused_and_whose_it_was() -
 
 
 def test_a_face_typed_for_one_side_says_where_it_went() -> None:
-    rolls = [*ATTACK, {"label": "knockdown", "faces": [20]}]
+    rolls = [*ATTACK, *_rolls({"label": "knockdown", "faces": [20]})]
     typed = {"attacker": [7], "defender": [11], "defender_damage": [3, 6, 5, 6], "defender:knockdown": [20]}
     assert typed_dice_line(rolls, typed, {}, NAMES) == "\U0001f3b2 defender\\_knockdown=20 \u2192 Sir Elyan's knockdown"
 

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
+from bot.services import Actor
 from bot.ui.way_out_words import way_out_headline
 from rules.errors import IllegalAction
-from tests.conftest import GM_ROLE
+from tests.conftest import CHANNEL, GM_ROLE, GUILD
 
 WULF = {"str": 2, "sta": 1, "dex": 1, "qik": 0, "abilities.Axe": 5, "abilities.Sword": 4}
 KNIGHT = {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword": 16, "skills.lance": 15,
@@ -20,6 +21,13 @@ KNIGHT = {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword":
 async def _server(services: Any, manager: Any, system: str) -> None:
     await services.setup.set_system(manager, system)
     await services.setup.set_gm_role(manager, GM_ROLE)
+
+
+async def _sheet(services: Any, name: str) -> dict[str, Any]:
+    """The character's sheet as stored now (what the action wrote)."""
+    gm = Actor(GUILD, CHANNEL, 2, "Gemma", (GM_ROLE,))
+    sheet: dict[str, Any] = (await services.characters.get(gm, name)).sheet
+    return sheet
 
 
 async def _fight(services: Any, gm: Any, *names: str) -> None:
@@ -36,13 +44,13 @@ async def test_ars_harn_prone_costs_the_round_or_a_tactical_advantage_and_ends_w
     await _fight(services, gm, "Wulf")
     assert await services.combat.way_out_names(alice, "Wulf", False) == ["prone"]
     report = await services.combat.recover(alice, "Wulf", condition="prone")
-    assert report.way_out.cost == "action" and report.resolution["attacker"]["conditions"] == []
+    assert report.way_out.cost == "action" and (await _sheet(services, "Wulf"))["conditions"] == []
     assert "Wulf** gets up (that is their action this round)." in way_out_headline("ars-harn", "Wulf",
                                                                                     report.way_out)
     await services.characters.edit_stat(alice, "Wulf", "conditions", "prone")
     await services.characters.edit_stat(alice, "Wulf", "tactical_advantage", "true")
     report = await services.combat.recover(alice, "Wulf", condition="prone")
-    assert report.way_out.cost == "advantage" and report.resolution["attacker"]["tactical_advantage"] is False
+    assert report.way_out.cost == "advantage" and (await _sheet(services, "Wulf"))["tactical_advantage"] is False
     # prone again, and a weapon on the ground: the fight's end ends both
     await services.characters.edit_stat(alice, "Wulf", "conditions", "prone")
     await services.characters.edit_stat(alice, "Wulf", "held.right", "1")
@@ -62,7 +70,7 @@ async def test_ars_harn_a_weapon_is_readied_in_a_fight_and_between_fights(servic
     # between fights: free
     assert await services.combat.way_out_names(alice, "Wulf", True) == ["Handaxe"]
     report = await services.combat.recover(alice, "Wulf", weapon="handaxe")
-    assert report.way_out.cost == "free" and report.resolution["attacker"]["held"]["right"] == 0
+    assert report.way_out.cost == "free" and (await _sheet(services, "Wulf"))["held"]["right"] == 0
     await _fight(services, gm, "Wulf")
     report = await services.combat.recover(alice, "Wulf", weapon="Broadsword")
     assert report.way_out.condition == "not_in_hand" and report.way_out.cost == "action"
@@ -79,8 +87,8 @@ async def test_ars_harn_a_one_armed_grog_readies_a_weapon_in_his_other_hand(serv
     with pytest.raises(IllegalAction, match=r"right arm is unusable: ready the Broadsword in the left hand "
                                             r"instead \(hand: off\)"):
         await services.combat.recover(alice, "Wulf", weapon="Broadsword", hand="main")
-    report = await services.combat.recover(alice, "Wulf", weapon="Broadsword")
-    assert report.resolution["attacker"]["held"] == {"right": 0, "left": 1}
+    await services.combat.recover(alice, "Wulf", weapon="Broadsword")
+    assert (await _sheet(services, "Wulf"))["held"] == {"right": 0, "left": 1}
 
 
 async def test_ready_hand_is_refused_in_one_line_where_the_system_has_no_hands(services: Any, manager: Any,
@@ -102,8 +110,8 @@ async def test_a_condition_the_character_does_not_have_gets_one_line_naming_what
     with pytest.raises(UserError, match="only the GM"):
         await services.combat.recover(alice, "Wulf", condition="unconscious")
     assert (await services.characters.get(alice, "Wulf")).sheet == before
-    report = await services.combat.recover(gm, "Wulf", condition="unconscious")
-    assert report.resolution["attacker"]["conditions"] == ["prone"]
+    await services.combat.recover(gm, "Wulf", condition="unconscious")
+    assert (await _sheet(services, "Wulf"))["conditions"] == ["prone"]
 
 
 async def test_pendragon_stands_remounts_and_replaces_a_broken_lance_between_fights(
@@ -116,14 +124,14 @@ async def test_pendragon_stands_remounts_and_replaces_a_broken_lance_between_fig
     await _fight(services, gm, "Sir Bedwyr")
     assert await services.combat.way_out_names(alice, "Sir Bedwyr", False) == ["prone", "unhorsed"]
     report = await services.combat.recover(alice, "Sir Bedwyr", condition="unhorsed")
-    sheet = report.resolution["attacker"]
+    sheet = await _sheet(services, "Sir Bedwyr")
     assert sheet["prone"] is False and sheet["mounted"] is True
     assert "(it takes the round)." in way_out_headline("pendragon", "Sir Bedwyr", report.way_out)
     with pytest.raises(IllegalAction, match="replaced between fights"):
         await services.combat.recover(alice, "Sir Bedwyr", weapon="lance")
     await services.encounters.end(gm)
     report = await services.combat.recover(alice, "Sir Bedwyr", weapon="lance")
-    sheet = report.resolution["attacker"]
+    sheet = await _sheet(services, "Sir Bedwyr")
     assert sheet["broken_weapons"] == [] and sheet["must_rearm"] is False and sheet["wielding"] == "lance"
 
 
@@ -149,5 +157,5 @@ async def test_fading_suns_stands_and_picks_up_a_dropped_weapon(services: Any, m
     await _fight(services, gm, "Erian")
     report = await services.combat.recover(alice, "Erian", condition="prone")
     assert "(that is their action this turn)." in way_out_headline("fading-suns", "Erian", report.way_out)
-    report = await services.combat.recover(alice, "Erian")  # the only weapon to ready
-    assert report.resolution["attacker"]["dropped"] == []
+    await services.combat.recover(alice, "Erian")  # the only weapon to ready
+    assert (await _sheet(services, "Erian"))["dropped"] == []

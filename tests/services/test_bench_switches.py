@@ -31,7 +31,7 @@ async def test_the_targets_picture_is_chosen_where_the_bot_is_built(make_service
     services = make_services(attack_pictures=pictures)
     await _fight(services, manager, alice, gm)
     report = await services.combat.attack(alice, "Bandit 1", "Longbow", dice_text=DICE)
-    assert report.resolution["defender"]["wounds"]  # the same wound either way
+    assert (await services.characters.get(gm, "Bandit 1")).sheet["wounds"]  # the same wound either way
     assert (report.target_picture is not None) == pictures
 
 

@@ -267,8 +267,8 @@ async def test_the_commands_that_fill_an_encounter_leave_it_in_memory(
         await services.encounters.add_npcs(gm, "bandit", 2)  # new characters, new combatants
         await services.encounters.add(alice, "Bjorn")  # a character read by name joins
     with selects(services.db) as seen:
-        hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"}, HIT,
-                                           attacker="Bjorn")
-    assert hit.resolution["defender"]["wounds"]
+        await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"}, HIT,
+                                     attacker="Bjorn")
     assert not [s for s in seen if "encounters" in s or "characters" in s], seen
     assert not [s for s in filled if "combatants" in s], filled  # /encounter start left it in memory too
+    assert (await services.characters.get(gm, "Bandit 1")).sheet["wounds"]

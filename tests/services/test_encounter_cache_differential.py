@@ -73,7 +73,7 @@ async def play(services: Services, stream: list[tuple[str, int, tuple[Any, ...]]
                 who = gm if location % 2 else at(BOB if attacker == "Brun" else ALICE, channel)
                 report = await services.combat.attack(who, target, weapon, attacker=attacker,
                                                       dice_text=f"attack={face} location={location}")
-                answers.append(f"attack {report.resolution['outcome'].get('hit')} {report.event_id} "
+                answers.append(f"attack {getattr(report.outcome, 'hit', None)} {report.event_id} "
                                f"out of turn: {report.out_of_turn}")
             elif kind == "edit":
                 view = await services.characters.edit_stat(gm, name, "str", face + 5)

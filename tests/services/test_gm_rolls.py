@@ -49,7 +49,7 @@ async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_de
     restarted = make_services(seed=2)  # a restart: the decision is in the database
     rolled = await restarted.combat.decide(gm, shock.id, "dice", "9")
     assert rolled.action == "shock" and rolled.decided is not None and rolled.decided.choice == "dice"
-    assert rolled.outcome["shock"]["passed"] is True and rolled.pending == ()
+    assert rolled.outcome.shock.passed is True and rolled.pending == ()
     with pytest.raises(Conflict, match="already decided"):
         await restarted.combat.decide(gm, shock.id, "roll")
 
@@ -66,7 +66,7 @@ async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_de
             await restarted.combat.decide(gm, kill.id, "dice", typed)
         assert await snapshot(restarted) == before
     failed = await restarted.combat.decide(gm, kill.id, "dice", "kill=2")
-    assert failed.outcome["kill"]["passed"] is False
+    assert failed.outcome.kill.passed is False
     assert _kinds(failed) == ["kill"] and [m.id for m in failed.moot] == [shock2.id]
     with pytest.raises(Conflict, match="no longer owes that roll"):
         await restarted.combat.decide(gm, shock2.id, "roll")
@@ -88,7 +88,7 @@ async def test_pending_roll_command_is_for_the_gm_and_takes_bare_faces(services:
         await services.combat.pending_roll(gm, "Bandit 1", "kill")
     rolled = await services.combat.pending_roll(gm, "Bandit 1", "shock", "0")
     assert rolled.action == "shock" and rolled.decided is not None and rolled.decided.roll == "shock"
-    assert rolled.resolution["rolls"][0]["label"] == "shock"
+    assert rolled.event.shown_rolls[0].label == "shock"
     with pytest.raises(UserError, match="owes no roll"):
         await services.combat.pending_roll(gm, "Bandit 1")
 
@@ -108,9 +108,9 @@ async def test_pendragon_knockdown_and_major_wound_wait_and_each_decision_gets_b
         await services.combat.decide(alice, blow.pending[0].id, "roll")
     restarted = make_services(seed=3)
     down = await restarted.combat.pending_roll(gm, "Bandit 1", "knockdown", "13")
-    assert down.action == "knockdown" and down.outcome["knockdown"]["passed"] is False
+    assert down.action == "knockdown" and down.outcome.knockdown.passed is False
     effects = await restarted.combat.decide(gm, blow.pending[1].id, "roll")
-    assert effects.action == "major_wound" and effects.outcome["major_wound_effects"]["conscious_roll"] is not None
+    assert effects.action == "major_wound" and effects.outcome.major_wound_effects.conscious_roll is not None
 
     # bug: a critical that leaves the loser dying also asks for the winner's experience check: both get buttons;
     # death or survival comes once the major wound roll is made (it may cost SIZ or CON: hit points)
@@ -141,14 +141,14 @@ async def test_pendragon_death_or_survival_comes_after_the_major_wound_roll_and_
     assert first.pending == ()  # 9 damage: no major wound, no knockdown; 13 hit points left
     blow = await services.combat.attack(alice, "Bandit 1", "sword", {}, "attacker=14 defender=3 damage=3,3,3,3,2",
                                         attacker="Sir Owain")
-    assert blow.outcome["dying"] is True  # 13 damage: 0 hit points, a major wound
+    assert blow.outcome.dying is True  # 13 damage: 0 hit points, a major wound
     # no Death or Survival yet; nor a knockdown roll: the wound laid him on the ground, it can change nothing
     assert _kinds(blow) == ["roll:major_wound"]
     rolled = await services.combat.decide(gm, blow.pending[0].id, "dice", "stat_loss=4")  # CON 11 -> 10
-    assert rolled.outcome["major_wound_effects"]["stat_lost"] == "con"
+    assert rolled.outcome.major_wound_effects.stat_lost == "con"
     assert _kinds(rolled) == ["dying"]
     saved = await services.combat.decide(gm, rolled.pending[0].id, "survival")
-    assert saved.outcome["hit_points"] == 1 and saved.pending == ()
+    assert saved.outcome.hit_points == 1 and saved.pending == ()
 
 
 async def test_a_beasts_critical_earns_no_experience_check_a_knights_does(make_services: Any, manager: Any,
@@ -161,7 +161,7 @@ async def test_a_beasts_critical_earns_no_experience_check_a_knights_does(make_s
     await services.encounters.add(alice, "Sir Owain")
     mauled = await services.combat.attack(gm, "Sir Owain", "claws", {}, "attacker=14 defender=3 damage=1,1,1,1,1,1",
                                           attacker="Bear 1")
-    assert mauled.outcome["critical"] is True and "experience_check" not in _kinds(mauled)
+    assert mauled.outcome.critical is True and "experience_check" not in _kinds(mauled)
     struck = await services.combat.attack(alice, "Bear 1", "sword", {}, "attacker=16 defender=3 damage=1,1,1,1,1",
                                           attacker="Sir Owain")
     assert [(p.kind, p.who) for p in struck.pending if p.kind == "experience_check"] == [
@@ -184,11 +184,11 @@ async def test_fading_suns_effect_roll_waits_and_a_death_result_asks_the_gm(make
     with pytest.raises(UserError, match="type the faces"):
         await restarted.combat.decide(gm, effect.id, "dice", " ")
     deadly = await restarted.combat.decide(gm, effect.id, "dice", "20")
-    assert deadly.action == "effect" and deadly.outcome["effect"] == "death"
+    assert deadly.action == "effect" and deadly.outcome.to_dict()["effect"] == "death"
     (death,) = deadly.pending
     assert (death.kind, death.options) == ("death", ("death", "unconscious"))
     spared = await restarted.combat.decide(gm, death.id, "unconscious")
-    assert "unconscious" in spared.outcome["conditions"]
+    assert "unconscious" in spared.outcome.conditions
 
 
 def test_a_damage_choice_needs_a_whole_amount() -> None:

@@ -46,7 +46,7 @@ async def test_an_uploaded_weapon_can_be_wielded_and_attacked_with(services: Any
     await services.encounters.add_npcs(gm, "bandit", 1)
     report = await services.combat.attack(alice, "Bandit 1", "Moon Blade", {"aspect": "edge", "aim": "high"},
                                           "attack=9 defense=3 location=12", attacker="Hero")
-    assert report.outcome["weapon"] == "Moon Blade"
+    assert report.outcome.weapon == "Moon Blade"
     assert report.encounter is not None and (await services.encounters.status(gm)).combatants
 
 

@@ -135,9 +135,9 @@ async def test_encounter_flow(table: Any, alice: Any, bob: Any, gm: Any) -> None
 async def test_attack_records_wound_event_and_view(table: Any, alice: Any) -> None:
     report = await table.combat.attack(alice, "brun", "sword", {"aspect": "point"}, "attack=7 location=55")
     assert (report.system, report.action, report.actor_name, report.target_name) == ("fake", "attack", "Aldo", "Brun")
-    assert report.outcome["wound"] == {"index": 1, "location": 55, "code": "W7", "by": "Aldo"}
-    assert [r["label"] for r in report.resolution["rolls"]] == ["attack", "location"]
-    assert report.pending == () and report.unused_dice == {}
+    assert report.outcome.to_dict()["wound"] == {"index": 1, "location": 55, "code": "W7", "by": "Aldo"}
+    assert [r.label for r in report.event.shown_rolls] == ["attack", "location"]
+    assert report.pending == () and report.event.unused_dice == {}
     brun = next(c for c in report.encounter.combatants if c.name == "Brun")
     assert [w.code for w in brun.wounds] == ["W7"] and brun.penalty == 1
     log = await table.records.log(alice)
@@ -148,8 +148,8 @@ async def test_attack_records_wound_event_and_view(table: Any, alice: Any) -> No
 async def test_attack_uses_declaration_and_reports_unused_dice(table: Any, alice: Any) -> None:
     await table.encounters.declare(alice, "Aldo", aspect="point")
     report = await table.combat.attack(alice, "Brun", dice_text="attack=5,6 location=10")
-    assert report.resolution["outcome"]["aspect"] == "point"
-    assert report.unused_dice == {"attacker:attack": [6]}  # a typed face left over, with whose roll it was for
+    assert report.outcome.aspect == "point"
+    assert report.event.unused_dice == {"attacker:attack": (6,)}  # a typed face left over, with whose roll it was for
 
 
 async def test_kill_decision_is_decided_once_and_survives_a_restart(table: Any, alice: Any, gm: Any,
@@ -160,7 +160,6 @@ async def test_kill_decision_is_decided_once_and_survives_a_restart(table: Any, 
     restarted = make_services()
     decided = await restarted.combat.decide(gm, pending.id, "Death")
     assert decided.decided is not None and decided.decided.choice == "death"
-    assert decided.resolution["attacker"]["kill"] == "death"
     assert (await restarted.characters.get(gm, "Brun")).sheet["kill"] == "death"
     with pytest.raises(Conflict, match="already decided"):
         await restarted.combat.decide(gm, pending.id, "incapacitation")
@@ -182,9 +181,9 @@ async def test_gm_rolls_mode_makes_the_engine_wait(table: Any, alice: Any, manag
 
 async def test_cast_and_act(table: Any, alice: Any) -> None:
     report = await table.combat.cast(alice, "Brun", {"aspect": "blunt"}, "attack=8 location=3")
-    assert report.action == "cast" and report.outcome["wound"]["code"] == "W8"
+    assert report.action == "cast" and report.outcome.to_dict()["wound"]["code"] == "W8"
     report = await table.combat.act(alice, "shock", "Aldo")
-    assert report.outcome["shock"] == "steady"
+    assert report.outcome.shock == "steady"
     with pytest.raises(UserError, match="use /attack"):
         await table.combat.act(alice, "attack", "Aldo")
     with pytest.raises(UserError, match="no 'dance' action"):
@@ -199,10 +198,10 @@ async def test_injuries_heal_and_rest(table: Any, alice: Any) -> None:
     from bot.services import Actor
 
     bob = Actor(alice.guild_id, alice.channel_id, 12, "Bob")
-    report = await table.injuries.heal(bob, "Brun", "heal", {}, "healing=3")
-    assert len(report.resolution["attacker"]["wounds"]) == 2
-    report = await table.injuries.rest(bob, "Brun", 2)
-    assert report.resolution["attacker"]["wounds"] == []
+    await table.injuries.heal(bob, "Brun", "heal", {}, "healing=3")
+    assert len((await table.characters.get(bob, "Brun")).sheet["wounds"]) == 2
+    await table.injuries.rest(bob, "Brun", 2)
+    assert (await table.characters.get(bob, "Brun")).sheet["wounds"] == []
     with pytest.raises(UserError, match="days is 1 to 365"):
         await table.injuries.rest(bob, "Brun", 0)
 

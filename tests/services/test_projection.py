@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from bot.services.actor import Actor
-from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, Hidden, RollEvent, read_event
+from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, Hidden, RollEvent, StoredRoll, read_event
 from bot.services.projection import project, project_encounter
-from bot.services.results import ActionReport, CombatantView, EncounterView, EventView, InitiativeRoll
+from bot.services.results import CombatantView, EncounterView, EventView, InitiativeRoll
 from bot.services.viewer import Seat, Viewer, viewer_of
 from bot.ui import action_embeds, encounter_embeds
 from rules.pendragon.outcomes import FirstAidOutcome, RestOutcome
+from tests.bot.action_report_support import action_report
 
 FIXTURES = Path(__file__).parents[1] / "bot" / "fixtures"
 GM = Viewer(Seat.GM, secret_rolls=True, user_id=1)
@@ -119,9 +120,7 @@ def test_fading_suns_players_details_hold_no_goal_or_wound_penalty_of_the_npc() 
 def test_a_gm_decision_on_a_secret_npc_posts_no_hit_points_publicly_and_the_gm_still_reads_them() -> None:
     """Before: 'Bandit 1 dies. … Hit points: Bandit 1: −5' in the channel."""
     payload = _events("pendragon")["playground-first-session-pendragon.txt #11"]["payload"]
-    report = ActionReport(system="pendragon", action="gm_decide", actor_name="Bandit 1", target_name=None,
-                          resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
-                          encounter=None, event_id=11, secret=True)
+    report = action_report("pendragon", "gm_decide", "Bandit 1", None, payload["outcome"], event_id=11, secret=True)
     public = json.dumps(action_embeds.action(report).to_dict(), ensure_ascii=False)
     assert "dies" in public and "Hit points" not in public and "\u22125" not in public
     assert "\u22125" in json.dumps(action_embeds.report_details(report).to_dict(), ensure_ascii=False)
@@ -169,7 +168,8 @@ def test_old_payloads_read_back_and_word_as_before() -> None:
             record = read_event(event["kind"], payload)
             assert isinstance(record, ActionEvent), source
             old = action_embeds.action_details(payload["system"], event["kind"], payload.get("actor") or "?",
-                                               payload.get("target"), payload.get("rolls") or [],
+                                               payload.get("target"),
+                                               tuple(StoredRoll.from_dict(r) for r in payload.get("rolls") or []),
                                                payload.get("outcome") or {}, payload.get("unused_dice") or {}, 5,
                                                typed_dice=payload.get("typed_dice") or {})
             assert _details(event["kind"], payload, GM) == json.dumps(old.to_dict(), ensure_ascii=False), source
@@ -206,19 +206,14 @@ def test_the_tracker_shows_the_channel_no_npc_initiative_faces_or_penalty_under_
 def test_the_gm_gets_the_figures_a_secret_decisions_public_line_left_out() -> None:
     """Leak 2's other half: the public line drops the hit points, and the GM channel (or the GM) gets them."""
     payload = _events("pendragon")["playground-first-session-pendragon.txt #11"]["payload"]
-    report = ActionReport(system="pendragon", action="gm_decide", actor_name="Bandit 1", target_name=None,
-                          resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
-                          encounter=None, event_id=11, secret=True)
+    report = action_report("pendragon", "gm_decide", "Bandit 1", None, payload["outcome"], event_id=11, secret=True)
     assert report.hides  # so publish_report sends the GM report_details, though the decision rolled no dice
-    open_report = ActionReport(system="pendragon", action="gm_decide", actor_name="Bandit 1", target_name=None,
-                               resolution={"rolls": [], "outcome": payload["outcome"]}, pending=(), unused_dice={},
-                               encounter=None, event_id=11)
+    open_report = action_report("pendragon", "gm_decide", "Bandit 1", None, payload["outcome"], event_id=11)
     assert not open_report.hides
     ars = _events("ars_harn")
     decided = next(e["payload"] for e in ars.values() if e["kind"] == "gm_decide")
-    nothing_kept = ActionReport(system="ars-harn", action="gm_decide", actor_name="Bandit 1", target_name=None,
-                                resolution={"rolls": [], "outcome": decided["outcome"]}, pending=(), unused_dice={},
-                                encounter=None, event_id=12, secret=True)
+    nothing_kept = action_report("ars-harn", "gm_decide", "Bandit 1", None, decided["outcome"], event_id=12,
+                                 secret=True)
     assert not nothing_kept.hides  # no figure behind an ars-harn decision: no second message for the GM
 
 
@@ -229,9 +224,7 @@ def test_a_pendragon_npcs_rest_and_treatment_tell_the_channel_no_hit_points() ->
                        wounds_left=1)
     aid = FirstAidOutcome(healed=4, hit_points=110)
     for action, outcome, gone in (("rest", rest, ("hit point", "loses", "103")), ("first_aid", aid, ("4", "110"))):
-        report = ActionReport(system="pendragon", action=action, actor_name="Morgan", target_name=None,
-                              resolution={"rolls": [], "outcome": outcome.to_dict()}, pending=(), unused_dice={},
-                              encounter=None, event_id=9, secret=True, record=outcome)
+        report = action_report("pendragon", action, "Morgan", None, outcome, event_id=9, secret=True)
         public = json.dumps(action_embeds.action(report).to_dict(), ensure_ascii=False)
         assert "Morgan" in public and not any(figure in public.replace("#9", "") for figure in gone), public
         whole = json.dumps(action_embeds.report_details(report).to_dict(), ensure_ascii=False)

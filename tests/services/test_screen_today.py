@@ -13,9 +13,10 @@ from bot.services.actions import record_event
 from bot.services.event_kinds import UnknownEvent
 from bot.services.event_records import ActionEvent, Hidden
 from bot.services.projection import projected
-from bot.services.results import ActionReport, EventView
+from bot.services.results import EventView
 from bot.services.viewer import GM_SCREEN, TABLE_SCREEN
 from bot.ui import late_embeds
+from tests.bot.action_report_support import action_report
 from tests.conftest import GM_ROLE
 
 FIXTURES = Path(__file__).parents[1] / "bot" / "fixtures"
@@ -59,9 +60,8 @@ async def test_a_blow_stored_without_flags_hides_the_npcs_rolls_from_a_player_on
 
 def test_the_gms_copy_of_a_secret_action_goes_through_the_projection_and_the_late_post_words_no_hidden_dice() -> None:
     payload = {**OLD_BLOW, "actor": "Bandit 1", "target": "Sir Owain"}
-    report = ActionReport(system="pendragon", action="attack", actor_name="Bandit 1", target_name="Sir Owain",
-                          resolution={"rolls": payload["rolls"], "outcome": payload["outcome"]}, pending=(),
-                          unused_dice={}, encounter=None, event_id=5, secret=True)
+    report = action_report("pendragon", "attack", "Bandit 1", "Sir Owain", payload["outcome"], payload["rolls"],
+                           event_id=5, secret=True)
     assert report.for_gm == report.event and isinstance(report.public.rolls, Hidden)
 
     stored = EventView(id=5, kind="attack", channel_id=1, encounter_id=None, user_id=2, user_name="GM",

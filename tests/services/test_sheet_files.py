@@ -96,7 +96,7 @@ async def test_the_example_knight_charges_with_his_lance_from_the_sheet_as_shipp
     report = await services.combat.attack(alice, "Cerdic 1", "lance", {"mounted": True, "charge": True},
                                           dice_text="attacker=13 defender=7 damage=5,4,3,6,2,4 defender_knockdown=3",
                                           attacker="Sir Gawain")
-    assert report.outcome["damage_dice"] == "6d6"  # the charger's dice, not the knight's
+    assert report.outcome.damage_dice == "6d6"  # the charger's dice, not the knight's
 
 
 async def test_an_upload_with_mistakes_is_refused_whole_naming_the_character_and_the_file(

@@ -29,7 +29,7 @@ async def test_heal_offers_each_systems_treatments_and_refuses_others_in_one_lin
     await services.combat.attack(alice, "Thug 1", "broadsword", dice_text="attack=7 location=12 defender_effect=1")
     healed = await services.injuries.heal(gm, "Thug 1", "remedy", {"healer": "Hero", "modifier": 1}, "heal=3")
     assert healed.action == "heal" and (healed.actor_name, healed.target_name) == ("Hero", "Thug 1")
-    assert healed.outcome["skill"] == "remedy" and healed.outcome["treated"] is True
+    assert healed.outcome.skill == "remedy" and healed.outcome.treated is True
     with pytest.raises(UserError, match="fading-suns has no 'spell' treatment; it has: first_aid, chirurgy"):
         await services.injuries.heal(gm, "Thug 1", "spell", {})
     with pytest.raises(UserError, match=r"^/heal has no body_levels option in Fading Suns$"):
@@ -46,11 +46,11 @@ async def test_pendragon_first_aid_by_a_healer_and_rest_by_the_week(services: An
     await services.combat.attack(alice, "Bandit 1", "sword", dice_text="attacker=14 defender=15 damage=2,2,1,1,1")
     report = await services.injuries.heal(gm, "Bandit 1", "first_aid", {"healer": "Hero"}, "first_aid=5 healing=2")
     assert (report.action, report.actor_name, report.target_name) == ("first_aid", "Bandit 1", "Hero")
-    assert report.outcome["healed"] == 2
+    assert report.outcome.healed == 2
     with pytest.raises(UserError, match="Pendragon heals by the week"):
         await services.injuries.rest(gm, "Bandit 1", 3)
     rested = await services.injuries.rest(gm, "Bandit 1", 15)
-    assert rested.resolution["outcome"]["weeks"] == 2
+    assert rested.outcome.weeks == 2
     with pytest.raises(UserError, match="pendragon has no 'spell' treatment"):
         await services.injuries.heal(gm, "Bandit 1", "spell", {})
 
@@ -84,7 +84,7 @@ async def test_rearm_works_in_every_system(services: Any, manager: Any, alice: A
         await services.combat.attack(alice, f"{template.title()} 1", weapon, dice_text=dice)
     report = await services.combat.act(alice, "rearm", "Hero", {"weapon": weapon.upper()})
     assert report.action == "rearm"
-    assert report.resolution["outcome"]["action"] == engine_action
+    assert report.outcome.action == engine_action
 
 
 async def test_delete_check_refuses_a_non_owner_before_any_prompt(services: Any, manager: Any, alice: Any,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from bot.services.event_records import StoredRoll
 from bot.text_safety import Plain, label, plain
 
 
@@ -149,40 +150,40 @@ def _added(kind: str, faces: Sequence[Any], total: Any) -> str:
 _BOTCH_DICE = re.compile(r"([0-9]+)d10 botch")
 
 
-def roll_line(roll: Mapping[str, Any]) -> str:
-    """One roll of ``Resolution.rolls`` as ``attack stress [1, 4] = 8 (exploded)``, in the game's words: a
-    Pendragon or Fading Suns roll is ``d20 [6] = 6 vs 12: success`` (not "d20 pendragon"), Ars Magica's botch dice
-    ``healing botch die [7]: no botch`` (not "healing.botch 1d10 botch [7] = 0"); a total that differs from its
-    faces shows what was added (``d20 [18] + 2 = 20``)."""
-    faces = roll.get("faces") or []
+def roll_line(roll: StoredRoll) -> str:
+    """One roll as ``attack stress [1, 4] = 8 (exploded)``, in the game's words: a Pendragon or Fading Suns roll is
+    ``d20 [6] = 6 vs 12: success`` (not "d20 pendragon"), Ars Magica's botch dice ``healing botch die [7]: no
+    botch`` (not "healing.botch 1d10 botch [7] = 0"); a total that differs from its faces shows what was added
+    (``d20 [18] + 2 = 20``)."""
+    faces = roll.faces
     shown = ", ".join(str(f) for f in faces)
-    kind, name = str(roll.get("kind", "")), str(roll.get("label", "?"))
+    kind, name = roll.kind, roll.label
     botch = _BOTCH_DICE.fullmatch(kind)
     if botch:
-        count, found = int(botch[1]), int(roll.get("total") or 0)
+        count, found = int(botch[1]), roll.total or 0
         dice = "botch die" if count == 1 else f"{count} botch dice"
         said = plural(found, "botch", "botches") if found else "no botch"
         return f"`{label_text(name.removesuffix('.botch'))}` {dice} [{shown}]: **{said}**"
     words = "d20" if _SYSTEM_D20.fullmatch(kind) else plain(kind)  # "5d6-1" keeps its minus
-    line = f"`{label_text(name)}` {words} [{shown}]{_added(kind, faces, roll.get('total'))} = **{roll.get('total')}**"
-    if roll.get("target") is not None:
+    line = f"`{label_text(name)}` {words} [{shown}]{_added(kind, faces, roll.total)} = **{roll.total}**"
+    if roll.target is not None:
         goal = "goal " if kind == "d20 fading-suns" else ""
-        line += f" vs {goal}{roll['target']}"
-    if roll.get("result"):
-        line += f": {human(roll['result'])}"
-    if roll.get("victory_points"):
-        line += f", {roll['victory_points']} VP"
-    flags = [human(f) for f in roll.get("flags") or [] if f != "botch"]
-    if roll.get("botches"):
-        flags.append(f"{roll['botches']} botch{'es' if roll['botches'] != 1 else ''}")
+        line += f" vs {goal}{roll.target}"
+    if roll.result:
+        line += f": {human(roll.result)}"
+    if roll.victory_points:
+        line += f", {roll.victory_points} VP"
+    flags = [human(f) for f in roll.flags if f != "botch"]
+    if roll.botches:
+        flags.append(f"{roll.botches} botch{'es' if roll.botches != 1 else ''}")
     if flags:
         line += f" ({', '.join(flags)})"
     return line
 
 
-def rolls_value(rolls: Sequence[Any], limit: int = 1000) -> str:
+def rolls_value(rolls: Sequence[StoredRoll], limit: int = 1000) -> str:
     """All roll lines, cut at a line boundary with a count of those left out."""
-    lines = [roll_line(r) for r in rolls if isinstance(r, Mapping)]
+    lines = [roll_line(r) for r in rolls]
     out: list[str] = []
     used = 0
     for number, line in enumerate(lines):
