@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, WayOutWords
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import parse_character
 from rules.ars_harn.outcomes import AttackOutcome, CastOutcome
@@ -108,7 +108,18 @@ PROFILE = SystemProfile(
         follow_ups="kill and shock",
         hidden_when_unreachable=frozenset({"Hit, no injury"}),  # an ars-harn hit nearly always injures
     ),
-    way_out_cost="that is their action this round",
+    way_out=WayOutWords(
+        action_cost="that is their action this round",
+        does={"prone": "gets up", "shock": "tries to snap out of shock", "unconscious": "comes round",
+              "incapacitated": "is no longer incapacitated", "dropped": "picks up the {weapon}",
+              "not_in_hand": "readies the {weapon}"},
+        ended={"prone": "gets up"},
+        # shock outlasts the fight (issue 34, A4)
+        kept={"shock": "is still in shock: `/recover condition:shock` rolls to snap out of it, and a rest ends it"},
+        costs={"advantage": "free: the Tactical Advantage is spent"},
+    ),
+    action_titles={"cast": "casts at", "shock": "rolls for shock", "kill": "rolls to survive",
+                   "tactical_advantage": "uses a tactical advantage"},
     # issue 22 §3: a G4 showed "bleeding" for a week with nothing saying what that meant
     bleeding_note=("\U0001fa78 each bleeding wound: \u22121 to Shock and Fatigue rolls, until a chirurgy success "
                    "or a healing spell stops it (or it heals below grievous)"),

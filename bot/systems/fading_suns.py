@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, less, top
 from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
-from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, nowhere
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, WayOutWords, nowhere
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import parse
 
@@ -91,7 +91,13 @@ PROFILE = SystemProfile(
         hidden_when_unreachable=frozenset({"Hit, no wound"}),
         aims_at_locations=True,  # /attack's location option is the engine's aim
     ),
-    way_out_cost="that is their action this turn",
+    way_out=WayOutWords(
+        action_cost="that is their action this turn",
+        does={"prone": "gets up", "unconscious": "comes round", "stunned": "shakes off the stun",
+              "dropped": "picks up the {weapon}"},
+        ended={"prone": "gets up", "stunned": "shakes off the stun", "shield_spent": "recharges the energy shield"},
+    ),
+    action_titles={"effect": "rolls for the wound's effect"},
     bleeding_note="",
     healing_next="a severity better after {days} more days of rest",
     describers="bot.ui.outcomes.fading_suns",

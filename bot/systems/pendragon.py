@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.systems.odds_rows import NESTED, detail, top
 from bot.systems.pictures import HitPointWounds, Segment
-from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, nowhere
+from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, WayOutWords, nowhere
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character
 from rules.pendragon.derived import current_hp, derive
@@ -105,7 +105,17 @@ PROFILE = SystemProfile(
         unopposed_chart=(("Hit", top("win")), ("Miss", detail("neither")), (NESTED + "knockdown", detail("knockdown")),
                          (NESTED + "major wound", top("major_wound")), (NESTED + "unconscious", top("unconscious"))),
     ),
-    way_out_cost="it takes the round",
+    way_out=WayOutWords(
+        action_cost="it takes the round",
+        does={"prone": "gets up", "unhorsed": "mounts up", "unconscious": "comes round",
+              "out_of_fight": "rejoins the fight", "dropped": "picks up the {weapon}",
+              "broken": "takes a new {weapon}", "not_in_hand": "readies the {weapon}"},
+        ended={"prone": "gets up", "out_of_fight": "is back with the others"},
+    ),
+    # first aid and chirurgery name the healer after the patient (bot/ui/action_embeds.action_heading)
+    action_titles={"first_aid": "gets first aid", "chirurgery": "is treated by a chirurgeon", "stand": "stands up",
+                   "knockdown": "rolls against knockdown", "major_wound": "rolls for a major wound",
+                   "fall": "rolls to fall safely"},
     bleeding_note="",
     describers="bot.ui.outcomes.pendragon",
     healing_next="healed after {weeks} more weeks of rest (the Healing Rate each week, oldest wound first)",

@@ -72,6 +72,18 @@ class OddsWords:
 
 
 @dataclass(frozen=True)
+class WayOutWords:
+    """A character leaving one of the system's lasting states (/recover, /ready, /encounter end), in the system's
+    words (bot/ui/way_out_words.py). A state not named reads "is no longer <state>"."""
+
+    action_cost: str  # what a way out that takes the character's action costs ("that is their action this round")
+    does: Mapping[str, str]  # state -> what the character does to leave it ("gets up"; {weapon}: the weapon's name)
+    ended: Mapping[str, str]  # what /encounter end ends, as the character does it ("is back with the others")
+    kept: Mapping[str, str] = field(default_factory=dict)  # what outlasts the fight, and the way out of it
+    costs: Mapping[str, str] = field(default_factory=dict)  # the other costs worth saying, by WayOut.cost
+
+
+@dataclass(frozen=True)
 class SystemProfile:
     system: str  # the id /setup system, content packs and stored events use
     title: str  # the display name
@@ -122,7 +134,10 @@ class SystemProfile:
     # -- words (bot/ui/) --
     help: HelpWords
     odds: OddsWords
-    way_out_cost: str  # what a way out that takes the character's action costs, in the system's words
+    way_out: WayOutWords  # leaving a lasting state
+    # the heading of each action only this system has, after the actor's name ("casts at"); the neutral
+    # commands' (attack, heal, rest ...) are bot/ui/action_embeds.py's
+    action_titles: Mapping[str, str]
     bleeding_note: str  # said once under a wound list with a bleeding wound: what bleeding does ("": nothing)
     # the module of bot/ui/outcomes/ whose DESCRIBERS word this engine's outcome records
     describers: str

@@ -10,6 +10,7 @@ import discord
 from bot.services.actions import spent_words
 from bot.services.event_records import ActionEvent, StoredRoll
 from bot.services.results import ActionReport, EventView, RollView
+from bot.systems import PROFILES, profile_of
 from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
@@ -20,28 +21,28 @@ from bot.ui.typed_dice import rolled_by_bot, typed_dice_line, typed_label
 from bot.ui.way_out_words import way_out_headline
 from rules.outcome import Outcome
 
-ACTION_TITLES = {
+# The heading of each action the neutral commands run, after the actor's name; a system's own actions' are its
+# profile's (SystemProfile.action_titles)
+_COMMAND_TITLES = {
     "attack": "attacks",
-    "cast": "casts at",
-    "shock": "rolls for shock",
-    "kill": "rolls to survive",
     "heal": "is treated",
-    "first_aid": "gets first aid",
-    "chirurgery": "is treated by a chirurgeon",
-    "chirurgy": "is treated by a chirurgeon",
     "rest": "rests",
     "rearm": "re-arms",
     "ready": "readies a weapon",
     "recover": "recovers",
-    "stand": "stands up",
     "initiative": "rolls initiative",
-    "tactical_advantage": "uses a tactical advantage",
     "gm_decide": "\u2014 the GM decides",
-    "effect": "rolls for the wound's effect",
-    "knockdown": "rolls against knockdown",
-    "major_wound": "rolls for a major wound",
-    "fall": "rolls to fall safely",
 }
+
+
+def action_title(system: str | None, action_name: str) -> str | None:
+    """What follows the actor's name in an action's heading (``attacks``), None where no action has the name:
+    a neutral command's, else the system's own (any system's for a record that names none)."""
+    if action_name in _COMMAND_TITLES:
+        return _COMMAND_TITLES[action_name]
+    profile = profile_of(system) if system else None
+    profiles = (profile,) if profile is not None else tuple(PROFILES.values())
+    return next((p.action_titles[action_name] for p in profiles if action_name in p.action_titles), None)
 
 
 def action(report: ActionReport) -> discord.Embed:
@@ -97,7 +98,7 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
     """Everything behind an action's public embed: every die, every modifier, every field (the Details
     button, shown only to the one who asks)."""
     words = describe(system, outcome, (actor, target or actor))
-    embed = _embed(f"\U0001f50e {action_heading(action_name, actor, target)}", words.headline,
+    embed = _embed(f"\U0001f50e {action_heading(action_name, actor, target, system)}", words.headline,
                    words.severity.colour)
     if rolls:
         embed.add_field(name="Dice", value=rolls_value(rolls), inline=False)
@@ -190,10 +191,10 @@ def _footer(system: str, round_number: int | None, event_id: int) -> str:
 
 
 def _action_heading(report: ActionReport) -> str:
-    return action_heading(report.action, report.actor_name, report.target_name)
+    return action_heading(report.action, report.actor_name, report.target_name, report.system)
 
 
-def action_heading(action_name: str, actor: str, target: str | None) -> str:
+def action_heading(action_name: str, actor: str, target: str | None, system: str | None = None) -> str:
     """``Bjorn attacks Bandit 1``, ``Bandit 1 gets first aid from Sir Owain``, ``Anselm treats Hrolf``."""
     other = plain(target) if target and target != actor else None
     actor = plain(actor)
@@ -205,7 +206,7 @@ def action_heading(action_name: str, actor: str, target: str | None) -> str:
         return f"{actor} {what}" + (f" from {other}" if other else "")
     if action_name == "heal":  # ars-harn and Fading Suns: the healer acts on the patient
         return f"{actor} treats {other}" if other else f"{actor} treats their own wounds"
-    heading = f"{actor} {ACTION_TITLES.get(action_name, human(action_name))}"
+    heading = f"{actor} {action_title(system, action_name) or human(action_name)}"
     if other and action_name in ("attack", "cast"):
         heading += f" {other}"
     return heading

@@ -107,7 +107,7 @@ def encounter_ended(view: EncounterView) -> str:
     if view.npcs_kept:
         line += f" Its NPCs stay: {_npcs(view.npcs_kept, view.npcs_left)}."
     for ended in view.fight_ended[:10]:
-        line += f"\n{fight_ended_line(ended)}"
+        line += f"\n{fight_ended_line(view.system, ended)}"
     return line
 
 

@@ -32,7 +32,7 @@ from bot.services.event_kinds import (
 from bot.services.event_records import ActionEvent, EditEvent, EventRecord, Hidden, RollEvent, read_event
 from bot.services.results import EventView
 from bot.text_safety import plain
-from bot.ui.action_embeds import ACTION_TITLES, action_heading, event_details
+from bot.ui.action_embeds import action_heading, action_title, event_details
 from bot.ui.character_embeds import condition_text, treatment_label
 from bot.ui.outcomes import describe
 
@@ -144,7 +144,7 @@ def _offer(record: TreatmentOfferEvent, event: EventView) -> str:
 @words(DefensePromptEvent)
 def _defense_prompt(record: DefensePromptEvent, event: EventView) -> str:
     """An attack waiting for its target's choice of defence: the attack it holds."""
-    kind = event.kind if event.kind in ACTION_TITLES else record.action_type or event.kind
+    kind = event.kind if action_title(None, event.kind) else record.action_type or event.kind
     return action_heading(kind, plain(event.user_name), plain(record.target) if record.target else None)
 
 
@@ -185,8 +185,8 @@ def _action(record: ActionEvent, event: EventView) -> str:
     """An engine action, as its public message said it (the services projected it so)."""
     actor = plain(record.actor if record.actor and record.actor != "?" else event.user_name)  # "?": none stored
     target = plain(record.target) if record.target else None
-    kind = event.kind if event.kind in ACTION_TITLES else record.action_type or event.kind
-    what = action_heading(kind, actor, target)
+    kind = event.kind if action_title(record.system, event.kind) else record.action_type or event.kind
+    what = action_heading(kind, actor, target, record.system)
     if not record.system:
         return what
     headline = describe(record.system, record.outcome, (actor, target or actor)).headline

@@ -156,7 +156,7 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
         encounter_embeds.order_changed(encounter), encounter_embeds.delayed(encounter),
         encounter_embeds.npcs_joined(name, 2), encounter_embeds.npcs_cleared(NpcsCleared((name,), (name,))),
         way_out_headline("ars-harn", name, WayOutView("dropped", "action", name)),
-        fight_ended_line(FightEnded(name, ("prone",), (name,))),
+        fight_ended_line("ars-harn", FightEnded(name, ("prone",), (name,))),
         record_embeds.log([attack, edit, joined, rolled]), record_embeds.undone(undone),
         replies.confirm_delete(name), replies.deleted(name),
         rolled_line, decision_embeds.pending_line(decision),

@@ -192,7 +192,12 @@ def test_every_help_topic_has_the_systems_words(profile: SystemProfile) -> None:
 def test_heal_names_each_treatment_in_the_systems_words(profile: SystemProfile) -> None:
     for name, treatment in profile.treatments.items():
         assert treatment.label, f"{profile.system} /heal {name}: no label"
-    assert profile.way_out_cost
+    assert profile.way_out.action_cost
+
+
+@profiles
+def test_action_headings_name_the_engines_own_actions(profile: SystemProfile) -> None:
+    assert set(profile.action_titles) <= set(get_engine(profile.system).actions), profile.action_titles
 
 
 @profiles
