@@ -114,7 +114,8 @@ def test_the_proxy_examples_pass_live_pages_unbuffered_and_log_no_token() -> Non
     for rule in ("proxy_buffering off;", "gzip off;", "access_log off;", "location /web/ {",
                  "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;"):
         assert rule in nginx_rules
-    assert re.search(r"proxy_pass http://127\.0\.0\.1:8090;", nginx_rules)  # no path: /web/ passed on unchanged
+    assert re.search(r"proxy_pass http://grievous_web;", nginx_rules)  # no path: /web/ passed on unchanged
+    assert re.search(r"upstream grievous_web \{\s*server 127\.0\.0\.1:8090;", nginx_rules)  # a line per process
 
 
 def test_env_example_names_every_web_setting_the_bot_reads() -> None:
