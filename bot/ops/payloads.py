@@ -78,6 +78,24 @@ def _user_problem(data: Mapping[str, Any]) -> str | None:
 
 def interaction_problem(data: Mapping[str, Any], guild_of: GuildOf) -> str | None:
     """What makes an INTERACTION_CREATE payload one the bot will not handle, or None."""
+    problem = _envelope_problem(data)
+    if problem is not None or data["type"] == PING:
+        return problem
+    for key in ("guild_id", "channel_id"):
+        if key in data and data[key] is not None and not snowflake(data[key]):
+            return f"{key} is not a snowflake"
+    problem = _user_problem(data)
+    if problem is None:
+        problem = _data_problem(data["type"], data.get("data"))
+    if problem is not None:
+        return problem
+    if "message" in data and not (isinstance(data["message"], Mapping) and snowflake(data["message"].get("id"))):
+        return "message has no id"
+    return _channel_problem(data, guild_of)
+
+
+def _envelope_problem(data: Mapping[str, Any]) -> str | None:
+    """What every interaction carries, a PING too: its id, type, token and application id."""
     if not snowflake(data.get("id")):
         return "id is not a snowflake"
     kind = data.get("type")
@@ -87,31 +105,24 @@ def interaction_problem(data: Mapping[str, Any], guild_of: GuildOf) -> str | Non
         return "no token"
     if not snowflake(data.get("application_id", "0")):
         return "application_id is not a snowflake"
-    if kind == PING:
-        return None
-    for key in ("guild_id", "channel_id"):
-        if key in data and data[key] is not None and not snowflake(data[key]):
-            return f"{key} is not a snowflake"
-    problem = _user_problem(data)
-    if problem is not None:
-        return problem
-    inner = data.get("data")
+    return None
+
+
+def _data_problem(kind: int, inner: object) -> str | None:
+    """The interaction's ``data``: a command's name and options, a component's or a modal's custom_id and parts."""
     if not isinstance(inner, Mapping):
         return "data is not an object"
     if kind in (COMMAND, AUTOCOMPLETE):
         if not isinstance(inner.get("name"), str):
             return "data has no command name"
-        if "options" in inner and (problem := _options_problem(inner["options"])) is not None:
-            return problem
-    elif not isinstance(inner.get("custom_id"), str):
+        return _options_problem(inner["options"]) if "options" in inner else None
+    if not isinstance(inner.get("custom_id"), str):
         return "data has no custom_id"
-    elif kind == COMPONENT and not isinstance(inner.get("component_type"), int):
+    if kind == COMPONENT and not isinstance(inner.get("component_type"), int):
         return "a component without component_type"
-    elif kind == MODAL and not isinstance(inner.get("components"), list):
+    if kind == MODAL and not isinstance(inner.get("components"), list):
         return "a modal submit without components"
-    if "message" in data and not (isinstance(data["message"], Mapping) and snowflake(data["message"].get("id"))):
-        return "message has no id"
-    return _channel_problem(data, guild_of)
+    return None
 
 
 def _channel_problem(data: Mapping[str, Any], guild_of: GuildOf) -> str | None:
@@ -170,11 +181,10 @@ def guard_parsers(parsers: MutableMapping[str, Parser], guild_of: GuildOf,
                 return
             if seen is not None:
                 seen(event, data)
-            if event == "INTERACTION_CREATE":
-                problem = interaction_problem(data, guild_of)
-                if problem is not None:
-                    drop(event, problem, data)
-                    return
+            problem = interaction_problem(data, guild_of) if event == "INTERACTION_CREATE" else None
+            if problem is not None:
+                drop(event, problem, data)
+                return
             try:
                 parse(data)
             except Exception as exc:  # a shape no check above foresaw: this event only, never the reader
