@@ -280,35 +280,46 @@ class _ChannelTracker:
     async def _edit(self, interaction: discord.Interaction[Any], encounter: EncounterView) -> None:
         """Edit the encounter's pinned tracker; post and pin a new one when there is none (or it was deleted).
         What the bot may not do in the channel is not tried, and is told to the user once."""
-        bot = bot_of(interaction)
-        channel_id = encounter.channel_id
-        channel = bot.get_partial_messageable(channel_id, guild_id=encounter.guild_id)
         embed = encounter_embeds.tracker(encounter.public)
         drawn: dict[str, Any] = dict(embed.to_dict())
         tracker_id = encounter.tracker_message_id or self.posted.get(encounter.id)
-        if await threads.locked_to_bot(interaction, channel_id):  # the GM is told once; Discord is not asked
+        if await threads.locked_to_bot(interaction, encounter.channel_id):  # the GM is told once; Discord is not asked
             return
-        if tracker_id is not None:
-            if self.drawn.get(tracker_id) == drawn:
-                return  # it shows this already (a miss, a roll that changed nothing on it): no edit
-            if not await channel_access.allowed(interaction, channel_id, channel_access.EDITING):
-                return
-            message = channel.get_partial_message(tracker_id)
-            try:
-                await threads.write(interaction, channel_id, lambda: _edit_embed(bot, channel_id, tracker_id, embed))
-                self.drawn[tracker_id] = drawn
-                if not encounter.active:
-                    await _unpin(interaction, message)
-                return
-            except discord.NotFound:
-                log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
-            except discord.HTTPException as exc:
-                if not threads.closed(exc):  # a locked thread: the GM was told (bot/ui/threads.py)
-                    await channel_access.refused(interaction, channel_id, channel_access.EDITING, exc,
-                                                 "edit the tracker")
-                return
-        if not encounter.active:
+        if tracker_id is not None and await self._edit_shown(interaction, encounter, tracker_id, embed, drawn):
             return
+        if encounter.active:
+            await self._post(interaction, encounter, embed, drawn)
+
+    async def _edit_shown(self, interaction: discord.Interaction[Any], encounter: EncounterView, tracker_id: int,
+                          embed: discord.Embed, drawn: dict[str, Any]) -> bool:
+        """Edit the tracker message ``tracker_id`` (unpinned once the encounter ended); False when it is gone
+        and a new one is to be posted."""
+        if self.drawn.get(tracker_id) == drawn:
+            return True  # it shows this already (a miss, a roll that changed nothing on it): no edit
+        bot = bot_of(interaction)
+        channel_id = encounter.channel_id
+        if not await channel_access.allowed(interaction, channel_id, channel_access.EDITING):
+            return True
+        message = bot.get_partial_messageable(channel_id, guild_id=encounter.guild_id).get_partial_message(tracker_id)
+        try:
+            await threads.write(interaction, channel_id, lambda: _edit_embed(bot, channel_id, tracker_id, embed))
+            self.drawn[tracker_id] = drawn
+            if not encounter.active:
+                await _unpin(interaction, message)
+            return True
+        except discord.NotFound:
+            log.info("tracker %s of encounter %s is gone; posting a new one", message.id, encounter.id)
+            return False
+        except discord.HTTPException as exc:
+            if not threads.closed(exc):  # a locked thread: the GM was told (bot/ui/threads.py)
+                await channel_access.refused(interaction, channel_id, channel_access.EDITING, exc, "edit the tracker")
+            return True
+
+    async def _post(self, interaction: discord.Interaction[Any], encounter: EncounterView, embed: discord.Embed,
+                    drawn: dict[str, Any]) -> None:
+        """Post and pin a new tracker, and keep its message id with the encounter."""
+        channel_id = encounter.channel_id
+        channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=encounter.guild_id)
         needed = channel_access.posting(interaction, channel_id)
         if not await channel_access.allowed(interaction, channel_id, needed):
             return
@@ -321,13 +332,7 @@ class _ChannelTracker:
             return
         self.posted[encounter.id] = posted.id
         self.drawn[posted.id] = drawn
-        if await channel_access.allowed(interaction, channel_id, channel_access.PINNING):
-            try:
-                await threads.write(interaction, channel_id, lambda: posted.pin(reason="Grievous encounter tracker"))
-            except discord.HTTPException as exc:
-                if not threads.closed(exc):
-                    await channel_access.refused(interaction, channel_id, channel_access.PINNING, exc,
-                                                 "pin the tracker")
+        await _pin(interaction, channel_id, posted)
         await services_of(interaction).encounters.set_tracker_message(actor_of(interaction), posted.id,
                                                                       encounter.id)
 
@@ -344,6 +349,16 @@ async def _edit_embed(bot: discord.Client, channel_id: int, message_id: int, emb
 # Per bot (a test process runs several in turn): channel id -> its tracker updates (kept: a few dozen bytes a
 # channel, so that an answer that comes late never puts an older state back).
 _trackers: weakref.WeakKeyDictionary[discord.Client, dict[int, _ChannelTracker]] = weakref.WeakKeyDictionary()
+
+
+async def _pin(interaction: discord.Interaction[Any], channel_id: int, posted: discord.Message) -> None:
+    if not await channel_access.allowed(interaction, channel_id, channel_access.PINNING):
+        return
+    try:
+        await threads.write(interaction, channel_id, lambda: posted.pin(reason="Grievous encounter tracker"))
+    except discord.HTTPException as exc:
+        if not threads.closed(exc):
+            await channel_access.refused(interaction, channel_id, channel_access.PINNING, exc, "pin the tracker")
 
 
 async def _unpin(interaction: discord.Interaction[Any], message: discord.PartialMessage) -> None:
