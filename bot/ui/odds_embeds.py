@@ -7,7 +7,7 @@ is its profile's choice (``bot/systems/<system>.py``, ``odds``), the rest stays 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -64,27 +64,7 @@ def action_text(action: dict[str, Any], system: str) -> str:
         value = action.get(key)
         if value is None or value is False:
             continue
-        if key == "aim":
-            # ars-harn aims high, mid or low; Fading Suns aims at a location (its /attack location option)
-            words = _words(system)
-            parts.append(f"aimed at {plain(str(value).replace('_', ' '))}" if words and words.aims_at_locations
-                         else f"aim {plain(value)}")
-        elif key in ("mounted", "charge"):
-            parts.append(key)
-        elif key == "save_excess":
-            parts.append("excess saved")
-        elif key in ("modifier", "modifiers"):
-            parts.append(f"{int(value):+d}" if isinstance(value, int) else "modifiers")
-        elif key == "damage":
-            parts.append(f"damage {plain(value)}")
-        elif key == "body_levels":
-            parts.append(f"{plain(value)} Body Levels")
-        elif key == "defense":
-            parts.append(f"target {plain(value)}s")
-        elif key == "unopposed":
-            parts.append(_ALONE.get(str(value), "unopposed"))
-        else:
-            parts.append(plain(value))
+        parts.append(_aim_words(value, system) if key == "aim" else _PART_WORDS.get(key, plain)(value))
     if cast and not action.get("spell"):
         parts.insert(0, "spell")
     said: list[str] = []
@@ -92,6 +72,31 @@ def action_text(action: dict[str, Any], system: str) -> str:
         if part.casefold() not in (p.casefold() for p in said):
             said.append(part)
     return ", ".join(said) or "as declared"
+
+
+def _aim_words(value: Any, system: str) -> str:
+    """ars-harn aims high, mid or low; Fading Suns aims at a location (its /attack location option)."""
+    words = _words(system)
+    return f"aimed at {plain(str(value).replace('_', ' '))}" if words and words.aims_at_locations \
+        else f"aim {plain(value)}"
+
+
+def _modifier_words(value: Any) -> str:
+    return f"{int(value):+d}" if isinstance(value, int) else "modifiers"
+
+
+# How action_text words an action's value, by its key (another key: the value itself, as plain text).
+_PART_WORDS: dict[str, Callable[[Any], str]] = {
+    "mounted": lambda _: "mounted",
+    "charge": lambda _: "charge",
+    "save_excess": lambda _: "excess saved",
+    "modifier": _modifier_words,
+    "modifiers": _modifier_words,
+    "damage": lambda value: f"damage {plain(value)}",
+    "body_levels": lambda value: f"{plain(value)} Body Levels",
+    "defense": lambda value: f"target {plain(value)}s",
+    "unopposed": lambda value: _ALONE.get(str(value), "unopposed"),
+}
 
 
 def _coverage(declarations: Sequence[Declaration]) -> str:
