@@ -318,42 +318,51 @@ def _resolve(doc: Any, path: Path, op: Op) -> Any:
 
 def _invert(doc: dict[str, Any], op: Op) -> None:
     if isinstance(op, SetValue | Shift):
-        parent = _resolve(doc, op.path[:-1], op)
-        field = op.path[-1]
-        if not isinstance(parent, dict) or not isinstance(field, str):
-            raise Blocked(op, "gone")
-        value = parent.get(field, MISSING)
-        if isinstance(op, Shift):
-            if not _is_int(value):
-                raise Blocked(op, "changed")
-            parent[field] = value - op.by
-        elif not same(value, op.new):
-            raise Blocked(op, "changed" if value is not MISSING else "gone")
-        elif op.old is MISSING:
-            del parent[field]
-        else:
-            parent[field] = _copy(op.old)
+        _invert_value(doc, op)
         return
     items = _resolve(doc, op.path, op)
     if not isinstance(items, list):
         raise Blocked(op, "gone")
     if isinstance(op, AddItem):
-        if op.key is not None:
-            position = _find(items, op.key)
-            if position is None:
-                raise Blocked(op, "gone")
-            if not same(items[position], op.value):
-                raise Blocked(op, "changed")
-        else:
-            equal = [i for i, item in enumerate(items) if same(item, op.value)]
-            if not equal:
-                raise Blocked(op, "gone")
-            position = op.at if op.at in equal else equal[-1]
-        del items[position]
+        del items[_added_at(items, op)]
     else:
         if op.key is not None and _find(items, op.key) is not None:
             raise Blocked(op, "back")
         items.insert(min(op.at, len(items)), _copy(op.value))
+
+
+def _invert_value(doc: dict[str, Any], op: SetValue | Shift) -> None:
+    """A field's value as it was before ``op``: shifted back, or set back (or taken out, where it was missing)."""
+    parent = _resolve(doc, op.path[:-1], op)
+    field = op.path[-1]
+    if not isinstance(parent, dict) or not isinstance(field, str):
+        raise Blocked(op, "gone")
+    value = parent.get(field, MISSING)
+    if isinstance(op, Shift):
+        if not _is_int(value):
+            raise Blocked(op, "changed")
+        parent[field] = value - op.by
+    elif not same(value, op.new):
+        raise Blocked(op, "changed" if value is not MISSING else "gone")
+    elif op.old is MISSING:
+        del parent[field]
+    else:
+        parent[field] = _copy(op.old)
+
+
+def _added_at(items: list[Any], op: AddItem) -> int:
+    """Where the item ``op`` added is now: by its key, or else the equal item at its position (or the last)."""
+    if op.key is not None:
+        position = _find(items, op.key)
+        if position is None:
+            raise Blocked(op, "gone")
+        if not same(items[position], op.value):
+            raise Blocked(op, "changed")
+        return position
+    equal = [i for i, item in enumerate(items) if same(item, op.value)]
+    if not equal:
+        raise Blocked(op, "gone")
+    return op.at if op.at in equal else equal[-1]
 
 
 # -- stored form ---------------------------------------------------------------------------------------------
