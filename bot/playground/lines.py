@@ -41,12 +41,20 @@ def parse_line(text: str) -> Line:
     if not text or text.startswith("#"):
         return None
     if text.startswith(":"):
-        verb, _, rest = text[1:].partition(" ")
-        try:
-            args = shlex.split(rest)
-        except ValueError:  # :choices reads a half-typed line itself
-            args = rest.split()
-        return MetaLine(verb.lower(), tuple(args), rest.strip())
+        return _meta_line(text)
+    return _slash_line(text)
+
+
+def _meta_line(text: str) -> MetaLine:
+    verb, _, rest = text[1:].partition(" ")
+    try:
+        args = shlex.split(rest)
+    except ValueError:  # :choices reads a half-typed line itself
+        args = rest.split()
+    return MetaLine(verb.lower(), tuple(args), rest.strip())
+
+
+def _slash_line(text: str) -> SlashLine:
     words = _words(text)
     if not text.startswith("/"):
         raise LineError("type a slash command such as /help, or :help for the playground's own commands")

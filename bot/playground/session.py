@@ -14,7 +14,7 @@ import math
 import re
 import tempfile
 import zlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -402,46 +402,42 @@ class Playground:
     # -- playground commands ------------------------------------------------------------------
 
     async def _meta(self, line: MetaLine) -> bool:
-        verb, args = line.verb, line.args
-        if verb in ("quit", "exit", "q"):
+        """Runs a ``:meta`` command; False for :quit. One whose arguments do not fit it is unknown."""
+        if line.verb in ("quit", "exit", "q"):
             return False
-        if verb in ("help", "h", "?"):
-            self.out.write(HELP + "\n")
-        elif verb == "as" and len(args) == 1:
-            self.member = self._member(args[0].lower())
-            self.out.write(f"(you are now {self.member.user.username})\n")
-        elif verb == "channel" and len(args) == 1:
-            name = args[0].lstrip("#").lower()
-            if name not in self._channels:
-                self._channels[name] = self.emu.add_channel(self._guild, name, channel_id=fixed_id("channel", name))
-                await self._keep_channel(name)  # the same channel, with its settings, in the next session
-            self.channel = self._channels[name]
-            self.out.write(f"(you are now in #{name})\n")
-        elif verb in ("thread", "forum") and line.rest:
-            await self._open_thread(line.rest.strip().strip('"').strip(), forum=verb == "forum")
-        elif verb == "say" and line.rest:
-            await self._say(line.rest.strip())
-        elif verb == "idle" and line.rest:
-            await self._idle(line.rest.strip())
-        elif verb in ("lock", "unlock") and not args:
-            await self._lock(verb == "lock")
-        elif verb == "click" and args and args[0].isdigit():
-            await self._click(int(args[0]), " ".join(args[1:]) or None)
-        elif verb == "choices" and line.rest:
-            await self._choices(line.rest)
-        elif verb == "who":
-            self.out.write(f"(you are {self.member.user.username} in #{self.channel.name})\n")
-        elif verb == "pins":
-            for message in self.emu.pins(self.channel):
-                self.out.write(render_message(_as_payload(message), header="-- pinned", names=self._names()) + "\n")
-        elif verb == "wait" and len(args) == 1:
-            try:
-                await asyncio.sleep(min(float(args[0]), 10.0))
-            except ValueError:
-                raise LineError(":wait takes a number of seconds") from None
-        else:
-            raise LineError(f"unknown playground command ':{verb}'; type :help")
+        fits, run = _META.get(line.verb, (None, None))
+        if fits is None or run is None or not fits(line):
+            raise LineError(f"unknown playground command ':{line.verb}'; type :help")
+        await run(self, line)
         return True
+
+    async def _help(self, line: MetaLine) -> None:
+        self.out.write(HELP + "\n")
+
+    async def _become(self, line: MetaLine) -> None:
+        self.member = self._member(line.args[0].lower())
+        self.out.write(f"(you are now {self.member.user.username})\n")
+
+    async def _enter_channel(self, line: MetaLine) -> None:
+        name = line.args[0].lstrip("#").lower()
+        if name not in self._channels:
+            self._channels[name] = self.emu.add_channel(self._guild, name, channel_id=fixed_id("channel", name))
+            await self._keep_channel(name)  # the same channel, with its settings, in the next session
+        self.channel = self._channels[name]
+        self.out.write(f"(you are now in #{name})\n")
+
+    async def _who(self, line: MetaLine) -> None:
+        self.out.write(f"(you are {self.member.user.username} in #{self.channel.name})\n")
+
+    async def _pins(self, line: MetaLine) -> None:
+        for message in self.emu.pins(self.channel):
+            self.out.write(render_message(_as_payload(message), header="-- pinned", names=self._names()) + "\n")
+
+    async def _wait(self, line: MetaLine) -> None:
+        try:
+            await asyncio.sleep(min(float(line.args[0]), 10.0))
+        except ValueError:
+            raise LineError(":wait takes a number of seconds") from None
 
     # -- threads and forum posts ---------------------------------------------------------------------
 
@@ -588,6 +584,37 @@ class Playground:
         choices = await handle.choices(RESPONSE_TIMEOUT)
         names = [str(choice.get("name")) for choice in choices]
         self.out.write(("  " + "\n  ".join(names) if names else "(no suggestions)") + "\n")
+
+
+def _one_arg(line: MetaLine) -> bool:
+    return len(line.args) == 1
+
+
+def _some_text(line: MetaLine) -> bool:
+    return bool(line.rest)
+
+
+def _anything(line: MetaLine) -> bool:
+    return True
+
+
+# The playground's :meta commands (HELP tells them), :quit aside: verb -> whether its arguments fit, what it does.
+_META: dict[str, tuple[Callable[[MetaLine], bool], Callable[[Playground, MetaLine], Awaitable[None]]]] = {
+    **dict.fromkeys(("help", "h", "?"), (_anything, Playground._help)),
+    "as": (_one_arg, Playground._become),
+    "channel": (_one_arg, Playground._enter_channel),
+    **dict.fromkeys(("thread", "forum"), (_some_text, lambda p, line: p._open_thread(
+        line.rest.strip().strip('"').strip(), forum=line.verb == "forum"))),
+    "say": (_some_text, lambda p, line: p._say(line.rest.strip())),
+    "idle": (_some_text, lambda p, line: p._idle(line.rest.strip())),
+    **dict.fromkeys(("lock", "unlock"), (lambda line: not line.args, lambda p, line: p._lock(line.verb == "lock"))),
+    "click": (lambda line: bool(line.args) and line.args[0].isdigit(),
+              lambda p, line: p._click(int(line.args[0]), " ".join(line.args[1:]) or None)),
+    "choices": (_some_text, lambda p, line: p._choices(line.rest)),
+    "who": (_anything, Playground._who),
+    "pins": (_anything, Playground._pins),
+    "wait": (_one_arg, Playground._wait),
+}
 
 
 _SPAN = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(minutes?|m|hours?|h|days?|d|weeks?|w)?")
