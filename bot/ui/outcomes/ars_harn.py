@@ -219,21 +219,32 @@ def _checks_part(wounding: Wounding, who: str, conditions: Sequence[str], words:
         if check.passed is False:
             words.severity = worst(words.severity, Severity.MORTAL if name in ("kill", "amputation")
                                    else Severity.SERIOUS)
-        happened = _HAPPENED.get((name, check.passed))
-        if happened is not None:  # say what happened, not whose roll passed (issue 34, A1)
-            if happened:
-                verdicts.append(happened.format(who=who))
-            if name == "stumble" and check.passed is False:
-                explained.add("prone")
-            continue
-        verdict = "waiting for the GM" if check.passed is None else "passed" if check.passed else "**failed**"
-        said = _FAILED_MEANS.get(name)
-        if check.passed is False and said and said[0] in conditions:
-            verdict += f": {said[1]}"
-            explained.add(said[0])
-        verdicts.append(f"{_CHECK_TITLES[name]} {verdict}")
+        verdict = _verdict(name, check, who, conditions, explained)
+        if verdict:
+            verdicts.append(verdict)
     if verdicts:
         words.lines.append(joined(verdicts))
+    _conditions_part(wounding, who, conditions, explained, words)
+
+
+def _verdict(name: str, check: Check, who: str, conditions: Sequence[str], explained: set[str]) -> str:
+    """A roll's part of the public line ("" for nothing); the condition it says is added to ``explained``."""
+    happened = _HAPPENED.get((name, check.passed))
+    if happened is not None:  # say what happened, not whose roll passed (issue 34, A1)
+        if name == "stumble" and check.passed is False:
+            explained.add("prone")
+        return happened.format(who=who) if happened else ""
+    verdict = "waiting for the GM" if check.passed is None else "passed" if check.passed else "**failed**"
+    said = _FAILED_MEANS.get(name)
+    if check.passed is False and said and said[0] in conditions:
+        verdict += f": {said[1]}"
+        explained.add(said[0])
+    return f"{_CHECK_TITLES[name]} {verdict}"
+
+
+def _conditions_part(wounding: Wounding, who: str, conditions: Sequence[str], explained: set[str],
+                     words: Words) -> None:
+    """The target's conditions: a field, and a line with those no roll's verdict said (or that it falls)."""
     if conditions:
         words.add("Condition", f"{who}: {text(list(conditions))}")
     # a condition the failed roll's line already says is not said again ("Shock failed" / "Bandit 2: shock")
