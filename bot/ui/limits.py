@@ -104,36 +104,57 @@ def _fits(data: dict[str, Any]) -> bool:
     rebuilds them in (its keys in that order, a name and a value not empty, inline a bool)."""
     if "author" in data:
         return False
+    texts = _texts_units(data)
+    footer = _footer_units(data.get("footer")) if texts is not None else None
+    if texts is None or footer is None:
+        return False
+    fields = data.get("fields") or ()
+    if len(fields) > FIELDS:
+        return False
+    total = texts + footer
+    for field in fields:
+        units = _field_units(field)
+        if units is None:
+            return False
+        total += units
+    return total <= TOTAL
+
+
+def _texts_units(data: dict[str, Any]) -> int | None:
+    """The title's and the description's units together; None if either is not text or is over its limit."""
     total = 0
     for key, limit in _LIMITS:
         text = data.get(key)
         if text:
             if not isinstance(text, str):
-                return False
+                return None
             units = _units(text)
             if units > limit:
-                return False
+                return None
             total += units
-    footer = data.get("footer")
-    if footer:
-        text = footer.get("text")
-        if text:
-            if tuple(footer) not in _FOOTER_KEYS or not isinstance(text, str) or _units(text) > FOOTER:
-                return False
-            total += _units(text)
-    fields = data.get("fields") or ()
-    if len(fields) > FIELDS:
-        return False
-    for field in fields:
-        name, value = field.get("name"), field.get("value")
-        if (tuple(field) != _FIELD_KEYS or not isinstance(field["inline"], bool) or not isinstance(name, str)
-                or not isinstance(value, str) or not name or not value):
-            return False
-        name_units, value_units = _units(name), _units(value)
-        if name_units > FIELD_NAME or value_units > FIELD_VALUE:
-            return False
-        total += name_units + value_units
-    return total <= TOTAL
+    return total
+
+
+def _footer_units(footer: Any) -> int | None:
+    """The footer's units; None if it is not in the shape _refit builds or is over its limit."""
+    text = footer.get("text") if footer else None
+    if not text:
+        return 0
+    if tuple(footer) not in _FOOTER_KEYS or not isinstance(text, str) or _units(text) > FOOTER:
+        return None
+    return _units(text)
+
+
+def _field_units(field: Any) -> int | None:
+    """A field's name and value units; None if it is not in the shape _refit builds or is over a limit."""
+    name, value = field.get("name"), field.get("value")
+    if (tuple(field) != _FIELD_KEYS or not isinstance(field["inline"], bool) or not isinstance(name, str)
+            or not isinstance(value, str) or not name or not value):
+        return None
+    name_units, value_units = _units(name), _units(value)
+    if name_units > FIELD_NAME or value_units > FIELD_VALUE:
+        return None
+    return name_units + value_units
 
 
 def _refit(embed: discord.Embed) -> discord.Embed:
