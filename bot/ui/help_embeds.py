@@ -127,6 +127,16 @@ def _characters(guide: SheetGuide | None) -> str:
 
 def sheet_lines(fields: Sequence[SheetField]) -> list[str]:
     """A system's sheet fields in a few lines: numbers grouped by range, then the rest."""
+    out = _number_lines(fields)
+    out += [line for line in map(_field_line, fields) if line is not None]
+    listed = [f"`{f.name}`" for f in fields if f.kind in ("items", "item")]
+    if listed:
+        out.append(f"{', '.join(listed)}: names from this server's pack")
+    return out
+
+
+def _number_lines(fields: Sequence[SheetField]) -> list[str]:
+    """The number fields, grouped by required or optional, range and default; those derived unless given last."""
     groups: dict[tuple[bool, str, str], list[SheetField]] = {}
     derived: list[SheetField] = []
     out: list[str] = []
@@ -141,18 +151,19 @@ def sheet_lines(fields: Sequence[SheetField]) -> list[str]:
         out.append(f"{'Required' if required else 'Optional'}, {rng}{default}: {names}")
     if derived:
         out.append(f"Derived unless given: {', '.join(f'`{f.name}`' for f in derived)}")
-    for field in fields:
-        if field.kind == "scores":
-            only = f" ({', '.join(field.names)})" if field.closed else ""
-            out.append(f"`{field.name}`: name: value, {field.range_text()}{only}")
-        elif field.kind == "choice":
-            out.append(f"`{field.name}`: {field.range_text()}")
-        elif field.kind == "decimal" or (field.kind == "text" and not field.required):
-            out.append(f"`{field.name}` {field.label}: {field.range_text()}")
-    listed = [f"`{f.name}`" for f in fields if f.kind in ("items", "item")]
-    if listed:
-        out.append(f"{', '.join(listed)}: names from this server's pack")
     return out
+
+
+def _field_line(field: SheetField) -> str | None:
+    """A scores, choice, decimal or optional text field's line (None for the others)."""
+    if field.kind == "scores":
+        only = f" ({', '.join(field.names)})" if field.closed else ""
+        return f"`{field.name}`: name: value, {field.range_text()}{only}"
+    if field.kind == "choice":
+        return f"`{field.name}`: {field.range_text()}"
+    if field.kind == "decimal" or (field.kind == "text" and not field.required):
+        return f"`{field.name}` {field.label}: {field.range_text()}"
+    return None
 
 
 def _number(value: object) -> str:
