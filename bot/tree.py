@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import aiohttp
@@ -40,31 +40,27 @@ def _unwrapped(error: BaseException) -> BaseException:
     return error
 
 
+# The mistakes a user can fix, by the error's type, and the one line each gets: the first type that matches (a
+# subclass before its base: CheckFailure last).
+_USER_LINES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], Callable[[Any], str]], ...] = (
+    (RulingForbids, replies.ruling_forbids),
+    (NotInHand, replies.not_in_hand),
+    ((UserError, RulesError), lambda error: str(error) or type(error).__name__),
+    (app_commands.CommandNotFound, lambda _: replies.UNKNOWN_COMMAND),
+    # a deploy changed the command (or Discord sent it without a required option)
+    (app_commands.CommandSignatureMismatch, lambda _: replies.CHANGED_COMMAND),
+    (app_commands.NoPrivateMessage, lambda _: replies.NO_GUILD),
+    (app_commands.MissingPermissions, lambda _: replies.NEEDS_MANAGE_SERVER),
+    (app_commands.CommandOnCooldown, lambda error: replies.slow_down(error.retry_after)),
+    (app_commands.TransformerError, lambda error: replies.not_a_valid_value(error.value)),
+    (app_commands.CheckFailure, lambda error: str(error) or replies.CANNOT_USE_HERE),
+)
+
+
 def user_message(error: BaseException) -> str | None:
     """The one line to show for a mistake the user can fix, or None for a bug."""
     error = _unwrapped(error)
-    if isinstance(error, RulingForbids):
-        return replies.ruling_forbids(error)
-    if isinstance(error, NotInHand):
-        return replies.not_in_hand(error)
-    if isinstance(error, UserError | RulesError):
-        return str(error) or type(error).__name__
-    if isinstance(error, app_commands.CommandNotFound):
-        return replies.UNKNOWN_COMMAND
-    if isinstance(error, app_commands.CommandSignatureMismatch):
-        # a deploy changed the command (or Discord sent it without a required option)
-        return replies.CHANGED_COMMAND
-    if isinstance(error, app_commands.NoPrivateMessage):
-        return replies.NO_GUILD
-    if isinstance(error, app_commands.MissingPermissions):
-        return replies.NEEDS_MANAGE_SERVER
-    if isinstance(error, app_commands.CommandOnCooldown):
-        return replies.slow_down(error.retry_after)
-    if isinstance(error, app_commands.TransformerError):
-        return replies.not_a_valid_value(error.value)
-    if isinstance(error, app_commands.CheckFailure):
-        return str(error) or replies.CANNOT_USE_HERE
-    return None
+    return next((line(error) for kind, line in _USER_LINES if isinstance(error, kind)), None)
 
 
 async def send_line(interaction: discord.Interaction[Any], line: str) -> None:
