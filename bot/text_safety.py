@@ -50,6 +50,15 @@ def clean_name(name: str, what: str = "a character's name") -> str:
         raise UserError("a character needs a name")
     if len(cleaned) > MAX_NAME:
         raise UserError(f"{what} is at most {MAX_NAME} characters")
+    _check_characters(cleaned, what)
+    if not any(unicodedata.category(c)[0] in "LN" for c in cleaned):
+        raise UserError(f"{what} needs a letter or a digit")
+    return cleaned
+
+
+def _check_characters(cleaned: str, what: str) -> None:
+    """One UserError line for the first character a name may not hold: a combining mark with no letter under it
+    (or stacked past _MAX_MARKS), an invisible or control character, or punctuation not in NAME_PUNCTUATION."""
     marks = 0
     previous = ""
     for char in cleaned:
@@ -67,9 +76,6 @@ def clean_name(name: str, what: str = "a character's name") -> str:
             if not (category[0] in "LN" or char == " " or char in NAME_PUNCTUATION or category == "So"):
                 raise UserError(f"{what} cannot hold '{char}': a name holds {_ALLOWED}")
         previous = char
-    if not any(unicodedata.category(c)[0] in "LN" for c in cleaned):
-        raise UserError(f"{what} needs a letter or a digit")
-    return cleaned
 
 
 # -- how a name reads --------------------------------------------------------------------------------

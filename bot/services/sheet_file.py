@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -56,12 +56,21 @@ def check_shape(value: Any, source: str) -> None:
             budget -= values  # all within MAX_DEPTH: nothing in it can be a mistake but the count
             if budget < 0:
                 raise UserError(f"{source}: the sheet is too large (over {MAX_NODES} values)")
-        elif kind is dict or isinstance(node, Mapping):
-            stack.extend((item, depth + 1, (trail, key), True) for key, item in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend((node[index], depth + 1, (trail, index), False) for index in range(len(node) - 1, -1, -1))
-        elif not (node is None or isinstance(node, str | int | float | bool)):
-            raise UserError(f"{source}: field '{_path(trail)}' holds a {type(node).__name__}, not plain data")
+        else:
+            stack.extend(_children(node, kind, depth, trail, source))
+
+
+def _children(node: Any, kind: type, depth: int, trail: _Trail,
+              source: str) -> Iterable[tuple[Any, int, _Trail, bool]]:
+    """A mapping's or a list's items as check_shape stacks them (last first), none for a plain value; a
+    UserError for anything else."""
+    if kind is dict or isinstance(node, Mapping):
+        return ((item, depth + 1, (trail, key), True) for key, item in reversed(node.items()))
+    if isinstance(node, list):
+        return ((node[index], depth + 1, (trail, index), False) for index in range(len(node) - 1, -1, -1))
+    if not (node is None or isinstance(node, str | int | float | bool)):
+        raise UserError(f"{source}: field '{_path(trail)}' holds a {type(node).__name__}, not plain data")
+    return ()
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
