@@ -170,17 +170,12 @@ class EncounterCache:
         mine = session.info.get(OWNER)
         if not isinstance(mine, Entry):
             mine = None
-        # A row the command's own entry holds is no news to that entry, but it is to any other entry holding
-        # the same row (a character in two channels' encounters): those go. One it does not hold yet is its own
-        # news if it holds it when it goes back (``Entry.unheld``).
-        keys: set[Hashable] = set()
-        for row in rows:
-            row_keys = _keys_of(row)
-            keys.update(row_keys)
-            if mine is not None and id(row) not in mine.row_ids and not mine.keys.isdisjoint(row_keys):
-                mine.unheld.append(row)
-        if not keys:
-            return
+        keys = _written_keys(rows, mine)
+        if keys:
+            self._drop_holding(keys, mine)
+
+    def _drop_holding(self, keys: set[Hashable], mine: Entry | None) -> None:
+        """Drop every entry that holds one of ``keys``; one out with another command is stale (not ``mine``)."""
         for channel_id, entry in list(self._entries.items()):
             if not keys.isdisjoint(entry.keys):
                 del self._entries[channel_id]
@@ -188,6 +183,21 @@ class EncounterCache:
         for entry in self._out.values():
             if entry is not mine and not keys.isdisjoint(entry.keys):
                 entry.stale = True
+
+
+def _written_keys(rows: Iterable[object], mine: Entry | None) -> set[Hashable]:
+    """The keys of the rows written.
+
+    A row the command's own entry holds is no news to that entry, but it is to any other entry holding
+    the same row (a character in two channels' encounters): those go. One it does not hold yet is its own
+    news if it holds it when it goes back (``Entry.unheld``)."""
+    keys: set[Hashable] = set()
+    for row in rows:
+        row_keys = _keys_of(row)
+        keys.update(row_keys)
+        if mine is not None and id(row) not in mine.row_ids and not mine.keys.isdisjoint(row_keys):
+            mine.unheld.append(row)
+    return keys
 
 
 def attach(session: AsyncSession, entry: Entry) -> bool:
