@@ -97,10 +97,7 @@ async def copy_database(source_url: str, target_url: str, *, replace: bool = Fal
             await _snapshot(reading)
             async with writing.begin():
                 await _make_room(writing, shown(target), replace)
-                for table in tables():
-                    copied = await _copy_table(reading, writing, table, batch)
-                    if progress is not None:
-                        progress(table.name, copied)
+                await _copy_tables(reading, writing, batch, progress)
                 if target_db.dialect == "postgresql":
                     await _fix_sequences(writing)
             await reading.rollback()
@@ -109,6 +106,15 @@ async def copy_database(source_url: str, target_url: str, *, replace: bool = Fal
         await source_db.dispose()
         await target_db.dispose()
     return CopyReport(shown(source), shown(target), counts)
+
+
+async def _copy_tables(reading: AsyncConnection, writing: AsyncConnection, batch: int,
+                       progress: Callable[[str, int], None] | None) -> None:
+    """Every table's rows, in the order ``tables()`` gives; ``progress`` is told each table's count."""
+    for table in tables():
+        copied = await _copy_table(reading, writing, table, batch)
+        if progress is not None:
+            progress(table.name, copied)
 
 
 def _open(url: URL, role: str) -> Database:

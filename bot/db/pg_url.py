@@ -33,25 +33,9 @@ def asyncpg_options(url: URL) -> tuple[URL, dict[str, Any]]:
             raise ValueError(f"the query option '{option}' is a libpq option that asyncpg does not take; remove it "
                              f"(understood: {', '.join(_MAPPED)})")
     args: dict[str, Any] = {}
-    mode = _one(query.pop("sslmode", None), "sslmode")
-    root, cert, key = (_one(query.pop(name, None), name) for name in ("sslrootcert", "sslcert", "sslkey"))
-    if mode is not None and mode not in _SSL_MODES:
-        raise ValueError(f"sslmode={mode} is not one of {', '.join(_SSL_MODES)}")
-    if mode == "require" and root is not None:
-        mode = "verify-ca"  # libpq: a root certificate given with require verifies the server's certificate
-    if root is not None or cert is not None or key is not None:
-        if mode in ("disable", "allow", "prefer"):
-            raise ValueError(f"sslmode={mode} with certificates: write sslmode=require, verify-ca or verify-full")
-        verify = mode in ("verify-ca", "verify-full")
-        context = ssl.create_default_context(cafile=root) if verify else ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        context.check_hostname = mode == "verify-full"
-        if not verify:
-            context.verify_mode = ssl.CERT_NONE
-        if cert is not None:
-            context.load_cert_chain(cert, key)
-        args["ssl"] = context
-    elif mode is not None:
-        args["ssl"] = False if mode == "disable" else mode
+    tls = _ssl_argument(query)
+    if tls is not None:
+        args["ssl"] = tls
     timeout = _one(query.pop("connect_timeout", None), "connect_timeout")
     if timeout is not None:
         try:
@@ -62,6 +46,28 @@ def asyncpg_options(url: URL) -> tuple[URL, dict[str, Any]]:
     if name is not None:
         args["server_settings"] = {"application_name": name}
     return url.set(query=query), args
+
+
+def _ssl_argument(query: dict[str, Any]) -> ssl.SSLContext | str | bool | None:
+    """asyncpg's ``ssl`` argument for the URL's sslmode and certificates (taken out of ``query``); None for none."""
+    mode = _one(query.pop("sslmode", None), "sslmode")
+    root, cert, key = (_one(query.pop(name, None), name) for name in ("sslrootcert", "sslcert", "sslkey"))
+    if mode is not None and mode not in _SSL_MODES:
+        raise ValueError(f"sslmode={mode} is not one of {', '.join(_SSL_MODES)}")
+    if mode == "require" and root is not None:
+        mode = "verify-ca"  # libpq: a root certificate given with require verifies the server's certificate
+    if root is None and cert is None and key is None:
+        return None if mode is None else False if mode == "disable" else mode
+    if mode in ("disable", "allow", "prefer"):
+        raise ValueError(f"sslmode={mode} with certificates: write sslmode=require, verify-ca or verify-full")
+    verify = mode in ("verify-ca", "verify-full")
+    context = ssl.create_default_context(cafile=root) if verify else ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = mode == "verify-full"
+    if not verify:
+        context.verify_mode = ssl.CERT_NONE
+    if cert is not None:
+        context.load_cert_chain(cert, key)
+    return context
 
 
 def _one(value: str | tuple[str, ...] | None, key: str) -> str | None:

@@ -41,22 +41,30 @@ def _pg_bin() -> Path | None:
     return Path(initdb).parent if initdb else None
 
 
+def _run_as_postgres(base: Path) -> list[str] | str:
+    """What a command is prefixed with so that it runs as the postgres user, who is given ``base`` (nothing unless
+    this runs as root: PostgreSQL refuses root); or the reason it cannot."""
+    if os.geteuid() != 0:
+        return []
+    runuser = shutil.which("runuser")
+    if runuser is None:
+        return "running as root without runuser"
+    try:
+        shutil.chown(base, "postgres", "postgres")
+    except (LookupError, PermissionError) as exc:
+        return f"no postgres user to run the server as ({exc})"
+    return [runuser, "-u", "postgres", "--"]
+
+
 def start_scratch_postgres(database: str, *, durable: bool = False, max_connections: int = 100) -> ScratchServer | str:
     """A running server with an empty ``database``, or the reason there is none (to skip on)."""
     bin_dir = _pg_bin()
     if bin_dir is None:
         return "PostgreSQL server binaries not found"
-    prefix: list[str] = []
     base = Path(tempfile.mkdtemp(prefix=f"{database}-pg-"))
-    if os.geteuid() == 0:
-        runuser = shutil.which("runuser")
-        if runuser is None:
-            return "running as root without runuser"
-        try:
-            shutil.chown(base, "postgres", "postgres")
-        except (LookupError, PermissionError) as exc:
-            return f"no postgres user to run the server as ({exc})"
-        prefix = [runuser, "-u", "postgres", "--"]
+    prefix = _run_as_postgres(base)
+    if isinstance(prefix, str):
+        return prefix
     data, port = base / "data", _free_port()
 
     def run(*args: str) -> str:

@@ -33,11 +33,18 @@ def deep_size(root: Any) -> int:
         elif isinstance(obj, list | tuple | set | frozenset):
             stack.extend(obj)
         else:
-            attributes = getattr(obj, "__dict__", None)
-            if attributes is not None:
-                stack.append(attributes)
-            for cls in type(obj).__mro__:
-                for slot in getattr(cls, "__slots__", ()):
-                    if hasattr(obj, slot):
-                        stack.append(getattr(obj, slot))
+            stack.extend(_attributes(obj))
     return total
+
+
+def _attributes(obj: Any) -> list[Any]:
+    """What an object holds: its ``__dict__``, and the value of each slot of its classes that is set."""
+    held = []
+    attributes = getattr(obj, "__dict__", None)
+    if attributes is not None:
+        held.append(attributes)
+    for cls in type(obj).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if hasattr(obj, slot):
+                held.append(getattr(obj, slot))
+    return held
