@@ -56,7 +56,7 @@ class FloorCog(commands.Cog):
         self.services = services
         runtime = services.runtime
         self.engine = runtime.engine("ars-harn")
-        self.catalog = runtime.catalog("ars-harn")
+        self.catalog = runtime.catalogs.catalog("ars-harn")
         template = self.catalog.npc_templates()["bandit"]
         self.raider, self.bandit = (self.engine.validate_sheet({**copy.deepcopy(dict(template)), "name": name},
                                                                self.catalog) for name in ("Raider 1", "Bandit 1"))

@@ -13,8 +13,8 @@ measured one interaction at a time, the commands interleaved in one run:
 * ``/bench-durable``: one bare INSERT + COMMIT through the bot's engine, then answers;
 * ``/attack`` in each system: a real encounter built through the services, the dice forced to the
   ``content/examples`` fight, both sheets re-imported every few attacks outside the timed region.
-* ``/attack`` in each system again, without the target's thumbnail (the runtime's ``attack_pictures`` off
-  for it alone): the baseline for what the picture costs, interleaved with the real one (latency only).
+* ``/attack`` in each system again, without the target's thumbnail (bench/switches.py's ``attack_pictures``
+  off for it alone): the baseline for what the picture costs, interleaved with the real one (latency only).
 
 Throughput: one closed-loop player per channel in ``--channels`` channels (100), each sending its next
 command when the previous one was answered; the clock runs until every handler has finished (the
@@ -58,6 +58,7 @@ import discord
 
 from bench.cog import DURABLE, DURABLE_GROUP, NOOP, BenchCog, create_bench_table
 from bench.doc_block import write_block
+from bench.switches import SwitchedRuntime, SwitchedServices, Switches
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
@@ -395,6 +396,14 @@ class BackendReport:
     note: str | None = None
 
 
+def _draw_pictures(services: Services, on: bool) -> None:
+    """The next attacks report the target's picture, or not (a switch of bench/switches.py's runtime)."""
+    if isinstance(services.runtime, SwitchedRuntime):
+        services.runtime.attack_pictures = on
+    elif not on:
+        raise ValueError("an attack without its picture needs SwitchedServices (bench/switches.py)")
+
+
 async def latency_phase(watcher: Watcher, services: Services, commands: list[Command], rounds: int,
                         reset_every: int, progress: bool) -> None:
     """Each command once per round, interleaved; the next is sent only after the previous handler finished."""
@@ -402,7 +411,7 @@ async def latency_phase(watcher: Watcher, services: Services, commands: list[Com
     for round_no in range(rounds):
         for command in commands:
             arena = command.table.arenas[0]
-            services.runtime.attack_pictures = command.pictures
+            _draw_pictures(services, command.pictures)
             sample = await watcher.run(command.name, command.options(0), command.user(command.table), arena.channel)
             done = await watcher.handler_done(sample.handle)
             command.result.latencies.append(sample.latency_ms)
@@ -418,7 +427,7 @@ async def latency_phase(watcher: Watcher, services: Services, commands: list[Com
             watcher.forget()
         if progress and (round_no + 1) % step == 0:
             print(f"    latency: {round_no + 1}/{rounds}", file=sys.stderr, flush=True)
-    services.runtime.attack_pictures = True
+    _draw_pictures(services, True)
     watcher.forget()
 
 
@@ -460,11 +469,11 @@ async def warm_up(watcher: Watcher, services: Services, commands: list[Command],
     """Imports, caches, connection pools; the first attack in each channel posts and pins its tracker."""
     for _ in range(20):
         for command in commands:
-            services.runtime.attack_pictures = command.pictures
+            _draw_pictures(services, command.pictures)
             sample = await watcher.run(command.name, command.options(0), command.user(command.table),
                                        command.table.arenas[0].channel)
             await watcher.handler_done(sample.handle)
-    services.runtime.attack_pictures = True
+    _draw_pictures(services, True)
     for command in commands:
         if command.result.kind != "attack":
             continue
@@ -507,7 +516,7 @@ async def run_backend(backend: str, url: str, server: str, opts: Options) -> Bac
     db = Database.from_url(url)
     await upgrade(db)
     await create_bench_table(db)
-    services = Services(db, group_commit=opts.group_commit)
+    services = SwitchedServices(db, Switches(group_commit=opts.group_commit))
     emulator = Emulator(rate_limits=opts.rate_limits)
     emulator.notifier = HookedNotifier()
     async with running_emulator(emulator) as emu:

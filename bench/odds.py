@@ -40,10 +40,11 @@ if __package__ in (None, ""):  # `python bench/odds.py`
 import yaml
 
 from bench.doc_block import write_block
+from bench.switches import SwitchedServices, Switches
 from bot.app import GrievousBot
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
-from bot.services import Actor, Services
+from bot.services import Actor
 from content import load_catalog
 from content.scenario import parse_scenario
 from emulator import permissions as perms
@@ -118,7 +119,7 @@ async def through_emulator(repeat: int, worker: bool = True) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="grievous-odds-bench-") as folder:
         db = Database.from_url(f"sqlite+aiosqlite:///{folder}/bench.db")
         await upgrade(db)
-        services = Services(db, odds_worker=worker)
+        services = SwitchedServices(db, Switches(odds_worker=worker))
         async with running_emulator() as emu:
             arenas: list[tuple[str, Any, Any, dict[str, Any]]] = []
             guilds: dict[str, Any] = {}

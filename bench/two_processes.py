@@ -39,7 +39,7 @@ async def burst(processes: list[Services], attacks: int) -> tuple[float, list[in
     """``attacks`` attacks at once, dealt round the processes; the wall time and every write's attempts."""
     tries: list[int] = []
     for services in processes:
-        services.runtime.on_transaction = lambda _seconds, n: tries.append(n) if n else None
+        services.runtime.transactions.on_transaction = lambda _seconds, n: tries.append(n) if n else None
     started = time.perf_counter()
     await asyncio.gather(*(processes[n % len(processes)].combat.attack(
         GM_ACTOR, f"Target {n % TARGETS + 1}", attacker="Raider 1", options={"aspect": "edge"}, dice_text=HIT)
@@ -52,8 +52,8 @@ async def measure(url: str, attacks: int) -> list[str]:
     await upgrade(databases[0])
     both = [Services(db) for db in databases]
     try:
-        await asyncio.to_thread(both[0].runtime.warm_up)
-        await asyncio.to_thread(both[1].runtime.warm_up)
+        await asyncio.to_thread(both[0].runtime.catalogs.warm_up)
+        await asyncio.to_thread(both[1].runtime.catalogs.warm_up)
         await prepare(both[0])
         one, one_tries = await burst(both[:1], attacks)
         two, two_tries = await burst(both, attacks)

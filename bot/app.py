@@ -299,13 +299,13 @@ class GrievousBot(commands.AutoShardedBot):
 
                 await upgrade(self.db)
             self.services = Services(self.db)
-        self.services.runtime.on_transaction = self.metrics.observe_transaction
+        self.services.runtime.transactions.on_transaction = self.metrics.observe_transaction
         if self._work_seconds is not None:
-            self.services.runtime.work_budget = float(self._work_seconds)
-        if self.services.runtime.encounters is not None:
-            self.metrics.watch_encounter_cache(self.services.runtime.encounters)
+            self.services.runtime.slow_work.work_budget = float(self._work_seconds)
+        if self.services.runtime.transactions.encounters is not None:
+            self.metrics.watch_encounter_cache(self.services.runtime.transactions.encounters)
         # Engines and default catalogs take a second to build: in a thread now, not on the loop in a command.
-        await asyncio.to_thread(self.services.runtime.warm_up)
+        await asyncio.to_thread(self.services.runtime.catalogs.warm_up)
         for name in self.extension_names:
             await self.load_extension(name)
         # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
@@ -443,7 +443,7 @@ class GrievousBot(commands.AutoShardedBot):
             if hasattr(self, "services"):
                 # The last answers' marks are written before whoever owns the database closes it.
                 await self.services.runtime.answers.flush()
-                self.services.runtime.stop_builds()
+                self.services.runtime.slow_work.stop()
             if self.web is not None:
                 await self.web.stop()
             if self.health is not None:

@@ -39,7 +39,7 @@ class Config:
     health_port: int | None = DEFAULT_HEALTH_PORT
     stall_ms: int = DEFAULT_STALL_MS  # the watchdog logs every event-loop stall longer than this
     # How long reading an upload or building a pack may take before the command is refused with one line
-    # (None: bot/services/runtime.py's WORK_BUDGET, 10 s). A slow machine may give it more.
+    # (None: bot/services/slow_work.py's WORK_BUDGET, 10 s). A slow machine may give it more.
     work_seconds: int | None = None
     # The database connection pool (SQLAlchemy's QueuePool): connections kept open, and how many more a
     # burst may open. None: SQLAlchemy's defaults, 5 and 10. See docs/scaling.md for the budget.

@@ -382,15 +382,18 @@ SERVICE_WORK_SECONDS = 300.0  # as the e2e suite's FUNCTIONAL_WORK_SECONDS
 @pytest.fixture
 def make_services(db: Any, fake_system: str) -> Any:
     """``make_services(seed=1)``: a Services on the test database (a new one acts as a restart); other keywords
-    go to ``Services`` (``attack_pictures=False`` ...)."""
+    are what bench/ compares (``attack_pictures=False`` ...: bench/switches.py's ``Switches``)."""
+    from bench.switches import SwitchedServices, Switches
     from bot.services import Services
 
-    def make(seed: int = 1, **options: Any) -> Any:
+    def make(seed: int = 1, **switches: Any) -> Any:
         counter = iter(range(10**9))
-        services = Services(db, rng=lambda: Random(seed * 1_000_003 + next(counter)), catalogs=catalogs, **options)
+        rng = lambda: Random(seed * 1_000_003 + next(counter))  # noqa: E731
+        services = (SwitchedServices(db, Switches(**switches), rng=rng, catalogs=catalogs) if switches
+                    else Services(db, rng=rng, catalogs=catalogs))
         # The limit on reading an upload or building a pack decides only the tests about it (they set their own):
         # on a loaded machine, a build beside three other workers took over the bot's 10 s.
-        services.runtime.work_budget = SERVICE_WORK_SECONDS
+        services.runtime.slow_work.work_budget = SERVICE_WORK_SECONDS
         return services
 
     return make

@@ -9,7 +9,7 @@ that file before it opens the database:
 - a database without the id file (made before there were ids, or the id file deleted): the id file is written.
 
 While running, ``FileWatch`` notices the opened file deleted or replaced (its inode changed): writes are then
-refused (bot/services/runtime.py), and health says "database file deleted" (bot/ops/health.py).
+refused (bot/services/transactions.py), and health says "database file deleted" (bot/ops/health.py).
 """
 
 from __future__ import annotations

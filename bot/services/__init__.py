@@ -9,17 +9,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from bot.db.engine import Database
 from bot.services.actor import Actor
 from bot.services.campaign import CampaignService
+from bot.services.catalog_store import load_default
 from bot.services.characters import CharacterService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.guild_commands import GuildCommandService
 from bot.services.injuries import InjuryService
 from bot.services.odds import OddsService
+from bot.services.odds_worker import WORKER, OddsWorker
 from bot.services.packs import PackService
 from bot.services.records import RecordService
 from bot.services.results import (
@@ -35,9 +36,10 @@ from bot.services.results import (
     RollView,
     SetupView,
 )
-from bot.services.runtime import Runtime, _load_catalog, utcnow
+from bot.services.runtime import Runtime, utcnow
 from bot.services.setup import SetupService
 from bot.services.web_sessions import WebSessionService
+from rules.model import Catalog
 
 __all__ = [
     "ActionReport",
@@ -58,9 +60,8 @@ __all__ = [
 
 class Services:
     """Every service over one database. ``rng`` makes a fresh generator per action (seed it in tests);
-    ``catalogs`` loads a system's content pack (tests may swap in a fake). ``group_commit``, ``encounter_cache``,
-    ``attack_pictures`` and ``odds_worker`` (/odds in the worker process, else in a thread) are there to be
-    compared (bench/)."""
+    ``catalogs`` loads a system's default pack (tests may swap in a fake). What bench/ compares (group commit,
+    the encounter cache, the attack's picture, /odds in a thread) is chosen by bench/switches.py's subclass."""
 
     def __init__(
         self,
@@ -68,23 +69,26 @@ class Services:
         *,
         rng: Callable[[], random.Random] = random.Random,
         clock: Callable[[], datetime] = utcnow,
-        catalogs: Callable[[str], Any] = _load_catalog,
-        group_commit: bool | None = None,
-        encounter_cache: bool = True,
-        attack_pictures: bool = True,
-        odds_worker: bool = True,
+        catalogs: Callable[[str], Catalog] = load_default,
     ) -> None:
         self.db = db
-        self.runtime = Runtime(db, rng=rng, clock=clock, catalogs=catalogs, group_commit=group_commit,
-                               encounter_cache=encounter_cache, attack_pictures=attack_pictures)
+        self.runtime = self._runtime(db, rng, clock, catalogs)
         self.setup = SetupService(self.runtime)
         self.characters = CharacterService(self.runtime)
         self.encounters = EncounterService(self.runtime)
         self.combat = CombatService(self.runtime)
         self.injuries = InjuryService(self.runtime)
-        self.odds = OddsService(self.runtime, self.combat, in_worker=odds_worker)
+        self.odds = OddsService(self.runtime, self.combat, self._odds_worker())
         self.records = RecordService(self.runtime)
         self.packs = PackService(self.runtime)
         self.guild_commands = GuildCommandService(self.runtime)
         self.campaign = CampaignService(self.runtime)
         self.web_sessions = WebSessionService(self.runtime)
+
+    def _runtime(self, db: Database, rng: Callable[[], random.Random], clock: Callable[[], datetime],
+                 catalogs: Callable[[str], Catalog]) -> Runtime:
+        return Runtime(db, rng=rng, clock=clock, catalogs=catalogs)
+
+    def _odds_worker(self) -> OddsWorker | None:
+        """/odds enumerates in the worker process."""
+        return WORKER

@@ -23,7 +23,7 @@ from bot.services.sheet_file import check_shape
 from bot.services.snapshots import encounter_view, ordered_combatants, pending_view
 from bot.services.undo_record import ChangeRecorder
 from bot.services.viewer import viewer_of
-from bot.services.wound_state import armour_held_at, with_attack, wound_picture
+from bot.services.wound_state import armour_held_at, with_attack
 from bot.systems.pictures import WoundPicture
 from rules.dice import DiceSource
 from rules.model import Engine, Scenario, Sheet
@@ -126,7 +126,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
                      encounter: Encounter | None) -> ActionReport:
     system = call.actor_character.system
     engine = rt.engine(system)
-    catalog = await rt.catalog_for(session, actor.guild_id, system)
+    catalog = await rt.catalogs.catalog_for(session, actor.guild_id, system)
     guild = await repo.guild_settings(session, actor.guild_id)
     forced = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call),
                        call.dice_label)
@@ -201,14 +201,14 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
                                     replace(record, open_decisions=tuple(row.id for row in moot)).to_json())
     return ActionReport(
         action=call.kind, event=stored, pending=tuple(pending),
-        encounter=(encounter_view(rt, encounter, await rt.catalog_for(session, actor.guild_id, encounter.system),
+        encounter=(encounter_view(rt, encounter,
+                                  await rt.catalogs.catalog_for(session, actor.guild_id, encounter.system),
                                   secret_npcs=bool(guild is not None and guild.secret_rolls))
                    if encounter is not None else None), event_id=event_id,
         moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)),
         gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
-        target_picture=(_target_picture(system, call, resolved.defender, resolved.outcome, wounds_before, catalog,
-                                        rulings)
-                        if rt.attack_pictures else None),
+        target_picture=_target_picture(rt, system, call, resolved.defender, resolved.outcome, wounds_before, catalog,
+                                       rulings),
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
     )
@@ -222,14 +222,14 @@ def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:
     return {w["index"] for w in wounds if isinstance(w, Mapping) and isinstance(w.get("index"), int)}
 
 
-def _target_picture(system: str, call: ActionCall, after: Sheet | None, outcome: Outcome,
+def _target_picture(rt: Runtime, system: str, call: ActionCall, after: Sheet | None, outcome: Outcome,
                     before: set[int], catalog: Any, rulings: Mapping[str, Any]) -> WoundPicture | None:
     """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
     if call.kind not in ("attack", "cast") or call.target is None or after is None:
         return None
     if not _wound_indexes(after) - before and armour_held_at(system, outcome) is None:
         return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)
-    picture = wound_picture(system, after, catalog, rulings)
+    picture = rt.wound_picture(system, after, catalog, rulings)
     return with_attack(picture, before, outcome) if picture is not None else None
 
 

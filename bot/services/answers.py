@@ -33,7 +33,7 @@ from bot.services.results import EventView, PendingDecisionView, event_view, pen
 from bot.services.viewer import GM_SCREEN, TABLE_SCREEN
 
 if TYPE_CHECKING:
-    from bot.services.runtime import Runtime
+    from bot.services.transactions import Transactions
 
 log = logging.getLogger(__name__)
 EVENTS = cast(Table, Event.__table__)  # Core statements: one UPDATE for many rows (executemany)
@@ -90,8 +90,9 @@ class GMPart(NamedTuple):
 
 
 class AnswerLog:
-    def __init__(self, rt: Runtime) -> None:
-        self._rt = rt
+    def __init__(self, transactions: Transactions) -> None:
+        """``transactions``: where its reads and writes run (the runtime's ``TransactionRunner``)."""
+        self._transactions = transactions
         self._recorded: set[int] = set()  # interactions that recorded an event (committed or not)
         self._failed: dict[int, float] = {}  # interactions whose answer failed -> when (time.monotonic)
         self._marks: set[int] = set()  # answered interactions whose events are not marked yet
@@ -183,7 +184,7 @@ class AnswerLog:
             work = functools.partial(_store, shown=shown, only_posted=only_posted, only_marked=only_marked,
                                      on_messages=on_messages)
             try:
-                await self._rt.transact(None, work)
+                await self._transactions.transact(None, work)
             except Exception as exc:
                 for future in waiting:  # whoever waits on a decision's message hears of it (its buttons still work)
                     if not future.done():
@@ -234,7 +235,7 @@ class AnswerLog:
             rows = await session.scalars(query.order_by(Event.id))
             return [_view(row) for row in rows]
 
-        return await self._rt.read(work)
+        return await self._transactions.read(work)
 
     async def left_unanswered(self, before: datetime, mine: Callable[[int], bool]) -> list[EventView]:
         """Events committed before ``before`` (this process's start) and never answered, in the servers
@@ -245,7 +246,7 @@ class AnswerLog:
             rows = await session.scalars(query.order_by(Event.id).limit(RECOVER_LIMIT * 4))
             return [_view(row) for row in rows if mine(row.guild_id)][:RECOVER_LIMIT]
 
-        return await self._rt.read(work)
+        return await self._transactions.read(work)
 
     async def mark_events(self, shown: Mapping[int, int | None], late: Iterable[int] = ()) -> None:
         """These events were shown (event id -> the message that shows them, if any): answered; those in
@@ -266,7 +267,7 @@ class AnswerLog:
                 await session.execute(update(events).where(events.c.id == bindparam("event"))
                                       .values(message_id=bindparam("message")), posted)
 
-        await self._rt.transact(None, work)
+        await self._transactions.transact(None, work)
 
     async def gm_parts(self, event_ids: Sequence[int]) -> dict[int, GMPart]:
         """The GM's part of these events' late posts, as a live answer sends it: an NPC's secret action with
@@ -282,7 +283,7 @@ class AnswerLog:
             return {row.id: GMPart(projected(event_view(row), GM_SCREEN), row.guild_id, gm_channel)
                     for row, gm_channel in rows if _secret_with_rolls(read_event(row.kind, row.payload))}
 
-        return await self._rt.read(work)
+        return await self._transactions.read(work)
 
     async def open_decisions(self, event_ids: Sequence[int]) -> dict[int, list[PendingDecisionView]]:
         """The GM decisions these events asked for that are still open, by event: a late post carries their
@@ -300,7 +301,7 @@ class AnswerLog:
                     found.setdefault(row.event_id, []).append(pending_view(row))
             return found
 
-        return await self._rt.read(work)
+        return await self._transactions.read(work)
 
     async def decisions_posted(self, channel_id: int, message_id: int, decision_ids: Sequence[int]) -> None:
         """A late post in ``channel_id`` carries these decisions' buttons: remember the message, so that a
@@ -315,4 +316,4 @@ class AnswerLog:
                 .values(message_id=message_id, version=PendingDecision.version + 1)
                 .execution_options(synchronize_session=False))
 
-        await self._rt.transact(channel_id, work)
+        await self._transactions.transact(channel_id, work)

@@ -144,7 +144,8 @@ class CampaignService:
             secret = await _secret_npcs(session, actor.guild_id)
             viewer = await access.viewer_in(session, actor)  # each tracker as this viewer may read it
             return tuple([project_encounter(
-                encounter_view(self._rt, e, await self._rt.catalog_for(session, e.guild_id, e.system), secret), viewer)
+                encounter_view(self._rt, e, await self._rt.catalogs.catalog_for(session, e.guild_id, e.system), secret),
+                viewer)
                 for e in await repo.active_encounters_in(session, actor.guild_id) if _sees(channels, e.channel_id)])
 
         return await self._rt.read(work)
@@ -161,8 +162,8 @@ class CampaignService:
                 return None
             secret = await _secret_npcs(session, actor.guild_id)
             viewer = await access.viewer_in(session, actor)
-            return project_encounter(encounter_view(
-                self._rt, found, await self._rt.catalog_for(session, found.guild_id, found.system), secret), viewer)
+            catalog = await self._rt.catalogs.catalog_for(session, found.guild_id, found.system)
+            return project_encounter(encounter_view(self._rt, found, catalog, secret), viewer)
 
         return await self._rt.read(work)
 
@@ -175,7 +176,7 @@ class CampaignService:
             met = _met(await repo.seated_characters(session, actor.guild_id), channels)
             rows = [r for r in await repo.characters(session, actor.guild_id) if not r.npc or gm or r.id in met]
             settings = await repo.guild_settings(session, actor.guild_id)
-            catalogs = {system: await self._rt.catalog_for(session, actor.guild_id, system)
+            catalogs = {system: await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
                         for system in {row.system for row in rows}}
             # each sheet's copy, summary and projection is CPU work (50 sheets of 64 wounds: ~200 ms): off the loop
             return await asyncio.to_thread(lambda: tuple(

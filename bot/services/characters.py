@@ -78,7 +78,7 @@ async def shown_to(rt: Runtime, session: AsyncSession, actor: Actor, row: Charac
     behind the screen (its name, condition and wounds in words); ``private`` when it holds what the channel may
     not read, so that the answer goes to ``actor`` alone."""
     settings = await repo.guild_settings(session, actor.guild_id)
-    return shown(rt, actor, row, await rt.catalog_for(session, actor.guild_id, row.system), settings)
+    return shown(rt, actor, row, await rt.catalogs.catalog_for(session, actor.guild_id, row.system), settings)
 
 
 def shown(rt: Runtime, actor: Actor, row: Character, catalog: Any, settings: GuildSettings | None) -> CharacterView:
@@ -106,7 +106,7 @@ class CharacterService:
             if npc:
                 await access.require_gm(session, actor, "create NPCs")
             system = await channel_system(session, actor)
-            catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
             sheet: dict[str, Any] = {"name": name}
             for path, value in (stats or {}).items():
                 if path.split(".")[0].strip() in _PROTECTED:
@@ -127,7 +127,7 @@ class CharacterService:
         condition (they stay, and the view's ``kept`` says which); the GM's does only with ``drop_recorded``
         (else ``ConfirmDrop`` names them). The file is read, and the sheet checked by the engine, in a worker
         thread: the event loop keeps serving every other command meanwhile."""
-        sheet = await self._rt.off_loop(load_sheet_file, filename, data)
+        sheet = await self._rt.slow_work.off_loop(load_sheet_file, filename, data)
         raw_name = sheet.get("name")
         if not isinstance(raw_name, str):
             raise UserError(f"{filename}: field 'name' must be the character's name")
@@ -153,13 +153,13 @@ class CharacterService:
                        sheet: dict[str, Any], drop_recorded: bool) -> CharacterView:
         """``row``'s sheet from the file, the recorded wounds and conditions kept unless the GM drops them."""
         profile = profile_of(row.system)
-        catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+        catalog = await self._rt.catalogs.catalog_for(session, row.guild_id, row.system)
         engine = self._rt.engine(row.system)
 
         def check(candidate: dict[str, Any]) -> dict[str, Any]:
             return self._validate(row.system, candidate, catalog, filename, row.name)
 
-        kept, dropped = await self._rt.off_loop(
+        kept, dropped = await self._rt.slow_work.off_loop(
             import_keep.weigh, row.sheet, copy.deepcopy(sheet), profile.recorded_fields if profile else (),
             check, lambda s: engine.summarize(s, catalog))
         if not dropped:
@@ -179,7 +179,7 @@ class CharacterService:
 
         async def work(session: AsyncSession) -> SheetGuide:
             system = await channel_system(session, actor)
-            return sheet_guide(system, await self._rt.catalog_for(session, actor.guild_id, system))
+            return sheet_guide(system, await self._rt.catalogs.catalog_for(session, actor.guild_id, system))
 
         return await self._rt.read(work)
 
@@ -246,7 +246,7 @@ class CharacterService:
             engine = self._rt.engine(row.system)
             if "condition" not in engine.actions:
                 raise UserError(f"{row.system} keeps no conditions to set")
-            catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+            catalog = await self._rt.catalogs.catalog_for(session, row.guild_id, row.system)
             action = {"type": "condition", "add" if on else "remove": [wanted]}
             after = engine.resolve(Scenario(row.system, action, copy.deepcopy(row.sheet)), DiceSource({}),
                                    catalog).attacker
@@ -265,7 +265,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> CharacterView:
             row = await load_character(session, actor, name, for_update=True)
             await access.require_control(session, actor, row, "change its equipment")
-            catalog = await self._rt.catalog_for(session, actor.guild_id, row.system)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, row.system)
             known = catalog.weapon_names() if kind == "weapon" else catalog.armour_names()
             entry = canonical(item, known, "weapon" if kind == "weapon" else "armour piece")
             sheet = copy.deepcopy(row.sheet)
@@ -294,7 +294,7 @@ class CharacterService:
             label = item_label(entries[index])
             engine = self._rt.engine(row.system)
             if "unequip" in engine.actions:
-                catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+                catalog = await self._rt.catalogs.catalog_for(session, row.guild_id, row.system)
                 action = {"type": "unequip", "kind": kind, "item": label}
                 after = engine.resolve(Scenario(row.system, action, sheet), DiceSource({}), catalog).attacker
                 sheet = dict(after) if after is not None else sheet
@@ -349,7 +349,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> Names:
             system = await channel_system(session, actor)
             try:
-                catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+                catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
             except RulesError:
                 return []
             names = catalog.weapon_names() if kind == "weapon" else catalog.armour_names()
@@ -363,7 +363,7 @@ class CharacterService:
         async def work(session: AsyncSession) -> Names:
             system = await channel_system(session, actor)
             try:
-                catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+                catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
             except RulesError:
                 return []
             names = getattr(catalog, "location_names", None)
@@ -409,11 +409,11 @@ class CharacterService:
                       npc: bool, source: str = "", who: str = "") -> CharacterView:
         if await repo.character_by_name(session, actor.guild_id, name) is not None:
             raise UserError(f"a character named '{name}' already exists in this server")
-        catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+        catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
         await _refuse_look_alike(session, actor.guild_id, name, npc, catalog)
         now = self._rt.clock()
         # an upload (``source``) is checked off the event loop; a sheet built from options is small
-        checked = (await self._rt.off_loop(self._validate, system, sheet, catalog, source, who) if source
+        checked = (await self._rt.slow_work.off_loop(self._validate, system, sheet, catalog, source, who) if source
                    else self._validate(system, sheet, catalog, source, who))
         row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name), owner_id=actor.user_id,
                         npc=npc, system=system, sheet=checked, created_at=now, updated_at=now)
@@ -425,12 +425,12 @@ class CharacterService:
                     change: EditEvent, source: str = "") -> CharacterView:
         """Save an owner's edit and log it as an "edit" event with its undo record; in a channel with an
         encounter, that encounter's /undo can take it back."""
-        catalog = await self._rt.catalog_for(session, row.guild_id, row.system)
+        catalog = await self._rt.catalogs.catalog_for(session, row.guild_id, row.system)
         changes = ChangeRecorder.of([row], None, counters=False)
         # an upload (``source``) is checked off the event loop; an edit of one field is small
         who = row.name
-        row.sheet = (await self._rt.off_loop(self._validate, row.system, sheet, catalog, source, who) if source
-                     else self._validate(row.system, sheet, catalog, source, who))
+        row.sheet = (await self._rt.slow_work.off_loop(self._validate, row.system, sheet, catalog, source, who)
+                     if source else self._validate(row.system, sheet, catalog, source, who))
         row.updated_at = self._rt.clock()
         record = changes.record()
         if record.sheets:

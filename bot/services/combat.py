@@ -185,7 +185,7 @@ class CombatService:
     async def _location(self, session: AsyncSession, actor: Actor, system: str, typed: str) -> str:
         """The pack's location for a typed one: its name ("right_arm") or its label ("R.Arm"), however spelled
         ("right arm", "Right_Arm"); a location the pack does not have is left to the engine to refuse."""
-        catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+        catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
         locations = getattr(catalog, "locations", None)
         if not isinstance(locations, tuple):
             return typed
@@ -253,7 +253,7 @@ class CombatService:
             if hand is not None:
                 require_in_system("ready", row.system, ["hand"])
             engine = self._rt.engine(row.system)
-            catalog = await self._rt.catalog_for(session, actor.guild_id, row.system)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, row.system)
             ways = engine.ways_out(row.sheet, catalog, encounter is not None)
             way = (ways_out.pick_condition(row.name, ways, condition) if condition is not None
                    else ways_out.pick_weapon(row.name, ways, weapon))
@@ -281,7 +281,7 @@ class CombatService:
             in_fight = encounter is not None and any(c.character_id == row.id for c in encounter.combatants)
             try:
                 ways = self._rt.engine(row.system).ways_out(
-                    row.sheet, await self._rt.catalog_for(session, actor.guild_id, row.system), in_fight)
+                    row.sheet, await self._rt.catalogs.catalog_for(session, actor.guild_id, row.system), in_fight)
             except RulesError:
                 return []
             names = ways_out.weapons(ways) if weapons else [c.replace("_", " ") for c in ways_out.conditions(ways)]

@@ -53,7 +53,7 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
     forced = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call))
     if not rulings.get(RULING) or "defense" in forced:
         return None  # the ruling is off, or the defence die was rolled at the table (the ruling's defence then)
-    catalog = await rt.catalog_for(session, actor.guild_id, encounter.system)
+    catalog = await rt.catalogs.catalog_for(session, actor.guild_id, encounter.system)
     in_force = scenario_rulings(engine, guild)
     if not engine.turn_readiness(target.sheet, catalog, in_force).can_act:
         return None  # stunned, unconscious ...: no defence to choose
@@ -119,7 +119,7 @@ async def waiting_attack(rt: Runtime, session: AsyncSession, actor: Actor, event
             or combatant_named(encounter, attacker.name) is None or combatant_named(encounter, target.name) is None):
         event.payload = replace(waiting, answered=Answered("void")).to_dict()
         raise NotFound("that attack no longer waits: the fight, or one of them, is gone")
-    catalog = await rt.catalog_for(session, actor.guild_id, encounter.system)
+    catalog = await rt.catalogs.catalog_for(session, actor.guild_id, encounter.system)
     prompt = view_of(rt, event, catalog, target)
     action = dict(waiting.action)
     if choice is None:

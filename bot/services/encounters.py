@@ -148,7 +148,7 @@ class EncounterService:
             await access.require_gm(session, actor, "add NPCs")
             encounter = await active_encounter(session, actor)
             engine = self._rt.engine(encounter.system)
-            catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, encounter.system)
             templates = catalog.npc_templates()
             key = canonical(template, list(templates), "NPC template",
                             {k: template_name(k, sheet) for k, sheet in templates.items()})
@@ -225,7 +225,7 @@ class EncounterService:
                 encounter.turn = 0
                 touch(self._rt, encounter)
                 return await self._saved(session, encounter)
-            catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, encounter.system)
             rulings = scenario_rulings(engine, await repo.guild_settings(session, actor.guild_id))
             changes = ChangeRecorder.of([c.character for c in combatants], encounter)
             shared = typed.positional_source(self._rt.rng())
@@ -321,7 +321,7 @@ class EncounterService:
         if not encounter.combatants:
             return (), False
         engine = self._rt.engine(encounter.system)
-        catalog = await self._rt.catalog_for(session, encounter.guild_id, encounter.system)
+        catalog = await self._rt.catalogs.catalog_for(session, encounter.guild_id, encounter.system)
         rulings = scenario_rulings(engine, await repo.guild_settings(session, encounter.guild_id))
         skipped: list[SkippedTurn] = []
         for _ in range(len(encounter.combatants)):
@@ -427,7 +427,7 @@ class EncounterService:
         async def work(session: AsyncSession) -> EncounterView:
             encounter = await active_encounter(session, actor, for_update=False)
             return encounter_view(self._rt, encounter,
-                                  await self._rt.catalog_for(session, encounter.guild_id, encounter.system),
+                                  await self._rt.catalogs.catalog_for(session, encounter.guild_id, encounter.system),
                                   await _secret_npcs(session, encounter.guild_id))
 
         return await self._rt.read(work)
@@ -510,7 +510,8 @@ class EncounterService:
     async def combatant_names(self, actor: Actor, prefix: str = "") -> list[str]:
         """Up to 25 names in the channel's encounter (autocomplete for targets): from memory when the
         encounter is held there (every keystroke would otherwise load every combatant's sheet)."""
-        held = self._rt.encounters.peek(actor.channel_id) if self._rt.encounters is not None else None
+        cache = self._rt.transactions.encounters
+        held = cache.peek(actor.channel_id) if cache is not None else None
         if held is not None and ("guild", actor.guild_id) in held.keys:
             return matching([c.character.name for c in ordered_combatants(held.encounter)], prefix)
 
@@ -528,7 +529,7 @@ class EncounterService:
         async def work(session: AsyncSession) -> list[str]:
             system = await channel_system(session, actor)
             try:
-                catalog = await self._rt.catalog_for(session, actor.guild_id, system)
+                catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
                 return matching([template_name(k, sheet) for k, sheet in catalog.npc_templates().items()], prefix)
             except RulesError:  # a broken pack: no suggestions (BuildNeeded must pass, to be built)
                 return []
@@ -555,7 +556,7 @@ class EncounterService:
         engine = self._rt.engine(encounter.system)
         if "end_fight" not in engine.actions:
             return []
-        catalog = await self._rt.catalog_for(session, encounter.guild_id, encounter.system)
+        catalog = await self._rt.catalogs.catalog_for(session, encounter.guild_id, encounter.system)
         rulings = scenario_rulings(engine, await repo.guild_settings(session, encounter.guild_id))
         out = []
         for combatant in ordered_combatants(encounter):
@@ -598,7 +599,7 @@ class EncounterService:
         touch(self._rt, encounter)
         await session.flush()
         return encounter_view(self._rt, encounter,
-                              await self._rt.catalog_for(session, encounter.guild_id, encounter.system),
+                              await self._rt.catalogs.catalog_for(session, encounter.guild_id, encounter.system),
                               await _secret_npcs(session, encounter.guild_id))
 
 

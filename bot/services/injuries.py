@@ -221,14 +221,14 @@ class InjuryService:
 
     async def _require_awake(self, session: AsyncSession, healer: Character) -> None:
         """A healer who is unconscious, dying, incapacitated or dead treats nobody (issue 34, N7)."""
-        catalog = await self._rt.catalog_for(session, healer.guild_id, healer.system)
+        catalog = await self._rt.catalogs.catalog_for(session, healer.guild_id, healer.system)
         ready = readiness(self._rt, healer.system, healer.sheet, catalog)
         if ready.reason in _CANNOT_TREAT:
             raise UserError(f"{healer.name} {ready.words or 'is ' + ready.reason}: they cannot treat anyone now")
 
     async def _require_wounded(self, session: AsyncSession, patient: Character) -> None:
         """No offer of treatment to a character with no wound (issue 34, N7)."""
-        catalog = await self._rt.catalog_for(session, patient.guild_id, patient.system)
+        catalog = await self._rt.catalogs.catalog_for(session, patient.guild_id, patient.system)
         if not character_view(self._rt, patient, catalog).wounds:
             raise UserError(f"{patient.name} has no wound to treat")
 

@@ -26,7 +26,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
-from bot.services.odds_worker import WORKER, compute
+from bot.services.odds_worker import OddsWorker, compute
 from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
 from content.input_guard import check_text, whole_number
@@ -103,11 +103,11 @@ def parse_compare(text: str) -> dict[str, Any]:
 
 
 class OddsService:
-    def __init__(self, runtime: Runtime, combat: CombatService, *, in_worker: bool = True) -> None:
-        """``in_worker`` False: every enumeration in a thread, as before the worker (bench.odds measures both)."""
+    def __init__(self, runtime: Runtime, combat: CombatService, worker: OddsWorker | None) -> None:
+        """``worker``: the process the enumerations run in (``odds_worker.WORKER``); None: each in a thread."""
         self._rt = runtime
         self._combat = combat
-        self._worker = WORKER if in_worker else None
+        self._worker = worker
 
     async def odds(self, actor: Actor, target: str, weapon: str | None = None,
                    options: Mapping[str, Any] | None = None, dice_text: str | None = None,
@@ -122,7 +122,7 @@ class OddsService:
         async def read(session: AsyncSession) -> tuple[OddsView, list[_Job]]:
             encounter = await active_encounter(session, actor, for_update=False)
             engine = self._rt.engine(encounter.system)
-            catalog = await self._rt.catalog_for(session, actor.guild_id, encounter.system)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, encounter.system)
             rulings = scenario_rulings(engine, await repo.guild_settings(session, actor.guild_id))
             forced = parse_dice(dice_text, engine.roll_labels)
             jobs, actions = [], []

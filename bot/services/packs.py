@@ -81,7 +81,7 @@ class PackService:
                       f"(/pack upload, {self._rt.clock():%Y-%m-%d}).")
             # Parsing both files holds the GIL (libyaml): in the build process, with the catalog it makes.
             merge = functools.partial(merged_upload, system, name, base, data, header)
-            data, added, changed = await self._rt.merged_upload(merge, system, name, held)
+            data, added, changed = await self._rt.catalogs.merged_upload(merge, system, name, held)
 
         async def work(session: AsyncSession) -> tuple[PackView, Any]:
             await access.require_gm(session, actor, "change the server's content pack")
@@ -92,7 +92,7 @@ class PackService:
             if not replace and now_base != base:
                 raise Conflict(f"{name} changed while this upload was merged into it: upload the file again")
             files = {key: row.text.encode("utf-8") for key, row in rows.items()} | {name: data}
-            catalog = self._rt.candidate_catalog(system, files)  # raises before anything is stored
+            catalog = self._rt.catalogs.candidate_catalog(system, files)  # raises before anything is stored
             text = data.decode("utf-8")  # the build parsed it, so it is UTF-8
             now = self._rt.clock()
             row = rows.get(name)
@@ -107,7 +107,7 @@ class PackService:
             return _view(system, list(rows.values()), catalog, changed=name), (system, version, catalog)
 
         view, kept = await self._rt.transact(None, work)
-        self._rt.remember_pack(actor.guild_id, *kept)  # stored: this process need not build it again
+        self._rt.catalogs.remember_pack(actor.guild_id, *kept)  # stored: this process need not build it again
         return dataclasses.replace(view, added=tuple(added), updated=tuple(changed), merged=not replace)
 
     async def current_file(self, actor: Actor, filename: str) -> tuple[str, str, bytes, bool]:
@@ -139,7 +139,7 @@ class PackService:
         async def work(session: AsyncSession) -> PackView:
             system = await channel_system(session, actor)
             rows = await repo.content_packs(session, actor.guild_id, system)
-            return _view(system, rows, await self._rt.catalog_for(session, actor.guild_id, system))
+            return _view(system, rows, await self._rt.catalogs.catalog_for(session, actor.guild_id, system))
 
         return await self._rt.read(work)
 
@@ -157,7 +157,7 @@ class PackService:
                 raise NotFound(f"this server has no homebrew {name} for {system} (homebrew files: {held})")
             kept = [row for row in rows if row not in gone]
             try:
-                catalog = self._rt.candidate_catalog(system, {row.filename: row.text.encode() for row in kept})
+                catalog = self._rt.catalogs.candidate_catalog(system, {row.filename: row.text.encode() for row in kept})
             except RulesError as exc:
                 raise UserError(f"the pack would not load without {name}: {exc}; reset that file too, "
                                 "or the whole pack") from exc
@@ -168,7 +168,7 @@ class PackService:
 
         view, (system, version, catalog) = await self._rt.transact(None, work)
         if version is not None:
-            self._rt.remember_pack(actor.guild_id, system, version, catalog)
+            self._rt.catalogs.remember_pack(actor.guild_id, system, version, catalog)
         return view
 
     async def file_names(self, actor: Actor, prefix: str = "") -> list[str]:

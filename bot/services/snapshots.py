@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any, *,
               key: bytes | None = None) -> SheetSummary | None:
-    """The engine's summary (``catalog``: the server's, from ``rt.catalog_for``), or None when the engine
+    """The engine's summary (``catalog``: the server's, from ``rt.catalogs.catalog_for``), or None when the engine
     is missing or cannot read the stored sheet; remembered by the sheet's content (bot/services/sheet_reads.py;
     ``key``: the sheet's ``sheet_key``, when the caller has it)."""
     return rt.sheet_reads.get("summary", system, sheet, catalog, None, lambda: _summarize(rt, system, sheet, catalog),
@@ -63,7 +63,7 @@ def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
 
 
 def character_view(rt: Runtime, row: Character, catalog: Any) -> CharacterView:
-    """``catalog``: the server's catalog for the character's system (``rt.catalog_for``)."""
+    """``catalog``: the server's catalog for the character's system (``rt.catalogs.catalog_for``)."""
     sheet = copied(row.sheet)
     return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
                          sheet=sheet, summary=summarize(rt, row.system, sheet, catalog), version=row.version,
@@ -92,12 +92,12 @@ def ordered_combatants(encounter: Encounter) -> list[Any]:
 
 
 def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any, secret_npcs: bool = False) -> EncounterView:
-    """``catalog``: the server's catalog for the encounter's system (``rt.catalog_for``); ``secret_npcs``: the
+    """``catalog``: the server's catalog for the encounter's system (``rt.catalogs.catalog_for``); ``secret_npcs``: the
     server keeps NPC rolls secret."""
     combatants = []
     for combatant in ordered_combatants(encounter):
         character = combatant.character
-        own = catalog if character.system == encounter.system else rt.catalog(character.system)
+        own = catalog if character.system == encounter.system else rt.catalogs.catalog(character.system)
         key = sheet_key(character.sheet)  # one digest of the sheet for both questions
         summary = summarize(rt, character.system, character.sheet, own, key=key)
         wounds = summary.wounds if summary else ()

@@ -82,7 +82,7 @@ async def _take_back(rt: Runtime, session: AsyncSession, encounter: Encounter, e
 
 async def _valid(rt: Runtime, session: AsyncSession, row: Character, sheet: dict[str, Any]) -> dict[str, Any]:
     """The sheet as the engine keeps it (derived totals recomputed); UndoBlocked if it is no sheet at all."""
-    catalog = await rt.catalog_for(session, row.guild_id, row.system)
+    catalog = await rt.catalogs.catalog_for(session, row.guild_id, row.system)
     try:
         valid = rt.engine(row.system).validate_sheet(sheet, catalog)
         check_shape(valid, "sheet")

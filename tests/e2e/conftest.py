@@ -138,7 +138,7 @@ class Table:
         self.runner = await start_bot(self.emu, client)
         # A functional test is not decided by the production limit on reading an upload (10 s): on a loaded
         # machine a max-size pack can take longer. The test of that limit sets its own (test_pack_builds.py).
-        client.services.runtime.work_budget = FUNCTIONAL_WORK_SECONDS
+        client.services.runtime.slow_work.work_budget = FUNCTIONAL_WORK_SECONDS
         if sync:
             await self.emu.wait_for_commands("character", "setup")
             await self.emu.wait_for_commands("attack", "encounter", guild=self.world.guild)  # the server's own

@@ -9,13 +9,13 @@ from typing import Any
 
 
 def slow_reads(table: Any, seconds: float) -> Callable[[], None]:
-    """Every ``runtime.read`` of the running bot waits ``seconds`` first; returns the undo."""
-    runtime = table.bot.services.runtime
-    read = runtime.read
+    """Every ``read`` of the running bot's transaction runner waits ``seconds`` first; returns the undo."""
+    runner = table.bot.services.runtime.transactions
+    read = runner.read
 
     async def slowed(work: Callable[[Any], Awaitable[Any]]) -> Any:
         await asyncio.sleep(seconds)
         return await read(work)
 
-    runtime.read = slowed
-    return lambda: setattr(runtime, "read", read)
+    runner.read = slowed
+    return lambda: setattr(runner, "read", read)

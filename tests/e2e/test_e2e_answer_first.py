@@ -107,8 +107,8 @@ async def test_setup_system_answers_before_it_sends_the_servers_commands(table: 
 async def test_setup_show_and_check_read_side_by_side(table: Any) -> None:
     """Under the latency of a real connection, each answers in time, its independent reads running at once."""
     await table.setup("ars-harn")
-    runtime = table.bot.services.runtime
-    read = runtime.read
+    runner = table.bot.services.runtime.transactions
+    read = runner.read
     running, most = 0, 0
 
     async def counted(work: Any) -> Any:
@@ -121,7 +121,7 @@ async def test_setup_show_and_check_read_side_by_side(table: Any) -> None:
         finally:
             running -= 1
 
-    runtime.read = counted
+    runner.read = counted
     table.emu.rest_latency, table.emu.gateway_latency = 0.05, 0.04  # a real connection, one way
     try:
         for command in ("setup show", "setup check"):
@@ -132,5 +132,5 @@ async def test_setup_show_and_check_read_side_by_side(table: Any) -> None:
         # the answer is seen here 50 ms before the bot hears it was taken: let that arrive
         await table.emu.wait_until(lambda: not table.bot.flights.active or None, what="the answers to land")
     finally:
-        runtime.read = read
+        runner.read = read
         table.emu.rest_latency = table.emu.gateway_latency = 0.0

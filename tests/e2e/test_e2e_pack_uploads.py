@@ -51,4 +51,4 @@ async def test_max_size_uploads_from_several_servers_leave_another_servers_rolls
     print(f"/roll answered after at most {max(waits):.2f} s; {SERVERS} uploads stored after "
           f"{', '.join(f'{t:.1f}' for t in took)} s")
     runtime = table.bot.services.runtime
-    assert runtime.pack_cache_bytes <= runtime.pack_cache_limit
+    assert runtime.catalogs.pack_cache_bytes <= runtime.catalogs.pack_cache_limit

@@ -38,8 +38,8 @@ async def test_a_stored_hostile_name_is_plain_text_in_every_message_about_it(tab
     async with table.bot.db.sessions() as session, session.begin():
         await session.execute(sql("UPDATE characters SET name = :name, name_key = :key WHERE name = 'Bjorn'"),
                               {"name": LEGACY, "key": repo.name_key(LEGACY)})
-    if table.bot.services.runtime.encounters is not None:  # the rename was made behind the bot's back
-        table.bot.services.runtime.encounters.clear()
+    if table.bot.services.runtime.transactions.encounters is not None:  # the rename was made behind the bot's back
+        table.bot.services.runtime.transactions.encounters.clear()
     attack = await table.run("attack", {"attacker": "Bandit 1", "target": LEGACY,
                                         "dice": "attack=1,9 defense=1 location=50 defender_shock=9"})
     check_echoed(_strings(attack), expected=1)

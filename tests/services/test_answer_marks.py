@@ -30,7 +30,7 @@ async def test_a_mark_the_database_refuses_is_written_again_until_it_sticks(
     answers = services.runtime.answers
     assert await _event(services) == (False, None)
 
-    transact = services.runtime.transact
+    transact = services.runtime.transactions.transact
     refusals = {"left": 3}
 
     async def flaky(channel_id: Any, work: Any) -> Any:
@@ -39,7 +39,7 @@ async def test_a_mark_the_database_refuses_is_written_again_until_it_sticks(
             raise OperationalError("UPDATE events ...", {}, Exception("database is locked"))
         return await transact(channel_id, work)
 
-    monkeypatch.setattr(services.runtime, "transact", flaky)
+    monkeypatch.setattr(services.runtime.transactions, "transact", flaky)
     answers.posted(4242, 777)  # the answer was sent (message 777) and the interaction ended: marked
     assert answers.take(4242)
     answers.answered([4242])

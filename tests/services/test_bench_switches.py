@@ -1,14 +1,19 @@
-"""What bench/ compares is chosen where the bot is built (a ``Services`` argument), not by a production module's
-global that a benchmark flips: the target's picture after an attack, and /odds in the worker process."""
+"""What bench/ compares is chosen where the bot is built (bench/switches.py's ``SwitchedServices``, which
+``make_services`` builds when given a switch), not by a production module's global that a benchmark flips, nor by
+a production constructor's flag: the target's picture after an attack, and /odds in the worker process."""
 
 from __future__ import annotations
 
+import inspect
 import time
+from dataclasses import fields
 from typing import Any
 
 import pytest
 
-from bot.services import odds_worker
+from bench.switches import Switches
+from bot.services import Services, odds_worker
+from bot.services.runtime import Runtime
 from tests.conftest import GM_ROLE
 
 
@@ -51,3 +56,9 @@ async def test_odds_run_in_a_thread_when_the_bot_is_built_without_the_worker(
     view = await services.odds.odds(alice, "Bandit 1", "Longbow", {"aim": "mid"})
     assert view.declarations and view.declarations[0].odds.summary["hit"] > 0
     assert asked == (["worker"] if in_worker else [])
+
+
+@pytest.mark.parametrize("built", [Services, Runtime])
+def test_the_production_constructors_take_no_benchmark_switch(built: type) -> None:
+    switches = {field.name for field in fields(Switches)}
+    assert not switches & set(inspect.signature(built).parameters)

@@ -56,10 +56,10 @@ async def test_an_attack_asks_the_session_for_the_settings_row_once(
 async def test_an_attack_on_an_encounter_in_memory_asks_for_no_settings_row(
         table: Any, gm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
-    hits = table.runtime.encounters.hits
+    hits = table.runtime.transactions.encounters.hits
     with settings_gets(monkeypatch) as seen:
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
-    assert table.runtime.encounters.hits == hits + 1
+    assert table.runtime.transactions.encounters.hits == hits + 1
     assert seen == []
 
 
@@ -229,7 +229,7 @@ async def test_attach_leaves_the_session_as_adding_the_encounter_would_without_i
     # (private API: this holds it to what add does, and fails if its signature changes)
     assert list(signature(Session._update_impl).parameters) == ["self", "state", "revert_deletion"]
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
-    cache = table.runtime.encounters
+    cache = table.runtime.transactions.encounters
     entry = cache.take(CHANNEL)
     assert entry is not None
     rows = [entry.encounter, *entry.encounter.combatants, *(c.character for c in entry.encounter.combatants)]

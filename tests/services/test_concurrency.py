@@ -114,7 +114,7 @@ async def test_100_attacks_with_a_real_engine(services: Any, manager: Any, gm: A
     await services.setup.set_system(manager, system)
     await services.setup.set_gm_role(manager, 3000)
     channels = [Actor(GUILD, 7000 + n, gm.user_id, gm.user_name, gm.role_ids) for n in range(20)]
-    templates = list(services.runtime.catalog(system).npc_templates())
+    templates = list(services.runtime.catalogs.catalog(system).npc_templates())
     for n, actor in enumerate(channels):
         await services.encounters.start(actor)
         await services.encounters.add_npcs(actor, templates[n % len(templates)], 2, name_prefix=f"Foe {n}")

@@ -34,7 +34,7 @@ def statements(db: Database) -> Iterator[list[str]]:
         event.remove(db.engine.sync_engine, "before_cursor_execute", record)
 
 
-# On PostgreSQL a write first takes its channel's advisory lock (bot/services/runtime.py): a lock, not a read.
+# On PostgreSQL a write first takes its channel's advisory lock (bot/services/transactions.py): a lock, not a read.
 CHANNEL_LOCK = "SELECT PG_ADVISORY_XACT_LOCK"
 
 
@@ -43,7 +43,7 @@ def wound_locations(view: Any) -> list[str]:
 
 
 async def test_an_attack_after_the_first_reads_nothing(table: Any, gm: Any) -> None:
-    cache = table.runtime.encounters
+    cache = table.runtime.transactions.encounters
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     hits = cache.hits
     with statements(table.db) as seen:
@@ -76,7 +76,7 @@ async def test_a_settings_change_reaches_the_next_attack(table: Any, manager: An
 
 
 async def test_a_failed_attack_keeps_nothing_in_memory(table: Any, gm: Any) -> None:
-    cache = table.runtime.encounters
+    cache = table.runtime.transactions.encounters
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     assert len(cache) == 1
     with pytest.raises(NotFound):
@@ -95,11 +95,11 @@ async def test_another_process_change_is_caught_by_the_version_check(table: Any,
         other = Services(other_db, catalogs=catalogs)
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
         await other.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
-        hits = table.runtime.encounters.hits
+        hits = table.runtime.transactions.encounters.hits
         # This process still holds Brun as he was before the other's attack: its write fails the version
         # check, and the retry starts from the stored sheet, so no wound is lost.
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=30")
-        assert table.runtime.encounters.hits == hits + 1
+        assert table.runtime.transactions.encounters.hits == hits + 1
         assert wound_locations(await table.characters.get(gm, "Brun")) == ["10", "20", "30"]
         await other.runtime.close()
     finally:
@@ -109,11 +109,11 @@ async def test_another_process_change_is_caught_by_the_version_check(table: Any,
 async def test_an_ended_encounter_is_not_held(table: Any, gm: Any, alice: Any) -> None:
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     await table.encounters.end(gm)
-    assert len(table.runtime.encounters) == 0
+    assert len(table.runtime.transactions.encounters) == 0
     await table.encounters.start(alice)
     with pytest.raises(UserError, match="nobody is in the encounter"):
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo")
-    assert CHANNEL not in table.runtime.encounters._entries
+    assert CHANNEL not in table.runtime.transactions.encounters._entries
 
 
 async def test_who_is_in_the_encounter_follows_removes_and_adds(table: Any, gm: Any, bob: Any) -> None:
@@ -141,7 +141,7 @@ async def test_target_names_come_from_memory_once_the_encounter_is_held(table: A
 async def test_marking_answers_keeps_the_encounter_in_memory(table: Any, gm: Any) -> None:
     # Nearly every command's answer is marked in the events table afterwards, in one bulk UPDATE: it cannot
     # make a held encounter stale, so the next attack still reads nothing (it emptied the cache: issue 23).
-    cache = table.runtime.encounters
+    cache = table.runtime.transactions.encounters
     asked = replace(gm, interaction_id=777)
     await table.combat.attack(asked, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     table.runtime.answers.posted(777, 4242)  # its message id, by a Core UPDATE of the events table
@@ -156,7 +156,7 @@ async def test_marking_answers_keeps_the_encounter_in_memory(table: Any, gm: Any
 
 
 async def test_a_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: Any) -> None:
-    cache = table.runtime.encounters
+    cache = table.runtime.transactions.encounters
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     assert len(cache) == 1
 
@@ -172,7 +172,7 @@ async def test_a_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: An
 
 
 async def test_a_core_bulk_write_to_a_held_table_empties_the_cache(table: Any, gm: Any) -> None:
-    cache = table.runtime.encounters
+    cache = table.runtime.transactions.encounters
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     assert len(cache) == 1
     characters = Character.__table__

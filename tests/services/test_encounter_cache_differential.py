@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bench.switches import SwitchedServices, Switches
 from bot.db.engine import Database
 from bot.db.models import Character, Combatant, Encounter, Event, GuildSettings
 from bot.errors import UserError
@@ -129,13 +130,14 @@ async def test_the_cache_changes_no_outcome(seed: int, sqlite_template: Path, tm
         shutil.copyfile(sqlite_template, path)
         db = Database.from_url(f"sqlite+aiosqlite:///{path}")
         counter, ticks = iter(range(10**9)), iter(range(10**9))
-        services = Services(db, rng=lambda counter=counter: Random(seed * 1_000_003 + next(counter)),
-                            catalogs=catalogs, encounter_cache=cached,
-                            clock=lambda ticks=ticks: FIXED + timedelta(seconds=next(ticks)))
+        services = SwitchedServices(db, Switches(encounter_cache=cached),
+                                    rng=lambda counter=counter: Random(seed * 1_000_003 + next(counter)),
+                                    catalogs=catalogs, clock=lambda ticks=ticks: FIXED + timedelta(seconds=next(ticks)))
         try:
             await setup_table(services)
             answers = await play(services, stream)
-            hits = services.runtime.encounters.hits if services.runtime.encounters is not None else None
+            cache = services.runtime.transactions.encounters
+            hits = cache.hits if cache is not None else None
             results.append((answers, await stored(db), hits))
         finally:
             await services.runtime.close()

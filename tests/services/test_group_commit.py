@@ -20,11 +20,11 @@ GUILD = 1000
 
 @pytest.fixture
 def services(db: Any, fake_system: str) -> Any:
-    """Services with the group commit on (it is off by default)."""
-    from bot.services import Services
+    """Services with the group commit on (on PostgreSQL it is off by default)."""
+    from bench.switches import SwitchedServices, Switches
     from tests.conftest import catalogs
 
-    return Services(db, catalogs=catalogs, group_commit=True)
+    return SwitchedServices(db, Switches(group_commit=True), catalogs=catalogs)
 
 
 def actor(channel: int) -> Actor:
@@ -52,7 +52,7 @@ async def stored_channels(services: Any) -> list[int]:
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_ready_commands_from_many_channels_share_a_transaction(services: Any) -> None:
-    committer = services.runtime.committer
+    committer = services.runtime.transactions.committer
     assert committer is not None
     begins = []
     event.listen(services.db.engine.sync_engine, "begin", lambda connection: begins.append(1))
@@ -141,7 +141,7 @@ async def test_a_batch_runs_its_commands_without_savepoints(services: Any) -> No
                  lambda _c, _cur, statement, *_: sent.append(statement.split()[0].upper()))
     runs: dict[int, int] = {}
     await asyncio.gather(*(counted(services, 5000 + n, runs) for n in range(8)))
-    assert services.runtime.committer.batches == 1, "the eight queued together"
+    assert services.runtime.transactions.committer.batches == 1, "the eight queued together"
     assert sent.count("INSERT") == 8 and "SAVEPOINT" not in sent and "RELEASE" not in sent
     assert await stored_channels(services) == [5000 + n for n in range(8)]
 
@@ -152,7 +152,7 @@ async def test_a_refusal_that_wrote_nothing_costs_the_others_nothing(services: A
     results = await asyncio.gather(*(counted(services, 6000 + n, runs, "refuse" if n == 3 else None)
                                      for n in range(8)), return_exceptions=True)
     assert [n for n, r in enumerate(results) if isinstance(r, UserError)] == [3]
-    assert services.runtime.committer.batches == 1 and set(runs.values()) == {1}, runs
+    assert services.runtime.transactions.committer.batches == 1 and set(runs.values()) == {1}, runs
     assert await stored_channels(services) == [6000 + n for n in range(8) if n != 3]
 
 
@@ -161,7 +161,7 @@ async def test_a_refusal_that_wrote_nothing_costs_the_others_nothing(services: A
 async def test_a_failure_that_wrote_rolls_back_and_the_others_run_again(services: Any, fail: str) -> None:
     """Its writes (or the transaction a failed flush rolled back) go; the commands before it run again with
     those after it, in a new transaction, and each is stored once."""
-    committer = services.runtime.committer
+    committer = services.runtime.transactions.committer
     runs: dict[int, int] = {}
     told: list[int] = []
 

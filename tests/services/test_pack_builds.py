@@ -23,10 +23,10 @@ class CountingBuilds:
 
     def __init__(self, services: Any) -> None:
         self.services = services
-        self.build = services.runtime.packs
+        self.build = services.runtime.catalogs.packs
         self.threads: list[str] = []
         self.open_connections: list[int] = []
-        services.runtime.packs = self
+        services.runtime.catalogs.packs = self
 
     def __call__(self, system: str, files: Any) -> Any:
         self.threads.append(threading.current_thread().name)
@@ -75,14 +75,14 @@ async def test_a_build_past_the_budget_is_one_line_and_changes_nothing(make_serv
                                                                       gm: Any) -> None:
     services = make_services()
     await _ars_harn(services, manager)
-    services.runtime.work_budget = 0.05  # the limit this test checks, set here
-    slow_build = services.runtime.packs
+    services.runtime.slow_work.work_budget = 0.05  # the limit this test checks, set here
+    slow_build = services.runtime.catalogs.packs
 
     def slow(system: str, files: Any) -> Any:
         threading.Event().wait(0.5)
         return slow_build(system, files)
 
-    services.runtime.packs = slow
+    services.runtime.catalogs.packs = slow
     with pytest.raises(UserError, match=r"^that took too long to read, so nothing was changed"):
         await services.packs.upload(gm, "weapons.yaml", WEAPONS)
     assert (await services.packs.show(gm)).files == ()

@@ -79,7 +79,7 @@ async def test_an_evening_of_gm_decisions_reads_no_whole_table(make_services: An
     asked = replace(alice, interaction_id=901)
 
     async def evening() -> None:
-        services.runtime.encounters.clear()  # the encounter loaded from the database, as after a restart
+        services.runtime.transactions.encounters.clear()  # the encounter loaded from the database, as after a restart
         hit = await services.combat.attack(asked, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
                                            "attack=9 defense=3 location=12", attacker="Bjorn")
         services.runtime.answers.posted(901, 9901)

@@ -25,7 +25,7 @@ async def test_thirty_attacks_from_two_processes_in_one_channel_are_all_stored_w
     other = Services(other_db, catalogs=catalogs)
     attempts: list[int] = []
     for services in (table, other):
-        services.runtime.on_transaction = lambda _seconds, tries: attempts.append(tries)
+        services.runtime.transactions.on_transaction = lambda _seconds, tries: attempts.append(tries)
     try:
         async def attack(services: Any, n: int) -> None:
             await services.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text=f"attack=5 location={n}")

@@ -81,7 +81,7 @@ async def two_fights(services: Any, manager: Actor, gm: Actor, alice: Actor, sys
     await services.setup.set_system(manager, system)
     await services.setup.set_gm_role(manager, gm.role_ids[0])
     template = SYSTEMS[system]["template"] if system in SYSTEMS else "bandit"
-    sheet = dict(services.runtime.catalog(system).npc_templates()[template], name="Bjorn")
+    sheet = dict(services.runtime.catalogs.catalog(system).npc_templates()[template], name="Bjorn")
     if system in SYSTEMS:
         path, value, _ = SYSTEMS[system]["skill"]
         parent, leaf = path.rsplit(".", 1)
@@ -158,7 +158,7 @@ async def test_undo_refused_while_a_later_treatment_stands_on_the_wound(services
     attack = await services.combat.attack(at(gm, FIGHT_2), "Bjorn", attacker="Foe 2 1", dice_text=case["hits"][0])
     before_heal = (await services.characters.get(gm, "Bjorn")).sheet
     method, healer, faces = case["heal"]
-    medic = dict(services.runtime.catalog(system).npc_templates()[healer], name="Medic")
+    medic = dict(services.runtime.catalogs.catalog(system).npc_templates()[healer], name="Medic")
     await services.characters.import_sheet(gm, "medic.yaml", yaml.safe_dump(medic).encode(), npc=True)
     heal = await services.injuries.heal(at(gm, FIGHT_1), "Bjorn", method, {"wound": 1, "healer": "Medic"}, faces)
     treated = (await services.characters.get(gm, "Bjorn")).sheet
