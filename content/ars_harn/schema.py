@@ -15,8 +15,10 @@ from content.schema import Strict, entries, require, validate
 from content.sheet_schema import build_sheet_spec, check_template
 from rules.ars_harn.catalog import (
     AIMS,
+    HUMAN,
     ArmourPiece,
     ArsHarnCatalog,
+    Body,
     FatigueLevel,
     Location,
     Numbers,
@@ -186,13 +188,21 @@ class SeverityEntry(Strict):
     label: str
 
 
+class BodyEntry(Strict):
+    strike_table: str = Field(min_length=1)
+    parts: dict[str, str] = Field(default_factory=dict)
+    limbs: dict[Literal["arm", "leg"], str] = Field(default_factory=dict)
+
+
 class LocationsFile(Strict):
     source: str = Field(min_length=1)
     injury_bands: list[int] = Field(min_length=5, max_length=5)
     aims: dict[str, int]
     strike_table: dict[str, list[StrikeEntry]]
+    strike_tables: dict[str, dict[str, list[StrikeEntry]]] = Field(default_factory=dict)
     locations: dict[str, Any]
     severities: dict[Literal["M", "S", "G", "K"], SeverityEntry]
+    bodies: dict[str, BodyEntry] = Field(default_factory=dict)
 
 
 def _check_code(code: str, file: str, entry: str, field: str) -> None:
@@ -202,7 +212,54 @@ def _check_code(code: str, file: str, entry: str, field: str) -> None:
         raise ContentError(file, entry, field, f"'{code}' is not an injury code like S3")
 
 
-def _locations(doc: Any) -> tuple[LocationsFile, dict[str, Location], dict[str, tuple[StrikeRange, ...]]]:
+def _strike_table(file: str, field: str, rows_by_aim: dict[str, list[StrikeEntry]],
+                  locations: dict[str, Location]) -> dict[str, tuple[StrikeRange, ...]]:
+    """One d100 strike table, per aim: every roll 1-100 covered once, by a known location."""
+    for aim in rows_by_aim:
+        if aim not in AIMS:
+            raise ContentError(file, field=f"{field}.{aim}", message="is not an aim (high, mid, low)")
+    table: dict[str, tuple[StrikeRange, ...]] = {}
+    for aim in AIMS:
+        rows = rows_by_aim.get(aim)
+        if not rows:
+            raise ContentError(file, field, aim, "is missing")
+        covered = [0] * 101
+        for number, row in enumerate(rows):
+            if key_of(row.location) not in locations:
+                raise ContentError(file, f"{field}.{aim}", f"{number}.location", f"unknown '{row.location}'")
+            if row.low > row.high:
+                raise ContentError(file, f"{field}.{aim}", f"{number}", "low is above high")
+            for value in range(row.low, row.high + 1):
+                covered[value] += 1
+        bad = [v for v in range(1, 101) if covered[v] != 1]
+        if bad:
+            raise ContentError(file, field, aim, f"roll {bad[0]} is covered {covered[bad[0]]} times, not once")
+        table[aim] = tuple(StrikeRange(key_of(r.location), r.low, r.high) for r in rows)
+    return table
+
+
+def _bodies(top: LocationsFile, file: str, locations: dict[str, Location],
+            tables: dict[str, Any]) -> dict[str, Body]:
+    """Each body's strike table (one the file holds) and its words for the table's parts (known locations)."""
+    bodies: dict[str, Body] = {}
+    for name, entry in top.bodies.items():
+        if key_of(name) == HUMAN:
+            raise ContentError(file, "bodies", name, "is the body a sheet has when it names none")
+        table = key_of(entry.strike_table)
+        if table not in tables:
+            raise ContentError(file, f"bodies.{name}", "strike_table",
+                               f"unknown '{entry.strike_table}': {', '.join(tables)}")
+        for part in entry.parts:
+            if key_of(part) not in locations:
+                raise ContentError(file, f"bodies.{name}.parts", part, "is not a location")
+        parts = {key_of(k): v for k, v in entry.parts.items()}
+        limbs = {str(k): v for k, v in entry.limbs.items()}
+        bodies[key_of(name)] = Body(key=key_of(name), strike_table=table, parts=parts, limbs=limbs)
+    return bodies
+
+
+def _locations(doc: Any) -> tuple[LocationsFile, dict[str, Location], dict[str, dict[str, tuple[StrikeRange, ...]]],
+                                  dict[str, Body]]:
     file = "locations.yaml"
     top = validate(LocationsFile, doc, file)
     bands = top.injury_bands
@@ -220,28 +277,15 @@ def _locations(doc: Any) -> tuple[LocationsFile, dict[str, Location], dict[str, 
     for aim in AIMS:
         if aim not in top.aims:
             raise ContentError(file, "aims", aim, "is missing")
-    for section in (top.aims, top.strike_table):
-        for aim in section:
-            if aim not in AIMS:
-                raise ContentError(file, field=aim, message="is not an aim (high, mid, low)")
-    table: dict[str, tuple[StrikeRange, ...]] = {}
-    for aim in AIMS:
-        rows = top.strike_table.get(aim)
-        if not rows:
-            raise ContentError(file, "strike_table", aim, "is missing")
-        covered = [0] * 101
-        for number, row in enumerate(rows):
-            if key_of(row.location) not in locations:
-                raise ContentError(file, f"strike_table.{aim}", f"{number}.location", f"unknown '{row.location}'")
-            if row.low > row.high:
-                raise ContentError(file, f"strike_table.{aim}", f"{number}", "low is above high")
-            for value in range(row.low, row.high + 1):
-                covered[value] += 1
-        bad = [v for v in range(1, 101) if covered[v] != 1]
-        if bad:
-            raise ContentError(file, "strike_table", aim, f"roll {bad[0]} is covered {covered[bad[0]]} times, not once")
-        table[aim] = tuple(StrikeRange(key_of(r.location), r.low, r.high) for r in rows)
-    return top, locations, table
+    for aim in top.aims:
+        if aim not in AIMS:
+            raise ContentError(file, field=aim, message="is not an aim (high, mid, low)")
+    tables = {HUMAN: _strike_table(file, "strike_table", top.strike_table, locations)}
+    for name, rows_by_aim in top.strike_tables.items():
+        if key_of(name) in tables:
+            raise ContentError(file, "strike_tables", name, "is the file's own strike_table")
+        tables[key_of(name)] = _strike_table(file, f"strike_tables.{name}", rows_by_aim, locations)
+    return top, locations, tables, _bodies(top, file, locations, tables)
 
 
 # -- rules.yaml --------------------------------------------------------------------------------
@@ -356,7 +400,7 @@ def build(docs: dict[str, Any]) -> ArsHarnCatalog:
     for file in FILES:
         if file not in docs:
             raise ContentError(f"ars-harn/{file}", message="is missing from the pack")
-    loc_file, locations, table = _locations(docs["locations.yaml"])
+    loc_file, locations, tables, bodies = _locations(docs["locations.yaml"])
     weapons, bands = _weapons(docs["weapons.yaml"])
     materials, pieces, material_weights = _armour(docs["armour.yaml"], locations)
     numbers = _numbers(docs["rules.yaml"], locations)
@@ -365,7 +409,9 @@ def build(docs: dict[str, Any]) -> ArsHarnCatalog:
         armour=pieces,
         materials=materials,
         locations=locations,
-        strike_table=table,
+        strike_table=tables[HUMAN],
+        strike_tables=tables,
+        bodies=bodies,
         aim_modifiers=dict(loc_file.aims),
         injury_bands=tuple(loc_file.injury_bands),
         severities={k: v.label for k, v in loc_file.severities.items()},

@@ -86,6 +86,20 @@ class StrikeRange:
     high: int
 
 
+HUMAN = "human"  # the body a sheet has when it names none, and the strike table the research holds
+
+
+@dataclass(frozen=True)
+class Body:
+    """A body a sheet may name (locations.yaml ``bodies``, ruling 21): the strike table it rolls on, and its words
+    for the table's parts and limbs where they are not the human ones (a quadruped's ``hand`` is its forepaw)."""
+
+    key: str
+    strike_table: str = HUMAN
+    parts: Mapping[str, str] = field(default_factory=dict)
+    limbs: Mapping[str, str] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Treatment:
     treatment: str
@@ -133,6 +147,8 @@ class ArsHarnCatalog:
     sheet: SheetSpec
     npcs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     material_weights: Mapping[str, float] = field(default_factory=dict)  # lb per coverage unit
+    strike_tables: Mapping[str, Mapping[str, tuple[StrikeRange, ...]]] = field(default_factory=dict)  # + human
+    bodies: Mapping[str, Body] = field(default_factory=dict)  # besides the human body
 
     # -- the Catalog protocol ----------------------------------------------------------------
 
@@ -208,11 +224,34 @@ class ArsHarnCatalog:
             raise unknown("location", name, list(self.locations))
         return found
 
-    def strike(self, aim: str, roll: int) -> Location:
-        for entry in self.strike_table[aim]:
+    def strike(self, aim: str, roll: int, body: str | None = None) -> Location:
+        """The location a d100 ``roll`` strikes at ``aim``, on the strike table of the target's ``body``."""
+        table = self.strike_tables.get(self.body(body).strike_table, self.strike_table)
+        for entry in table[aim]:
             if entry.low <= roll <= entry.high:
                 return self.locations[entry.location]
         raise UnknownEntry(f"the strike table has no location for {roll} at aim {aim}")
+
+    def body(self, name: str | None) -> Body:
+        """A sheet's ``body`` (None or ``human``: the human body, which words every part as the table does)."""
+        if name is None or key_of(name) == HUMAN:
+            return Body(HUMAN)
+        found = self.bodies.get(key_of(name))
+        if found is None:
+            raise unknown("body", name, [HUMAN, *self.bodies])
+        return found
+
+    def part_word(self, body: str | None, location: str, side: str | None = None) -> str:
+        """A location as that body calls it, its side before it: ``right forepaw`` (a wolf), ``right hand``."""
+        word = self.body(body).parts.get(location) or self.locations[location].label.lower()
+        return f"{side} {word}" if side else word
+
+    def limb_word(self, body: str | None, limb: str) -> str:
+        """An unusable limb (``right_arm``) as that body calls it: ``right foreleg``, ``right arm``."""
+        side, _, kind = limb.partition("_")
+        if not kind:
+            return limb.replace("_", " ")
+        return f"{side} {self.body(body).limbs.get(kind, kind)}"
 
     def injury_code(self, location: Location, impact: int) -> str | None:
         """The injury for an Effective Impact at ``location`` (None below the first band)."""

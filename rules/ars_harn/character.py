@@ -13,6 +13,7 @@ from typing import Any
 from rules.ars_harn.catalog import (
     ASPECTS,
     DAMAGE_TYPES,
+    HUMAN,
     SEVERITY_ORDER,
     ArmourPiece,
     ArsHarnCatalog,
@@ -39,7 +40,7 @@ FIELDS = (
     "name", *CHARACTERISTICS, "size", "abilities", "vf_modifiers", "weapons", "armour", "held", "dropped",
     "wounds", "wound_counter", "injury_levels", "fatigue", "conditions", "saved_points", "saved_rounds",
     "initiative", "tactical_advantage", "pending_rolls", "pending_decision", "unusable_limbs", "severed",
-    "rest_days", "notes",
+    "rest_days", "notes", "body",
 )
 
 
@@ -108,6 +109,7 @@ class Character:
     severed: tuple[str, ...] = ()
     rest_days: int = 0
     notes: str = ""
+    body: str | None = None  # a body the pack names (locations.yaml ``bodies``); None: human
 
     # -- derived -----------------------------------------------------------------------------
 
@@ -197,6 +199,8 @@ class Character:
         out["severed"] = list(self.severed)
         out["rest_days"] = self.rest_days
         out["notes"] = self.notes
+        if self.body is not None:  # a human sheet has no body field, as before bodies were named
+            out["body"] = self.body
         return out
 
 
@@ -283,6 +287,7 @@ def _parse_character(sheet: Any, who: str, catalog: ArsHarnCatalog) -> Character
     initiative_raw = sheet.get("initiative")
     initiative = None if initiative_raw is None else get_int(sheet, "initiative", who, low=-1000, high=100000)
     notes = get_str(sheet, "notes", who, "")
+    body = _body(sheet, who, catalog)
     return Character(
         name=name,
         chars=chars,
@@ -309,7 +314,20 @@ def _parse_character(sheet: Any, who: str, catalog: ArsHarnCatalog) -> Character
         severed=_severed(sheet, who, catalog),
         rest_days=get_int(sheet, "rest_days", who, 0, low=0, high=100000),
         notes=notes,
+        body=body,
     )
+
+
+def _body(sheet: Mapping[str, Any], who: str, catalog: ArsHarnCatalog) -> str | None:
+    """The body the sheet names, one the pack holds (its strike table and its words for its parts); None: human."""
+    raw = sheet.get("body")
+    if raw is None:
+        return None
+    choices = [HUMAN, *catalog.bodies]
+    name = get_str(sheet, "body", who)
+    if key_of(name) not in choices:
+        raise SheetError(f"{who}: field 'body' must be one of {', '.join(choices)}, not {name!r}")
+    return None if key_of(name) == HUMAN else key_of(name)
 
 
 def _cap(items: list[Any], key: str, who: str) -> None:

@@ -143,14 +143,15 @@ def land(ctx: Ctx, defender: Character, damage: int, damage_type: str, aim: str,
     """Roll the location, take off the Soak Total, and inflict the injury the table gives."""
     catalog = ctx.catalog
     roll = ctx.dice.d100("location").total
-    location = catalog.strike(aim, roll)
+    location = catalog.strike(aim, roll, defender.body)
     side = (HANDS[1] if roll % 2 else HANDS[0]) if location.paired else None
     protection, pieces = armour_at(defender, location.key, damage_type)
     sb = soak_base(defender)
     soak = sb + protection + defender.vf_mod("soak")
     impact = damage - soak
     blow = Blow(location_roll=roll, location=location.key, side=side, damage_total=damage, soak_base=sb,
-                armour=protection, armour_pieces=tuple(pieces), soak_total=soak, effective_impact=impact)
+                armour=protection, armour_pieces=tuple(pieces), soak_total=soak, effective_impact=impact,
+                part=catalog.part_word(defender.body, location.key) if defender.body else None)
     code = catalog.injury_code(location, impact)
     if code is None:
         return blow, Wounding(), defender

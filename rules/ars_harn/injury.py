@@ -156,6 +156,8 @@ def _inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Cha
     wound = WoundRec(index=index, location=location.key, side=side, aspect=new.aspect, severity=severity,
                      levels=levels, bleeding=bleeding, amputated=amputated, source=new.source)
     victim = replace(victim, wounds=(*victim.wounds, wound), wound_counter=index)
+    if severed is not None and victim.body is not None:  # a wolf's "right forepaw", not its "right hand"
+        severed = catalog.part_word(victim.body, location.key, side)
     done = Wounding(injury=injury_view(wound, catalog), amputation=amputation, severed=severed)
     if amputated and location.severing_kills:
         return victim.with_condition("dead"), replace(done, severed_kills=True)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
-from rules.outcome import FLAT, DecisionRequest, FightEnd, Outcome, Record
+from rules.outcome import FLAT, OMIT_NONE, DecisionRequest, FightEnd, Outcome, Record
 
 # -- the parts records share ------------------------------------------------------------------------------------
 
@@ -102,7 +102,8 @@ class Wounding(Record):
     gm_decision: KillDecision | None = None
     pending: tuple[OwedRoll, ...] = ()
     dropped: str | None = None  # the weapon a failed Fumble roll made fall
-    severed: str | None = None  # ``right_forearm``: the part an amputation took
+    severed: str | None = None  # ``right_forearm``: the part an amputation took (``right forepaw``: as its body
+    # calls it, for a body the pack words: ruling 21)
     severed_kills: bool = False  # and that part was one a body cannot lose (the neck)
 
     def to_dict(self) -> dict[str, Any]:
@@ -154,6 +155,7 @@ class Blow(Record):
     side: str | None = None
     location_roll: int | None = None
     effective_impact: int | None = None
+    part: str | None = field(default=None, metadata=OMIT_NONE)  # the location as a non-human body calls it
 
     def hiding_soak(self) -> Blow:
         """The blow as the attacker may read it where the target's sheet is secret: the damage dealt, not the

@@ -33,8 +33,9 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
     interval = catalog.numbers.healing_interval_days  # every wound rolls at the end of each interval of rest
     wounds = tuple(
         Wound(index=w.index,
-              location=f"{w.side} {catalog.locations[w.location].label}" if w.side
-              else catalog.locations[w.location].label,
+              location=(f"{w.side} {catalog.locations[w.location].label}" if w.side
+                        else catalog.locations[w.location].label) if c.body is None
+              else catalog.part_word(c.body, w.location, w.side),
               code=w.code, severity=catalog.severities.get(w.severity, w.severity), levels=w.levels,
               bleeding=w.bleeding, penalty=-w.levels,
               note=", ".join(n for n, on in (("amputated", w.amputated), ("treated", w.treated)) if on),
@@ -45,7 +46,7 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
     flags += [f"{c.weapons[i].name} dropped" for i in c.dropped if 0 <= i < len(c.weapons)]
     if c.tactical_advantage:
         flags.append("tactical advantage")
-    flags += [f"{limb.replace('_', ' ')} unusable" for limb in c.unusable_limbs]
+    flags += [f"{catalog.limb_word(c.body, limb)} unusable" for limb in c.unusable_limbs]
     if c.pending_decision is not None:
         flags.append("awaiting GM decision")
     flags += [f"owes {p['kind']} roll" for p in c.pending_rolls]

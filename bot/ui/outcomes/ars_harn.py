@@ -126,7 +126,8 @@ def _injury_words(injury: Injury | None) -> tuple[str, Severity]:
 
 
 def _place(blow: Blow) -> str:
-    return " ".join(text(p) for p in (blow.side, blow.location) if p) or "none"
+    """``right hand``; a body the pack words names its own part (``right forepaw``, ruling 21)."""
+    return " ".join(text(p) for p in (blow.side, blow.part or blow.location) if p) or "none"
 
 
 def _attack_part(out: AttackOutcome, words: Words) -> None:
@@ -257,14 +258,15 @@ def _conditions_part(wounding: Wounding, who: str, conditions: Sequence[str], ex
         words.lines.append(f"{who}: {text(others)}")
 
 
-def _losses_part(wounding: Wounding, side: str | None, who: str, words: Words) -> None:
-    """A limb severed, a weapon dropped: what the target has lost."""
+def _losses_part(wounding: Wounding, side: str | None, who: str, words: Words, beast: bool = False) -> None:
+    """A limb severed, a weapon dropped: what the target has lost. ``beast``: a body the pack words for itself
+    (ruling 21), which holds nothing in a hand: its natural weapons are never dropped, and that is not news."""
     lost = []
     if wounding.severed:
         lost.append(f"{who}'s **{text(wounding.severed)}** is severed")
     if wounding.dropped:
         lost.append(f"{who} drops the {text(wounding.dropped)}")
-    elif wounding.fumble is not None and wounding.fumble.passed is False:
+    elif wounding.fumble is not None and wounding.fumble.passed is False and not beast:
         lost.append(f"{who} fumbles, but the {f'{text(side)} hand' if side else 'hand'} holds nothing to drop")
     for line in lost:
         words.add("Lost", line)
@@ -305,7 +307,7 @@ def attack(out: AttackOutcome, names: Names) -> OutcomeText:
     _blow_part(out.blow, words)
     _wound_part(out.wounding, out.injury_levels, out.hit, defender, words)
     _checks_part(out.wounding, defender, out.conditions, words)
-    _losses_part(out.wounding, out.blow.side, defender, words)
+    _losses_part(out.wounding, out.blow.side, defender, words, beast=out.blow.part is not None)
     _advantage_part(out.advantage_to, names, words)
     return OutcomeText(headline, words.fields, words.severity, words.lines, _attack_numbers(out, True),
                        own_numbers=_attack_numbers(out, False))
@@ -321,7 +323,7 @@ def cast(out: CastOutcome, names: Names) -> OutcomeText:
     _blow_part(out.blow, words)
     _wound_part(out.wounding, out.injury_levels, out.hit, defender, words)
     _checks_part(out.wounding, defender, out.conditions, words)
-    _losses_part(out.wounding, out.blow.side, defender, words)
+    _losses_part(out.wounding, out.blow.side, defender, words, beast=out.blow.part is not None)
     return OutcomeText(headline, words.fields, words.severity, words.lines, numbers, own_numbers=numbers)
 
 
