@@ -40,6 +40,15 @@ def _pairs(pairs: Iterable[tuple[str, str]], joiner: str = " \u00b7 ") -> str:
     return joiner.join(f"{plain(name)} **{plain(value)}**" for name, value in pairs)
 
 
+# a derived figure at nothing: "Encumbrance 0", "Saved points 0", "Initiative -" (none rolled) say nothing a
+# player reads a sheet for (issue 34, the reader's 7)
+_NOTHING = frozenset({"0", "+0", "\u22120", "-", ""})
+
+
+def _worth_showing(stats: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(name, value) for name, value in stats if str(value).strip() not in _NOTHING]
+
+
 def _pendragon_kind(wound: Wound) -> str:
     """Pendragon has no hit locations: a wound is a wound, a major wound or a mortal wound."""
     return {"mortal": "mortal wound", "major": "major wound"}.get(str(wound.code).lower(), "wound")
@@ -177,8 +186,9 @@ def character(view: CharacterView) -> discord.Embed:
     else:
         if summary.condition:
             embed.add_field(name="Condition", value=condition_text(summary.condition), inline=False)
-        if summary.stats:
-            embed.add_field(name="Stats", value=_pairs(summary.stats), inline=False)
+        stats = _worth_showing(summary.stats)
+        if stats:
+            embed.add_field(name="Stats", value=_pairs(stats), inline=False)
         if summary.equipment:
             embed.add_field(name="Equipment", value=_pairs(summary.equipment, "\n"), inline=False)
         embed.add_field(name=f"Wounds ({len(summary.wounds)})", value=_wounds_value(summary.wounds, view.system),

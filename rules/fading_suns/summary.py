@@ -29,7 +29,7 @@ def summarize(sheet: Any, catalog: FadingSunsCatalog, rulings: Rulings | None = 
         ("Mass cap", f"{_num(kg(mass_cap(char.size, catalog)))} kg"),
         ("ENC", f"{_num(kg(enc))} kg"),
         ("Carried", f"{_num(kg(carried))} kg"),
-        ("Load", f"{_num(kg(carried / enc))}x ENC"),
+        ("Load", f"{round(100 * carried / enc)}% of ENC"),  # "0.24x ENC" read as an engine's ratio
         ("Load penalty", str(load_modifier(carried, enc, catalog))),
         ("Wound goal penalty", str(pens.goal)),
         ("Initiative penalty", str(pens.initiative)),

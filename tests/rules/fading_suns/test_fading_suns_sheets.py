@@ -125,7 +125,7 @@ def test_summary_shows_size_mass_cap_encumbrance_and_wounds() -> None:
     summary = ENGINE.summarize(sheet, CAT)
     stats = dict(summary.stats)
     assert (stats["Size"], stats["Mass cap"], stats["ENC"]) == ("6 (tall)", "150 kg", "16 kg")
-    assert (stats["Carried"], stats["Load"], stats["Load penalty"]) == ("6.5 kg", "0.41x ENC", "0")
+    assert (stats["Carried"], stats["Load"], stats["Load penalty"]) == ("6.5 kg", "41% of ENC", "0")
     assert (stats["Wound goal penalty"], stats["Initiative penalty"], stats["Effect roll goal"]) == ("-4", "-1", "12")
     equipment = dict(summary.equipment)
     assert equipment["broadsword"] == "6 slash, melee, dropped"
