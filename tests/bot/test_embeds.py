@@ -88,7 +88,7 @@ def test_ars_harn_hit_shows_location_impact_injury_and_kill() -> None:
                                                                        "flags": ["exploded"]}]))
     fields = {f.name: f.value for f in details.fields}
     assert "**25**" in fields["Impact"]
-    assert "7 vs 10: **failed**" in fields["Kill roll"]
+    assert fields["Kill roll"] == "**failed**"  # its figures are the dice list's (issue 34, the reader's 8)
     assert "exploded" in fields["Dice"]
 
 
@@ -219,6 +219,17 @@ def test_every_example_scenario_becomes_a_worded_embed(path: Path) -> None:
     assert limits.phone_lines(embed) <= limits.PUBLIC_LINES, embed.to_dict()
     for placeholder in (": ?", " ?\n", "passed yes", "1 injury levels", "parrys"):
         assert placeholder not in str(embed.to_dict()) + str(action_embeds.report_details(made).to_dict())
+
+
+def test_a_sheet_leaves_out_figures_at_nothing() -> None:
+    """Issue 34, the reader's 7: 'Load 5.18 · Burden 2 · Encumbrance 0 · Saved points 0 · Initiative -'."""
+    summary = SheetSummary(name="Bjorn", stats=(("Soak Base", "1"), ("Load", "5.18"), ("Burden", "2"),
+                                                ("Encumbrance", "0"), ("Saved points", "0"), ("Initiative", "-"),
+                                                ("Load penalty", "\u22120")), equipment=(), wounds=(), condition="")
+    view = CharacterView(id=1, name="Bjorn", system="ars-harn", owner_id=42, npc=False, sheet={"name": "Bjorn"},
+                         summary=summary, version=3)
+    fields = {f.name: f.value for f in character_embeds.character(view).fields}
+    assert fields["Stats"] == "Soak Base **1** \u00b7 Load **5.18** \u00b7 Burden **2**"
 
 
 def _wounds(count: int, note: str = "") -> tuple[Wound, ...]:

@@ -212,11 +212,15 @@ def _wound_part(wounding: Wounding, injury_levels: int | None, hit: bool, who: s
 
 def _checks_part(wounding: Wounding, who: str, conditions: Sequence[str], words: Words) -> None:
     """The rolls the wound called for: a field each, one public line for them all (a failed one with the
-    condition it brings), then the rest of the target's state."""
+    condition it brings), then the rest of the target's state. A roll made in the open has its figures in the
+    Details' dice list (``shock stress+1 [2] = 3 vs 3: success``): its field says only what it did (``Shock:
+    passed``), not ``3 vs 3`` a second time (issue 34, the reader's 8)."""
     verdicts = []
     explained: set[str] = set()
     for name, check in wounding.checks:
-        words.add(_CHECK_TITLES[name], _automatic_line(name) if check.automatic else _check_line(check))
+        shown = _automatic_line(name) if check.automatic else _check_line(check) if check.passed is None \
+            else "**passed**" if check.passed else "**failed**"
+        words.add(_CHECK_TITLES[name], shown)
         if check.passed is False:
             words.severity = worst(words.severity, Severity.MORTAL if name in ("kill", "amputation")
                                    else Severity.SERIOUS)
