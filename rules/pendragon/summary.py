@@ -26,6 +26,10 @@ def condition(char: Character) -> str:
     parts = [flag for flag in ("out_of_fight", "prone", "must_rearm", "chirurgery_needed") if getattr(char, flag)]
     if char.mounted:
         parts.insert(0, "mounted")
+    elif char.prone and char.horse is not None:
+        # down, his horse beside him: both ways up are named as /recover takes them (docs/rules/pendragon.md,
+        # "Knocked down and unhorsed"): condition:prone stands him up on foot, condition:unhorsed in the saddle
+        parts.insert(parts.index("prone") + 1, "unhorsed")
     return ", ".join(parts) or "ready"
 
 

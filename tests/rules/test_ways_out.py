@@ -66,6 +66,16 @@ def test_pendragon_standing_or_remounting_takes_the_round_and_a_broken_weapon_is
     assert after["prone"] is False and after["must_rearm"] is False and after["wielding"] == "sword"
 
 
+def test_pendragon_a_knight_down_beside_his_horse_reads_both_ways_up() -> None:
+    """Issue 34 (the reader's 5): "Sir Gawain is knocked down", the tracker "prone", and the way up was
+    /recover condition:unhorsed, a word the tracker never said. Both are named now, and each is a way out."""
+    summary = registry.get_engine("pendragon").summarize(_sheet("pendragon", prone=True), load_catalog("pendragon"))
+    assert summary.condition == "prone, unhorsed"
+    assert [c for c, _, _ in _ways("pendragon", prone=True)] == ["prone", "unhorsed"]
+    on_foot = registry.get_engine("pendragon").summarize(_sheet("pendragon"), load_catalog("pendragon"))
+    assert on_foot.condition == "ready"  # on his feet, on foot by choice: nothing to say
+
+
 def test_fading_suns_prone_and_disarmed_cost_the_turn_and_a_stun_ends_with_the_fight() -> None:
     assert _ways("fading-suns", conditions=["prone", "stunned"], dropped=["broadsword"]) == [
         ("prone", "action", None), ("stunned", "gm", None), ("dropped", "action", "broadsword")]
