@@ -128,8 +128,10 @@ def mark_decided(embed: discord.Embed, decision: PendingDecisionView,
     return limits.fit(embed)
 
 
-# Fields saying a character hangs between life and death, which the GM's decision settles.
-_SETTLED_FIELDS = ("Dying", "Effect")
+# Fields saying a character hangs between life and death, which the GM's decision settles; a late post's
+# Details also show the Condition the blow left ("Keeper 1: incapacitated"), which death made wrong (issue 34,
+# the reader's 11): the decision's own message below says the condition now.
+_SETTLED_FIELDS = ("Dying", "Effect", "Condition")
 NO_LONGER_NEEDED = "\u2716\ufe0f No longer needed"
 
 

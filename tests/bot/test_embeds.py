@@ -385,6 +385,18 @@ def test_death_settles_the_dying_field_and_prompts_read_well() -> None:
                                           "**mercy (unconscious)**.")
 
 
+def test_a_late_post_drops_the_condition_the_gm_decision_settled() -> None:
+    """Issue 34 (the reader's 11): a late post (full Details) kept 'Condition: Keeper 1: incapacitated' after
+    the GM pressed Death, above the new message's 'Keeper 1 dies'."""
+    kill = PendingDecisionView(id=4, kind="kill", who="Keeper 1", options=("death", "incapacitation"))
+    embed = discord.Embed(title="\u23f0 late: Bjorn attacks Keeper 1", description="**Hit** on Keeper 1's skull")
+    embed.add_field(name="Condition", value="Keeper 1: incapacitated")
+    embed.add_field(name="Impact", value="damage 22 \u2212 soak 5 = **17**")
+    embed.add_field(name="\u23f3 Waiting for the GM", value=decision_embeds.pending_line(kill), inline=False)
+    marked = decision_embeds.mark_decided(embed, PendingDecisionView(4, "kill", "Keeper 1", kill.options, "death", 2))
+    assert [f.name for f in marked.fields] == ["Impact"]
+
+
 def test_the_log_tells_a_treatment_offer_in_words() -> None:
     """Issue 22 §3: /log said "#38 Alice treatment offer"."""
     offer = EventView(id=38, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Alice",
