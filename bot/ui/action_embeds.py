@@ -17,7 +17,7 @@ from bot.ui.decision_embeds import WAITING, _pending_lines, decision_line
 from bot.ui.defense_embeds import defense_line
 from bot.ui.embed_common import _embed, signed_modifier, system_title
 from bot.ui.outcomes import Severity, decision_words, describe, human, rolls_value, worst
-from bot.ui.typed_dice import rolled_by_bot, typed_dice_line, typed_label
+from bot.ui.typed_dice import rolled_by_bot, typed_dice_line, unused_faces
 from bot.ui.way_out_words import way_out_headline
 from rules.outcome import Outcome
 
@@ -63,8 +63,8 @@ def action(report: ActionReport) -> discord.Embed:
     # where side-typed faces went, said for a blow between two characters (in a treatment both are one side's)
     sides = {"attacker": report.actor_name, "defender": report.target_name} \
         if report.action in ("attack", "cast") and report.target_name else {}
-    typed = None if report.secret else typed_dice_line(report.event.shown_rolls, report.event.shown_typed_dice,
-                                                       report.event.unused_dice, sides, report.system)
+    typed = None if report.secret else typed_dice_line(report.event.shown_typed_dice, report.event.unused_dice,
+                                                       sides, report.system)
     if typed is not None:
         brief = [*brief, typed]
     if report.defense_asked is not None:  # the target's player chose the defence (or the time ran out)
@@ -105,10 +105,11 @@ def action_details(system: str, action_name: str, actor: str, target: str | None
     for name, value, inline in words.fields:
         embed.add_field(name=name, value=value, inline=inline)
     rolled = rolled_by_bot(rolls, typed_dice or {}, unused_dice)
-    if unused_dice:
-        unused = ", ".join(f"{plain(typed_label(key))}={' '.join(str(f) for f in faces)}"
-                           for key, faces in unused_dice.items())
-        embed.add_field(name="Dice not used", value=f"These typed faces were not needed: {unused}", inline=False)
+    sides = {"attacker": actor, "defender": target} if action_name in ("attack", "cast") and target else {}
+    unused = unused_faces(unused_dice, sides, system)
+    if unused:
+        embed.add_field(name="Dice not used", value=limits.clip(
+            f"These typed faces were not needed: {', '.join(unused)}", limits.FIELD_VALUE), inline=False)
     if rolled:
         embed.add_field(name="Rolled by the bot", value=", ".join(rolled), inline=False)
     embed.set_footer(text=_footer(system, round_number, event_id))

@@ -2,10 +2,10 @@
 dice the bot rolled.
 
 Typed faces are keyed as the dice source took them: a label fixed to one side as typed (``defense``), any other
-under its side (``defender:knockdown``, bot/services/dice_option.py). The line says where each face of such a
-label went ("defender_stat_loss=6 → Bandit 1's stat loss"), every typed face the roll did not use (never given
-to the other side), and beside those the dice the bot rolled. A command whose typed faces all went where their
-label says, or typed none, gets no line.
+under its side (``defender:knockdown``, bot/services/dice_option.py). The public line says where each face typed
+for a side went ("6 → Bandit 1's stat loss"); a command whose typed faces all went where their label says, or
+typed none, gets no line. Every typed face the roll did not use (never given to the other side) and the dice the
+bot rolled beside them are said in Details, to the one who asks.
 """
 
 from __future__ import annotations
@@ -40,13 +40,6 @@ def _roll_word(system: str, label: str) -> str:
     return name.removesuffix("s") if name is not None and name.endswith(" rolls") else name or human(label)
 
 
-def _shown(key: str) -> str:
-    """A typed key in the line: under its side as typed (``defender_stat_loss``); the acting side's own or a label
-    fixed to one side by the roll's words (``stat loss``), no engine label bare in a public message."""
-    who, label = split_key(key)
-    return human(label) if who in (None, "attacker") else plain(typed_label(key))
-
-
 def _by_label(faces_by_key: Mapping[str, Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for key, faces in faces_by_key.items():
@@ -76,22 +69,30 @@ def rolled_by_bot(rolls: Sequence[StoredRoll], typed: Mapping[str, Any], unused:
     return rolled if left or short else []
 
 
-def typed_dice_line(rolls: Sequence[StoredRoll], typed: Mapping[str, Any], unused: Mapping[str, Any],
-                    names: Mapping[str, str] | None = None, system: str = "") -> str | None:
-    """``🎲 defender_knockdown=20 → Bandit 1's knockdown roll · Typed, not used: damage=5,5,4,2 · rolled by the
-    bot: defender_damage``, or None. ``names``: each side's character (``attacker``, ``defender``); ``system``
-    names the rolls in its words."""
+def typed_dice_line(typed: Mapping[str, Any], unused: Mapping[str, Any], names: Mapping[str, str] | None = None,
+                    system: str = "") -> str | None:
+    """``🎲 20 → Sir Elyan's knockdown roll`` (where faces typed for one side went), or None. ``names``: each
+    side's character (``attacker``, ``defender``); ``system`` names the rolls in its words.
+
+    The public line only: it names no key (``defender_knockdown`` was a key the GM never typed when he typed
+    ``sir_elyan_knockdown``), and what was typed but not used, or rolled by the bot beside it, is for the one
+    who typed it, in Details (``unused_faces``, ``rolled_by_bot``; issue 34: at phone width the line ran to
+    nine lines and read as a contradiction of the blow above it)."""
     names = names or {}
-    parts = []
     went = []
     for key, faces in typed.items():
         who, label = split_key(key)
         used = _faces(faces)[:len(_faces(faces)) - len(_faces(unused.get(key)))]
         if who is not None and used and who in names:
-            went.append(f"{_shown(key)}={','.join(map(str, used))} \u2192 {plain(names[who])}'s "
+            went.append(f"{','.join(map(str, used))} \u2192 {plain(names[who])}'s "
                         f"{_roll_word(system, label)}")  # the roll's words, not the engine's label
-    if went:
-        parts.append(" \u00b7 ".join(went))
+    return "\U0001f3b2 " + " \u00b7 ".join(went) if went else None
+
+
+def unused_faces(unused: Mapping[str, Any], names: Mapping[str, str] | None = None, system: str = "") -> list[str]:
+    """The typed faces no roll used, each as typed and whose roll it would have been: ``defender_major_wound=9
+    (Sir Elyan rolled no major wound roll)`` (Details)."""
+    names = names or {}
     left = []
     for key, faces in unused.items():
         if not _faces(faces):
@@ -99,10 +100,5 @@ def typed_dice_line(rolls: Sequence[StoredRoll], typed: Mapping[str, Any], unuse
         who, label = split_key(key)
         whose = f" ({plain(names[who])} rolled no {_roll_word(system, label)})" \
             if who is not None and who in names else ""
-        left.append(f"{_shown(key)}={','.join(map(str, _faces(faces)))}{whose}")
-    if left:
-        parts.append(("typed, not used: " if parts else "Typed, not used: ") + " ".join(left))
-    rolled = rolled_by_bot(rolls, typed, unused)
-    if rolled:
-        parts.append(("rolled by the bot: " if parts else "Rolled by the bot: ") + ", ".join(rolled))
-    return "\U0001f3b2 " + " \u00b7 ".join(parts) if parts else None
+        left.append(f"{plain(typed_label(key))}={','.join(map(str, _faces(faces)))}{whose}")
+    return left

@@ -58,6 +58,9 @@ async def test_a_knockdown_the_gm_types_bare_is_his_bandits_and_one_typed_for_th
         '/attack attacker:"Bandit 1" target:"Sir Elyan" weapon:club dice:"attacker=8 defender=17 damage=6,6,6 '
         'knockdown=20"'])
     typed_for_him, bare = (" ".join(part.split()) for part in text.split('/attack attacker:"Bandit 1"')[1:3])
-    assert "defender_knockdown=20 \u2192 Sir Elyan's knockdown roll" in typed_for_him  # the playground prints \\_ as _
+    # typed as sir_elyan_knockdown: the line names no key he never typed (issue 34, the reader's 2b)
+    assert "\U0001f3b2 20 \u2192 Sir Elyan's knockdown roll" in typed_for_him and "defender_" not in typed_for_him
     assert "Sir Elyan is knocked down" in typed_for_him  # a 20 fails his DEX roll
-    assert "Typed, not used: knockdown=20 (Bandit 1 rolled no knockdown roll)" in bare
+    # the bare knockdown was the bandit's own, which no roll used: said in Details, not in the public message
+    answer = bare[bare.index("-- Grievous"):]  # past the command as typed
+    assert "knockdown=20" not in answer and "Bandit 1 rolled no" not in answer, answer
