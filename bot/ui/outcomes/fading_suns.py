@@ -58,7 +58,7 @@ _CONSEQUENCES = {"prone": "falls prone", "drop_weapon": "drops the weapon"}
 _DEFENCE_VERBS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}
 # Who chose the defence (the defender's side does: the attack named it only if its caller controls the target).
 _DEFENCE_FROM = {"attack": "chosen for the defender's side", "sheet": "the defence on the target's sheet",
-                 "ruling": "no defence named: a dodge (ruling unnamed_defense)",
+                 "ruling": "no defence named: a dodge, as this server rules (ruling `unnamed_defense`)",
                  "sheet_fallback": "the sheet's defence cannot meet this attack: a dodge instead",
                  "ruling_fallback": "a dodge"}
 _NO_DEFENCE = {"none_chosen": "its side chose none", "stunned": "stunned", "unconscious": "unconscious",
