@@ -450,9 +450,8 @@ def bob() -> Any:
     return Actor(GUILD, CHANNEL, 12, "Bob")
 
 
-@pytest.fixture
-async def table(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
-    """A guild on the fake system with a GM role, Alice's Aldo and Bob's Brun in an encounter."""
+async def aldo_and_brun(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
+    """A guild on the fake system with a GM role, Alice's Aldo and Bob's Brun in an encounter: `services`."""
     await services.setup.set_system(manager, "fake")
     await services.setup.set_gm_role(manager, GM_ROLE)
     await services.characters.create(alice, "Aldo", {"str": 12}, ["sword"], ["leather cap"])
@@ -461,6 +460,32 @@ async def table(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
     await services.encounters.add(alice, "Aldo")
     await services.encounters.add(bob, "Brun")
     return services
+
+
+@pytest.fixture
+async def table(services: Any, manager: Any, alice: Any, bob: Any) -> Any:
+    """`aldo_and_brun`'s table on the `services` fixture."""
+    return await aldo_and_brun(services, manager, alice, bob)
+
+
+EXAMPLE_SHEETS = Path(__file__).resolve().parents[1] / "content" / "examples" / "sheets"
+
+
+async def npc_table(services: Any, manager: Any, gm: Any, system: str, npc: str, *, gm_rolls: bool) -> None:
+    """`system` with a GM role (and rolls by the GM if `gm_rolls`): the GM's encounter with one `npc` (a template)."""
+    await services.setup.set_system(manager, system)
+    await services.setup.set_gm_role(manager, GM_ROLE)
+    if gm_rolls:
+        await services.setup.set_rolls(manager, "gm")
+    await services.encounters.start(gm)
+    await services.encounters.add_npcs(gm, npc, 1)
+
+
+async def bjorn_against_a_bandit(services: Any, manager: Any, gm: Any, alice: Any, *, gm_rolls: bool) -> None:
+    """`npc_table` in ars-harn with Bandit 1, and Alice's Bjorn (content/examples/sheets/bjorn.yaml) added to it."""
+    await npc_table(services, manager, gm, "ars-harn", "bandit", gm_rolls=gm_rolls)
+    await services.characters.import_sheet(alice, "bjorn.yaml", (EXAMPLE_SHEETS / "bjorn.yaml").read_bytes())
+    await services.encounters.add(alice, "Bjorn")
 
 
 # -- fixtures of their own modules: the playground scripts, replayed once per run for every test that reads one

@@ -9,7 +9,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from inspect import signature
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from sqlalchemy.orm.attributes import instance_state
 from bot.db import repositories as repo
 from bot.db.models import Event, GuildSettings, PendingDecision
 from bot.services import encounter_cache
-from tests.conftest import CHANNEL, GM_ROLE, GUILD
+from tests.conftest import CHANNEL, EXAMPLE_SHEETS, GM_ROLE, GUILD, aldo_and_brun, bjorn_against_a_bandit
 
 
 @contextmanager
@@ -40,14 +39,7 @@ def settings_gets(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
 
 async def test_an_attack_asks_the_session_for_the_settings_row_once(
         make_services: Any, manager: Any, alice: Any, bob: Any, gm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    services = make_services(encounter_cache=False)
-    await services.setup.set_system(manager, "fake")
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.characters.create(alice, "Aldo", {"str": 12}, ["sword"], ["leather cap"])
-    await services.characters.create(bob, "Brun", {"str": 11}, ["Club", "Spear"])
-    await services.encounters.start(alice)
-    await services.encounters.add(alice, "Aldo")
-    await services.encounters.add(bob, "Brun")
+    services = await aldo_and_brun(make_services(encounter_cache=False), manager, alice, bob)
     with settings_gets(monkeypatch) as seen:
         await services.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=10")
     assert seen == [GUILD]
@@ -82,7 +74,6 @@ async def test_a_settings_row_the_session_no_longer_holds_is_read_again(db: Any)
             assert await repo.guild_settings(session, GUILD + 1) is None  # rolled back: it has none again
 
 
-SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
 HIT = "attack=9 defense=3 location=12"  # an edge blow to a Bandit: a wound, and a shock roll
 
 
@@ -112,13 +103,7 @@ async def _open_rolls(services: Any) -> list[str]:
 
 async def test_a_blow_on_a_bandit_owing_the_gm_a_roll_looks_up_no_decision(
         services: Any, manager: Any, gm: Any, alice: Any) -> None:
-    await services.setup.set_system(manager, "ars-harn")
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.setup.set_rolls(manager, "gm")
-    await services.encounters.start(gm)
-    await services.encounters.add_npcs(gm, "bandit", 1)
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
     attack = {"aspect": "edge", "aim": "high"}
     first = await services.combat.attack(alice, "Bandit 1", "Broadsword", attack, HIT, attacker="Bjorn")
     assert [p.kind for p in first.pending] == ["roll:shock"]
@@ -144,12 +129,7 @@ async def _open_decisions(services: Any) -> list[tuple[int, str]]:
 
 async def test_a_blow_on_a_bandit_waiting_for_the_gm_looks_up_its_decisions_only_where_one_could_lapse(
         services: Any, manager: Any, gm: Any, alice: Any) -> None:
-    await services.setup.set_system(manager, "ars-harn")
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.encounters.start(gm)
-    await services.encounters.add_npcs(gm, "bandit", 1)
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=False)
     grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50")
     first = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
     (kill,) = first.pending
@@ -168,13 +148,7 @@ async def test_a_blow_on_a_bandit_waiting_for_the_gm_looks_up_its_decisions_only
 
 async def test_a_gm_press_takes_the_encounter_from_memory_and_leaves_it_there(
         services: Any, manager: Any, gm: Any, alice: Any) -> None:
-    await services.setup.set_system(manager, "ars-harn")
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.setup.set_rolls(manager, "gm")
-    await services.encounters.start(gm)
-    await services.encounters.add_npcs(gm, "bandit", 1)
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
     attack = {"aspect": "edge", "aim": "high"}
     hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", attack, HIT, attacker="Bjorn")
     (shock,) = hit.pending
@@ -261,7 +235,7 @@ async def test_the_commands_that_fill_an_encounter_leave_it_in_memory(
         services: Any, manager: Any, gm: Any, alice: Any) -> None:
     await services.setup.set_system(manager, "ars-harn")
     await services.setup.set_gm_role(manager, GM_ROLE)
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
+    await services.characters.import_sheet(alice, "bjorn.yaml", (EXAMPLE_SHEETS / "bjorn.yaml").read_bytes())
     await services.encounters.start(gm)
     with selects(services.db) as filled:
         await services.encounters.add_npcs(gm, "bandit", 2)  # new characters, new combatants

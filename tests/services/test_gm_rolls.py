@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,19 +12,26 @@ import pytest
 from bot.db.models import PendingDecision
 from bot.errors import Conflict, PermissionDenied, UserError
 from bot.services.combat import decision_value
-from tests.conftest import GM_ROLE
+from tests.conftest import EXAMPLE_SHEETS, bjorn_against_a_bandit, npc_table
 from tests.services.test_guards import snapshot
 
-SHEETS = Path(__file__).resolve().parents[2] / "content" / "examples" / "sheets"
+# Bjorn's blows on Bandit 1 (options, dice): one owes a shock roll, the other a kill roll and a shock roll
+SHOCK_BLOW = ({"aspect": "edge", "aim": "high"}, "attack=9 defense=3 location=12")
+KILL_BLOW = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50")
 
 
-async def _gm_table(services: Any, manager: Any, gm: Any, system: str, npc: str, *, gm_rolls: bool = True) -> None:
-    await services.setup.set_system(manager, system)
-    await services.setup.set_gm_role(manager, GM_ROLE)
-    if gm_rolls:
-        await services.setup.set_rolls(manager, "gm")
-    await services.encounters.start(gm)
-    await services.encounters.add_npcs(gm, npc, 1)
+async def _bjorn_hits(services: Any, alice: Any, blow: tuple[dict[str, Any], str]) -> Any:
+    """Bjorn's Broadsword on Bandit 1, `blow` (options, dice) as SHOCK_BLOW and KILL_BLOW are."""
+    return await services.combat.attack(alice, "Bandit 1", "Broadsword", *blow, attacker="Bjorn")
+
+
+async def _sir_owain_against(services: Any, manager: Any, gm: Any, alice: Any, npc: str,
+                             more: dict[str, int] | None = None) -> None:
+    """pendragon: Alice's Sir Owain (sword 16, chainmail and a shield; `more` stats) against one `npc`."""
+    await npc_table(services, manager, gm, "pendragon", npc, gm_rolls=True)
+    stats = {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword": 16, **(more or {})}
+    await services.characters.create(alice, "Sir Owain", stats, ["sword"], ["chainmail", "shield"])
+    await services.encounters.add(alice, "Sir Owain")
 
 
 def _kinds(report: Any) -> list[str]:
@@ -35,12 +41,9 @@ def _kinds(report: Any) -> list[str]:
 async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_decision(
         make_services: Any, manager: Any, gm: Any, alice: Any) -> None:
     services = make_services()
-    await _gm_table(services, manager, gm, "ars-harn", "bandit")
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
 
-    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
-                                       "attack=9 defense=3 location=12", attacker="Bjorn")
+    hit = await _bjorn_hits(services, alice, SHOCK_BLOW)
     (shock,) = hit.pending
     assert (shock.kind, shock.who, shock.options, shock.roll) == ("roll:shock", "Bandit 1", ("roll", "dice"), "shock")
     with pytest.raises(PermissionDenied):
@@ -53,9 +56,7 @@ async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_de
     with pytest.raises(Conflict, match="already decided"):
         await restarted.combat.decide(gm, shock.id, "roll")
 
-    kill_hit = await restarted.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid",
-                                                                                "modifier": 8},
-                                             "attack=9 defense=2 location=50", attacker="Bjorn")
+    kill_hit = await _bjorn_hits(restarted, alice, KILL_BLOW)
     assert _kinds(kill_hit) == ["roll:kill", "roll:shock"]
     kill, shock2 = kill_hit.pending
     # issue 24: a face this roll does not use is one line, and nothing is rolled in its place or stored
@@ -77,11 +78,8 @@ async def test_ars_harn_shock_and_kill_wait_for_the_gm_and_chain_to_the_death_de
 
 async def test_pending_roll_command_is_for_the_gm_and_takes_bare_faces(services: Any, manager: Any, gm: Any,
                                                                        alice: Any) -> None:
-    await _gm_table(services, manager, gm, "ars-harn", "bandit")
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
-    await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
-                                 "attack=9 defense=3 location=12", attacker="Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
+    await _bjorn_hits(services, alice, SHOCK_BLOW)
     with pytest.raises(PermissionDenied):
         await services.combat.pending_roll(alice, "Bandit 1")
     with pytest.raises(UserError, match="owes only: shock, not a kill roll"):
@@ -96,11 +94,7 @@ async def test_pending_roll_command_is_for_the_gm_and_takes_bare_faces(services:
 async def test_pendragon_knockdown_and_major_wound_wait_and_each_decision_gets_buttons(
         make_services: Any, manager: Any, gm: Any, alice: Any) -> None:
     services = make_services()
-    await _gm_table(services, manager, gm, "pendragon", "bandit")
-    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
-                                                          "skills.sword": 16, "traits.valorous": 15},
-                                     ["sword"], ["chainmail", "shield"])
-    await services.encounters.add(alice, "Sir Owain")
+    await _sir_owain_against(services, manager, gm, alice, "bandit", {"traits.valorous": 15})
     blow = await services.combat.attack(alice, "Bandit 1", "sword", {},
                                         "attacker=14 defender=15 damage=4,4,3,3,2", attacker="Sir Owain")
     assert _kinds(blow) == ["roll:knockdown", "roll:major_wound"]
@@ -132,10 +126,7 @@ async def test_pendragon_death_or_survival_comes_after_the_major_wound_roll_and_
     Survival ("at 1 hit point"), then Roll, whose lost CON made the knight dying again and asked Death or Survival
     a second time. The roll is offered first; death or survival after it, once."""
     services = make_services()
-    await _gm_table(services, manager, gm, "pendragon", "bandit")
-    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
-                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
-    await services.encounters.add(alice, "Sir Owain")
+    await _sir_owain_against(services, manager, gm, alice, "bandit")
     first = await services.combat.attack(alice, "Bandit 1", "sword", {}, "attacker=14 defender=3 damage=2,2,2,2,2",
                                          attacker="Sir Owain")
     assert first.pending == ()  # 9 damage: no major wound, no knockdown; 13 hit points left
@@ -155,10 +146,7 @@ async def test_a_beasts_critical_earns_no_experience_check_a_knights_does(make_s
                                                                          gm: Any, alice: Any) -> None:
     """Before: "Bear 1's notable success earns an experience check", with Approve / Deny buttons for the GM."""
     services = make_services()
-    await _gm_table(services, manager, gm, "pendragon", "bear")
-    await services.characters.create(alice, "Sir Owain", {"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11,
-                                                          "skills.sword": 16}, ["sword"], ["chainmail", "shield"])
-    await services.encounters.add(alice, "Sir Owain")
+    await _sir_owain_against(services, manager, gm, alice, "bear")
     mauled = await services.combat.attack(gm, "Sir Owain", "claws", {}, "attacker=14 defender=3 damage=1,1,1,1,1,1",
                                           attacker="Bear 1")
     assert mauled.outcome.critical is True and "experience_check" not in _kinds(mauled)
@@ -171,9 +159,9 @@ async def test_a_beasts_critical_earns_no_experience_check_a_knights_does(make_s
 async def test_fading_suns_effect_roll_waits_and_a_death_result_asks_the_gm(make_services: Any, manager: Any,
                                                                              gm: Any, alice: Any) -> None:
     services = make_services()
-    await _gm_table(services, manager, gm, "fading-suns", "thug")
+    await npc_table(services, manager, gm, "fading-suns", "thug", gm_rolls=True)
     await services.setup.set_ruling(manager, "gm_confirms_death", "true")
-    await services.characters.import_sheet(alice, "erian.yaml", (SHEETS / "erian.yaml").read_bytes())
+    await services.characters.import_sheet(alice, "erian.yaml", (EXAMPLE_SHEETS / "erian.yaml").read_bytes())
     await services.encounters.add(alice, "Erian")
     hit = await services.combat.attack(alice, "Thug 1", "broadsword", {}, "attack=10 location=20", attacker="Erian")
     (effect,) = hit.pending
@@ -200,17 +188,12 @@ def test_a_damage_choice_needs_a_whole_amount() -> None:
 
 async def test_settled_and_moot_decisions_name_the_message_their_buttons_are_on(services: Any, manager: Any, gm: Any,
                                                                                alice: Any) -> None:
-    await _gm_table(services, manager, gm, "ars-harn", "bandit")
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
-    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
-                                       "attack=9 defense=3 location=12", attacker="Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
+    hit = await _bjorn_hits(services, alice, SHOCK_BLOW)
     (shock,) = hit.pending
     assert shock.message_id is None and shock.channel_id == alice.channel_id
     await services.combat.set_decision_message(alice, [shock.id], 111)
-    kill_hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid",
-                                                                            "modifier": 8},
-                                            "attack=9 defense=2 location=50", attacker="Bjorn")
+    kill_hit = await _bjorn_hits(services, alice, KILL_BLOW)
     (kill,) = [p for p in kill_hit.pending if p.roll == "kill"]
     await services.combat.set_decision_message(alice, [p.id for p in kill_hit.pending], 222)
     # the kill roll fails: the shock roll the first attack asked for is moot, on the first attack's message
@@ -222,11 +205,8 @@ async def test_settled_and_moot_decisions_name_the_message_their_buttons_are_on(
 
 async def test_a_decision_is_given_a_message_only_in_its_own_channel(services: Any, manager: Any, gm: Any,
                                                                     alice: Any) -> None:
-    await _gm_table(services, manager, gm, "ars-harn", "bandit")
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
-    hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "high"},
-                                       "attack=9 defense=3 location=12", attacker="Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
+    hit = await _bjorn_hits(services, alice, SHOCK_BLOW)
     (shock,) = hit.pending
     await services.combat.set_decision_message(alice, [shock.id], 111)
     await services.combat.set_decision_message(replace(alice, channel_id=alice.channel_id + 1), [shock.id], 222)
@@ -238,12 +218,8 @@ async def test_a_decision_is_given_a_message_only_in_its_own_channel(services: A
 
 async def test_undo_closes_the_decisions_an_action_asked_for_and_reopens_those_it_settled(
         services: Any, manager: Any, gm: Any, alice: Any) -> None:
-    await _gm_table(services, manager, gm, "ars-harn", "bandit")
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
-    kill_hit = await services.combat.attack(alice, "Bandit 1", "Broadsword", {"aspect": "edge", "aim": "mid",
-                                                                            "modifier": 8},
-                                            "attack=9 defense=2 location=50", attacker="Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
+    kill_hit = await _bjorn_hits(services, alice, KILL_BLOW)
     kill, shock = kill_hit.pending
     await services.combat.set_decision_message(alice, [kill.id, shock.id], 333)
     failed = await services.combat.decide(gm, kill.id, "dice", "kill=2")
@@ -273,13 +249,11 @@ async def test_a_second_failed_kill_roll_supersedes_the_waiting_kill_decision(
     """ars-harn keeps one kill decision on a sheet, naming the latest K wound (docs/rules/ars-harn.md, ruling 8):
     a second failed kill roll replaces it there, so the decision the new blow asks for is the one that stands and
     the one waiting before it is moot, not the other way round."""
-    await _gm_table(services, manager, gm, "ars-harn", "bandit", gm_rolls=False)  # the bot rolls the kill rolls
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
-    grave = ({"aspect": "edge", "aim": "mid", "modifier": 8}, "attack=9 defense=2 location=50 defender_kill=2")
-    first = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=False)  # the bot rolls the kill rolls
+    grave = (KILL_BLOW[0], KILL_BLOW[1] + " defender_kill=2")
+    first = await _bjorn_hits(services, alice, grave)
     (old,) = first.pending
-    again = await services.combat.attack(alice, "Bandit 1", "Broadsword", *grave, attacker="Bjorn")
+    again = await _bjorn_hits(services, alice, grave)
     (new,) = again.pending
     assert new.kind == "kill" and new.id != old.id
     assert [m.id for m in again.moot] == [old.id]

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import event
 
 from bot.services import Services
-from tests.services.test_gm_rolls import SHEETS, _gm_table
+from tests.conftest import bjorn_against_a_bandit
 
 
 async def plans(services: Services, write: Any, tables: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
@@ -72,9 +72,7 @@ def scans(plan: str) -> bool:
 async def test_an_evening_of_gm_decisions_reads_no_whole_table(make_services: Any, manager: Any, gm: Any,
                                                               alice: Any) -> None:
     services = make_services()
-    await _gm_table(services, manager, gm, "ars-harn", "bandit")
-    await services.characters.import_sheet(alice, "bjorn.yaml", (SHEETS / "bjorn.yaml").read_bytes())
-    await services.encounters.add(alice, "Bjorn")
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=True)
     await services.encounters.add_npcs(gm, "bandit", 1)
     asked = replace(alice, interaction_id=901)
 
