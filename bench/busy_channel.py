@@ -56,7 +56,7 @@ async def scenario(rounds: int) -> tuple[Recorder, Emulator, int]:
     emulator = Emulator(rest_latency=REST_MS / 1000, gateway_latency=GATEWAY_MS / 1000)
     async with running_emulator(emulator) as emu:
         world = build_world(emu)
-        manager = world.guild.members[emu.state.owner.id]
+        manager = world.manager
         bot = BenchBot(services=Services(db), sync_commands=True)
         runner = await start_bot(emu, bot)
         try:

@@ -110,7 +110,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> Result:
             await bot.start(WAIT * 4)
             await wait_ready(bot, emu)
             await emu.wait_for_commands("roll", "setup", "pack", within=WAIT)
-            manager = world.guild.members[emu.state.owner.id]
+            manager = world.manager
             await setup(emu, world.guild, world.general, manager)
             for guild, channel, member in owners:
                 await setup(emu, guild, channel, member)

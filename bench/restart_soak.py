@@ -82,7 +82,7 @@ async def run_command(emu: Emulator, command: str, options: dict[str, object], *
 
 
 async def prepare(emu: Emulator, world: World, channels: list[Channel]) -> None:
-    manager = world.guild.members[emu.state.owner.id]
+    manager = world.manager
     await run_command(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
     await run_command(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
     for n, channel in enumerate(channels):

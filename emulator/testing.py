@@ -31,7 +31,7 @@ __all__ = [
 
 @dataclass
 class World:
-    """A guild with a GM and two players, a #general and a #combat channel."""
+    """A guild with its owner (`manager`), a GM and two players, a #general and a #combat channel."""
 
     guild: Guild
     general: Channel
@@ -41,6 +41,7 @@ class World:
     gm: Member
     alice: Member
     bob: Member
+    manager: Member
 
 
 def build_world(emu: Emulator, name: str = "Test Guild") -> World:
@@ -52,7 +53,8 @@ def build_world(emu: Emulator, name: str = "Test Guild") -> World:
     gm = emu.add_member(guild, emu.add_user("gm", global_name="Game Master"), roles=[gm_role])
     alice = emu.add_member(guild, emu.add_user("alice", global_name="Alice"), roles=[player_role])
     bob = emu.add_member(guild, emu.add_user("bob", global_name="Bob"), roles=[player_role])
-    return World(guild, general, combat, gm_role, player_role, gm, alice, bob)
+    manager = guild.members[emu.state.owner.id]
+    return World(guild, general, combat, gm_role, player_role, gm, alice, bob, manager)
 
 
 @pytest_asyncio.fixture(name="emu")

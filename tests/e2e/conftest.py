@@ -86,7 +86,6 @@ class Table:
     emu: Emulator
     world: World
     db_url: str
-    manager: Member
     runner: RunningBot[GrievousBot] | None = None
     databases: list[Database] = field(default_factory=list)
 
@@ -105,6 +104,11 @@ class Table:
     def bot(self) -> GrievousBot:
         assert self.runner is not None, "the bot is not running"
         return self.runner.client
+
+    @property
+    def manager(self) -> Member:
+        """The server's owner, who sets it up."""
+        return self.world.manager
 
     @property
     def gm(self) -> Member:
@@ -383,8 +387,7 @@ async def table(e2e_db_url: str, caplog: pytest.LogCaptureFixture, discord_profi
     await empty_postgres(e2e_db_url)
     async with running_emulator(**profiles.options(discord_profile)) as emu:
         world = build_world(emu)
-        manager = world.guild.members[emu.state.owner.id]
-        grievous = Table(emu, world, e2e_db_url, manager)
+        grievous = Table(emu, world, e2e_db_url)
         try:
             await grievous.start()
             yield grievous

@@ -1,5 +1,6 @@
 """Helpers for the tests that run Grievous as processes of their own (`grievous run` through
-`emulator.launch`): starting one, reading what the database holds, and waiting on many answers."""
+`emulator.launch`), or drive the emulator without the `table` fixture: starting one, typing commands and
+seating a fight, reading what the database holds, and waiting on many answers."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from sqlalchemy import text
 
 from bot.db.engine import Database
-from emulator import Emulator, InteractionHandle, Message
+from emulator import Channel, Emulator, InteractionHandle, Member, Message, Role
 from emulator.processes import BotProcess
 
 # The tests are about durability and routing, not latency: on a loaded 2-core machine a burst into a
@@ -29,6 +30,37 @@ def grievous(emu: Emulator, db_url: str, log_dir: Path, name: str, *, sync: bool
         env |= {"SHARD_IDS": ",".join(map(str, shards)), "SHARD_COUNT": str(shard_count)}
     return BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=log_dir / f"{name}.log",
                       shards=shards if shards is not None else (0,), name=name)
+
+
+async def answer(emu: Emulator, command: str, options: Mapping[str, Any], *, user: Member,
+                 channel: Channel) -> Message:
+    """`user` types the slash command in `channel`: the bot's answer (waited for up to DEADLINE)."""
+    handle = await emu.slash(command, options, user=user, channel=channel)
+    return await handle.message(DEADLINE)
+
+
+async def run(emu: Emulator, command: str, options: Mapping[str, Any], *, user: Member, channel: Channel) -> Message:
+    """`answer`, which must not be an error line."""
+    message = await answer(emu, command, options, user=user, channel=channel)
+    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
+    return message
+
+
+async def seat_ars_harn(emu: Emulator, manager: Member, gm_role: Role | int, channel: Channel) -> None:
+    """The server's manager sets up ars-harn and the GM role, typing in `channel`."""
+    await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=channel)
+    await run(emu, "setup gm-role", {"role": gm_role}, user=manager, channel=channel)
+
+
+async def raid(emu: Emulator, gm: Member, channel: Channel, *, raider: str, bandit: str, bandits: int) -> None:
+    """The GM starts an encounter in `channel` and seats bandits: one named `raider` (numbered: "Raider 1"), then
+    `bandits` named `bandit`. NPC names are the server's, numbered across it: a prefix of each channel's own keeps
+    them apart."""
+    await run(emu, "encounter start", {}, user=gm, channel=channel)
+    await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": raider}, user=gm,
+              channel=channel)
+    await run(emu, "encounter npcs", {"template": "bandit", "count": bandits, "name_prefix": bandit}, user=gm,
+              channel=channel)
 
 
 def answered(handle: InteractionHandle) -> bool:

@@ -30,6 +30,9 @@ from tests.e2e.process_support import (
     grievous,
     message_text,
     problems_in_log,
+    raid,
+    run,
+    seat_ars_harn,
     unanswered_events,
 )
 
@@ -46,26 +49,13 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:
-    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
-    message = await handle.message(DEADLINE)
-    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
-    return message
-
-
 async def prepare(emu: Emulator, world: World, channels: list[Channel]) -> Message:
     """ars-harn; in each channel a raider and TARGETS bandits; in the first, Bjorn's kill blow waits on the GM."""
-    manager = world.guild.members[emu.state.owner.id]
-    await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
-    await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
+    await seat_ars_harn(emu, world.manager, world.gm_role, world.combat)
     await run(emu, "character create", {"name": "Bjorn", "stats": "str=2 sta=1 dex=1 qik=1 abilities.Sword=5",
                                         "weapons": "Broadsword"}, user=world.alice, channel=world.combat)
     for n, channel in enumerate(channels):
-        await run(emu, "encounter start", {}, user=world.gm, channel=channel)
-        await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": f"C{n} Raider"},
-                  user=world.gm, channel=channel)
-        await run(emu, "encounter npcs", {"template": "bandit", "count": TARGETS, "name_prefix": f"C{n} Bandit"},
-                  user=world.gm, channel=channel)
+        await raid(emu, world.gm, channel, raider=f"C{n} Raider", bandit=f"C{n} Bandit", bandits=TARGETS)
     first = channels[0]
     await run(emu, "encounter add", {"character": "Bjorn"}, user=world.alice, channel=first)
     await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": "Keeper"},

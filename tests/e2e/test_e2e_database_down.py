@@ -17,10 +17,9 @@ from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.scratch_postgres import ScratchServer, start_scratch_postgres
 from bot.services import Services
-from emulator import Channel, Emulator, Message
 from emulator.harness import running_emulator, start_bot
 from emulator.testing import build_world
-from tests.e2e.process_support import DEADLINE, message_text
+from tests.e2e.process_support import DEADLINE, answer, message_text, raid, seat_ars_harn
 
 pytestmark = pytest.mark.postgres
 
@@ -38,11 +37,6 @@ def own_postgres() -> Iterator[ScratchServer]:
         yield server
     finally:
         server.stop()
-
-
-async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:
-    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
-    return await handle.message(DEADLINE)
 
 
 async def attacks(db: Database) -> int:
@@ -66,25 +60,20 @@ async def test_a_stopped_postgresql_is_its_own_line_and_nothing_is_saved(
         runner = await start_bot(emu, GrievousBot(services=services, sync_commands=True))
         try:
             await emu.wait_for_commands("setup")
-            manager = world.guild.members[emu.state.owner.id]
-            await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
+            await seat_ars_harn(emu, world.manager, world.gm_role, world.combat)
             await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
-            await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
-            await run(emu, "encounter start", {}, user=world.gm, channel=world.combat)
-            for prefix in ("Raider", "Bandit"):
-                await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": prefix},
-                          user=world.gm, channel=world.combat)
+            await raid(emu, world.gm, world.combat, raider="Raider", bandit="Bandit", bandits=1)
 
             own_postgres.pause()
-            refused = await run(emu, "attack", ATTACK, user=world.gm, channel=world.combat)
+            refused = await answer(emu, "attack", ATTACK, user=world.gm, channel=world.combat)
             assert refused.ephemeral
             assert message_text(refused) == ("\u26a0\ufe0f The database is not answering; nothing was saved, try "
                                              "again in a moment.")
-            status = await run(emu, "encounter status", {}, user=world.gm, channel=world.combat)
+            status = await answer(emu, "encounter status", {}, user=world.gm, channel=world.combat)
             assert "database is not answering" in message_text(status)
 
             own_postgres.resume()
-            again = await run(emu, "attack", ATTACK, user=world.gm, channel=world.combat)
+            again = await answer(emu, "attack", ATTACK, user=world.gm, channel=world.combat)
             assert "Raider 1 attacks Bandit 1" in message_text(again)
             assert await attacks(database) == 1
             for _ in range(int(DEADLINE / 0.2)):  # every answered mark, the outage's included, sticks

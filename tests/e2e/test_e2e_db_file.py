@@ -54,7 +54,7 @@ async def test_a_database_file_deleted_under_the_running_bot_is_noticed_and_the_
                 lambda: re.search(r"health and metrics on http://127\.0\.0\.1:(\d+)/healthz", bot.log()), 10.0,
                 "the health endpoint")).group(1)
             assert db.exists() and id_file(db).exists(), "a first start makes both, silently"
-            manager = world.guild.members[emu.state.owner.id]
+            manager = world.manager
             first = await emu.slash("setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
             assert "ars-harn" in message_text(await first.message(DEADLINE)).lower()
 

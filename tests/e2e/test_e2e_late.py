@@ -27,28 +27,18 @@ from tests.e2e.process_support import (
     grievous,
     message_text,
     problems_in_log,
+    raid,
+    run,
+    seat_ars_harn,
     unanswered_events,
 )
 
 HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_fumble=9 defender_stumble=9"
 
 
-async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:
-    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
-    message = await handle.message(DEADLINE)
-    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
-    return message
-
-
 async def prepare(emu: Emulator, world: World) -> None:
-    manager = world.guild.members[emu.state.owner.id]
-    await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
-    await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
-    await run(emu, "encounter start", {}, user=world.gm, channel=world.combat)
-    await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": "Raider"},
-              user=world.gm, channel=world.combat)
-    await run(emu, "encounter npcs", {"template": "bandit", "count": 3, "name_prefix": "Bandit"},
-              user=world.gm, channel=world.combat)
+    await seat_ars_harn(emu, world.manager, world.gm_role, world.combat)
+    await raid(emu, world.gm, world.combat, raider="Raider", bandit="Bandit", bandits=3)
 
 
 def attack(i: int) -> dict[str, object]:

@@ -23,7 +23,16 @@ from bot.ui.late import recover
 from emulator import Channel, Emulator, InteractionHandle, Message, profiles
 from emulator.harness import RunningBot, running_emulator, start_bot
 from emulator.testing import World, build_world
-from tests.e2e.process_support import DEADLINE, answered, attack_rows, message_text, unanswered_events
+from tests.e2e.process_support import (
+    DEADLINE,
+    answered,
+    attack_rows,
+    message_text,
+    raid,
+    run,
+    seat_ars_harn,
+    unanswered_events,
+)
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 
@@ -44,13 +53,6 @@ class Fight:
         return self.runner.client
 
 
-async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> Message:
-    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
-    message = await handle.message(DEADLINE)
-    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
-    return message
-
-
 @pytest.fixture
 async def fight(empty_db_url: str, discord_profile: str) -> AsyncIterator[Fight]:
     """Four channels, each with an encounter: Raider 1 and Bandits 1-3."""
@@ -63,17 +65,11 @@ async def fight(empty_db_url: str, discord_profile: str) -> AsyncIterator[Fight]
         runner = await start_bot(emu, client)
         try:
             await emu.wait_for_commands("character", "setup")
-            manager = world.guild.members[emu.state.owner.id]
-            await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
+            await seat_ars_harn(emu, world.manager, world.gm_role, world.combat)
             await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
-            await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
             channels = [world.combat] + [emu.add_channel(world.guild, f"fight-{n}") for n in range(1, CHANNELS)]
-            for c, channel in enumerate(channels):  # NPC names are the server's: each channel its own
-                await run(emu, "encounter start", {}, user=world.gm, channel=channel)
-                await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": f"Raider{c}"},
-                          user=world.gm, channel=channel)
-                await run(emu, "encounter npcs", {"template": "bandit", "count": PER_CHANNEL,
-                                                  "name_prefix": f"Bandit{c}"}, user=world.gm, channel=channel)
+            for c, channel in enumerate(channels):
+                await raid(emu, world.gm, channel, raider=f"Raider{c}", bandit=f"Bandit{c}", bandits=PER_CHANNEL)
             yield Fight(emu, world, channels, runner)
         finally:
             await client.drain()
@@ -259,8 +255,7 @@ async def test_a_secret_npc_attack_posted_late_keeps_its_dice_from_the_table_and
     without its dice (projected for the table), and its whole roll goes to the GM channel, as a live answer's."""
     emu, channel = fight.emu, fight.channels[0]
     screen = emu.add_channel(fight.world.guild, "gm-screen")
-    manager = fight.world.guild.members[emu.state.owner.id]
-    await run(emu, "setup secret-rolls", {"on": True, "gm_channel": screen}, user=manager, channel=channel)
+    await run(emu, "setup secret-rolls", {"on": True, "gm_channel": screen}, user=fight.world.manager, channel=channel)
     emu.callback_faults = ["cloudflare"]
     await (await send_attack(fight, channel, 1)).message(DEADLINE)
     await all_posted_in(fight, [blow(0, 1)], empty_db_url)
@@ -281,8 +276,7 @@ async def test_a_secret_npc_attack_posted_late_without_a_gm_channel_gives_its_di
     """Secret rolls on, no GM channel: a live answer shows the GM who acted the NPC's dice privately; a late post
     answers nobody, so the whole roll goes to the server's owner by DM, and the channel's post holds no figure."""
     emu, channel = fight.emu, fight.channels[0]
-    manager = fight.world.guild.members[emu.state.owner.id]
-    await run(emu, "setup secret-rolls", {"on": True}, user=manager, channel=channel)
+    await run(emu, "setup secret-rolls", {"on": True}, user=fight.world.manager, channel=channel)
     emu.callback_faults = ["cloudflare"]
     await (await send_attack(fight, channel, 1)).message(DEADLINE)
     await all_posted_in(fight, [blow(0, 1)], empty_db_url)

@@ -22,7 +22,15 @@ from emulator import Channel, Emulator, Guild, InteractionHandle, Member, profil
 from emulator import permissions as perms
 from emulator.harness import running_emulator
 from emulator.processes import BotProcess
-from tests.e2e.process_support import DEADLINE, answer_text, attack_rows, grievous, problems_in_log
+from tests.e2e.process_support import (
+    DEADLINE,
+    answer_text,
+    attack_rows,
+    grievous,
+    problems_in_log,
+    raid,
+    seat_ars_harn,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -62,25 +70,10 @@ def build(emu: Emulator) -> list[Server]:
     return servers
 
 
-async def run(emu: Emulator, command: str, options: dict[str, object], *, user: Member, channel: Channel) -> None:
-    handle = await emu.slash(command, options, user=user, channel=channel)
-    message = await handle.message(DEADLINE)
-    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
-
-
 async def prepare(emu: Emulator, server: Server) -> None:
-    first = server.channels[0]
-    await run(emu, "setup system", {"system": "ars-harn"}, user=server.manager, channel=first)
-    await run(emu, "setup gm-role", {"role": server.gm_role_id}, user=server.manager, channel=first)
-
-    async def arena(c: int, channel: Channel) -> None:
-        await run(emu, "encounter start", {}, user=server.gm, channel=channel)
-        await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": f"C{c} Raider"},
-                  user=server.gm, channel=channel)
-        await run(emu, "encounter npcs", {"template": "bandit", "count": TARGETS, "name_prefix": f"C{c} Bandit"},
-                  user=server.gm, channel=channel)
-
-    await asyncio.gather(*(arena(c, channel) for c, channel in enumerate(server.channels)))
+    await seat_ars_harn(emu, server.manager, server.gm_role_id, server.channels[0])
+    await asyncio.gather(*(raid(emu, server.gm, channel, raider=f"C{c} Raider", bandit=f"C{c} Bandit",
+                                bandits=TARGETS) for c, channel in enumerate(server.channels)))
 
 
 async def burst(emu: Emulator, servers: list[Server], bandit: int) -> list[InteractionHandle]:

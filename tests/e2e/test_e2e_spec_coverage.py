@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.ui import late_embeds
-from emulator import Channel, Emulator, Member, Message, profiles
+from emulator import Channel, Emulator, Message, profiles
 from emulator.harness import running_emulator
 from emulator.models import GUILD_FORUM
 from emulator.testing import build_world
-from tests.e2e.process_support import DEADLINE, grievous, message_text, problems_in_log
+from tests.e2e.process_support import DEADLINE, grievous, message_text, problems_in_log, raid, seat_ars_harn
 
 HIT = "attack=9 defense=2 location=50 shock=9 kill=9 fumble=9 stumble=9"
 STATS = "str=2 sta=1 dex=1 qik=1"
@@ -42,12 +42,6 @@ def _late_posts(emu: Emulator, place: Channel, text: str) -> list[Message]:
             if late_embeds.LATE in message_text(m) and text in message_text(m)]
 
 
-async def _run(emu: Emulator, command: str, options: dict[str, object], *, user: Member, channel: Channel) -> Message:
-    message = await (await emu.slash(command, options, user=user, channel=channel)).message(DEADLINE)
-    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
-    return message
-
-
 async def test_in_a_thread_and_a_forum_post_the_bot_answers_pins_its_tracker_and_posts_late(
         empty_db_url: str, tmp_path: Path, discord_profile: str) -> None:
     """The bot as `grievous run` runs it (its own process), so a late post's warning is its log's, as in
@@ -55,7 +49,6 @@ async def test_in_a_thread_and_a_forum_post_the_bot_answers_pins_its_tracker_and
     thread or the post it was typed in."""
     async with running_emulator(**profiles.options(discord_profile), interaction_deadline=3.0) as emu:
         world = build_world(emu)
-        manager = world.guild.members[emu.state.owner.id]
         forum = emu.add_channel(world.guild, "scenes", type=GUILD_FORUM)
         places = [emu.add_thread(world.combat, "The ambush", owner=world.gm),
                   emu.add_thread(forum, "Session 3", owner=world.gm)]
@@ -63,13 +56,9 @@ async def test_in_a_thread_and_a_forum_post_the_bot_answers_pins_its_tracker_and
         try:
             await bot.start()
             await emu.wait_for_commands("attack", "encounter", guild=world.guild, within=DEADLINE)
-            await _run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
-            await _run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
-            for n, place in enumerate(places, start=1):  # NPCs are numbered across the server
-                await _run(emu, "encounter start", {}, user=world.gm, channel=place)
-                await _run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": "Raider"},
-                           user=world.gm, channel=place)
-                await _run(emu, "encounter npcs", {"template": "bandit", "count": 1}, user=world.gm, channel=place)
+            await seat_ars_harn(emu, world.manager, world.gm_role, world.combat)
+            for n, place in enumerate(places, start=1):  # NPCs are numbered across the server: Raider n, Bandit n
+                await raid(emu, world.gm, place, raider="Raider", bandit="Bandit", bandits=1)
                 pinned = await emu.wait_until(lambda place=place, n=n: [m for m in emu.pins(place)
                                                                    if f"Bandit {n}" in message_text(m)] or None,
                                               DEADLINE, "the tracker pinned in the thread")

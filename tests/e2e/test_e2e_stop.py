@@ -16,7 +16,15 @@ from bot.ui import replies
 from emulator import Channel, Emulator, InteractionHandle, profiles
 from emulator.harness import running_emulator
 from emulator.testing import World, build_world
-from tests.e2e.process_support import DEADLINE, answered, attack_rows, grievous, problems_in_log
+from tests.e2e.process_support import (
+    DEADLINE,
+    answered,
+    attack_rows,
+    grievous,
+    problems_in_log,
+    raid,
+    seat_ars_harn,
+)
 
 CHANNELS = 3
 TARGETS = 12
@@ -25,22 +33,10 @@ HIT = "attack=9 defense=2 location=50 defender_shock=9 defender_kill=9 defender_
 DOCKER_STOP_TIMEOUT = 10.0  # seconds between docker stop's SIGTERM and its SIGKILL, by default
 
 
-async def run(emu: Emulator, command: str, options: dict[str, object], *, user: object, channel: Channel) -> None:
-    handle = await emu.slash(command, options, user=user, channel=channel)  # type: ignore[arg-type]
-    message = await handle.message(DEADLINE)
-    assert not message.content.startswith(("\u26a0", "Sorry")), f"/{command} {options}: {message.content}"
-
-
 async def prepare(emu: Emulator, world: World, channels: list[Channel]) -> None:
-    manager = world.guild.members[emu.state.owner.id]
-    await run(emu, "setup system", {"system": "ars-harn"}, user=manager, channel=world.combat)
-    await run(emu, "setup gm-role", {"role": world.gm_role}, user=manager, channel=world.combat)
+    await seat_ars_harn(emu, world.manager, world.gm_role, world.combat)
     for n, channel in enumerate(channels):
-        await run(emu, "encounter start", {}, user=world.gm, channel=channel)
-        await run(emu, "encounter npcs", {"template": "bandit", "count": 1, "name_prefix": f"C{n} Raider"},
-                  user=world.gm, channel=channel)
-        await run(emu, "encounter npcs", {"template": "bandit", "count": TARGETS, "name_prefix": f"C{n} Bandit"},
-                  user=world.gm, channel=channel)
+        await raid(emu, world.gm, channel, raider=f"C{n} Raider", bandit=f"C{n} Bandit", bandits=TARGETS)
 
 
 async def send_attack(emu: Emulator, world: World, channel: Channel, n: int, i: int) -> InteractionHandle:
