@@ -59,10 +59,10 @@ def _sees(channels: frozenset[int] | None, channel_id: int) -> bool:
     return channels is None or channel_id in channels
 
 
-def _names_in(row: Event) -> frozenset[str]:
-    """The skeletons of the characters' names the stored event names (its record's ``named``). An event's payload
-    may be rewritten (an answered offer) but never to name other characters."""
-    return frozenset(skeleton(name) for name in read_event(row.kind, row.payload or {}).named)
+def _names_in(kind: str, payload: str) -> frozenset[str]:
+    """The skeletons of the characters' names a stored event names (its record's ``named``), from its payload's
+    JSON text. An event's payload may be rewritten (an answered offer) but never to name other characters."""
+    return frozenset(skeleton(name) for name in read_event(kind, json_text.loads(payload) or {}).named)
 
 
 class CampaignService:
@@ -96,9 +96,9 @@ class CampaignService:
         index = self._named.pop(channel_id, {})
         missing = [i for i in ids if i not in index]
         if missing:
-            rows = await repo.events_by_ids(session, missing)
-            # reading the records is CPU work: off the event loop
-            index.update(await asyncio.to_thread(lambda: {r.id: _names_in(r) for r in rows}))
+            rows = await repo.event_payload_texts(session, missing)
+            # parsing the payloads and reading the records is CPU work: off the event loop
+            index.update(await asyncio.to_thread(lambda: {i: _names_in(kind, text) for i, kind, text in rows}))
         wanted = set(ids)
         self._named[channel_id] = index = {i: n for i, n in index.items() if i in wanted}
         while len(self._named) > NAMED_CHANNELS:
