@@ -12,6 +12,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rules.dice import DiceSource, Roll
 from rules.outcome import Outcome
+from rules.sheet_spec import ItemSource, SheetSpec
 
 Sheet = Mapping[str, Any]
 Run = TypeVar("Run")
@@ -162,14 +163,30 @@ class InitiativeScore:
 
 
 @runtime_checkable
-class Catalog(Protocol):
-    """A loaded content pack: the names a player can pick from, and NPC templates."""
+class Catalog(ItemSource, Protocol):
+    """A loaded content pack, as whatever drives an engine sees it: its sheet's fields, the names a player can pick
+    from, and NPC templates. Each engine reads its own system's catalog class (``ArsHarnCatalog``...), which it
+    checks it was given; these are what the bot asks of any catalog."""
+
+    @property
+    def sheet(self) -> SheetSpec:
+        """The fields a character sheet of this system has."""
+        ...
 
     def weapon_names(self) -> Sequence[str]: ...
 
     def armour_names(self) -> Sequence[str]: ...
 
     def npc_templates(self) -> Mapping[str, Sheet]: ...
+
+    def location_labels(self) -> Mapping[str, str]:
+        """The hit locations an attack may call by name, each with the label a player may type for it
+        (Fading Suns: ``right_arm`` -> ``R.Arm``); empty in a system whose attacks call none."""
+        ...
+
+    def defense_names(self) -> tuple[str, ...]:
+        """The defences a target's player may choose before an attack lands (Fading Suns); empty where none."""
+        ...
 
 
 class Engine(Protocol):
@@ -185,22 +202,22 @@ class Engine(Protocol):
     actions: frozenset[str]
     rulings: tuple[Ruling, ...]
 
-    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution: ...
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Catalog) -> Resolution: ...
 
-    def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]: ...
+    def validate_sheet(self, sheet: Sheet, catalog: Catalog) -> dict[str, Any]: ...
 
-    def summarize(self, sheet: Sheet, catalog: Any) -> SheetSummary: ...
+    def summarize(self, sheet: Sheet, catalog: Catalog) -> SheetSummary: ...
 
-    def ways_out(self, sheet: Sheet, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+    def ways_out(self, sheet: Sheet, catalog: Catalog, in_fight: bool) -> tuple[WayOut, ...]:
         """Each lasting state the character is in, with the action that ends it (docs/rules/<system>.md)."""
         ...
 
-    def turn_readiness(self, sheet: Sheet, catalog: Any, rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
+    def turn_readiness(self, sheet: Sheet, catalog: Catalog, rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Whether the character can act on its turn (dead, unconscious, stunned... cannot), under
         ``rulings`` (None: the defaults)."""
         ...
 
-    def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+    def lose_turn(self, sheet: Sheet, catalog: Catalog) -> dict[str, Any]:
         """The sheet after a turn it could not take went by (a Fading Suns stun ends; else unchanged)."""
         ...
 

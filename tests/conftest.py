@@ -158,6 +158,12 @@ class FakeCatalog:
         return {"bandit": {"name": "Bandit", "str": 8, "weapons": ["Club"]},
                 "knight": {"name": "Knight", "str": 14, "weapons": ["Sword"], "armour": ["Mail Shirt"]}}
 
+    def location_labels(self) -> dict[str, str]:
+        return {}
+
+    def defense_names(self) -> tuple[str, ...]:
+        return ()
+
 
 FAKE_CATALOG = FakeCatalog({"Sword": ("edge", "point"), "Club": ("blunt",), "Spear": ("point",)})
 ASPECTS = ("blunt", "edge", "point")

@@ -26,7 +26,7 @@ from bot.services.viewer import viewer_of
 from bot.services.wound_state import armour_held_at, with_attack
 from bot.systems.pictures import WoundPicture
 from rules.dice import DiceSource
-from rules.model import Engine, Scenario, Sheet
+from rules.model import Catalog, Engine, Scenario, Sheet
 from rules.outcome import Outcome
 
 
@@ -223,7 +223,7 @@ def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:
 
 
 def _target_picture(rt: Runtime, system: str, call: ActionCall, after: Sheet | None, outcome: Outcome,
-                    before: set[int], catalog: Any, rulings: Mapping[str, Any]) -> WoundPicture | None:
+                    before: set[int], catalog: Catalog, rulings: Mapping[str, Any]) -> WoundPicture | None:
     """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
     if call.kind not in ("attack", "cast") or call.target is None or after is None:
         return None

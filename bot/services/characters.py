@@ -44,7 +44,7 @@ from content.input_guard import check_text
 from content.sheet_names import normalised
 from rules.dice import DiceSource
 from rules.errors import RulesError, SheetError
-from rules.model import Scenario
+from rules.model import Catalog, Scenario
 from rules.sheet_spec import SheetProblems
 
 # ``list`` is a method name below, so annotations in the class use these aliases.
@@ -81,7 +81,7 @@ async def shown_to(rt: Runtime, session: AsyncSession, actor: Actor, row: Charac
     return shown(rt, actor, row, await rt.catalogs.catalog_for(session, actor.guild_id, row.system), settings)
 
 
-def shown(rt: Runtime, actor: Actor, row: Character, catalog: Any, settings: GuildSettings | None) -> CharacterView:
+def shown(rt: Runtime, actor: Actor, row: Character, catalog: Catalog, settings: GuildSettings | None) -> CharacterView:
     """``shown_to``'s CPU part (the sheet's copy, summary and projection), once the server's ``settings`` and
     the system's ``catalog`` are read: safe in a worker thread (the web roster reads 50 sheets)."""
     view = character_view(rt, row, catalog)
@@ -366,11 +366,11 @@ class CharacterService:
                 catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
             except RulesError:
                 return []
-            names = getattr(catalog, "location_names", None)
             profile = profile_of(system)  # a system whose /attack calls a location
-            if not callable(names) or profile is None or "location" not in profile.own_options.get("attack", {}):
+            if profile is None or "location" not in profile.own_options.get("attack", {}):
                 return []
-            return matching([shown_name(name) for name in names()], prefix)  # as the results say: "right arm"
+            # as the results say: "right arm"
+            return matching([shown_name(name) for name in catalog.location_labels()], prefix)
 
         return await self._rt.read(work)
 
@@ -389,7 +389,7 @@ class CharacterService:
 
     # -- shared ---------------------------------------------------------------------------------
 
-    def _validate(self, system: str, sheet: dict[str, Any], catalog: Any, source: str = "",
+    def _validate(self, system: str, sheet: dict[str, Any], catalog: Catalog, source: str = "",
                   who: str = "") -> dict[str, Any]:
         """The engine's sheet; its mistakes name ``who`` (the character) and ``source`` (the file)."""
         engine = self._rt.engine(system)
@@ -453,7 +453,7 @@ async def _with_edit(session: AsyncSession, actor: Actor, view: CharacterView, e
     return replace(view, edit=replace(edit, screened=screened, sheet_private=private))
 
 
-async def _refuse_look_alike(session: AsyncSession, guild_id: int, name: str, npc: bool, catalog: Any) -> None:
+async def _refuse_look_alike(session: AsyncSession, guild_id: int, name: str, npc: bool, catalog: Catalog) -> None:
     """Refuse a name that reads the same as another character's in the server (look-alike letters), and a
     player's character that reads like an NPC's numbered name ("Bandit 1"): from a template of the pack,
     or the prefix of an NPC already in the server."""
@@ -465,9 +465,7 @@ async def _refuse_look_alike(session: AsyncSession, guild_id: int, name: str, np
                             "another name")
     if npc:
         return
-    templates = getattr(catalog, "npc_templates", None)
-    prefixes = [key.replace("_", " ").replace("-", " ").title() for key in (templates() if callable(templates)
-                                                                            else ())]
+    prefixes = [key.replace("_", " ").replace("-", " ").title() for key in catalog.npc_templates()]
     prefixes += [prefix for other, is_npc in existing if is_npc and (prefix := numbered_prefix(other))]
     for prefix in dict.fromkeys(prefixes):
         if reads_like_numbered(name, prefix):

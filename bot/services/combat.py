@@ -186,10 +186,9 @@ class CombatService:
         """The pack's location for a typed one: its name ("right_arm") or its label ("R.Arm"), however spelled
         ("right arm", "Right_Arm"); a location the pack does not have is left to the engine to refuse."""
         catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
-        locations = getattr(catalog, "locations", None)
-        if not isinstance(locations, tuple):
+        labels = catalog.location_labels()
+        if not labels:  # a system whose attacks call no location
             return typed
-        labels = {loc.name: getattr(loc, "label", None) or loc.name for loc in locations}
         return canonical(typed, list(labels), "hit location", labels)
 
     async def cast(self, actor: Actor, target: str, options: Mapping[str, Any] | None = None,

@@ -30,7 +30,7 @@ from bot.services.rulings import effective_rulings, scenario_rulings, stored_rul
 from bot.services.runtime import Runtime
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Engine, Scenario
+from rules.model import Catalog, Engine, Scenario
 
 RULING = "ask_defense"
 KIND = "defense_prompt"
@@ -72,7 +72,7 @@ async def prompt_for(rt: Runtime, session: AsyncSession, actor: Actor, encounter
     return view_of(rt, event, catalog, target)
 
 
-def _tried(engine: Engine, catalog: Any, call: ActionCall, forced: Mapping[str, list[int]],
+def _tried(engine: Engine, catalog: Catalog, call: ActionCall, forced: Mapping[str, list[int]],
            rulings: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The attack's outcome as the engine would make it with the faces typed (the rest thrown away), or None
     when the engine refuses it: asking for a defence first would only delay that one line."""
@@ -87,10 +87,9 @@ def _tried(engine: Engine, catalog: Any, call: ActionCall, forced: Mapping[str, 
     return outcome if isinstance(outcome, Mapping) else {}
 
 
-def view_of(rt: Runtime, event: Event, catalog: Any, target: Character) -> DefensePrompt:
+def view_of(rt: Runtime, event: Event, catalog: Catalog, target: Character) -> DefensePrompt:
     waiting = DefensePromptEvent.from_dict(event.payload)
-    names = getattr(catalog, "defense_names", None)
-    choices = (*(names() if callable(names) else ("dodge",)), NONE)
+    choices = (*catalog.defense_names(), NONE)
     return DefensePrompt(event_id=event.id, attacker=waiting.attacker, target=target.name, weapon=waiting.weapon,
                          owner_id=target.owner_id, choices=choices, seconds=rt.defense_prompt_seconds,
                          fallback=waiting.fallback or NONE)

@@ -40,7 +40,7 @@ from bot.system_commands import require_in_system
 from bot.systems import system_title
 from rules.dice import DiceSource
 from rules.errors import ForcedFaceError, RulesError
-from rules.model import Engine, InitiativeScore, Scenario
+from rules.model import Catalog, Engine, InitiativeScore, Scenario
 
 MAX_NPCS = 25
 MAX_COMBATANTS = 50
@@ -615,7 +615,7 @@ def _skipped(skipped: tuple[SkippedTurn, ...] | list[SkippedTurn]) -> tuple[Pass
 
 
 def _roll_initiative_of(combatant: Combatant, engine: Engine, dice: DiceSource, typed: initiative_faces.TypedFaces, *,
-                        positional: bool, system: str, catalog: Any,
+                        positional: bool, system: str, catalog: Catalog,
                         rulings: dict[str, Any]) -> tuple[InitiativeScore | None, InitiativeRoll]:
     """The engine's "initiative" action for one combatant, with ``dice`` (typed faces, or the shared ones typed
     in the listed order when ``positional``): its score, and the roll as the reply tells it. Sets the combatant's

@@ -31,7 +31,7 @@ from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
 from content.input_guard import check_text, whole_number
 from rules.errors import IllegalAction
-from rules.model import Scenario
+from rules.model import Catalog, Scenario
 from rules.odds.api import Odds
 
 # seconds of enumeration per /odds, shared by the declarations it compares (the answer is deferred past
@@ -67,7 +67,7 @@ class OddsView:
 
 @dataclass(frozen=True)
 class _Job:
-    catalog: Any
+    catalog: Catalog
     scenario: Scenario
 
 

@@ -20,9 +20,8 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from time import time
-from typing import Any
 
-from rules.model import Scenario
+from rules.model import Catalog, Scenario
 from rules.odds.api import Odds, compute_for, compute_odds, warm
 from rules.registry import get_engine
 
@@ -43,7 +42,7 @@ class OddsWorker:
         ready = self._ready
         return ready is not None and ready.done() and ready.exception() is None
 
-    async def compute(self, system: str, scenario: Scenario, catalog: Any,
+    async def compute(self, system: str, scenario: Scenario, catalog: Catalog,
                       forced: Mapping[str, Sequence[int]] | None, budget: float) -> Odds:
         """The exact odds within ``budget`` seconds (what is exact so far past it)."""
         until = time() + budget
@@ -61,14 +60,14 @@ class OddsWorker:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def in_thread(system: str, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None,
+async def in_thread(system: str, scenario: Scenario, catalog: Catalog, forced: Mapping[str, Sequence[int]] | None,
                     until: float) -> Odds:
     """The enumeration in a thread of the bot's process, stopping by ``until`` (an epoch time)."""
     return await asyncio.to_thread(compute_odds, get_engine(system), scenario, catalog, forced,
                                    max(0.05, until - time()))
 
 
-async def compute(worker: OddsWorker | None, system: str, scenario: Scenario, catalog: Any,
+async def compute(worker: OddsWorker | None, system: str, scenario: Scenario, catalog: Catalog,
                   forced: Mapping[str, Sequence[int]] | None, budget: float) -> Odds:
     """The exact odds within ``budget`` seconds: in ``worker`` (None: in a thread)."""
     if worker is None:

@@ -31,6 +31,7 @@ from content.input_guard import PACK_FILE, parse_document
 from content.loader import pack_file_names, package_name
 from content.pack_merge import dump_document, merge_document, pack_file_name
 from rules.errors import RulesError
+from rules.model import Catalog
 
 
 def pack_filename(filename: str) -> str:
@@ -190,17 +191,12 @@ class PackService:
         return settings.pack_version
 
 
-def _view(system: str, rows: Sequence[ContentPack], catalog: Any, changed: str | None = None) -> PackView:
+def _view(system: str, rows: Sequence[ContentPack], catalog: Catalog, changed: str | None = None) -> PackView:
     files = tuple(PackFileView(filename=row.filename, uploaded_by=row.uploaded_by, updated_at=_aware(row.updated_at),
                                size=len(row.text.encode("utf-8")))
                   for row in sorted(rows, key=lambda r: r.filename))
-
-    def count(method: str) -> int:
-        found = getattr(catalog, method, None)
-        return len(found()) if callable(found) else 0
-
-    return PackView(system=system, files=files, weapons=count("weapon_names"), armour=count("armour_names"),
-                    npcs=count("npc_templates"), changed=changed)
+    return PackView(system=system, files=files, weapons=len(catalog.weapon_names()),
+                    armour=len(catalog.armour_names()), npcs=len(catalog.npc_templates()), changed=changed)
 
 
 def _aware(moment: datetime) -> datetime:

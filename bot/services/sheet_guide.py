@@ -6,8 +6,8 @@ Built from the server's catalog (homebrew files included), for ``/character temp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from rules.model import Catalog
 from rules.registry import get_engine
 from rules.sheet_spec import SheetSpec
 
@@ -22,7 +22,7 @@ class SheetGuide:
     roll_labels: tuple[str, ...] = ()  # the labels the ``dice`` option takes in this system
 
 
-def sheet_guide(system: str, catalog: Any) -> SheetGuide:
+def sheet_guide(system: str, catalog: Catalog) -> SheetGuide:
     """The guide for ``system`` from its loaded ``catalog``."""
     spec: SheetSpec = catalog.sheet
     return SheetGuide(system=system, spec=spec,

@@ -28,6 +28,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from rules.model import Catalog
+
 T = TypeVar("T")
 
 SIZE = 4096  # answers kept, least recently used dropped first (a digest and a small record each)
@@ -54,7 +56,7 @@ class SheetReads:
     def __len__(self) -> int:
         return len(self._answers)
 
-    def get(self, what: str, system: str, sheet: Mapping[str, Any], catalog: object,
+    def get(self, what: str, system: str, sheet: Mapping[str, Any], catalog: Catalog,
             rulings: Mapping[str, Any] | None, compute: Callable[[], T], *, key: bytes | None = None) -> T:
         """``compute()``'s answer (``what`` names the question), or the one it gave before for a sheet, catalog
         and rulings like these. ``key``: ``sheet_key(sheet)``, when the caller has it already."""

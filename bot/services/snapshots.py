@@ -19,12 +19,12 @@ from bot.services.runtime import Runtime
 from bot.services.sheet_reads import sheet_key
 from bot.services.wound_state import wound_picture
 from rules.errors import RulesError
-from rules.model import READY, SheetSummary, TurnReadiness
+from rules.model import READY, Catalog, SheetSummary, TurnReadiness
 
 log = logging.getLogger(__name__)
 
 
-def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any, *,
+def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Catalog, *,
               key: bytes | None = None) -> SheetSummary | None:
     """The engine's summary (``catalog``: the server's, from ``rt.catalogs.catalog_for``), or None when the engine
     is missing or cannot read the stored sheet; remembered by the sheet's content (bot/services/sheet_reads.py;
@@ -33,7 +33,7 @@ def summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any, *,
                               key=key)
 
 
-def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) -> SheetSummary | None:
+def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Catalog) -> SheetSummary | None:
     try:
         return rt.engine(system).summarize(sheet, catalog)
     except RulesError:
@@ -43,7 +43,7 @@ def _summarize(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any) ->
         return None
 
 
-def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
+def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Catalog,
               rulings: dict[str, Any] | None = None, *, key: bytes | None = None) -> TurnReadiness:
     """The engine's word on whether the character can take its turn (ready when it cannot read the sheet);
     ``rulings``: the server's rulings for the system (None: the engine's defaults). Remembered as summaries are."""
@@ -51,7 +51,7 @@ def readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
                               lambda: _readiness(rt, system, sheet, catalog, rulings), key=key)
 
 
-def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
+def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Catalog,
                rulings: dict[str, Any] | None) -> TurnReadiness:
     try:
         return rt.engine(system).turn_readiness(sheet, catalog, rulings)
@@ -62,7 +62,7 @@ def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Any,
         return READY
 
 
-def character_view(rt: Runtime, row: Character, catalog: Any) -> CharacterView:
+def character_view(rt: Runtime, row: Character, catalog: Catalog) -> CharacterView:
     """``catalog``: the server's catalog for the character's system (``rt.catalogs.catalog_for``)."""
     sheet = copied(row.sheet)
     return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
@@ -91,7 +91,7 @@ def ordered_combatants(encounter: Encounter) -> list[Any]:
     return sorted(encounter.combatants, key=lambda c: (position.get(c.character_id, len(position)), c.id))
 
 
-def encounter_view(rt: Runtime, encounter: Encounter, catalog: Any, secret_npcs: bool = False) -> EncounterView:
+def encounter_view(rt: Runtime, encounter: Encounter, catalog: Catalog, secret_npcs: bool = False) -> EncounterView:
     """``catalog``: the server's catalog for the encounter's system (``rt.catalogs.catalog_for``); ``secret_npcs``: the
     server keeps NPC rolls secret."""
     combatants = []

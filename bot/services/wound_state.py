@@ -14,12 +14,13 @@ from typing import Any
 from bot.systems import profile_of
 from bot.systems.pictures import HitPointWounds, WoundPicture
 from rules.errors import RulesError
+from rules.model import Catalog
 from rules.outcome import Outcome
 
 log = logging.getLogger(__name__)
 
 
-def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Any,
+def wound_picture(system: str, sheet: Mapping[str, Any], catalog: Catalog,
                   rulings: Mapping[str, Any] | None = None) -> WoundPicture | None:
     """The picture's state for a stored sheet; None for a system without a diagram or a sheet the engine
     cannot read (the text answer still goes out). ``rulings``: the server's overrides (the defaults if None)."""

@@ -11,10 +11,11 @@ from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfi
 from rules.ars_harn.catalog import ArsHarnCatalog
 from rules.ars_harn.character import parse_character
 from rules.ars_harn.outcomes import AttackOutcome, CastOutcome
+from rules.model import Catalog
 from rules.outcome import Outcome
 
 
-def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) -> BodyWounds | None:
+def picture(sheet: Mapping[str, Any], catalog: Catalog, rulings: Mapping[str, Any]) -> BodyWounds | None:
     """Every wounded location (side and location joined), its wounds' codes, bleeding and amputation."""
     if not isinstance(catalog, ArsHarnCatalog):
         return None

@@ -10,9 +10,10 @@ from bot.systems.pictures import BodyWounds, LocationMark, LocationWound
 from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, WayOutWords, nowhere
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import parse
+from rules.model import Catalog
 
 
-def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) -> BodyWounds | None:
+def picture(sheet: Mapping[str, Any], catalog: Catalog, rulings: Mapping[str, Any]) -> BodyWounds | None:
     """Every wounded location, its wounds' severities (``GRI``) and whether it is crippled."""
     if not isinstance(catalog, FadingSunsCatalog):
         return None

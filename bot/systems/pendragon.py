@@ -8,6 +8,7 @@ from typing import Any
 from bot.systems.odds_rows import NESTED, detail, top
 from bot.systems.pictures import HitPointWounds, Segment
 from bot.systems.profile import DecisionWords, HelpWords, OddsWords, SystemProfile, Treatment, WayOutWords, nowhere
+from rules.model import Catalog
 from rules.pendragon.catalog import PendragonCatalog
 from rules.pendragon.character import parse_character
 from rules.pendragon.derived import current_hp, derive
@@ -21,7 +22,7 @@ def _first_blow(value: int, trigger: str) -> int:
     return value + 1 if trigger == "exceeds" else value
 
 
-def picture(sheet: Mapping[str, Any], catalog: Any, rulings: Mapping[str, Any]) -> HitPointWounds | None:
+def picture(sheet: Mapping[str, Any], catalog: Catalog, rulings: Mapping[str, Any]) -> HitPointWounds | None:
     """Hit points with the thresholds the rulings set (knockdown, major wound), each open wound a segment."""
     if not isinstance(catalog, PendragonCatalog):
         return None

@@ -14,10 +14,11 @@ from typing import Any
 
 from bot.systems.odds_rows import OddsRow
 from bot.systems.pictures import WoundPicture
+from rules.model import Catalog
 from rules.outcome import Outcome
 
 # sheet, catalog, the server's rulings -> the picture's state (None: the catalog is not this system's)
-PictureReader = Callable[[Mapping[str, Any], Any, Mapping[str, Any]], WoundPicture | None]
+PictureReader = Callable[[Mapping[str, Any], Catalog, Mapping[str, Any]], WoundPicture | None]
 
 
 def nowhere(outcome: Outcome) -> str | None:

@@ -161,6 +161,12 @@ class ArsHarnCatalog:
     def npc_templates(self) -> Mapping[str, Mapping[str, Any]]:
         return self.npcs
 
+    def location_labels(self) -> Mapping[str, str]:
+        return {}  # an attack aims high, mid or low; the strike table picks the location
+
+    def defense_names(self) -> tuple[str, ...]:
+        return ()  # the defender's player chooses no defence before the blow
+
     def sheet_names(self, items: str) -> Sequence[str]:
         """The names a sheet field may take: weapons (natural ones come without asking), armour, or the
         skills the pack's weapons use."""

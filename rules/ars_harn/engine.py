@@ -20,6 +20,7 @@ from rules.errors import RulesError
 from rules.model import (
     READY,
     Action,
+    Catalog,
     InitiativeScore,
     Resolution,
     Ruling,
@@ -134,7 +135,7 @@ ACTIONS: dict[str, Action[Run]] = {  # ("who" picks the sheet of a one-character
 ACTION_OPTIONS = action_options(ACTIONS)
 
 
-def _catalog(catalog: Any) -> ArsHarnCatalog:
+def _catalog(catalog: Catalog) -> ArsHarnCatalog:
     if not isinstance(catalog, ArsHarnCatalog):
         raise RulesError("the ars-harn engine needs the ars-harn content pack")
     return catalog
@@ -148,18 +149,18 @@ class ArsHarnEngine:
     actions = frozenset(ACTION_OPTIONS)
     rulings: tuple[Ruling, ...] = RULINGS
 
-    def validate_sheet(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+    def validate_sheet(self, sheet: Sheet, catalog: Catalog) -> dict[str, Any]:
         cat = _catalog(catalog)
         return parse_character(sheet, "sheet", cat).to_dict(cat)
 
-    def summarize(self, sheet: Sheet, catalog: Any) -> SheetSummary:
+    def summarize(self, sheet: Sheet, catalog: Catalog) -> SheetSummary:
         cat = _catalog(catalog)
         return summarize(parse_character(sheet, "sheet", cat), cat)
 
-    def ways_out(self, sheet: Sheet, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+    def ways_out(self, sheet: Sheet, catalog: Catalog, in_fight: bool) -> tuple[WayOut, ...]:
         return ways_out.ways_out(parse_character(sheet, "sheet", _catalog(catalog)), in_fight)
 
-    def turn_readiness(self, sheet: Sheet, catalog: Any,
+    def turn_readiness(self, sheet: Sheet, catalog: Catalog,
                        rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, incapacitated or unconscious: no turn. In shock: the turn comes, for the Shock re-roll the
         seed allows each round (and being led off), but no attack or Defense (docs/rules/ars-harn.md)."""
@@ -171,7 +172,7 @@ class ArsHarnEngine:
             return TurnReadiness("shock", "is in shock: re-roll Shock (/shock) or be led off", skipped=False)
         return READY
 
-    def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+    def lose_turn(self, sheet: Sheet, catalog: Catalog) -> dict[str, Any]:
         return dict(sheet)
 
     def initiative_score(self, record: Outcome) -> InitiativeScore | None:
@@ -181,7 +182,7 @@ class ArsHarnEngine:
             return None
         return InitiativeScore(rolled.total, (rolled.modifiers.get("qik", 0),))
 
-    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Catalog) -> Resolution:
         cat = _catalog(catalog)
         if scenario.system != SYSTEM_ID:
             raise RulesError(f"scenario is for '{scenario.system}', not {SYSTEM_ID}")
@@ -206,7 +207,7 @@ class ArsHarnEngine:
             defender=None if defender is None else defender.to_dict(cat),
         )
 
-    def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
+    def prepare(self, scenario: Scenario, catalog: Catalog) -> Callable[[DiceSource], Resolution]:
         """``scenario`` resolved again and again with other dice (``rules.odds``): an attack or spell reads its
         sheets, rulings and options once and writes no sheet back (the Resolution's sheets are None)."""
         cat = _catalog(catalog)

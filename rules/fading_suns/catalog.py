@@ -256,6 +256,9 @@ class FadingSunsCatalog:
     def npc_templates(self) -> Mapping[str, Mapping[str, Any]]:
         return self.npcs
 
+    def location_labels(self) -> Mapping[str, str]:
+        return {loc.name: loc.label or loc.name for loc in self.locations}
+
     def sheet_names(self, items: str) -> Sequence[str]:
         """The names a sheet field may take: weapons, armour, energy shields, or the skills the weapons use."""
         if items == "weapons":

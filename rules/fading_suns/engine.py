@@ -19,6 +19,7 @@ from rules.fading_suns.summary import summarize
 from rules.model import (
     READY,
     Action,
+    Catalog,
     InitiativeScore,
     Resolution,
     Ruling,
@@ -57,7 +58,7 @@ def _guarded(fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
 
 
-def _catalog(catalog: Any) -> FadingSunsCatalog:
+def _catalog(catalog: Catalog) -> FadingSunsCatalog:
     if not isinstance(catalog, FadingSunsCatalog):
         raise RulesError("the fading-suns engine needs the fading-suns content pack")
     return catalog
@@ -156,7 +157,7 @@ class FadingSunsEngine:
     actions = frozenset(ACTION_OPTIONS)
     rulings: tuple[Ruling, ...] = RULINGS
 
-    def turn_readiness(self, sheet: Sheet, catalog: Any, rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
+    def turn_readiness(self, sheet: Sheet, catalog: Catalog, rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, dying or unconscious: no turn. Stunned: the next turn is lost, and that pays the stun off
         (``lose_turn``) unless the ruling ``stun_lasts`` is ``until_recovered``, docs/rules/fading-suns.md."""
         char = parse(sheet, _catalog(catalog), "sheet")
@@ -170,7 +171,7 @@ class FadingSunsEngine:
                                  ends_when_skipped=True)
         return READY
 
-    def lose_turn(self, sheet: Sheet, catalog: Any) -> dict[str, Any]:
+    def lose_turn(self, sheet: Sheet, catalog: Catalog) -> dict[str, Any]:
         char = parse(sheet, _catalog(catalog), "sheet")
         if not char.has("stunned"):
             return dict(sheet)
@@ -183,10 +184,10 @@ class FadingSunsEngine:
             return None
         return InitiativeScore(side.score, (side.wits,))
 
-    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Catalog) -> Resolution:
         return _guarded(self._resolve, scenario, dice, catalog)
 
-    def _resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+    def _resolve(self, scenario: Scenario, dice: DiceSource, catalog: Catalog) -> Resolution:
         cat = _catalog(catalog)
         rulings = parse_rulings(scenario.rulings)
         kind, action = _action(scenario.action)
@@ -204,7 +205,7 @@ class FadingSunsEngine:
         return Resolution(system=SYSTEM_ID, rolls=tuple(dice.rolls[start:]), outcome=outcome,
                           attacker=attacker_out, defender=defender_out)
 
-    def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
+    def prepare(self, scenario: Scenario, catalog: Catalog) -> Callable[[DiceSource], Resolution]:
         """``scenario`` resolved again and again with other dice (``rules.odds``): an attack reads its sheets
         and rulings once and writes no sheet back (the Resolution's sheets are None)."""
         with _one_line():
@@ -225,15 +226,15 @@ class FadingSunsEngine:
 
         return once
 
-    def ways_out(self, sheet: Any, catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+    def ways_out(self, sheet: Any, catalog: Catalog, in_fight: bool) -> tuple[WayOut, ...]:
         with _one_line():
             return ways_out.ways_out(parse(sheet, _catalog(catalog)), in_fight)
 
-    def validate_sheet(self, sheet: Any, catalog: Any) -> dict[str, Any]:
+    def validate_sheet(self, sheet: Any, catalog: Catalog) -> dict[str, Any]:
         with _one_line():
             return parse(sheet, _catalog(catalog)).to_dict()
 
-    def summarize(self, sheet: Any, catalog: Any) -> SheetSummary:
+    def summarize(self, sheet: Any, catalog: Catalog) -> SheetSummary:
         with _one_line():
             return summarize(sheet, _catalog(catalog))
 

@@ -152,6 +152,12 @@ class PendragonCatalog:
     def npc_templates(self) -> Mapping[str, Mapping[str, Any]]:
         return self.npcs
 
+    def location_labels(self) -> Mapping[str, str]:
+        return {}  # a blow takes hit points, it lands nowhere
+
+    def defense_names(self) -> tuple[str, ...]:
+        return ()  # the defender's player chooses no defence before the blow
+
     def sheet_names(self, items: str) -> Sequence[str]:
         """The names a sheet field may take: weapons, armour, horses, or the skills the pack's weapons use."""
         if items == "weapons":

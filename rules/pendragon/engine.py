@@ -12,6 +12,7 @@ from rules.errors import RulesError
 from rules.model import (
     READY,
     Action,
+    Catalog,
     InitiativeScore,
     Resolution,
     Scenario,
@@ -40,7 +41,7 @@ LABEL_SIDES = MappingProxyType({"attacker": "attacker", "damage": "attacker", "d
 URGENCY = ("dying", "fall_damage", "experience_check")
 
 
-def _catalog(catalog: Any) -> PendragonCatalog:
+def _catalog(catalog: Catalog) -> PendragonCatalog:
     if not isinstance(catalog, PendragonCatalog):
         raise RulesError("the pendragon engine needs the pendragon content pack")
     return catalog
@@ -158,14 +159,14 @@ class PendragonEngine:
     actions = frozenset(ACTION_OPTIONS)
     rulings = RULINGS
 
-    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Any) -> Resolution:
+    def resolve(self, scenario: Scenario, dice: DiceSource, catalog: Catalog) -> Resolution:
         pack = _catalog(catalog)
         kind, action = _action(scenario)
         rulings = parse_rulings(scenario.rulings)
         a_before, d_before = _characters(scenario, pack, kind)
         return _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=True, npcs=scenario.npcs)
 
-    def prepare(self, scenario: Scenario, catalog: Any) -> Callable[[DiceSource], Resolution]:
+    def prepare(self, scenario: Scenario, catalog: Catalog) -> Callable[[DiceSource], Resolution]:
         """``scenario`` resolved again and again with other dice (``rules.odds``): the sheets and rulings are
         read once and no sheet is written back (the Resolution's sheets are None)."""
         pack = _catalog(catalog)
@@ -175,13 +176,13 @@ class PendragonEngine:
         return lambda dice: _resolve(pack, rulings, dice, kind, action, a_before, d_before, sheets=False,
                                      npcs=scenario.npcs)
 
-    def validate_sheet(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
+    def validate_sheet(self, sheet: Mapping[str, Any], catalog: Catalog) -> dict[str, Any]:
         return validate_sheet(sheet, _catalog(catalog))
 
-    def ways_out(self, sheet: Mapping[str, Any], catalog: Any, in_fight: bool) -> tuple[WayOut, ...]:
+    def ways_out(self, sheet: Mapping[str, Any], catalog: Catalog, in_fight: bool) -> tuple[WayOut, ...]:
         return ways_out.ways_out(parse_character(sheet, _catalog(catalog)), in_fight)
 
-    def turn_readiness(self, sheet: Mapping[str, Any], catalog: Any,
+    def turn_readiness(self, sheet: Mapping[str, Any], catalog: Catalog,
                        rulings: Mapping[str, Any] | None = None) -> TurnReadiness:
         """Dead, dying, unconscious, or gone from the fight after a failed Valorous: no turn."""
         char = parse_character(sheet, _catalog(catalog))
@@ -191,14 +192,14 @@ class PendragonEngine:
                 return TurnReadiness(flag, words, skipped=True)
         return READY
 
-    def lose_turn(self, sheet: Mapping[str, Any], catalog: Any) -> dict[str, Any]:
+    def lose_turn(self, sheet: Mapping[str, Any], catalog: Catalog) -> dict[str, Any]:
         return dict(sheet)
 
     def initiative_score(self, outcome: Outcome) -> InitiativeScore | None:
         """Pendragon rolls no initiative: both sides of an exchange roll at once; the GM sets the order."""
         return None
 
-    def summarize(self, sheet: Mapping[str, Any], catalog: Any) -> SheetSummary:
+    def summarize(self, sheet: Mapping[str, Any], catalog: Catalog) -> SheetSummary:
         return summarize(sheet, _catalog(catalog))
 
 
