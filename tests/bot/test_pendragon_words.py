@@ -76,7 +76,7 @@ def test_a_roll_whose_total_differs_from_its_face_shows_what_was_added() -> None
     shown (a target over 20 adds its excess, capped at 20)."""
     over = StoredRoll.from_dict({"label": "major_wound", "kind": "d20 pendragon", "faces": [18], "total": 20,
                                  "target": 30, "result": "critical"})
-    assert roll_line(over) == "`major_wound` d20 [18] + 2 = **20** vs 30: critical"
+    assert roll_line(over) == "major wound d20 [18] + 2 = **20** vs 30: critical"
     plain_roll = StoredRoll.from_dict({"label": "attacker", "kind": "d20 pendragon", "faces": [14], "total": 14,
                                        "target": 16})
     assert "[14] = **14**" in rolls_value([plain_roll, over])

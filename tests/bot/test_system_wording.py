@@ -245,12 +245,12 @@ def test_fading_suns_wound_notes_say_initiative_with_a_minus_sign() -> None:
 def test_the_dice_lines_use_the_games_words_not_the_engines_roll_kinds() -> None:
     """Before: 'd20 pendragon [6] = 6 vs 12 success', 'healing.botch 1d10 botch [7] = 0', 'damage 5d6 1'."""
     assert _line({"label": "attacker", "kind": "d20 pendragon", "faces": [6], "total": 6, "target": 12,
-                      "result": "success"}) == "`attacker` d20 [6] = **6** vs 12: success"
+                      "result": "success"}) == "attacker d20 [6] = **6** vs 12: success"
     assert _line({"label": "attack", "kind": "d20 fading-suns", "faces": [5], "total": 5, "target": 11,
-                      "result": "success", "victory_points": 1}) == "`attack` d20 [5] = **5** vs goal 11: success, 1 VP"
+                      "result": "success", "victory_points": 1}) == "attack d20 [5] = **5** vs goal 11: success, 1 VP"
     assert _line({"label": "healing.botch", "kind": "1d10 botch", "faces": [7], "total": 0}) == \
-        "`healing` botch die [7]: **no botch**"
+        "healing botch die [7]: **no botch**"
     assert _line({"label": "attack.botch", "kind": "2d10 botch", "faces": [0, 3], "total": 1,
-                      "flags": ["botch"]}) == "`attack` 2 botch dice [0, 3]: **1 botch**"
+                      "flags": ["botch"]}) == "attack 2 botch dice [0, 3]: **1 botch**"
     assert _line({"label": "damage", "kind": "5d6-1", "faces": [1, 2, 3, 4, 5], "total": 14}) == \
-        "`damage` 5d6-1 [1, 2, 3, 4, 5] = **14**"
+        "damage 5d6-1 [1, 2, 3, 4, 5] = **14**"

@@ -34,13 +34,13 @@ async def test_under_secret_rolls_a_players_attack_leaves_out_the_npcs_defence_t
     # the GM sees every die
     behind = table.text(await table.details(hidden, user=table.gm))
     dodge = re.search(r"Thug 1 dodges: (\d+) vs goal 7: \*\*(\w[\w ]*)\*\*", behind)
-    assert dodge and "`defense`" in behind, behind
+    assert dodge and "defense d20" in behind, behind
     assert "5 vs 11: success, 1 VP" in shown  # Erian's own roll
     assert f"dodge {dodge[1]}" not in shown and "vs 7" not in shown  # the thug's dodge stays behind the screen
     # Erian's player may look at the Details: her own dice and goal, what the dodge did, not its numbers
     seen = table.text(await table.details(hidden, user=table.alice))
-    assert "`attack` d20 [5] = **5** vs goal 11" in seen and "fading" not in seen
-    assert f"Thug 1 dodges: **{dodge[2]}**" in seen and "`defense`" not in seen and "vs goal 7" not in seen
+    assert "attack d20 [5] = **5** vs goal 11" in seen and "fading" not in seen
+    assert f"Thug 1 dodges: **{dodge[2]}**" in seen and "defense d20" not in seen and "vs goal 7" not in seen
     # the GM types a hit for Erian (the thug's dodge and effect dice are his to type)
     hit = await table.run("attack", {"attacker": "Erian", "target": "Thug 1",
                                      "dice": "attack=5 defense=19 location=12 defender_effect=19"}, user=table.gm)

@@ -113,7 +113,7 @@ async def test_secret_npc_rolls_show_players_only_the_result_and_the_gm_every_di
     assert not public.ephemeral and "thorax" in public.embeds[0]["description"]
     assert " vs " not in public.embeds[0]["description"]  # the bandit's totals stay behind the screen
     [private] = await handle.followups()
-    assert private.ephemeral and "Dice" in table.text(private) and "`attack` stress [1, 9]" in table.text(private)
+    assert private.ephemeral and "Dice" in table.text(private) and "attack stress [1, 9]" in table.text(private)
     # Alice may not look behind the screen; the GM may, even later
     pressed = await table.emu.click(public, next(i for i in public.custom_ids if i.startswith("grv:details:")),
                                     user=table.alice)
@@ -125,9 +125,9 @@ async def test_secret_npc_rolls_show_players_only_the_result_and_the_gm_every_di
     assert ": attack " in bjorn.embeds[0]["description"] and " vs " not in bjorn.embeds[0]["description"]
     # behind her Details button Alice sees her own dice and total, and the bandit's Defense only as secret
     behind = table.text(await table.details(bjorn, user=table.alice))
-    assert "`attack` stress [2]" in behind and "`defense`" not in behind, behind
+    assert "attack stress [2]" in behind and "defense stress" not in behind, behind
     assert "against a defence the GM keeps secret" in behind and "Bandit 1" in behind
-    assert "`defense` stress [" in table.text(await table.details(bjorn, user=table.gm))
+    assert "defense stress [" in table.text(await table.details(bjorn, user=table.gm))
 
     # with a GM channel, the full rolls go there instead
     await table.run("setup secret-rolls", {"on": True, "gm_channel": table.world.general}, user=table.manager)
@@ -256,7 +256,7 @@ async def test_a_gm_channel_that_is_gone_loses_no_secret_dice_and_the_gm_is_told
     public = await handle.message()
     assert " vs " not in public.embeds[0]["description"]
     [private] = await handle.followups()
-    assert private.ephemeral and "`attack` stress [1, 9]" in table.text(private)
+    assert private.ephemeral and "attack stress [1, 9]" in table.text(private)
     assert "The GM channel" in private.content and "is not working" in private.content, private.content
 
     again = await table.send("attack", {"target": "Bjorn", "attacker": "Bandit 1", "dice": MISS})

@@ -74,12 +74,12 @@ def test_a_players_details_on_his_blow_at_a_pendragon_npc_hide_its_major_wound_a
     event = _events("pendragon")["playground-pendragon.txt #5"]
     payload = {**event["payload"], "target_secret": True}
     seen = _details("attack", payload, PLAYER)
-    for secret in ("`major_wound`", "`valorous`", "`knockdown`", "`stat_loss`", "vs 7", "vs 8", "vs 12", "vs 9",
+    for secret in ("major wound d20", "valorous d20", "knockdown d20", "stat loss 1d6", "vs 7", "vs 8", "vs 12", "vs 9",
                    "Valorous 12", "armour 1", "Hit points"):
         assert secret not in seen, secret
-    assert "Valorous failure" in seen and "Sir Owain" in seen and "`attacker` d20 [14] = **14** vs 16" in seen
+    assert "Valorous failure" in seen and "Sir Owain" in seen and "attacker d20 [14] = **14** vs 16" in seen
     gm = _details("attack", payload, GM)
-    assert "`valorous` d20 [12] = **12** vs 8" in gm and "Valorous 12 vs 8, failure" in gm
+    assert "valorous d20 [12] = **12** vs 8" in gm and "Valorous 12 vs 8, failure" in gm
 
 
 def test_in_the_open_a_player_reads_the_npcs_rolls_as_before() -> None:

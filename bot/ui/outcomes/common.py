@@ -163,9 +163,10 @@ def roll_line(roll: StoredRoll) -> str:
         count, found = int(botch[1]), roll.total or 0
         dice = "botch die" if count == 1 else f"{count} botch dice"
         said = plural(found, "botch", "botches") if found else "no botch"
-        return f"`{label_text(name.removesuffix('.botch'))}` {dice} [{shown}]: **{said}**"
+        return f"{human(name.removesuffix('.botch'))} {dice} [{shown}]: **{said}**"
     words = "d20" if _SYSTEM_D20.fullmatch(kind) else plain(kind)  # "5d6-1" keeps its minus
-    line = f"`{label_text(name)}` {words} [{shown}]{_added(kind, faces, roll.total)} = **{roll.total}**"
+    # the roll by its name in words ("major wound"), not its dice key in code ("`major_wound`"): issue 34
+    line = f"{human(name)} {words} [{shown}]{_added(kind, faces, roll.total)} = **{roll.total}**"
     if roll.target is not None:
         goal = "goal " if kind == "d20 fading-suns" else ""
         line += f" vs {goal}{roll.target}"
