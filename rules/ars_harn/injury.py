@@ -158,7 +158,8 @@ def _inflict(ctx: Ctx, victim: Character, new: NewInjury, who: str) -> tuple[Cha
     victim = replace(victim, wounds=(*victim.wounds, wound), wound_counter=index)
     if severed is not None and victim.body is not None:  # a wolf's "right forepaw", not its "right hand"
         severed = catalog.part_word(victim.body, location.key, side)
-    done = Wounding(injury=injury_view(wound, catalog), amputation=amputation, severed=severed)
+    limb_word = catalog.body(victim.body).limbs.get(location.limb) if victim.body and location.limb else None
+    done = Wounding(injury=injury_view(wound, catalog), amputation=amputation, severed=severed, limb=limb_word)
     if amputated and location.severing_kills:
         return victim.with_condition("dead"), replace(done, severed_kills=True)
     limb = f"{side}_{location.limb}" if location.limb and side else None

@@ -105,6 +105,7 @@ class Wounding(Record):
     severed: str | None = None  # ``right_forearm``: the part an amputation took (``right forepaw``: as its body
     # calls it, for a body the pack words: ruling 21)
     severed_kills: bool = False  # and that part was one a body cannot lose (the neck)
+    limb: str | None = field(default=None, metadata=OMIT_NONE)  # the hurt limb as a non-human body calls it
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

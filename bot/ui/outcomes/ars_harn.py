@@ -96,8 +96,9 @@ def _check_line(check: Check) -> str:
     return f"{line}: **passed**" if check.passed else f"{line}: **failed**"
 
 
-def _automatic_line(name: str) -> str:
-    return f"fails with no roll: the {_LIMB.get(name, 'limb')} is useless"
+def _automatic_line(name: str, limb: str | None = None) -> str:
+    """``fails with no roll: the arm is useless``; a body the pack words names its own limb (``foreleg``)."""
+    return f"fails with no roll: the {limb or _LIMB.get(name, 'limb')} is useless"
 
 
 def _with_modifiers(line: str, parts: dict[str, int] | None) -> str:
@@ -218,8 +219,10 @@ def _checks_part(wounding: Wounding, who: str, conditions: Sequence[str], words:
     verdicts = []
     explained: set[str] = set()
     for name, check in wounding.checks:
-        shown = _automatic_line(name) if check.automatic else _check_line(check) if check.passed is None \
-            else "**passed**" if check.passed else "**failed**"
+        if check.automatic:
+            shown = _automatic_line(name, wounding.limb)
+        else:
+            shown = _check_line(check) if check.passed is None else "**passed**" if check.passed else "**failed**"
         words.add(_CHECK_TITLES[name], shown)
         if check.passed is False:
             words.severity = worst(words.severity, Severity.MORTAL if name in ("kill", "amputation")

@@ -64,6 +64,8 @@ def test_a_wolfs_severed_forepaw_is_worded_for_its_body_and_its_bite_stays() -> 
     words = describe("ars-harn", out, ("Bjorn", "Wolf 1"))
     said = "\n".join([words.headline, *(words.brief or [])])
     assert "Wolf 1's **right forepaw** is severed" in said and "hand" not in said and "drops" not in said
+    details = dict((name, value) for name, value, _ in words.fields)
+    assert details["Fumble"] == "fails with no roll: the foreleg is useless"
 
 
 def test_a_human_sheet_words_its_parts_as_the_table_does() -> None:
