@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import PermissionDenied, UserError
+from bot.errors import UserError
 from bot.interactions import actor_of
+from bot.services.access import require_manager
 from bot.ui import web_embeds
 from bot.ui.publish import reply, slow
 from bot.web.sessions import Grant
@@ -39,8 +40,8 @@ class WebCog(commands.Cog):
         if member is not None and not revoke:
             raise UserError(web_embeds.MEMBER_NEEDS_REVOKE)
         if revoke:
-            if member is not None and member.id != actor.user_id and not actor.is_manager:
-                raise PermissionDenied(web_embeds.REVOKE_OTHERS)
+            if member is not None and member.id != actor.user_id:
+                require_manager(actor, "end another member's web sessions")
             whose = member or interaction.user
             ended = await web.sessions.revoke(actor.guild_id, whose.id)
             await reply(interaction, web_embeds.revoked(ended, member.display_name if member is not None else None),

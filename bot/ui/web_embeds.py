@@ -9,7 +9,6 @@ from bot.text_safety import plain
 LINK_MINUTES = 10
 OFF = ("The campaign web page is off on this bot: its operator turns it on with WEB_PORT and WEB_BASE_URL "
        "(docs/operations.md).")
-REVOKE_OTHERS = "only a server manager (Manage Server) can end another member's web sessions"
 MEMBER_NEEDS_REVOKE = "member: is only for revoke:true (a manager ending another member's web sessions)"
 
 
