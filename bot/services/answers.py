@@ -303,9 +303,11 @@ class AnswerLog:
 
         return await self._transactions.read(work)
 
-    async def decisions_posted(self, channel_id: int, message_id: int, decision_ids: Sequence[int]) -> None:
-        """A late post in ``channel_id`` carries these decisions' buttons: remember the message, so that a
-        decision settled some other way (/pending-roll, a later action, /undo) takes them off it."""
+    async def decisions_posted(self, channel_id: int, message_id: int, decision_ids: Sequence[int],
+                               event_id: int | None = None) -> None:
+        """A late post in ``channel_id`` of ``event_id`` carries these decisions' buttons: remember the message
+        (the event's too, as its answer's is: bot/services/decision_messages.py reads what a message carries from
+        both), so that a decision settled some other way (/pending-roll, a later action, /undo) takes them off it."""
         if not decision_ids:
             return
 
@@ -315,5 +317,8 @@ class AnswerLog:
                 PendingDecision.message_id.is_(None))
                 .values(message_id=message_id, version=PendingDecision.version + 1)
                 .execution_options(synchronize_session=False))
+            if event_id is not None:
+                await session.execute(update(EVENTS).where(EVENTS.c.id == event_id, EVENTS.c.channel_id == channel_id,
+                                                           EVENTS.c.message_id.is_(None)).values(message_id=message_id))
 
         await self._transactions.transact(channel_id, work)

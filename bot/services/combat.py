@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +25,7 @@ from bot.services.actions import (
 )
 from bot.services.actor import Actor
 from bot.services.characters import load_character
+from bot.services.decision_messages import MessageButtons, Pressed, buttons_on
 from bot.services.encounters import active_encounter, channel_encounter
 from bot.services.pending_rolls import (
     DICE,
@@ -291,20 +292,36 @@ class CombatService:
     async def decide(self, actor: Actor, decision_id: int, choice: str, value: str | None = None) -> ActionReport:
         """GM only: apply a pending decision (the engine's "gm_decide" action, or for a roll the GM makes, the
         roll's action); never twice. ``value`` is what the GM typed: the faces for a roll's ``dice`` choice,
-        the amount for a ``damage`` choice.
+        the amount for a ``damage`` choice."""
+        return (await self.press(actor, decision_id, choice, value)).report
+
+    async def press(self, actor: Actor, decision_id: int, choice: str, value: str | None = None,
+                    message_id: int | None = None) -> Pressed:
+        """A GM button pressed (or its form submitted) on ``message_id``: the decision applied as ``decide`` says,
+        and the buttons that message carries now (the database's record, read in the same transaction).
 
         A press is checked here, once: the presser's viewer is made in this transaction (``require_gm``), before
         the decision is read. Its buttons are only ever posted in its own channel (the press's), whose lock this
         takes; an id from another channel (a forged press) is no decision here."""
 
-        async def work(session: AsyncSession) -> ActionReport:
+        async def work(session: AsyncSession) -> Pressed:
             await access.require_gm(session, actor, "make this decision")
             decision = await repo.decision(session, decision_id, for_update=True)
             if decision is None or (decision.guild_id, decision.channel_id) != (actor.guild_id, actor.channel_id):
                 raise NotFound("that decision no longer exists")
-            return await self._apply(session, actor, decision, choice, value)
+            report = await self._apply(session, actor, decision, choice, value)
+            if message_id is None:
+                return Pressed(report)
+            left = await buttons_on(session, actor.guild_id, actor.channel_id, [message_id])
+            return Pressed(report, left.get(message_id, MessageButtons()))
 
         return await self._rt.transact(actor.channel_id, work)
+
+    async def buttons_on(self, actor: Actor, channel_id: int,
+                         message_ids: Collection[int]) -> dict[int, MessageButtons]:
+        """The buttons each of these messages in ``channel_id`` (of the caller's server) carries, as the database
+        records them (bot/services/decision_messages.py): to take settled ones off."""
+        return await self._rt.read(lambda session: buttons_on(session, actor.guild_id, channel_id, message_ids))
 
     async def check_gm(self, actor: Actor) -> None:
         """NotGM unless ``actor`` is the GM: the check of a press that opens a form and writes nothing (its submit

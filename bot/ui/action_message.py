@@ -2,7 +2,8 @@
 
 `publish_report` posts an action's result with the GM decisions it leaves open: the buttons and the value
 forms (which survive a restart), what a press or a submit does, and taking those buttons off again once a
-decision is settled."""
+decision is settled. Which buttons a message carries is the database's record (bot/services/decision_messages.py),
+so a press after a restart does what it did before it."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import discord
 
 from bot.errors import NotGM
 from bot.interactions import actor_of, bot_of, services_of
+from bot.services.decision_messages import MessageButtons
 from bot.services.results import ActionReport, EventView, PendingDecisionView
 from bot.tree import report_error, send_line
 from bot.ui import (
@@ -86,7 +88,7 @@ class GMDecisionButton(StoredId, discord.ui.DynamicItem[discord.ui.Button[Any]],
             if self.choice in VALUE_PROMPTS:
                 await open_value_form(interaction, self.decision_id, self.choice)
                 return
-            await apply_choice(interaction, self.decision_id, self.choice, None, interaction.message)
+            await apply_choice(interaction, self.decision_id, self.choice, None)
         except Exception as exc:
             await refused(interaction, exc)
 
@@ -155,39 +157,33 @@ async def value_submitted(interaction: discord.Interaction[Any], match: re.Match
         return
     value = forms.text_values(interaction.data).get(VALUE_INPUT, "")
     try:
-        await apply_choice(interaction, decision_id, match["choice"], value, interaction.message)
+        await apply_choice(interaction, decision_id, match["choice"], value)
     except Exception as exc:
         await refused(interaction, exc)
 
 
-async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str, value: str | None,
-                       message: discord.Message | None) -> None:
-    """The GM's choice: decide, take the decision's buttons off ``message`` and mark it decided, then post the
-    result (with the buttons of any decision it leads to); the buttons of rolls it made moot leave the other
-    messages they are on. A quick decision answers the press with that edit of its own message (one call);
-    one past the defer budget (from the press) is deferred first, as a deferred update, and edits after."""
-    report = await _in_time(interaction, services_of(interaction).combat.decide(actor_of(interaction), decision_id,
-                                                                                 choice, value))
+async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, choice: str,
+                       value: str | None) -> None:
+    """The GM's choice on the message pressed (whose button opened the form, for a submit): decided, with what
+    that message carries now (``press``: the database's record, read in the same transaction); the press is
+    answered by the edit of that message (those buttons, its embed marked decided), then the result is posted
+    (with the buttons of any decision it leads to), and the buttons of rolls it made moot leave the other
+    messages they are on. A quick decision answers the press with that edit (one call); one past the defer
+    budget (from the press) is deferred first, as a deferred update, and edits after."""
+    message = interaction.message
+    pressed = await _in_time(interaction, services_of(interaction).combat.press(
+        actor_of(interaction), decision_id, choice, value, message.id if message is not None else None))
+    report = pressed.report
     if message is not None:
-        gone = {decision_id, *(d.id for d in report.moot)}
-        edits: dict[str, Any] = {"view": remaining_view(message, gone)}
-        if message.embeds and report.decided is not None:
-            edits["embed"] = decision_embeds.mark_decided(copied_embed(message), report.decided, report.moot)
-        if interaction.message is not None and interaction.message.id == message.id:
-            if interaction.response.is_done():
-                await interaction.edit_original_response(**edits)
-            else:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
-                await interaction.response.edit_message(**edits)
-            _remember_edit(interaction, message, edits)
-        elif await _answered(interaction) and await channel_access.allowed(interaction, message.channel.id,
-                                                                           channel_access.EDITING):
-            try:
-                await threads.write(interaction, message.channel.id, lambda: message.edit(**edits))
-                _remember_edit(interaction, message, edits)
-            except discord.HTTPException as exc:
-                if not threads.closed(exc):
-                    await channel_access.refused(interaction, message.channel.id, channel_access.EDITING, exc,
-                                                 "take the GM's buttons off a message")
+        embed = copied_embed(message) if message.embeds else None
+        edits: dict[str, Any] = {"view": view_of(pressed.left)}
+        if embed is not None and report.decided is not None:
+            edits["embed"] = embed = decision_embeds.mark_decided(embed, report.decided, report.moot)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**edits)
+        else:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
+            await interaction.response.edit_message(**edits)
+        _remember(bot_of(interaction), message.id, embed, pressed.left)
     await _answered(interaction)
     await publish_report(interaction, report, edited=message.id if message is not None else None)
 
@@ -269,89 +265,44 @@ def _add_decision_buttons(view: discord.ui.View, pending: Sequence[PendingDecisi
             view.add_item(GMDecisionButton(decision.id, choice, label))
 
 
-def remaining_view(message: discord.Message, decided: int | set[int]) -> discord.ui.View:
-    """The message's GM buttons without those of the ``decided`` decision(s) (an empty view clears them)."""
-    gone = {decided} if isinstance(decided, int) else decided
-    return _view(_buttons_of(message), gone)
+def view_of(buttons: MessageButtons) -> discord.ui.View:
+    """The buttons a message carries, as the database records them (an empty view takes them all off)."""
+    return action_view(buttons.details, buttons.decisions) or discord.ui.View(timeout=None)
 
 
-Button = tuple[int, str, str | None] | int  # a GM button (decision id, choice, label), or Details (event id)
+# What the bot last put in the embed of a message that still carries GM buttons, per bot, the newest last: taking
+# settled buttons off such a message is then one edit, not a read of it and an edit. Only Discord's text is kept
+# here (which buttons a message carries is the database's: ``CombatService.buttons_on``); a message not here
+# (posted before a restart, by another process, or long ago) is read from Discord.
+EMBEDS_KEPT = 500  # a few hundred bytes to 2 KB each
+_embeds: weakref.WeakKeyDictionary[discord.Client, OrderedDict[int, dict[str, Any] | None]] = \
+    weakref.WeakKeyDictionary()
 
 
-def _buttons_of(message: discord.Message) -> tuple[Button, ...]:
-    """The GM and Details buttons on a message, in order."""
-    found: list[Button] = []
-    pattern, details = re.compile(GM_TEMPLATE), re.compile(DETAILS_TEMPLATE)
-    for row in message.components:
-        for component in getattr(row, "children", [row]):
-            custom_id = getattr(component, "custom_id", None) or ""
-            match = pattern.fullmatch(custom_id)
-            decision_id = bounded_id(match["id"]) if match else None
-            if match and decision_id is not None:
-                found.append((decision_id, match["choice"], getattr(component, "label", None)))
-            shown = details.fullmatch(custom_id)
-            event_id = bounded_id(shown["id"]) if shown else None
-            if event_id is not None:
-                found.append(event_id)
-    return tuple(found)
+def _remember(bot: discord.Client, message_id: int, embed: discord.Embed | None, buttons: MessageButtons) -> None:
+    """``message_id`` now shows ``embed`` (kept while GM buttons are left on it: nothing more to take off else)."""
+    kept = _embeds.setdefault(bot, OrderedDict())
+    kept.pop(message_id, None)
+    if buttons.decisions:
+        kept[message_id] = dict(embed.to_dict()) if embed is not None else None
+        while len(kept) > EMBEDS_KEPT:
+            kept.popitem(last=False)
 
 
-def _view(buttons: Sequence[Button], gone: set[int]) -> discord.ui.View:
-    """The view of ``buttons`` without the GM buttons of the ``gone`` decisions (the Details button stays)."""
-    view = discord.ui.View(timeout=None)
-    for button in buttons:
-        if isinstance(button, int):
-            view.add_item(DetailsButton(button))
-        elif button[0] not in gone:
-            view.add_item(GMDecisionButton(*button))
-    return view
+async def _embed_now(bot: discord.Client, channel: discord.PartialMessageable,
+                     message_id: int) -> discord.Embed | None:
+    """The embed ``message_id`` shows (None: none), from what the bot last put there, else read from Discord."""
+    kept = _embeds.get(bot, OrderedDict())
+    if message_id in kept:
+        shown = kept.pop(message_id)  # put back by ``_remember`` once edited
+        return discord.Embed.from_dict(copy.deepcopy(shown)) if shown is not None else None
+    message = await channel.get_partial_message(message_id).fetch()
+    return copied_embed(message) if message.embeds else None
 
 
-def _buttons_in(view: discord.ui.View) -> tuple[Button, ...]:
-    return tuple((item.decision_id, item.choice, item.item.label) if isinstance(item, GMDecisionButton)
-                 else item.event_id for item in view.children if isinstance(item, GMDecisionButton | DetailsButton))
-
-
-@dataclass(frozen=True)
-class Sent:
-    """A message of this process's with GM buttons, as it last sent it: its embed and its buttons."""
-
-    embed: dict[str, Any] | None
-    buttons: tuple[Button, ...]
-
-
-SENT_KEPT = 500  # messages with GM buttons remembered per process (a few hundred bytes to 2 KB each)
-# Per bot: message id -> what it shows, the newest last. Taking settled buttons off such a message is one edit,
-# not a read of it and an edit; one not here (posted before a restart, or long ago) is read first.
-_sent: weakref.WeakKeyDictionary[discord.Client, OrderedDict[int, Sent]] = weakref.WeakKeyDictionary()
-
-
-def _remember(bot: discord.Client, message_id: int, embed: discord.Embed | None, view: discord.ui.View) -> None:
-    """What ``message_id`` now shows (forgotten once no GM button is left on it: nothing more to take off)."""
-    sent = _sent.setdefault(bot, OrderedDict())
-    buttons = _buttons_in(view)
-    sent.pop(message_id, None)
-    if any(not isinstance(button, int) for button in buttons):
-        sent[message_id] = Sent(dict(embed.to_dict()) if embed is not None else None, buttons)
-        while len(sent) > SENT_KEPT:
-            sent.popitem(last=False)
-
-
-def _remember_edit(interaction: discord.Interaction[Any], message: discord.Message, edits: dict[str, Any]) -> None:
-    """What ``message`` shows after ``edits`` (its view, and its embed when they did not change it)."""
-    embed = edits.get("embed") or (copied_embed(message) if message.embeds else None)
-    _remember(bot_of(interaction), message.id, embed, edits["view"])
-
-
-def _recalled(bot: discord.Client, message_id: int) -> Sent | None:
-    """What ``message_id`` shows, taken out of memory (put back by ``_remember`` once edited)."""
-    return _sent.get(bot, OrderedDict()).pop(message_id, None)
-
-
-def sent_messages(bot: discord.Client) -> dict[int, Sent]:
-    """The messages with GM buttons this bot remembers: for tests."""
-    return dict(_sent.get(bot, {}))
-
+def embeds_kept(bot: discord.Client) -> dict[int, dict[str, Any] | None]:
+    """The embeds of messages with GM buttons this bot keeps: for tests."""
+    return dict(_embeds.get(bot, {}))
 
 
 async def publish_report(interaction: discord.Interaction[Any], report: ActionReport, *,
@@ -381,8 +332,9 @@ async def post_decisions(interaction: discord.Interaction[Any], pending: Sequenc
     view = action_view(event_id, pending)
     message_id = await reply(interaction, embed=embed, view=view, file=file)
     if view is not None and message_id is not None:
-        _remember(bot_of(interaction), message_id, embed, view)
         on_message = {item.decision_id for item in view.children if isinstance(item, GMDecisionButton)}
+        _remember(bot_of(interaction), message_id, embed,
+                  MessageButtons(tuple(d for d in pending if d.id in on_message), event_id))
         await services_of(interaction).combat.set_decision_message(actor_of(interaction), on_message, message_id)
 
 
@@ -391,59 +343,77 @@ async def close_settled(interaction: discord.Interaction[Any], *, decided: Pendi
                         skip: int | None = None) -> None:
     """Take the buttons of decisions settled some other way than by them (``decided`` by /pending-roll, made
     ``moot`` by a later action, ``undone`` with the action that asked for them) off the messages they are on,
-    saying so there. A message that is gone (or ``skip``) is left alone."""
-    on: dict[tuple[int, int], list[PendingDecisionView]] = {}
+    saying so there: each is left with the buttons the database says it still carries. A message that is gone
+    (or ``skip``) is left alone."""
+    on: dict[int, dict[int, list[PendingDecisionView]]] = {}  # channel -> message -> its settled decisions
     for decision in (decided, *moot, *undone):
         if decision is not None and decision.message_id is not None and decision.message_id != skip:
-            on.setdefault((decision.channel_id, decision.message_id), []).append(decision)
-    bot = bot_of(interaction)
-    for (channel_id, message_id), here in on.items():
+            on.setdefault(decision.channel_id, {}).setdefault(decision.message_id, []).append(decision)
+    for channel_id, messages in on.items():
         if not await channel_access.allowed(interaction, channel_id, channel_access.REWRITING):
             continue
-        channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
-        try:
-            sent = _recalled(bot, message_id)
-            if sent is None:
-                message = await channel.get_partial_message(message_id).fetch()
-                sent = Sent(dict(copied_embed(message).to_dict()) if message.embeds else None, _buttons_of(message))
-            view = _view(sent.buttons, {d.id for d in here})
-            edits: dict[str, Any] = {"view": view}
-            if sent.embed is not None:
-                embed = discord.Embed.from_dict(copy.deepcopy(sent.embed))
-                gone_moot = [d for d in moot if d in here]
-                if decided is not None and decided in here:
-                    embed = decision_embeds.mark_decided(embed, decided, gone_moot)
-                elif gone_moot:
-                    embed = decision_embeds.mark_closed(embed, gone_moot)
-                gone_undone = [d for d in undone if d in here]
-                if gone_undone:
-                    embed = decision_embeds.mark_closed(embed, gone_undone, undone=True)
-                edits["embed"] = embed
-            await threads.write(interaction, channel_id, partial(channel.get_partial_message(message_id).edit, **edits))
-            _remember(bot, message_id, edits.get("embed"), view)
-        except discord.NotFound:
-            log.info("message %s with GM buttons is gone; nothing to take off", message_id)
-        except discord.HTTPException as exc:
-            if not threads.closed(exc):
-                await channel_access.refused(interaction, channel_id, channel_access.FETCHING, exc,
-                                             "take settled GM buttons off a message")
+        left = await services_of(interaction).combat.buttons_on(actor_of(interaction), channel_id, list(messages))
+        for message_id, here in messages.items():
+            settled = Settled(decided if decided in here else None, [d for d in moot if d in here],
+                              [d for d in undone if d in here])
+            await _close_on(interaction, channel_id, message_id, settled, left.get(message_id, MessageButtons()))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The decisions on one message settled some other way: how its embed says so."""
+
+    decided: PendingDecisionView | None
+    moot: list[PendingDecisionView]
+    undone: list[PendingDecisionView]
+
+    def marked(self, embed: discord.Embed) -> discord.Embed:
+        if self.decided is not None:
+            embed = decision_embeds.mark_decided(embed, self.decided, self.moot)
+        elif self.moot:
+            embed = decision_embeds.mark_closed(embed, self.moot)
+        return decision_embeds.mark_closed(embed, self.undone, undone=True) if self.undone else embed
+
+
+async def _close_on(interaction: discord.Interaction[Any], channel_id: int, message_id: int, settled: Settled,
+                    left: MessageButtons) -> None:
+    """One message's settled buttons taken off: ``left`` on it, its embed marked."""
+    bot = bot_of(interaction)
+    channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
+    try:
+        embed = await _embed_now(bot, channel, message_id)
+        edits: dict[str, Any] = {"view": view_of(left)}
+        if embed is not None:
+            edits["embed"] = embed = settled.marked(embed)
+        await threads.write(interaction, channel_id, partial(channel.get_partial_message(message_id).edit, **edits))
+        _remember(bot, message_id, embed, left)
+    except discord.NotFound:
+        log.info("message %s with GM buttons is gone; nothing to take off", message_id)
+    except discord.HTTPException as exc:
+        if not threads.closed(exc):
+            await channel_access.refused(interaction, channel_id, channel_access.FETCHING, exc,
+                                         "take settled GM buttons off a message")
 
 
 async def mark_taken_back(interaction: discord.Interaction[Any], event: EventView) -> None:
     """The message that showed the event /undo took back, marked so (a phone scrolling up reads no blow that
-    never happened), without the buttons of the decisions it had asked for. A message not known (posted before
-    events kept it), gone, or that the bot may not edit is left as it is."""
+    never happened), left with the buttons the database says it carries (the GM's of the decisions it had asked
+    for are closed now; its Details stays). A message not known (posted before events kept it), gone, or that
+    the bot may not edit is left as it is."""
     if event.message_id is None:
         return
-    channel_id = event.channel_id
+    channel_id, message_id = event.channel_id, event.message_id
     if not await channel_access.allowed(interaction, channel_id, channel_access.REWRITING):
         return
-    channel = bot_of(interaction).get_partial_messageable(channel_id, guild_id=interaction.guild_id)
-    here = [decision for decision in event.closed if decision.message_id == event.message_id]
-    _recalled(bot_of(interaction), event.message_id)  # read below, as it is now
+    bot = bot_of(interaction)
+    channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
+    here = [decision for decision in event.closed if decision.message_id == message_id]
+    left = (await services_of(interaction).combat.buttons_on(actor_of(interaction), channel_id, [message_id])).get(
+        message_id, MessageButtons(details=event.id if event_lines.record_of(event).has_details else None))
+    _embeds.get(bot, OrderedDict()).pop(message_id, None)  # read below, as it is now
     try:
-        message = await channel.get_partial_message(event.message_id).fetch()
-        edits: dict[str, Any] = {"view": remaining_view(message, {d.id for d in here})}
+        message = await channel.get_partial_message(message_id).fetch()
+        edits: dict[str, Any] = {"view": view_of(left)}
         if message.embeds:
             embed = copied_embed(message)
             if here:
@@ -453,7 +423,7 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
             edits["content"] = record_embeds.taken_back_content(message.content)
         await threads.write(interaction, channel_id, lambda: message.edit(**edits))
     except discord.NotFound:
-        log.info("message %s of undone event %s is gone; nothing to mark", event.message_id, event.id)
+        log.info("message %s of undone event %s is gone; nothing to mark", message_id, event.id)
     except discord.HTTPException as exc:
         if not threads.closed(exc):
             await channel_access.refused(interaction, channel_id, channel_access.FETCHING, exc,

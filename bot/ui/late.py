@@ -171,7 +171,7 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
         on_message = [item.decision_id for item in (view.children if view is not None else [])
                       if isinstance(item, GMDecisionButton)]
         try:
-            await answers.decisions_posted(event.channel_id, posted.id, on_message)
+            await answers.decisions_posted(event.channel_id, posted.id, on_message, event.id)
         except Exception:  # the buttons work anyway; a decision settled elsewhere leaves them on this post
             log.exception("could not note the message of event %s's GM buttons", event.id)
     return settled

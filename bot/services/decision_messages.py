@@ -1,0 +1,66 @@
+"""The buttons on a message of the bot's, as the database records them: the one memory of sent messages (issue 38).
+
+A GM decision's row names the message carrying its buttons (``PendingDecision.message_id``, written by the answer
+log in one transaction with the id of the answer that shows its event, ``Event.message_id``; a late post writes
+both too). So what a message carries is read here, never remembered by a process nor parsed back out of the
+message: the GM's buttons of the decisions on it still open, in the order they were asked, then the Details
+button of the action it answers. A restart changes nothing: a press or a settled decision after one finds the
+same buttons as before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Event, PendingDecision
+from bot.services.results import ActionReport, PendingDecisionView, pending_view
+
+
+@dataclass(frozen=True)
+class MessageButtons:
+    """What one message carries: the decisions whose GM buttons are on it (open ones only, oldest first) and the
+    event whose Details button it has (the action it answers; None: none)."""
+
+    decisions: tuple[PendingDecisionView, ...] = ()
+    details: int | None = None
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A GM press's result: the decision's report, and what the pressed message carries after it."""
+
+    report: ActionReport
+    left: MessageButtons = MessageButtons()
+
+
+async def buttons_on(session: AsyncSession, guild_id: int, channel_id: int,
+                     message_ids: Collection[int]) -> dict[int, MessageButtons]:
+    """The buttons on each of ``message_ids`` in the channel (a message carrying no decision is left out).
+
+    The decisions on a message were asked by one action; the message answers it (and has its Details) when that
+    event's own message is this one: the message /undo posts with the decisions it opened again answers /undo,
+    and carries no Details."""
+    if not message_ids:
+        return {}
+    rows = list(await session.scalars(select(PendingDecision).where(
+        PendingDecision.guild_id == guild_id, PendingDecision.channel_id == channel_id,
+        PendingDecision.message_id.in_(list(message_ids))).order_by(PendingDecision.id)))
+    asked_by = {row.event_id for row in rows if row.event_id is not None}
+    shown_on: dict[int, int | None] = {}
+    if asked_by:
+        for event_id, shown in await session.execute(select(Event.id, Event.message_id).where(
+                Event.id.in_(asked_by), Event.guild_id == guild_id)):
+            shown_on[event_id] = shown
+    found: dict[int, MessageButtons] = {}
+    for row in rows:
+        message_id = row.message_id or 0  # (selected by it: never None)
+        was = found.get(message_id, MessageButtons())
+        answers = row.event_id is not None and shown_on.get(row.event_id) == message_id
+        still_open = row.choice is None and not row.cancelled
+        found[message_id] = MessageButtons(was.decisions + ((pending_view(row),) if still_open else ()),
+                                           was.details or (row.event_id if answers else None))
+    return found
