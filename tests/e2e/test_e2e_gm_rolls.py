@@ -81,8 +81,13 @@ async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(t
                                       "dice": "attacker=14 defender=15 damage=4,4,3,3,2"}, user=table.alice)
     waiting = table.value(blow, WAITING)
     assert "Bandit 1's knockdown roll" in waiting and "Bandit 1's major wound rolls" in waiting
+    assert sorted(table.buttons(blow)) == ["grv:gm:1:dice", "grv:gm:1:roll", "grv:gm:2:dice", "grv:gm:2:roll"]
+    # pressed after a restart, the message keeps what it carries as before it (the database's record, issue 38)
+    await table.stop()
+    await table.start(seed=2, sync=False)
     down = await press(table, blow, "1:dice", "13")
     assert "knocked down" in down.embeds[0]["description"]
+    assert sorted(table.buttons(blow)) == ["grv:gm:2:dice", "grv:gm:2:roll"] and "Details" in str(blow.components)
     refused = await table.line("pending-roll", {"character": "Bandit 1"}, user=table.alice)
     assert "only the GM" in refused
     rolled = await table.run("pending-roll", {"character": "Bandit 1", "roll": "major_wound",
