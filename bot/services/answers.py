@@ -19,7 +19,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -87,6 +87,30 @@ class GMPart(NamedTuple):
     for_gm: EventView  # projected for the GM (GM_SCREEN): whole
     guild_id: int
     gm_channel_id: int | None  # None: the server has no GM channel (its owner gets it by DM)
+
+
+def _writes(ids: set[int], posted: dict[int, int],
+            decisions: dict[tuple[int, int, int], set[int]]) -> Callable[[AsyncSession], Awaitable[None]]:
+    """The answer log's write of these marks, message ids and decisions' messages: one statement per kind of write,
+    each an executemany; an answer's message id and its mark together."""
+    shown = [{"interaction": i, "message": m} for i, m in sorted(posted.items()) if i in ids]
+    only_posted = [{"interaction": i, "message": m} for i, m in sorted(posted.items()) if i not in ids]
+    only_marked = sorted(ids - posted.keys())
+    on_messages = [{"message": m, "decision": d, "guild": g, "channel": c}
+                   for (g, c, m), wanted in decisions.items() for d in sorted(wanted)]
+    return functools.partial(_store, shown=shown, only_posted=only_posted, only_marked=only_marked,
+                             on_messages=on_messages)
+
+
+def _tell(waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
+    """Those waiting for a write hear that it is done, or its error."""
+    for future in waiting:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 class AnswerLog:
@@ -174,47 +198,36 @@ class AnswerLog:
             posted = dict(self._posted)
             decisions, self._decisions = self._decisions, {}
             waiting, self._waiting = self._waiting, []
-            # one statement per kind of write, each an executemany: an answer's message id and its mark together
-            shown = [{"interaction": i, "message": m} for i, m in sorted(posted.items()) if i in ids]
-            only_posted = [{"interaction": i, "message": m} for i, m in sorted(posted.items()) if i not in ids]
-            only_marked = sorted(ids - posted.keys())
-            on_messages = [{"message": m, "decision": d, "guild": g, "channel": c}
-                           for (g, c, m), wanted in decisions.items() for d in sorted(wanted)]
-
-            work = functools.partial(_store, shown=shown, only_posted=only_posted, only_marked=only_marked,
-                                     on_messages=on_messages)
             try:
-                await self._transactions.transact(None, work)
+                await self._transactions.transact(None, _writes(ids, posted, decisions))
             except Exception as exc:
-                for future in waiting:  # whoever waits on a decision's message hears of it (its buttons still work)
-                    if not future.done():
-                        future.set_exception(exc)
+                _tell(waiting, exc)  # whoever waits on a decision's message hears of it (its buttons still work)
                 if self._flushing:  # the bot is closing: what is left unmarked, the next start finds in the channel
                     log.warning("could not mark %d answered interactions before closing: %s", len(ids), exc)
                     for interaction_id in posted:
                         self._posted.pop(interaction_id, None)
                     return
-                # Not marked, they would be posted again after a restart: kept, and written again until it sticks.
-                self._marks |= ids
                 failures += 1
-                if failures == 1:
-                    log.warning("could not mark %d answered interactions; trying again until it sticks: %s",
-                                len(ids), exc)
-                self._wake.clear()
-                pause = min(MARK_RETRY_MAX, MARK_RETRY_FIRST * 2 ** (failures - 1))
-                with contextlib.suppress(TimeoutError):  # flush() wakes it: one last try before closing
-                    await asyncio.wait_for(self._wake.wait(), pause)
+                await self._retry_later(ids, failures, exc)
                 continue
-            else:
-                for future in waiting:
-                    if not future.done():
-                        future.set_result(None)
+            _tell(waiting, None)
             if failures:
                 log.warning("the answered marks stuck after %d failed tries", failures)
                 failures = 0
             for interaction_id, message_id in posted.items():  # written (unless a newer one came meanwhile)
                 if self._posted.get(interaction_id) == message_id:
                     del self._posted[interaction_id]
+
+    async def _retry_later(self, ids: set[int], failures: int, exc: Exception) -> None:
+        """Not marked, they would be posted again after a restart: kept, and written again until it sticks, after
+        a pause that doubles with each failed try (flush() ends it: one last try before closing)."""
+        self._marks |= ids
+        if failures == 1:
+            log.warning("could not mark %d answered interactions; trying again until it sticks: %s", len(ids), exc)
+        self._wake.clear()
+        pause = min(MARK_RETRY_MAX, MARK_RETRY_FIRST * 2 ** (failures - 1))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), pause)
 
     async def flush(self) -> None:
         """Every mark and message id noted so far is written (the bot's shutdown)."""
