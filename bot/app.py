@@ -8,7 +8,7 @@ import logging
 import time
 from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
@@ -284,13 +284,29 @@ class GrievousBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         install_task_factory(asyncio.get_running_loop())
-        if self.health is not None:
-            try:
-                await self.health.start()
-            except OSError as exc:  # the port is taken: serve the users anyway; the missing endpoint shows
-                log.error("no health endpoint: cannot listen on %s:%s (%s)", self.health.host, self.health.port,
-                          exc.strerror or exc)
-                self.health = None
+        if self.health is not None:  # a port taken: the users are served anyway, the missing endpoint shows
+            self.health = await _listening(self.health, "no health endpoint")
+        await self._open_services()
+        # Engines and default catalogs take a second to build: in a thread now, not on the loop in a command.
+        await asyncio.to_thread(self.services.runtime.catalogs.warm_up)
+        for name in self.extension_names:
+            await self.load_extension(name)
+        # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
+        # every grv:confirm: press is answered, even one forged on another message).
+        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton, DefenseButton)
+        if self.web is not None:
+            self.web = await _listening(self.web, "no web page")
+        if self.sync_commands:
+            await self.sync_tree()
+        # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
+        self.watchdog.start()
+        if self.db is not None and self.db.watch is not None:
+            self.start_wait(self._watch_database_file(self.db))
+        self._watching = asyncio.get_running_loop().create_task(self._watch_gateway(), name="grievous-gateway-watch")
+
+    async def _open_services(self) -> None:
+        """The services on the bot's database (opened, and migrated where asked) unless it was given them, with the
+        configured work limit; the metrics watch their transactions and encounter cache."""
         if not hasattr(self, "services"):
             if self.db is None:
                 self.db = Database.from_url(self._database_url)
@@ -304,27 +320,6 @@ class GrievousBot(commands.AutoShardedBot):
             self.services.runtime.slow_work.work_budget = float(self._work_seconds)
         if self.services.runtime.transactions.encounters is not None:
             self.metrics.watch_encounter_cache(self.services.runtime.transactions.encounters)
-        # Engines and default catalogs take a second to build: in a thread now, not on the loop in a command.
-        await asyncio.to_thread(self.services.runtime.catalogs.warm_up)
-        for name in self.extension_names:
-            await self.load_extension(name)
-        # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
-        # every grv:confirm: press is answered, even one forged on another message).
-        self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton, DefenseButton)
-        if self.web is not None:
-            try:
-                await self.web.start()
-            except OSError as exc:
-                log.error("no web page: cannot listen on %s:%s (%s)", self.web.host, self.web.port,
-                          exc.strerror or exc)
-                self.web = None
-        if self.sync_commands:
-            await self.sync_tree()
-        # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.
-        self.watchdog.start()
-        if self.db is not None and self.db.watch is not None:
-            self.start_wait(self._watch_database_file(self.db))
-        self._watching = asyncio.get_running_loop().create_task(self._watch_gateway(), name="grievous-gateway-watch")
 
     async def sync_tree(self) -> int:
         """Register the shared commands (globally, or with the development server's own); how many."""
@@ -450,3 +445,23 @@ class GrievousBot(commands.AutoShardedBot):
                 await self.health.stop()
             if self._owns_db and self.db is not None:
                 await self.db.dispose()
+
+
+class _Listener(Protocol):
+    host: str
+    port: int
+
+    async def start(self) -> None: ...
+
+
+_L = TypeVar("_L", bound=_Listener)
+
+
+async def _listening(server: _L, what: str) -> _L | None:
+    """``server`` listening, or None where it cannot (its port taken): logged as ``what``, the bot runs on."""
+    try:
+        await server.start()
+    except OSError as exc:
+        log.error("%s: cannot listen on %s:%s (%s)", what, server.host, server.port, exc.strerror or exc)
+        return None
+    return server

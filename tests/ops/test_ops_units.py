@@ -8,19 +8,21 @@ import contextvars
 import io
 import json
 import logging
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.app import _listening
 from bot.cli import main
 from bot.config import Config, ConfigError
 from bot.db.engine import Database
 from bot.db.migrate import head_revision, upgrade
 from bot.ops import watchdog as watchdog_module
 from bot.ops.flights import Flight, Flights, flight_of, install_task_factory, interaction_name
-from bot.ops.health import check
+from bot.ops.health import HealthServer, check
 from bot.ops.logs import configure_logging
 from bot.ops.metrics import Metrics
 from bot.ops.redact import REDACTED, add_secret, redact
@@ -261,6 +263,25 @@ async def test_health_checks_name_what_failed(tmp_path: Path) -> None:
     health = await check(lambda: "ok", gone, head_revision())
     assert (health.database, health.failed()) == ("unreachable: OperationalError", ["database", "migrations"])
     await gone.dispose()
+
+
+async def test_an_endpoint_whose_port_is_taken_is_one_error_line_and_the_bot_runs_without_it(caplog: Any) -> None:
+    # setup_hook starts the health endpoint and the web page through _listening
+    def server(port: int) -> HealthServer:
+        return HealthServer(gateway=lambda: "ok", db=lambda: None, metrics=Metrics(), port=port)
+
+    free = server(0)
+    assert await _listening(free, "no health endpoint") is free
+    await free.stop()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = server(port)
+        with caplog.at_level(logging.ERROR, logger="bot.app"):
+            assert await _listening(refused, "no health endpoint") is None
+        await refused.stop()
+    assert f"no health endpoint: cannot listen on 127.0.0.1:{port} (" in caplog.text
 
 
 def test_health_command_without_an_endpoint(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
