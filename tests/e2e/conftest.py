@@ -18,10 +18,8 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import shutil
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from random import Random
 from typing import Any, ClassVar
 
@@ -354,13 +352,10 @@ def backend() -> str:
 
 
 @pytest.fixture
-def e2e_db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A migrated database: a SQLite file of its own, or the session's PostgreSQL (emptied by `table`)."""
-    if backend == "sqlite":
-        path = tmp_path / "grievous.db"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        return f"sqlite+aiosqlite:///{path}"
-    return str(request.getfixturevalue("postgres_url"))
+def e2e_db_url(db_url: str) -> str:
+    """A migrated database (tests/conftest.py's `db_url` on this folder's `backend`): a SQLite file of its own, or
+    the session's PostgreSQL (emptied by `table`)."""
+    return db_url
 
 
 async def empty_postgres(url: str) -> None:

@@ -4,6 +4,7 @@ seating a fight, reading what the database holds, and waiting on many answers.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from collections.abc import Mapping
@@ -108,6 +109,15 @@ async def unanswered_events(db_url: str) -> int:
             return int((await connection.execute(text("SELECT count(*) FROM events WHERE NOT answered"))).scalar_one())
     finally:
         await database.dispose()
+
+
+async def settled(db_url: str, unanswered: int = 0) -> int:
+    """Waits (up to DEADLINE) until `unanswered` stored events are neither answered nor posted late: how many are."""
+    for _ in range(int(DEADLINE / 0.1)):
+        if await unanswered_events(db_url) == unanswered:
+            return unanswered
+        await asyncio.sleep(0.1)
+    return await unanswered_events(db_url)
 
 
 def _json(value: Any) -> Mapping[str, Any]:

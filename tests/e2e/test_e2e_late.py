@@ -30,6 +30,7 @@ from tests.e2e.process_support import (
     raid,
     run,
     seat_ars_harn,
+    settled,
     unanswered_events,
 )
 
@@ -59,13 +60,12 @@ async def events_stored(db_url: str, guild: int, target: str) -> int:
     return events[(guild, target)]
 
 
-async def settled(db_url: str) -> int:
-    """Waits (bounded) until every stored event is answered or posted; how many are not."""
-    for _ in range(int(DEADLINE / 0.25)):
-        if await unanswered_events(db_url) == 0:
-            return 0
-        await asyncio.sleep(0.25)
-    return await unanswered_events(db_url)
+async def stored(db_url: str, guild: int, target: str) -> None:
+    """Waits (up to DEADLINE) until an attack on `target` is stored: its answer may be held, not its commit."""
+    for _ in range(int(DEADLINE / 0.1)):
+        if await events_stored(db_url, guild, target):
+            return
+        await asyncio.sleep(0.1)
 
 
 async def test_killed_between_commit_and_answer_the_restarted_bot_posts_the_attack_and_the_undo_late_once(
@@ -84,16 +84,10 @@ async def test_killed_between_commit_and_answer_the_restarted_bot_posts_the_atta
             # The next two answers never reach Discord: the attack on Bandit 2, then the /undo.
             emu.callback_faults = ["hold", "hold"]
             held = await emu.slash("attack", attack(2), user=world.gm, channel=world.combat)
-            for _ in range(int(DEADLINE / 0.1)):
-                if await events_stored(empty_db_url, guild, "Bandit 2"):
-                    break
-                await asyncio.sleep(0.1)
+            await stored(empty_db_url, guild, "Bandit 2")
             undo = await emu.slash("undo", {}, user=world.gm, channel=world.combat)
             await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the /undo's answer held")
-            for _ in range(int(DEADLINE / 0.1)):  # its transaction commits before the answer is tried
-                if await unanswered_events(empty_db_url) == 2:
-                    break
-                await asyncio.sleep(0.1)
+            await settled(empty_db_url, 2)  # its transaction commits before the answer is tried
             bot.kill()
             assert await bot.wait() == -9
             assert not answered(held) and not answered(undo)
@@ -172,10 +166,7 @@ async def test_a_late_post_after_a_restart_carries_the_gm_buttons_and_a_press_re
             emu.callback_faults = ["hold"]
             held = await emu.slash("attack", KILL_BLOW, user=world.alice, channel=world.combat)
             await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the attack's answer held")
-            for _ in range(int(DEADLINE / 0.1)):
-                if await events_stored(empty_db_url, world.guild.id, "Keeper 1"):
-                    break
-                await asyncio.sleep(0.1)
+            await stored(empty_db_url, world.guild.id, "Keeper 1")
             bot.kill()
             assert await bot.wait() == -9
             assert not answered(held)
@@ -242,10 +233,7 @@ async def test_an_action_shown_but_not_marked_before_a_crash_is_not_posted_again
             emu.callback_faults = ["hold"]
             held = await emu.slash("undo", {}, user=world.gm, channel=world.combat)
             await emu.wait_until(lambda: not emu.callback_faults, DEADLINE, "the /undo's answer held")
-            for _ in range(int(DEADLINE / 0.1)):  # its transaction commits before the answer is tried
-                if await unanswered_events(empty_db_url) == 1:
-                    break
-                await asyncio.sleep(0.1)
+            await settled(empty_db_url, 1)  # its transaction commits before the answer is tried
             bot.kill()
             assert await bot.wait() == -9
             assert not answered(held)

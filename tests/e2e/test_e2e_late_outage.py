@@ -31,6 +31,7 @@ from tests.e2e.process_support import (
     raid,
     run,
     seat_ars_harn,
+    settled,
     unanswered_events,
 )
 
@@ -109,11 +110,7 @@ async def all_posted(fight: Fight, handles: list[InteractionHandle], db_url: str
                    for c, channel in enumerate(fight.channels) for i in range(1, PER_CHANNEL + 1))
 
     await emu.wait_until(every_one_shown, DEADLINE, "every stored attack shown in its channel")
-    for _ in range(int(DEADLINE / 0.2)):
-        if await unanswered_events(db_url) == 0:
-            break
-        await asyncio.sleep(0.2)
-    assert await unanswered_events(db_url) == 0
+    assert await settled(db_url) == 0
     await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
     for c, channel in enumerate(fight.channels):
         for i in range(1, PER_CHANNEL + 1):
@@ -126,11 +123,7 @@ async def all_posted_in(fight: Fight, blows: list[str], db_url: str) -> None:
     """Each of ``blows`` shown once in the first channel, and nothing left unanswered."""
     emu, channel = fight.emu, fight.channels[0]
     await emu.wait_until(lambda: all(shown(emu, channel, b) for b in blows), DEADLINE, "the late posts")
-    for _ in range(int(DEADLINE / 0.2)):
-        if await unanswered_events(db_url) == 0:
-            break
-        await asyncio.sleep(0.2)
-    assert await unanswered_events(db_url) == 0
+    assert await settled(db_url) == 0
     await asyncio.sleep(0.5)  # a repeat, if there were one, would come now
     assert all(len(shown(emu, channel, b)) == 1 for b in blows)
 
@@ -206,10 +199,7 @@ async def test_recovery_reads_the_whole_channel_from_each_event_on_and_posts_no_
     for n in range(150):
         emu.state.create_message(channel, fight.world.alice.user, {"content": f"table talk {n}"})
     await run(emu, "attack", attack(fight, channel, 2), user=fight.world.gm, channel=channel)
-    for _ in range(int(DEADLINE / 0.2)):
-        if await unanswered_events(empty_db_url) == 0:
-            break
-        await asyncio.sleep(0.2)
+    await settled(empty_db_url)
     assert await forget_attack_marks(empty_db_url) == 2
     before = len(emu.messages(channel, include_ephemeral=False))
     assert await recover(fight.bot, datetime.now(UTC)) == 0
