@@ -74,29 +74,34 @@ def _is_object(schema: JSONDict) -> bool:
     return "properties" in schema and (kind == "object" or (isinstance(kind, list) and "object" in kind))
 
 
+def _merges(spec: JSONDict) -> Iterator[tuple[JSONDict, list[JSONDict]]]:
+    """Each node whose allOf merges more than one schema, with its branches (the nodes listed first: the caller
+    may change them)."""
+    for node in list(_walk(spec)):
+        branches = node.get("allOf")
+        if isinstance(branches, list) and len(branches) > 1:
+            yield node, branches
+
+
 def _close(spec: JSONDict) -> None:
     """Close every object schema; where an allOf merges objects, close the merge and open its parts."""
     schemas: JSONDict = spec["components"]["schemas"]
     merged: set[str] = set()
-    for node in list(_walk(spec)):
-        branches = node.get("allOf")
-        if isinstance(branches, list) and len(branches) > 1:
-            for branch in branches:
-                ref = branch.get("$ref", "")
-                if ref.startswith("#/components/schemas/"):
-                    merged.add(ref.rsplit("/", 1)[1])
+    for _node, branches in _merges(spec):
+        for branch in branches:
+            ref = branch.get("$ref", "")
+            if ref.startswith("#/components/schemas/"):
+                merged.add(ref.rsplit("/", 1)[1])
     for name in merged:  # the open copies, for allOf branches only
         schemas[f"{name}__open"] = copy.deepcopy(schemas[name])
-    for node in list(_walk(spec)):
-        branches = node.get("allOf")
-        if isinstance(branches, list) and len(branches) > 1:
-            for branch in branches:
-                ref = branch.get("$ref", "")
-                if ref.startswith("#/components/schemas/"):
-                    branch["$ref"] = ref + "__open"
-                else:
-                    branch["__open"] = True
-            node["unevaluatedProperties"] = False
+    for node, branches in _merges(spec):
+        for branch in branches:
+            ref = branch.get("$ref", "")
+            if ref.startswith("#/components/schemas/"):
+                branch["$ref"] = ref + "__open"
+            else:
+                branch["__open"] = True
+        node["unevaluatedProperties"] = False
     for name, schema in schemas.items():
         if name.endswith("__open"):
             for node in _walk(schema):

@@ -12,9 +12,22 @@ from content import load_catalog
 from rules.ars_harn.engine import ACTION_OPTIONS, ENGINE
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Scenario
+from rules.model import Resolution, Scenario
 
 CAT = load_catalog("ars-harn")
+
+
+def _resolved_or_refused(attacker: Any, defender: Any, action: Any, rulings: Any, seed: int) -> Resolution | None:
+    """The exchange resolved (its record built whole), or None where the engine refused it with a RulesError:
+    anything else raised fails the test."""
+    scenario = Scenario("ars-harn", action, attacker, defender, rulings)
+    try:
+        result = ENGINE.resolve(scenario, DiceSource(rng=Random(seed)), CAT)
+    except RulesError:
+        return None
+    result.to_dict()
+    return result
+
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-50, 50), st.text(max_size=6),
                     st.sampled_from(["Broadsword", "thorax", "hand", "edge", "high", "left", "S3", "spell",
@@ -59,12 +72,7 @@ def actions(draw: Any) -> Any:
     st.integers(0, 2**32))
 def test_junk_in_gives_only_rules_errors(attacker: Any, defender: Any, action: Any, rulings: Any,
                                          seed: int) -> None:
-    scenario = Scenario("ars-harn", action, attacker, defender, rulings)
-    try:
-        result = ENGINE.resolve(scenario, DiceSource(rng=Random(seed)), CAT)
-    except RulesError:
-        return
-    result.to_dict()
+    _resolved_or_refused(attacker, defender, action, rulings, seed)
 
 
 @settings(max_examples=200, deadline=None)
@@ -156,12 +164,9 @@ def all_settings() -> Any:
 @given(plausible_sheets(), plausible_sheets(), plausible_actions(), all_settings(), st.integers(0, 2**32))
 def test_plausible_actions_give_only_rules_errors_and_valid_sheets(attacker: Any, defender: Any, action: Any,
                                                                    rulings: Any, seed: int) -> None:
-    scenario = Scenario("ars-harn", action, attacker, defender, rulings)
-    try:
-        result = ENGINE.resolve(scenario, DiceSource(rng=Random(seed)), CAT)
-    except RulesError:
+    result = _resolved_or_refused(attacker, defender, action, rulings, seed)
+    if result is None:
         return
-    result.to_dict()
     for sheet in (result.attacker, result.defender):
         if sheet is not None:
             assert ENGINE.validate_sheet(sheet, CAT) == sheet
