@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -141,12 +142,7 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
     dice = DiceSource(forced, rng=rt.rng())
     # The rows' sheets go in as they are: engines never change the sheets they are given (held by
     # tests/rules/test_engine_purity.py), and a row's sheet is replaced, never changed in place (ChangeRecorder).
-    scenario = Scenario(system=system, action=dict(call.action), attacker=call.actor_character.sheet,
-                        defender=call.target.sheet if call.target is not None else None,
-                        rulings=rulings, npcs=frozenset(side for side, row in (
-                            ("attacker", call.actor_character), ("defender", call.target))
-                            if row is not None and row.npc))
-    resolved = engine.resolve(scenario, dice, catalog)
+    resolved = engine.resolve(_scenario(call, rulings), dice, catalog)
     if call.dice_label is not None and forced:
         # The GM typed the faces of the roll they owe: a face this roll does not use (shock=99 on a kill roll)
         # is refused, rather than rolled for and reported as the table's dice. Nothing is stored.
@@ -212,6 +208,25 @@ async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: Act
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
     )
+
+
+async def refuse_if_illegal(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall) -> None:
+    """Resolve ``call`` with dice of its own and keep nothing: the engine's refusal (an IllegalAction, the line a
+    user gets) if it would refuse the action now. For what waits on someone else's yes (a treatment offer), so an
+    offer the engine would refuse is refused when made, not when accepted. Engines never change the sheets they
+    are given, and these dice are not the runtime's, so a seeded table's rolls stay as they were."""
+    engine = rt.engine(call.actor_character.system)
+    catalog = await rt.catalogs.catalog_for(session, actor.guild_id, call.actor_character.system)
+    guild = await repo.guild_settings(session, actor.guild_id)
+    engine.resolve(_scenario(call, scenario_rulings(engine, guild)), DiceSource({}, rng=random.Random(0)), catalog)
+
+
+def _scenario(call: ActionCall, rulings: Mapping[str, Any]) -> Scenario:
+    """What the engine is given for ``call``: the rows' sheets as they are, and which sides are NPCs."""
+    return Scenario(system=call.actor_character.system, action=dict(call.action), attacker=call.actor_character.sheet,
+                    defender=call.target.sheet if call.target is not None else None,
+                    rulings=rulings, npcs=frozenset(side for side, row in (
+                        ("attacker", call.actor_character), ("defender", call.target)) if row is not None and row.npc))
 
 
 def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:

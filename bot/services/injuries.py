@@ -12,7 +12,7 @@ from bot.db import repositories as repo
 from bot.db.models import Character, Event
 from bot.errors import Conflict, NotFound, UserError
 from bot.services import access
-from bot.services.actions import ActionCall, clean_options, record_event, require_action, run_action
+from bot.services.actions import ActionCall, clean_options, record_event, refuse_if_illegal, require_action, run_action
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown_to
 from bot.services.event_kinds import Answered, TreatmentOfferEvent
@@ -123,6 +123,10 @@ class InjuryService:
                 await self._require_awake(session, healer)
                 if not await access.controls(session, actor, patient):
                     await self._require_wounded(session, patient)
+                    # what Accept would be refused (a patient who needs no chirurgery, a wound treated already)
+                    # is refused now, to the one offering, and no offer is posted (issue 34)
+                    await refuse_if_illegal(self._rt, session, actor,
+                                            self._call(patient, healer, method, opts, dice_text))
                     offer = TreatmentOfferEvent(
                         patient_id=patient.id, patient=patient.name, healer_id=healer.id, healer=healer.name,
                         method=neutral_method(method), system=patient.system, dice=dice_text, options=opts)
@@ -171,14 +175,18 @@ class InjuryService:
 
     async def _treat(self, session: AsyncSession, actor: Actor, patient: Character, healer: Character | None,
                      method: str, opts: dict[str, Any], dice_text: str | None) -> ActionReport:
+        encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
+        return await run_action(self._rt, session, actor, self._call(patient, healer, method, opts, dice_text),
+                                encounter)
+
+    def _call(self, patient: Character, healer: Character | None, method: str, opts: dict[str, Any],
+              dice_text: str | None) -> ActionCall:
+        """The engine action a treatment is: who acts on whom is the system's (Pendragon's patient acts)."""
         action_type, action = self._treatment(patient.system, method, opts)
         profile = profile_of(patient.system)
         if profile is not None and profile.patient_acts:
-            call = ActionCall(action_type, action, patient, healer, dice_text)
-        else:
-            call = ActionCall(action_type, action, healer or patient, patient if healer else None, dice_text)
-        encounter = await repo.active_encounter(session, actor.channel_id, for_update=True)
-        return await run_action(self._rt, session, actor, call, encounter)
+            return ActionCall(action_type, action, patient, healer, dice_text)
+        return ActionCall(action_type, action, healer or patient, patient if healer else None, dice_text)
 
     async def rest(self, actor: Actor, character: str, days: int, dice_text: str | None = None) -> ActionReport:
         """``days`` of rest: the engine's "rest" action runs the healing rolls (Pendragon: by the week). Owner or GM."""

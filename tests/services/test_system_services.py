@@ -110,3 +110,42 @@ async def test_injuries_without_a_name_picks_the_callers_character(services: Any
     await services.encounters.add(alice, "Second")
     with pytest.raises(UserError, match="you have 2 characters: say which"):
         await services.injuries.list(alice)
+
+
+# Per system: Hero's sheet and weapon, the NPC Hero wounds with the faces, the treatment the GM gives first (None:
+# none), and the refusal the same treatment offered by Hero's player now gets.
+REFUSED_OFFERS = {
+    "pendragon": ({"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword": 16,
+                   "skills.chirurgery": 12}, "sword", "bandit", "attacker=14 defender=15 damage=2,2,1,1,1", None,
+                  "chirurgery", r"^the patient needs no chirurgery \(only major wounds and the unconscious do\)$"),
+    "ars-harn": ({"str": 1, "sta": 1, "dex": 1, "qik": 0, "abilities.Sword": 5, "abilities.Chirurgy": 5},
+                 "Broadsword", "bandit", "attack=9 defense=2 location=51", "chirurgy=7", "chirurgery",
+                 r"^Bandit 1 has no untreated wound to heal$"),
+    "fading-suns": ({"dex": 6, "wits": 5, "skills.melee": 5, "skills.remedy": 5}, "broadsword", "thug",
+                    "attack=7 location=12 defender_effect=1", "heal=3", "remedy",
+                    r"^Thug 1 has no untreated wound$"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(REFUSED_OFFERS))
+async def test_a_treatment_the_patient_cannot_take_is_refused_when_offered_not_at_accept(
+        services: Any, manager: Any, alice: Any, gm: Any, system: str) -> None:
+    """Issue 34: a chirurgery offered for a patient who needed none was posted, and refused only at Accept ("the
+    patient needs no chirurgery"). What Accept would refuse is refused to the one offering, and no offer is made."""
+    from sqlalchemy import func, select
+
+    from bot.db.models import Event
+    from rules.errors import IllegalAction
+
+    sheet, weapon, npc, blow, first, method, refusal = REFUSED_OFFERS[system]
+    await _table(services, manager, alice, gm, system, sheet, [weapon])
+    await services.encounters.add_npcs(gm, npc, 1)
+    patient = f"{npc.title()} 1"
+    await services.combat.attack(alice, patient, weapon, dice_text=blow)
+    if first is not None:  # the GM, who controls both, treats the wound: no offer
+        await services.injuries.heal(gm, patient, method, {"healer": "Hero"}, first)
+    with pytest.raises(IllegalAction, match=refusal):
+        await services.injuries.heal(alice, patient, method, {"healer": "Hero"})
+    async with services.db.sessions() as session:
+        offers = await session.scalar(select(func.count()).select_from(Event).where(Event.kind == "treatment_offer"))
+    assert offers == 0
