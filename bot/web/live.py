@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import logging
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -186,21 +186,28 @@ class LiveRenders:
 
         try:
             with self.joined(viewer, channel) as group:
-                seen = 0
-                while not server.closing.is_set():
-                    if not await group.after(seen, KEEPALIVE_SECONDS):
-                        if server.closing.is_set() or await session_ended():
-                            break
-                        await response.write(b": quiet\n\n")  # a quiet stream: proxies keep it open
-                        continue
-                    if await session_ended():
-                        break  # revoked or expired: the stream ends with the session
-                    seen, frame = group.generation, group.frame
-                    assert frame is not None
-                    if server.recorder is not None:
-                        server.recorder.received(request, frame)
-                    await response.write(frame)
+                await self._relay(request, response, group, session_ended)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
+
+    async def _relay(self, request: web.Request, response: web.StreamResponse, group: LiveGroup,
+                     session_ended: Callable[[], Awaitable[bool]]) -> None:
+        """Each new frame of ``group`` written to the stream (a comment while it is quiet), until the server closes
+        or the session ends."""
+        server = self.server
+        seen = 0
+        while not server.closing.is_set():
+            if not await group.after(seen, KEEPALIVE_SECONDS):
+                if server.closing.is_set() or await session_ended():
+                    break
+                await response.write(b": quiet\n\n")  # a quiet stream: proxies keep it open
+                continue
+            if await session_ended():
+                break  # revoked or expired: the stream ends with the session
+            seen, frame = group.generation, group.frame
+            assert frame is not None
+            if server.recorder is not None:
+                server.recorder.received(request, frame)
+            await response.write(frame)
 
