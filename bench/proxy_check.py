@@ -1,6 +1,8 @@
-"""The example reverse proxy (deploy/nginx.conf) in front of two `grievous run` processes on one PostgreSQL.
+"""The example reverse proxy (deploy/nginx.conf or deploy/Caddyfile) in front of two `grievous run` processes on
+one PostgreSQL.
 
-    .venv/bin/python -m bench.proxy_check        # needs nginx (apt-get install nginx) and PostgreSQL's binaries
+    .venv/bin/python -m bench.proxy_check                  # needs nginx (apt-get install nginx) and PostgreSQL
+    .venv/bin/python -m bench.proxy_check --proxy caddy    # deploy/Caddyfile under Caddy (apt-get install caddy)
 
 What it does, on this machine only (no Docker engine needed):
 
@@ -18,6 +20,9 @@ The overrides (and nothing else): the listening ports (80 and 443 become free po
 server name (localhost), the certificate (a self-signed one made here with openssl), and the upstream's one
 ``server`` line (one line per process). nginx runs as the current user from a scratch prefix, wrapped in a
 minimal main configuration (``events``, ``http``, pid and temp paths), as /etc/nginx/nginx.conf wraps it.
+Caddy runs deploy/Caddyfile with WEB_BASE_URL and GRIEVOUS_WEB (every process) set as compose.yaml sets them,
+after an options block of this check's own (``caddy_globals``: storage under the scratch directory, the http
+port, no admin endpoint, and its local certificate authority kept out of the system's trust store).
 
 Exit 0 if every check held, 1 if one failed, 2 if nginx or PostgreSQL is missing (what is missing is printed).
 """
@@ -150,6 +155,48 @@ async def nginx(workdir: Path, *, http_port: int, https_port: int, upstreams: Se
             await process.wait()
 
 
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+
+
+def caddy_globals(prefix: Path, http_port: int) -> str:
+    """The options block put before deploy/Caddyfile for this check: its own storage and http port, no admin
+    endpoint, and its local authority kept out of the system's trust store."""
+    return (f"{{\n\tskip_install_trust\n\tadmin off\n\thttp_port {http_port}\n"
+            f"\tstorage file_system {prefix}/data\n}}\n\n")
+
+
+@contextlib.asynccontextmanager
+async def caddy(workdir: Path, *, http_port: int, https_port: int, upstreams: Sequence[int]) -> AsyncIterator[None]:
+    """Caddy running deploy/Caddyfile with WEB_BASE_URL and GRIEVOUS_WEB set as compose.yaml sets them (every
+    process listed), after the options block ``caddy_globals`` makes."""
+    binary = shutil.which("caddy")
+    if binary is None:
+        raise Missing("caddy is not installed (apt-get install caddy)")
+    prefix = workdir / "caddy"
+    prefix.mkdir()
+    config = prefix / "Caddyfile"
+    config.write_text(caddy_globals(prefix, http_port) + CADDYFILE.read_text())
+    env = {**os.environ, "WEB_BASE_URL": f"https://localhost:{https_port}", "HOME": str(prefix),
+           "XDG_DATA_HOME": str(prefix / "data"), "XDG_CONFIG_HOME": str(prefix / "config"),
+           "GRIEVOUS_WEB": " ".join(f"127.0.0.1:{port}" for port in upstreams)}
+    process = await asyncio.create_subprocess_exec(binary, "run", "--config", str(config), "--adapter", "caddyfile",
+                                                   env=env, stdout=asyncio.subprocess.DEVNULL,
+                                                   stderr=asyncio.subprocess.DEVNULL)
+    try:
+        await wait_for_port(https_port)
+        yield
+    finally:
+        process.terminate()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), 10)
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+PROXIES = {"nginx": nginx, "caddy": caddy}
+
+
 async def wait_for_port(port: int, within: float = 15.0) -> None:
     start = time.monotonic()
     while True:
@@ -212,14 +259,14 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-async def check(workdir: Path) -> list[str]:
+async def check(workdir: Path, proxy: str = "nginx") -> list[str]:
     """Run the whole check; the lines of what held (an AssertionError says what did not)."""
     server = start_scratch_postgres("grievous_proxy")
     if isinstance(server, str):
         raise Missing(server)
-    if nginx_binary() is None:
+    if (nginx_binary() if proxy == "nginx" else shutil.which(proxy)) is None:
         server.stop()
-        raise Missing("nginx is not installed (apt-get install nginx)")
+        raise Missing(f"{proxy} is not installed (apt-get install {proxy})")
     done: list[str] = []
     try:
         http_port, https_port = free_port(), free_port()
@@ -251,7 +298,7 @@ async def check(workdir: Path) -> list[str]:
                             fight)
                 for port in web_ports:
                     await wait_for_port(port)
-                async with nginx(workdir, http_port=http_port, https_port=https_port, upstreams=web_ports):
+                async with PROXIES[proxy](workdir, http_port=http_port, https_port=https_port, upstreams=web_ports):
                     done += await through_the_proxy(emu, base, gm, fight, health_ports)
             finally:
                 for process in processes:
@@ -322,11 +369,13 @@ async def through_the_proxy(emu: Emulator, base: str, gm: Member, fight: Channel
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.proxy_check", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--proxy", choices=sorted(PROXIES), default="nginx",
+                        help="deploy/nginx.conf under nginx (default) or deploy/Caddyfile under Caddy")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory (the processes' logs)")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="grievous-proxy-"))
     try:
-        for line in asyncio.run(check(workdir)):
+        for line in asyncio.run(check(workdir, args.proxy)):
             say(f"ok: {line}")
     except Missing as missing:
         say(f"not checked: {missing}")
