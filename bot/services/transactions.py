@@ -148,19 +148,27 @@ class TransactionRunner:
     async def read(self, work: Work[T]) -> T:
         """A read-only query (autocomplete, status): one session, no lock."""
         started = time.perf_counter()
+
+        async def once() -> T:
+            async with self.db.readers() as session:
+                return await work(session)
+
+        try:
+            result = await self._once_built(once)
+        except Exception as exc:
+            self._not_answering(exc)
+            raise
+        if self.on_transaction is not None:
+            self.on_transaction(time.perf_counter() - started, 0)
+        return result
+
+    async def _once_built(self, run: Callable[[], Awaitable[T]]) -> T:
+        """``run()``, again after each catalog it stopped for (BuildNeeded) is built, off the event loop."""
         for _ in range(RETRIES):
             try:
-                async with self.db.readers() as session:
-                    result = await work(session)
+                return await run()
             except BuildNeeded as needed:
-                await self._build(needed)  # off the event loop; then read again
-                continue
-            except Exception as exc:
-                self._not_answering(exc)
-                raise
-            if self.on_transaction is not None:
-                self.on_transaction(time.perf_counter() - started, 0)
-            return result
+                await self._build(needed)
         raise Conflict(PACK_CHANGING)
 
     def _committed(self, seconds: float, attempts: int) -> None:
@@ -223,15 +231,14 @@ class TransactionRunner:
 
     async def _batched(self, committer: GroupCommitter, work: Work[T]) -> T:
         """``work`` committed with the other ready commands (the committer retries a clash itself)."""
-        for _ in range(RETRIES):
-            try:
-                result: T = await committer.submit(work, retryable=_retryable, retries=RETRIES)
-            except BuildNeeded as needed:
-                await self._build(needed)  # out of the transaction, off the event loop; then run it again
-                continue
-            except Exception as exc:
-                if _retryable(exc):  # still clashing after every retry
-                    raise Conflict(CLASHED) from exc
-                raise
+
+        async def submitted() -> T:
+            result: T = await committer.submit(work, retryable=_retryable, retries=RETRIES)
             return result
-        raise Conflict(PACK_CHANGING)
+
+        try:
+            return await self._once_built(submitted)
+        except Exception as exc:
+            if _retryable(exc):  # still clashing after every retry
+                raise Conflict(CLASHED) from exc
+            raise

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
-from rules.model import Engine, Resolution, Scenario
+from rules.model import Catalog, Engine, Resolution, Scenario
 from rules.odds import ars_harn, fading_suns, pendragon
 from rules.odds.dice import CUTOFF, EnumeratingDice
 from rules.odds.tree import Adapter, Distribution, History, State, enumerate_action
@@ -67,8 +67,9 @@ class _Unshared:
         return None
 
 
-def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None = None,
-                 budget: float | None = None, *, share_states: bool = True) -> Odds:
+def compute_odds(engine: Engine, scenario: Scenario, catalog: Catalog,
+                 forced: Mapping[str, Sequence[int]] | None = None, budget: float | None = None, *,
+                 share_states: bool = True) -> Odds:
     """The exact distribution of ``scenario``'s outcomes, follow-up rolls included.
 
     Rolls the GM would make later (GM mode) are made at once, as the engine's automatic mode does, so
@@ -93,7 +94,7 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
         return EnumeratingDice(forced, rng=unused, plan=plan, policy=adapter.policy)
 
     # an engine that can read the sheets once for many runs says so (a third of a run's time was parsing)
-    prepare: Callable[[Scenario, Any], Callable[[DiceSource], Resolution]] | None = getattr(engine, "prepare", None)
+    prepare: Callable[[Scenario, Catalog], Callable[[DiceSource], Resolution]] | None = getattr(engine, "prepare", None)
     resolve: Callable[[DiceSource], Resolution] = (
         prepare(scenario, catalog) if prepare is not None else lambda dice: engine.resolve(scenario, dice, catalog))
 
@@ -101,7 +102,7 @@ def compute_odds(engine: Engine, scenario: Scenario, catalog: Any, forced: Mappi
     return Odds(scenario.system, dist, summarize(dist), declared(probe.outcome.to_dict()))
 
 
-def compute_for(system: str, scenario: Scenario, catalog: Any, forced: Mapping[str, Sequence[int]] | None,
+def compute_for(system: str, scenario: Scenario, catalog: Catalog, forced: Mapping[str, Sequence[int]] | None,
                 until: float | None) -> Odds:
     """``compute_odds`` from plain data, for a worker process: the system's id (not its engine), and the time
     (``time.time()``) to stop by rather than a budget, so that waiting for the worker counts."""
