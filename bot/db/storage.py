@@ -13,6 +13,8 @@ import logging
 import time
 from dataclasses import dataclass
 
+from bot.db.wrapped import wrapped
+
 log = logging.getLogger("grievous")
 
 SQLITE_FULL = 13
@@ -21,21 +23,15 @@ PG_DISK_FULL = "53100"
 
 def is_storage_full(error: BaseException) -> bool:
     """``error`` (or what it wraps: SQLAlchemy's ``orig``, a cause) is a write refused for want of space."""
-    seen: set[int] = set()
-    pending: list[BaseException | None] = [error]
-    while pending:
-        found = pending.pop()
-        if found is None or id(found) in seen:
-            continue
-        seen.add(id(found))
-        if isinstance(found, OSError) and found.errno == errno.ENOSPC:
-            return True
-        if getattr(found, "sqlite_errorcode", None) == SQLITE_FULL or "database or disk is full" in str(found):
-            return True
-        if getattr(found, "sqlstate", None) == PG_DISK_FULL or getattr(found, "pgcode", None) == PG_DISK_FULL:
-            return True
-        pending += [getattr(found, "orig", None), found.__cause__, found.__context__]
-    return False
+    return any(_says_full(found) for found in wrapped(error))
+
+
+def _says_full(found: BaseException) -> bool:
+    if isinstance(found, OSError) and found.errno == errno.ENOSPC:
+        return True
+    if getattr(found, "sqlite_errorcode", None) == SQLITE_FULL or "database or disk is full" in str(found):
+        return True
+    return getattr(found, "sqlstate", None) == PG_DISK_FULL or getattr(found, "pgcode", None) == PG_DISK_FULL
 
 
 @dataclass

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import errno
 
+from bot.db.wrapped import wrapped
+
 # PostgreSQL's SQLSTATE class 08 (connection exception) and the server going away (57P01 admin shutdown,
 # 57P02 crash shutdown, 57P03 cannot connect now: starting up or shutting down).
 SHUTTING_DOWN = frozenset({"57P01", "57P02", "57P03"})
@@ -13,23 +15,17 @@ SHUTTING_DOWN = frozenset({"57P01", "57P02", "57P03"})
 
 def is_unreachable(error: BaseException) -> bool:
     """``error`` (or what it wraps: SQLAlchemy's ``orig``, a cause) says the database server cannot be reached."""
-    seen: set[int] = set()
-    pending: list[BaseException | None] = [error]
-    while pending:
-        found = pending.pop()
-        if found is None or id(found) in seen:
-            continue
-        seen.add(id(found))
-        if isinstance(found, ConnectionError) or (isinstance(found, OSError) and found.errno in (
-                errno.ECONNREFUSED, errno.ECONNRESET, errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ETIMEDOUT)):
-            return True
-        if getattr(found, "connection_invalidated", False):  # SQLAlchemy: the connection died under the statement
-            return True
-        state = getattr(found, "sqlstate", None) or getattr(found, "pgcode", None)
-        if isinstance(state, str) and (state.startswith("08") or state in SHUTTING_DOWN):
-            return True
-        if type(found).__name__ in ("ConnectionDoesNotExistError", "InterfaceError") \
-                and "connection" in str(found).lower() and "closed" in str(found).lower():
-            return True
-        pending += [getattr(found, "orig", None), found.__cause__, found.__context__]
-    return False
+    return any(_says_unreachable(found) for found in wrapped(error))
+
+
+def _says_unreachable(found: BaseException) -> bool:
+    if isinstance(found, ConnectionError) or (isinstance(found, OSError) and found.errno in (
+            errno.ECONNREFUSED, errno.ECONNRESET, errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ETIMEDOUT)):
+        return True
+    if getattr(found, "connection_invalidated", False):  # SQLAlchemy: the connection died under the statement
+        return True
+    state = getattr(found, "sqlstate", None) or getattr(found, "pgcode", None)
+    if isinstance(state, str) and (state.startswith("08") or state in SHUTTING_DOWN):
+        return True
+    return type(found).__name__ in ("ConnectionDoesNotExistError", "InterfaceError") \
+        and "connection" in str(found).lower() and "closed" in str(found).lower()
