@@ -195,13 +195,18 @@ def _action_heading(report: ActionReport) -> str:
     return action_heading(report.action, report.actor_name, report.target_name, report.system)
 
 
+# Pendragon's treatments: the patient acts, and the outcome's headline names the treatment, the patient and the
+# healer ('First aid for Bandit 1 by Sir Owain: success'), so a log line is that headline alone
+PATIENT_ACTS = ("first_aid", "chirurgery")
+
+
 def action_heading(action_name: str, actor: str, target: str | None, system: str | None = None) -> str:
     """``Bjorn attacks Bandit 1``, ``Bandit 1 gets first aid from Sir Owain``, ``Anselm treats Hrolf``."""
     other = plain(target) if target and target != actor else None
     actor = plain(actor)
     if action_name == "gm_decide":
         return f"\u2696\ufe0f The GM decides for {actor}"
-    if action_name in ("first_aid", "chirurgery"):  # Pendragon: the patient acts, the healer is the other
+    if action_name in PATIENT_ACTS:  # Pendragon: the patient acts, the healer is the other
         # "is treated by a chirurgeon from Brother Aldhelm" named the chirurgeon twice (issue 34, P9)
         what = "gets first aid" if action_name == "first_aid" else "gets chirurgery"
         return f"{actor} {what}" + (f" from {other}" if other else "")

@@ -32,7 +32,7 @@ from bot.services.event_kinds import (
 from bot.services.event_records import ActionEvent, EditEvent, EventRecord, Hidden, RollEvent, read_event
 from bot.services.results import EventView
 from bot.text_safety import plain
-from bot.ui.action_embeds import action_heading, action_title, event_details
+from bot.ui.action_embeds import PATIENT_ACTS, action_heading, action_title, event_details
 from bot.ui.character_embeds import condition_text, treatment_label
 from bot.ui.outcomes import describe
 
@@ -192,6 +192,7 @@ def _action(record: ActionEvent, event: EventView) -> str:
     headline = describe(record.system, record.outcome, (actor, target or actor)).headline
     if event.kind == "gm_decide":
         return f"The GM decides: {headline}"
-    if headline.startswith((f"**{actor}**", f"{actor} ")):
+    # 'Bandit 1 gets first aid from Sir Owain: First aid for Bandit 1 by Sir Owain' said it twice (issue 34)
+    if headline.startswith((f"**{actor}**", f"{actor} ")) or kind in PATIENT_ACTS:
         return headline
     return f"{what}: {headline}"

@@ -3,6 +3,8 @@ playground error and no emulator refusal, and read as a table would expect."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.bot.playground_replay import Replays
@@ -57,6 +59,9 @@ async def test_the_pendragon_fight_reads_well(discord_profile: str, replays: Rep
     assert "#1 major wound, 11 hit points" in text and "body:" not in text
     assert "Bandit 1 gets first aid from Sir Owain" in text
     assert "First aid for Bandit 1 by Sir Owain: success, heals 2 hit points." in text
+    # /log says it once (issue 34): not 'Bandit 1 gets first aid from Sir Owain: First aid for Bandit 1 by ...'
+    assert re.search(r"#11 \S+ First aid for Bandit 1 by Sir Owain: success", text)
+    assert "Sir Owain: First aid for" not in text
     assert "Bandit 1 rests 2 weeks" in text
     assert "out of fight · prone · chirurgery needed" in text  # the tracker's line (issue 34, N5)
 
