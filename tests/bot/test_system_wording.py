@@ -217,7 +217,9 @@ def test_log_lines_for_encounter_events_and_healing_read_as_sentences() -> None:
                                     "action": {"type": "first_aid"},
                                     "outcome": {"action": "first_aid", "roll": {"face": 5, "total": 5, "target": 12,
                                                                                 "result": "success"}, "healed": 2}})
-    assert "Bandit gets first aid from Sir Owain: First aid for **Bandit** by Sir Owain: success" in first_aid
+    # said once (issue 34): not 'Bandit gets first aid from Sir Owain: First aid for **Bandit** by Sir Owain'
+    assert first_aid.endswith(" First aid for **Bandit** by Sir Owain: success, heals **2** hit points.")
+    assert "gets first aid" not in first_aid
     decided = event("gm_decide", {"system": "ars-harn", "actor": "Thief", "action": {"type": "gm_decide"},
                                   "outcome": {"action": "gm_decide", "decision": "death", "who": "attacker"}})
     assert "The GM decides: **Thief** dies." in decided
