@@ -64,6 +64,8 @@ PROFILE = SystemProfile(
     roll_actions={"effect": "effect", "stumble": "effect", "fumble": "effect"},
     pending_ids=True,
     roll_names={"effect": "wound-effect roll", "stumble": "STUMBLE roll", "fumble": "FUMBLE roll"},
+    label_names={"attack": "attack roll", "defense": "defence roll", "location": "hit location roll",
+                 "heal": "treatment roll", "damage": "damage roll", "armor": "armour roll"},
     decisions={"death": DecisionWords("{who} took a deadly wound",
                                     {"death": "dies", "unconscious": "survives, **unconscious**"})},
     picture=picture,

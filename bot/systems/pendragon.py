@@ -71,6 +71,10 @@ PROFILE = SystemProfile(
     roll_actions={"knockdown": "knockdown", "major_wound": "major_wound", "fall": "fall"},
     pending_ids=False,
     roll_names={"knockdown": "knockdown roll", "major_wound": "major wound rolls", "fall": "fall (DEX) roll"},
+    label_names={"attacker": "combat roll", "defender": "combat roll", "damage": "damage roll",
+                 "defender_damage": "damage roll", "fall_damage": "fall damage roll", "valorous": "Valorous roll",
+                 "stat_loss": "stat loss roll", "first_aid": "First Aid roll", "chirurgery": "Chirurgery roll",
+                 "healing": "healing roll"},
     decisions={
         "dying": DecisionWords("{who} is dying", {"death": "dies", "survival": "survives, at 1 hit point"}),
         "experience_check": DecisionWords("{who}'s notable success earns an experience check",

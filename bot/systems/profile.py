@@ -123,6 +123,9 @@ class SystemProfile:
     roll_actions: Mapping[str, str]  # each roll that can wait (/pending-roll's choices) -> the engine action
     pending_ids: bool  # each queued roll has an ``id`` the action names (``pending``)
     roll_names: Mapping[str, str]  # each of those rolls in words ("shock roll", "wound-effect roll")
+    # every other roll label the engine's actions can produce (its roll_labels), in a table's words: the typed-dice
+    # line says whose roll a face went to ("🎲 4 → Bjorn's stumble roll", bot/ui/typed_dice.py)
+    label_names: Mapping[str, str]
     decisions: Mapping[str, DecisionWords]  # the kinds of decision the engine leaves for the GM
 
     # -- the body diagram (bot/services/wound_state.py) --

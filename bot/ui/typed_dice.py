@@ -33,10 +33,10 @@ def typed_label(key: str) -> str:
 
 def _roll_word(system: str, label: str) -> str:
     """A typed label's roll as the game calls it (the profile's roll_names: Fading Suns' ``effect`` is the
-    ``wound-effect roll``, ars-harn's ``shock`` the ``shock roll``), one roll (``major wound roll``); a label the
-    profile names no roll for in words (``stat loss``)."""
+    ``wound-effect roll``, ars-harn's ``shock`` the ``shock roll``, its ``stumble`` the ``stumble roll``: its
+    roll_names or label_names), one roll (``major wound roll``); an engine with no profile, the label in words."""
     profile = profile_of(system)
-    name = profile.roll_names.get(label) if profile is not None else None
+    name = (profile.roll_names.get(label) or profile.label_names.get(label)) if profile is not None else None
     return name.removesuffix("s") if name is not None and name.endswith(" rolls") else name or human(label)
 
 

@@ -232,6 +232,18 @@ def test_a_system_with_hit_locations_has_a_body_figure(profile: SystemProfile) -
 def test_every_roll_and_decision_left_to_the_gm_has_its_words(profile: SystemProfile) -> None:
     assert set(profile.roll_names) == set(profile.roll_actions)
     assert all(name.endswith(("roll", "rolls")) for name in profile.roll_names.values())
+
+
+@profiles
+def test_every_roll_label_an_engine_can_produce_has_a_name_in_its_profile(profile: SystemProfile) -> None:
+    """Issue 34: a label with no name read bare on the typed-dice line ("Bjorn's stumble", "Bandit 1's
+    amputation", "Bandit 1's valorous"). Each label the engine's actions roll under has a roll's name."""
+    labels = get_engine(profile.system).roll_labels
+    named = {**profile.label_names, **profile.roll_names}
+    assert labels - set(named) == set()
+    assert set(profile.label_names) <= labels  # no name for a label the engine never rolls
+    assert not set(profile.label_names) & set(profile.roll_names)  # one name per label
+    assert all(name.endswith("roll") for name in profile.label_names.values())
     assert profile.decisions
     for kind, words in profile.decisions.items():
         assert "{who}" in words.prompt and words.outcomes, kind
