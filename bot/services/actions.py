@@ -1,4 +1,8 @@
-"""One engine action inside a command's transaction: dice, scenario, resolve, save, log, pending decisions."""
+"""One engine action inside a command's transaction, in four steps each with a typed input and output:
+``prepare`` (an ``ActionCall`` -> ``Prepared``: the engine, the server's catalog, rulings and secrecy, the typed
+faces, the scenario), ``resolve`` (-> ``Resolved``: the engine's ``Resolution`` and the ``ActionEvent`` that records
+it), ``store`` (-> ``Stored``: the sheets, the event, the GM decisions) and ``report`` (-> ``ActionReport``).
+``run_action`` runs the four."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from bot.services.actor import Actor
 from bot.services.dice_option import DiceSide, side_dice, split_key
 from bot.services.event_records import ActionEvent, EventRecord, StoredRoll, WayOut
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
-from bot.services.results import SPENT, ActionReport, DefenseAnswer, WayOutView
+from bot.services.results import SPENT, ActionReport, DefenseAnswer, PendingDecisionView, WayOutView
 from bot.services.retries import refuse_a_retry
 from bot.services.rulings import scenario_rulings
 from bot.services.runtime import Runtime
@@ -27,7 +31,7 @@ from bot.services.viewer import viewer_of
 from bot.services.wound_state import armour_held_at, with_attack
 from bot.systems.pictures import WoundPicture
 from rules.dice import DiceSource
-from rules.model import Catalog, Engine, Scenario, Sheet
+from rules.model import Catalog, Engine, Resolution, Scenario
 from rules.outcome import Outcome
 
 
@@ -68,9 +72,10 @@ def touch(rt: Runtime, encounter: Encounter | None) -> None:
         encounter.updated_at = rt.clock()
 
 
-@dataclass
+@dataclass(frozen=True)
 class ActionCall:
-    """An engine action on one or two characters, as a command asks for it."""
+    """An engine action on one or two characters, as a command asks for it (a caller that knows more later builds
+    a new one: ``dataclasses.replace``)."""
 
     kind: str  # the event kind and ActionReport.action (usually the action type)
     action: dict[str, Any]
@@ -123,88 +128,163 @@ def dice_sides(actor: Actor, guild: Any, call: ActionCall) -> list[DiceSide]:
     return sides
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """An action ready to resolve (``prepare``): the engine's scenario, the faces typed, the server's say on its
+    secrecy, and what the command changes noted as it was before."""
+
+    call: ActionCall
+    engine: Engine
+    catalog: Catalog  # the server's catalog for the action's system
+    rulings: dict[str, Any]
+    scenario: Scenario
+    typed: dict[str, list[int]]  # the faces the dice option gave, by key (bot/services/dice_option.py)
+    secret: bool  # an NPC acts on a server that keeps NPC rolls secret: its dice are for the GM only
+    target_secret: bool  # a player's character acts on an NPC there: the NPC's totals are the GM's
+    gm_channel_id: int | None  # where a secret action's full rolls go
+    secret_rolls: bool  # the server keeps NPC rolls secret (the encounter's view says so)
+    touched: tuple[Character, ...]  # the actor's character, and the target's
+    changes: ChangeRecorder  # the undo record's before-state
+    wounds_before: frozenset[int]  # the target's wounds' numbers (its picture marks the new ones)
+
+    @property
+    def system(self) -> str:
+        return self.call.actor_character.system
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What the engine did (``resolve``): its ``Resolution`` (both sheets after) and the event that stores it."""
+
+    prepared: Prepared
+    resolution: Resolution
+    event: ActionEvent  # the rolls as ``StoredRoll``s, the outcome record, the dice typed and left unused
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What ``store`` wrote besides the sheets: the event's id, the GM decisions it asked for and the rolls now
+    owed, and the rolls it made moot."""
+
+    event_id: int
+    pending: tuple[PendingDecisionView, ...]  # as asked for (before the action's moot rolls were closed)
+    moot: tuple[PendingDecision, ...]
+
+
 async def run_action(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
                      encounter: Encounter | None) -> ActionReport:
+    """One engine action inside the command's transaction: prepared, resolved, stored, reported."""
+    prepared = await prepare(rt, session, actor, call, encounter)
+    resolved = resolve(rt, prepared)
+    stored = await store(rt, session, actor, resolved, encounter)
+    return await report(rt, session, resolved, stored, encounter)
+
+
+async def prepare(rt: Runtime, session: AsyncSession, actor: Actor, call: ActionCall,
+                  encounter: Encounter | None) -> Prepared:
+    """The engine, the server's catalog, rulings and secrecy, the typed faces (a retry of an action whose answer
+    failed is refused here), and the scenario the engine is given."""
     system = call.actor_character.system
     engine = rt.engine(system)
     catalog = await rt.catalogs.catalog_for(session, actor.guild_id, system)
     guild = await repo.guild_settings(session, actor.guild_id)
-    forced = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call),
-                       call.dice_label)
-    await refuse_a_retry(rt, session, actor, call, forced)  # a player's retry of an action whose answer failed
+    typed = side_dice(call.dice_text, engine.roll_labels, engine.label_sides, dice_sides(actor, guild, call),
+                      call.dice_label)
+    await refuse_a_retry(rt, session, actor, call, typed)  # a player's retry of an action whose answer failed
     rulings = scenario_rulings(engine, guild)
-    # An NPC's action on a server that keeps NPC rolls secret: its dice are for the GM only.
-    secret = bool(guild is not None and guild.secret_rolls and call.actor_character.npc)
-    touched = [call.actor_character] + ([call.target] if call.target is not None else [])
-    changes = ChangeRecorder.of(touched, encounter)
-
-    wounds_before = _wound_indexes(call.target.sheet) if call.target is not None else set()
-    dice = DiceSource(forced, rng=rt.rng())
+    secret_rolls = bool(guild is not None and guild.secret_rolls)
+    secret = secret_rolls and call.actor_character.npc
+    touched = (call.actor_character,) + ((call.target,) if call.target is not None else ())
     # The rows' sheets go in as they are: engines never change the sheets they are given (held by
     # tests/rules/test_engine_purity.py), and a row's sheet is replaced, never changed in place (ChangeRecorder).
-    resolved = engine.resolve(_scenario(call, rulings), dice, catalog)
-    if call.dice_label is not None and forced:
+    return Prepared(
+        call=call, engine=engine, catalog=catalog, rulings=rulings, scenario=_scenario(call, rulings), typed=typed,
+        secret=secret,
+        target_secret=secret_rolls and call.target is not None and call.target.npc and not secret,
+        gm_channel_id=guild.gm_channel_id if secret and guild is not None else None, secret_rolls=secret_rolls,
+        touched=touched, changes=ChangeRecorder.of(touched, encounter),
+        wounds_before=frozenset(_wound_indexes(call.target.sheet) if call.target is not None else ()))
+
+
+def resolve(rt: Runtime, prepared: Prepared) -> Resolved:
+    """The engine's resolution, with the typed faces and the bot's dice, and the event that records it."""
+    call = prepared.call
+    dice = DiceSource(prepared.typed, rng=rt.rng())
+    resolution = prepared.engine.resolve(prepared.scenario, dice, prepared.catalog)
+    if call.dice_label is not None and prepared.typed:
         # The GM typed the faces of the roll they owe: a face this roll does not use (shock=99 on a kill roll)
         # is refused, rather than rolled for and reported as the table's dice. Nothing is stored.
         _check_typed_faces(dice, call.dice_label)
+    event = ActionEvent(
+        system=prepared.system, action=dict(call.action), actor=call.actor_character.name,
+        target=call.target.name if call.target is not None else None,
+        rolls=tuple(StoredRoll.of(roll) for roll in resolution.rolls), outcome=resolution.outcome,
+        unused_dice={key: tuple(faces) for key, faces in dice.unused().items()},
+        typed_dice={key: tuple(faces) for key, faces in prepared.typed.items()}, secret=prepared.secret,
+        target_secret=prepared.target_secret,
+        decision_id=call.decided.id if call.decided is not None else None,
+        kind=call.decided.kind if call.decided is not None else None,
+        way_out=(WayOut(call.way_out.condition, call.way_out.cost, call.way_out.weapon)
+                 if call.way_out is not None else None))
+    return Resolved(prepared, resolution, event)
 
+
+async def store(rt: Runtime, session: AsyncSession, actor: Actor, resolved: Resolved,
+                encounter: Encounter | None) -> Stored:
+    """The sheets after, the round's action spent, the event (its undo record), the GM decisions the outcome
+    asks for, the rolls now owed and those made moot."""
+    prepared, call = resolved.prepared, resolved.prepared.call
     if call.spends is not None:
         combatant, what = call.spends
         if combatant.declaration.get(SPENT) != what:  # the same again (a second attack this round) writes nothing,
             combatant.declaration = {**combatant.declaration, SPENT: what}  # and an equal dict still costs the flush
     now = rt.clock()
     writes: list[repo.VersionedWrite] = []
-    for row, sheet in ((call.actor_character, resolved.attacker), (call.target, resolved.defender)):
+    for row, sheet in ((call.actor_character, resolved.resolution.attacker),
+                       (call.target, resolved.resolution.defender)):
         if row is not None and sheet is not None:
             after = dict(sheet)
-            check_shape(after, f"{system} engine result")
+            check_shape(after, f"{prepared.system} engine result")
             writes.append((row, {"sheet": after, "updated_at": now} if after != row.sheet else {"updated_at": now}))
     if encounter is not None:  # its version moves, so a concurrent save of the old state fails (``touch``)
         writes.append((encounter, {"updated_at": rt.clock()}))
     await _save(rt, session, writes)
 
-    unused = dice.unused()
-    # a player's action on an NPC there: the NPC's totals are the GM's (its Details shows a player the actor's)
-    target_secret = bool(guild is not None and guild.secret_rolls and call.target is not None and call.target.npc
-                         and not secret)
-    stored = ActionEvent(
-        system=system, action=dict(call.action), actor=call.actor_character.name,
-        target=call.target.name if call.target is not None else None,
-        rolls=tuple(StoredRoll.of(roll) for roll in resolved.rolls), outcome=resolved.outcome,
-        unused_dice={key: tuple(faces) for key, faces in unused.items()},
-        typed_dice={key: tuple(faces) for key, faces in forced.items()}, secret=secret,
-        target_secret=target_secret,
-        decision_id=call.decided.id if call.decided is not None else None,
-        kind=call.decided.kind if call.decided is not None else None,
-        way_out=(WayOut(call.way_out.condition, call.way_out.cost, call.way_out.weapon)
-                 if call.way_out is not None else None))
-    record = changes.record()
-    event_id = await insert_event(rt, session, actor, call.kind, stored, record.to_json(), encounter)
-    before = changes.sheets_before()
+    record = prepared.changes.record()
+    event_id = await insert_event(rt, session, actor, call.kind, resolved.event, record.to_json(), encounter)
+    before = prepared.changes.sheets_before()
     # What is left goes in one flush (the decisions, a declaration): the open rolls are read without flushing
     # first (sync_roll_decisions counts in what is not flushed yet).
-    asked = _pending_from(rt, actor, event_id, resolved.outcome, call)
+    asked = _pending_from(rt, actor, event_id, resolved.resolution.outcome, call)
     session.add_all(asked)
     with session.no_autoflush:
-        rolls, moot = await sync_roll_decisions(rt, session, actor, touched, event_id, before)
+        rolls, moot = await sync_roll_decisions(rt, session, actor, prepared.touched, event_id, before)
     await repo.flush(session)
-    pending = [pending_view(row) for row in (*asked, *rolls)]
+    pending = tuple(pending_view(row) for row in (*asked, *rolls))
     # Only where a character waited on a GM decision before: it reads them after the flush, as it sees the ones
     # just asked for (and their changes go in the transaction's last flush).
-    moot += await lapse_decisions(session, touched, before, asked)
+    moot += await lapse_decisions(session, prepared.touched, before, asked)
     if moot:  # /undo opens them again, as the sheets go back to owing their rolls
         await repo.set_event_before(session, event_id,
                                     replace(record, open_decisions=tuple(row.id for row in moot)).to_json())
+    return Stored(event_id, pending, tuple(moot))
+
+
+async def report(rt: Runtime, session: AsyncSession, resolved: Resolved, stored: Stored,
+                 encounter: Encounter | None) -> ActionReport:
+    """The report of the action: the event as stored, the decisions waiting, the encounter as it is now, the
+    target's body, and what the command knew before it ran (the way out, whose turn it was ...)."""
+    prepared, call = resolved.prepared, resolved.prepared.call
+    view = None
+    if encounter is not None:
+        catalog = await rt.catalogs.catalog_for(session, encounter.guild_id, encounter.system)
+        view = encounter_view(rt, encounter, catalog, secret_npcs=prepared.secret_rolls)
     return ActionReport(
-        action=call.kind, event=stored, pending=tuple(pending),
-        encounter=(encounter_view(rt, encounter,
-                                  await rt.catalogs.catalog_for(session, actor.guild_id, encounter.system),
-                                  secret_npcs=bool(guild is not None and guild.secret_rolls))
-                   if encounter is not None else None), event_id=event_id,
-        moot=tuple(pending_view(row) for row in (*call.moot_before, *moot)),
-        gm_channel_id=guild.gm_channel_id if secret and guild is not None else None,
-        target_picture=_target_picture(rt, system, call, resolved.defender, resolved.outcome, wounds_before, catalog,
-                                       rulings),
+        action=call.kind, event=resolved.event, pending=stored.pending,
+        encounter=view, event_id=stored.event_id,
+        moot=tuple(pending_view(row) for row in (*call.moot_before, *stored.moot)),
+        gm_channel_id=prepared.gm_channel_id,
+        target_picture=_target_picture(rt, resolved),
         spent_before=call.spent_before, out_of_turn=call.out_of_turn, way_out=call.way_out,
         defense_asked=call.defense_asked, decided=pending_view(call.decided) if call.decided is not None else None,
     )
@@ -237,15 +317,16 @@ def _wound_indexes(sheet: Mapping[str, Any]) -> set[int]:
     return {w["index"] for w in wounds if isinstance(w, Mapping) and isinstance(w.get("index"), int)}
 
 
-def _target_picture(rt: Runtime, system: str, call: ActionCall, after: Sheet | None, outcome: Outcome,
-                    before: set[int], catalog: Catalog, rulings: Mapping[str, Any]) -> WoundPicture | None:
+def _target_picture(rt: Runtime, resolved: Resolved) -> WoundPicture | None:
     """The target's body after an attack, when the attack left a mark on it (a wound, or armour that held)."""
+    prepared, call, outcome = resolved.prepared, resolved.prepared.call, resolved.event.outcome
+    after = resolved.resolution.defender
     if call.kind not in ("attack", "cast") or call.target is None or after is None:
         return None
-    if not _wound_indexes(after) - before and armour_held_at(system, outcome) is None:
+    if not _wound_indexes(after) - prepared.wounds_before and armour_held_at(prepared.system, outcome) is None:
         return None  # a miss, or nothing new on the body: no picture to draw (nor a sheet to read for one)
-    picture = rt.wound_picture(system, after, catalog, rulings)
-    return with_attack(picture, before, outcome) if picture is not None else None
+    picture = rt.wound_picture(prepared.system, after, prepared.catalog, prepared.rulings)
+    return with_attack(picture, prepared.wounds_before, outcome) if picture is not None else None
 
 
 async def _save(rt: Runtime, session: AsyncSession, writes: list[repo.VersionedWrite]) -> None:

@@ -138,9 +138,9 @@ class CombatService:
             prompt, call, declared, by = await defense_prompt.waiting_attack(self._rt, session, actor, event_id,
                                                                              choice)
             encounter = await active_encounter(session, declared)
-            call.defense_asked = DefenseAnswer(by=by, defense=choice, target=prompt.target, seconds=prompt.seconds,
-                                               fallback=prompt.fallback)
-            return prompt, await run_action(self._rt, session, declared, call, encounter)
+            asked = DefenseAnswer(by=by, defense=choice, target=prompt.target, seconds=prompt.seconds,
+                                  fallback=prompt.fallback)
+            return prompt, await run_action(self._rt, session, declared, replace(call, defense_asked=asked), encounter)
 
         return await self._rt.transact(actor.channel_id, work)
 
@@ -441,7 +441,7 @@ class CombatService:
         round (standing up, then readying a weapon): a player is refused where the server enforces turns; else
         the answer says so (the GM, who may rule otherwise, is never refused)."""
         before = combatant.declaration.get(SPENT)
-        call.spends = (combatant, what)
+        call = replace(call, spends=(combatant, what))
         if not isinstance(before, str):
             return call
         mode = turns_mode(await repo.guild_settings(session, actor.guild_id))
@@ -450,8 +450,7 @@ class CombatService:
         if mode == "enforce" and not (await viewer_in(session, actor)).is_gm:
             raise UserError(f"{combatant.character.name} has spent this round's action already "
                             f"({spent_words(before)}): wait for the next round")
-        call.spent_before = before
-        return call
+        return replace(call, spent_before=before)
 
     @staticmethod
     def _weapon(character: Character, weapon: str) -> str:

@@ -133,8 +133,8 @@ async def waiting_attack(rt: Runtime, session: AsyncSession, actor: Actor, event
                                                        actor.user_id)).to_dict()
     declared = Actor(guild_id=event.guild_id, channel_id=event.channel_id, user_id=waiting.asked_by or 0,
                      user_name=waiting.asked_by_name or "?", interaction_id=actor.interaction_id)
-    call = ActionCall("attack", action, attacker, target, waiting.dice, out_of_turn=waiting.out_of_turn)
     attacking = combatant_named(encounter, attacker.name)
-    if attacking is not None:  # the attack spends the attacker's action for the round when it is made
-        call.spends = (attacking, "attack")
+    # the attack spends the attacker's action for the round when it is made
+    call = ActionCall("attack", action, attacker, target, waiting.dice, out_of_turn=waiting.out_of_turn,
+                      spends=(attacking, "attack") if attacking is not None else None)
     return prompt, call, declared, by
