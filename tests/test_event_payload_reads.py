@@ -1,6 +1,7 @@
-"""No module of the bot reads a stored event's payload (or an event view's summary) by its string keys: every
-kind has a typed record (bot/services/event_records.py, event_kinds.py) that declares its keys, and the code reads
-the record's fields (issue 38). The two modules that declare the records are the only ones that may."""
+"""No module of the bot reads a stored event's payload, an event's summary, a roll or an action's resolution by
+string keys: every event kind has a typed record (bot/services/event_records.py, event_kinds.py) that declares its
+keys, a roll is a ``StoredRoll`` and an action's result an ``ActionEvent``, and the code reads their fields (issue
+38). The two modules that declare the records are the only ones that may (their tolerant ``from_dict``)."""
 
 from __future__ import annotations
 
@@ -16,20 +17,43 @@ NOT_EVENTS = {
     "system_commands.py": "the command payloads sent to Discord",
 }
 
-KEY_READ = re.compile(r"\b(payload|summary)\s*(\[\s*[\"']|\.get\(\s*[\"'])")
-KEY_TEST = re.compile(r"[\"'][a-z_]+[\"']\s+(not\s+)?in\s+\(?[\w.]*\b(payload|summary)\b")
+_NAMES = r"(payload|summary|rolls?|resolution)"
+KEY_READ = re.compile(rf"\b{_NAMES}(\[\w+\])?\s*(\[\s*[\"']|\.get\(\s*[\"'])")
+KEY_TEST = re.compile(rf"[\"'][a-z_]+[\"']\s+(not\s+)?in\s+\(?[\w.]*\b{_NAMES}\b")
 
 
-def test_no_module_reads_an_event_payload_by_its_keys() -> None:
+def key_reads(text: str) -> list[tuple[int, str]]:
+    """The lines of ``text`` that read a payload, a summary, a roll or a resolution by a string key."""
+    return [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1)
+            if KEY_READ.search(line) or KEY_TEST.search(line)]
+
+
+def test_no_module_reads_a_payload_summary_or_roll_by_its_keys() -> None:
     found = []
     for path in sorted(BOT.rglob("*.py")):
         name = path.relative_to(BOT).as_posix()
         if name in DECLARE or name in NOT_EVENTS:
             continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if KEY_READ.search(line) or KEY_TEST.search(line):
-                found.append(f"bot/{name}:{number}: {line.strip()}")
-    assert not found, "read the event's typed record instead:\n" + "\n".join(found)
+        found += [f"bot/{name}:{number}: {line}" for number, line in key_reads(path.read_text(encoding="utf-8"))]
+    assert not found, "read the typed record (or StoredRoll) instead:\n" + "\n".join(found)
+
+
+PLANTED = [
+    'name = event.summary["target"]',
+    "who = payload.get('actor')",
+    'shown[roll["label"]] = len(roll.get("faces"))',
+    'first = rolls[0]["label"]',
+    'outcome = report.resolution["outcome"]',
+    'if "label" in roll:',
+    'if "secret" not in event.summary:',
+]
+
+
+def test_a_planted_read_of_each_kind_is_found() -> None:
+    for line in PLANTED:
+        assert key_reads(f"def f():\n    {line}\n") == [(2, line)], line
+    # a field of a typed record is no key read
+    assert key_reads("label = roll.label\nfaces = [r.faces for r in event.rolls]\nwho = summary.condition\n") == []
 
 
 def test_the_modules_left_out_still_exist() -> None:

@@ -1,14 +1,14 @@
 """A log entry as a viewer reads it, remembered by the stored event's content.
 
 Reading one stored action for a log (its outcome record parsed by the rules' tolerant reader, projected for the
-viewer, written back as the mapping the words read) costs a millisecond or more; a busy page reads 200 of them, and
+viewer) costs a millisecond or more; a busy page reads 200 of them, and
 many readers read the same ones (the web page's viewers of one fight, /log after /log). What a viewer reads depends
 only on the stored payload, the event's kind and who reads it (bot/services/projection.py), so the result is kept
 under exactly that: the payload's JSON text (digested), the kind, the viewer's seat, secret-roll mode and user, and
 whether the characters it names are NPCs (an old edit's sheet, an action's actor and target). A payload changed in
 place (an answered offer, a defence prompt's answer) has another text, so another key: nothing is ever read stale. The
-row's other columns (undone, message id ...) are never kept; each view is built from the row it is asked for, and its
-``summary`` is a fresh copy (parsed from the kept JSON), so no reader can change what another one gets.
+row's other columns (undone, message id ...) are never kept; each view is built from the row it is asked for, around
+the kept record, which is frozen (no reader changes what another one gets).
 
 Readers call it from worker threads (bot/services/records.py ``logged``): a lock guards the kept entries and the
 counts, never ``read()`` itself (two threads may read the same event at once; both answers are the same).
@@ -21,7 +21,6 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
 
 from bot.db.models import Event
 from bot.services.event_records import EventRecord
@@ -35,7 +34,7 @@ Key = tuple[bytes, str, str, bool, int | None, Hashable]
 class EventMemo:
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._kept: OrderedDict[Key, tuple[EventRecord | None, str]] = OrderedDict()
+        self._kept: OrderedDict[Key, EventRecord] = OrderedDict()
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
@@ -60,26 +59,19 @@ class EventMemo:
             else:
                 self.misses += 1
         if kept is not None:
-            record, summary = kept
-            return _view(row, json.loads(summary), record)
+            return _view(row, kept)
         seen = read()
-        try:
-            summary_text = json.dumps(seen.summary, separators=(",", ":"))
-        except (TypeError, ValueError):
-            return seen
-        if json.loads(summary_text) != seen.summary:  # a tuple or a non-text key would come back changed
-            return seen
         with self._lock:
-            self._kept[key] = (seen.record, summary_text)
+            self._kept[key] = seen.record
             if len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return seen
 
 
-def _view(row: Event, summary: dict[str, Any], record: EventRecord | None) -> EventView:
+def _view(row: Event, record: EventRecord) -> EventView:
     return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
-                     user_id=row.user_id, user_name=row.user_name, summary=summary, created_at=row.created_at,
-                     undone=row.undone, message_id=row.message_id, interaction_id=row.interaction_id, record=record)
+                     user_id=row.user_id, user_name=row.user_name, record=record, created_at=row.created_at,
+                     undone=row.undone, message_id=row.message_id, interaction_id=row.interaction_id)
 
 
 MEMO = EventMemo()  # one per process: keyed by content, it is right for every bot and database

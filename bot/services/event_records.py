@@ -179,11 +179,3 @@ def read_event(kind: str, payload: Mapping[str, Any]) -> EventRecord:
         return ActionEvent.from_dict(payload)
     return read_logged(kind, payload)
 
-
-def as_payload(record: EventRecord, stored: Mapping[str, Any]) -> dict[str, Any]:
-    """``stored`` with the record's fields written over it, and each field the record leaves out (``OMIT_NONE``,
-    a projection's) taken out: the mapping the log's words read."""
-    names = frozenset(record.__dataclass_fields__)
-    out = {key: value for key, value in stored.items() if key not in names}
-    out.update(record.to_dict())
-    return out

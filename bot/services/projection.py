@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import MISSING, fields, replace
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, EventRecord, RollEvent, as_payload, read_event
+from bot.services.event_records import HIDDEN, ActionEvent, EditEvent, EventRecord, RollEvent
 from bot.services.viewer import Viewer
 from bot.systems import PROFILES
 from bot.systems.pictures import HitPointWounds
@@ -41,13 +41,8 @@ def project(record: E, viewer: Viewer) -> E:
 
 
 def projected(event: EventView, viewer: Viewer) -> EventView:
-    """``event`` as ``viewer`` may read it: its typed record projected (bot/services/projection.py), and the
-    summary the log's words read rewritten from it."""
-    record = read_event(event.kind, event.summary)
-    if record is None:
-        return event
-    seen = project(record, viewer)
-    return replace(event, record=seen, summary=as_payload(seen, event.summary))
+    """``event`` as ``viewer`` may read it: its typed record projected."""
+    return replace(event, record=project(event.record, viewer))
 
 
 def _action(event: ActionEvent, viewer: Viewer) -> ActionEvent:

@@ -19,7 +19,7 @@ from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
 from bot.services.event_memo import MEMO
-from bot.services.event_records import ActionEvent, EditEvent, Hidden, RollEvent, StoredRoll, as_payload, read_event
+from bot.services.event_records import ActionEvent, EditEvent, Hidden, RollEvent, StoredRoll, read_event
 from bot.services.projection import projected
 from bot.services.results import EventView, RollView, event_view
 from bot.services.runtime import Runtime
@@ -83,11 +83,14 @@ class RecordService:
 
         async def work(session: AsyncSession) -> EventView:
             row = await session.get(Event, event_id)
-            if row is None or row.guild_id != actor.guild_id or not read_event(row.kind, row.payload).has_details:
+            if row is None or row.guild_id != actor.guild_id:
+                raise NotFound(f"event #{event_id} has no details here")
+            stored = event_view(row)
+            if not stored.record.has_details:
                 raise NotFound(f"event #{event_id} has no details here")
             viewer = await viewer_in(session, actor)
             npcs = await _npc_names(session, actor.guild_id, [row], viewer.secret_rolls)
-            seen = projected(_secrecy_by_who(event_view(row), npcs), viewer)
+            seen = projected(_secrecy_by_who(stored, npcs), viewer)
             if isinstance(seen.record, ActionEvent) and isinstance(seen.record.rolls, Hidden):
                 raise PermissionDenied("the GM keeps this NPC's rolls secret")
             return seen
@@ -138,9 +141,9 @@ def _looked_up(row: Event, npcs: frozenset[str]) -> tuple[bool, ...]:
 def _logged(event: EventView, viewer: Viewer, npcs: frozenset[str]) -> EventView:
     """A log entry as ``viewer`` may read it. An action reads as its public message did (the log repeats the
     channel's line, the GM's included); an edit stored before it said whose sheet it was asks ``npcs``."""
-    record = read_event(event.kind, event.summary)
+    record = event.record
     if isinstance(record, EditEvent) and record.npc is None:
-        event = replace(event, summary=as_payload(replace(record, npc=record.character in npcs), event.summary))
+        event = replace(event, record=replace(record, npc=record.character in npcs))
     event = _secrecy_by_who(event, npcs)
     if isinstance(record, ActionEvent) and viewer.is_gm:
         viewer = Viewer(Seat.TABLE, viewer.secret_rolls)
@@ -153,14 +156,14 @@ def _secrecy_by_who(event: EventView, npcs: frozenset[str]) -> EventView:
     (an event stored before them carries none; one stored with the screen down carries none set). The viewer's
     secret rolls, today's, then decide what is hidden, as for every event. ``npcs``: today's roster's NPCs among
     the names (none asked for with the screen down: nothing would be hidden)."""
-    record = read_event(event.kind, event.summary)
+    record = event.record
     if not isinstance(record, ActionEvent) or not npcs:
         return event
     secret = record.secret or record.actor in npcs
     target_secret = record.target_secret or (not secret and record.target in npcs)
     if secret == record.secret and target_secret == record.target_secret:
         return event
-    return replace(event, summary={**event.summary, "secret": secret, "target_secret": target_secret})
+    return replace(event, record=replace(record, secret=secret, target_secret=target_secret))
 
 
 async def _npc_names(session: AsyncSession, guild_id: int, rows: Sequence[Event], secret_rolls: bool) -> frozenset[str]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from bot.services.event_records import ActionEvent, EventRecord, StoredRoll
+from bot.services.event_records import ActionEvent, EventRecord, StoredRoll, read_event
 from bot.services.projection import project, project_encounter
 from bot.services.viewer import GM_SCREEN, TABLE_SCREEN, Seat, Viewer
 from bot.systems.pictures import WoundPicture
@@ -406,7 +406,9 @@ class EventView:
     encounter_id: int | None
     user_id: int
     user_name: str
-    summary: dict[str, Any] = field(default_factory=dict)  # what happened: action, names, outcome, rolls
+    # what happened: the stored payload read once as its typed record (bot/services/event_records.py), projected
+    # for whoever reads this view (bot/services/projection.py); whole in the services' own reads
+    record: EventRecord
     created_at: datetime | None = None
     undone: bool = False
     message_id: int | None = None  # the public message that shows it in its channel, when known
@@ -415,15 +417,14 @@ class EventView:
     closed: tuple[PendingDecisionView, ...] = ()
     reopened: tuple[PendingDecisionView, ...] = ()
     interaction_id: int | None = None  # the Discord interaction that made it (its answer carries this id)
-    # the event as a typed record, projected for whoever reads this view (bot/services/projection.py); None: a
-    # kind with no secret in it (start, join ...), or not projected (the services' own reads)
-    record: EventRecord | None = None
 
 
 def event_view(row: Event) -> EventView:
-    """A stored event as the services hand it on (its payload copied, so a reader cannot change the row)."""
+    """A stored event as the services hand it on: its payload read as its record (from a copy, so that the record
+    shares nothing with the row)."""
     return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
-                     user_id=row.user_id, user_name=row.user_name, summary=copy.deepcopy(row.payload),
+                     user_id=row.user_id, user_name=row.user_name,
+                     record=read_event(row.kind, copy.deepcopy(row.payload)),
                      created_at=row.created_at, undone=row.undone, message_id=row.message_id,
                      interaction_id=row.interaction_id)
 

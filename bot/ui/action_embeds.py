@@ -124,8 +124,9 @@ def report_details(report: ActionReport) -> discord.Embed:
 
 def event_details(event: EventView) -> discord.Embed:
     """``action_details`` of a logged action, as the services projected it for its reader."""
-    record = event.record if isinstance(event.record, ActionEvent) else ActionEvent.from_dict(event.summary)
-    return _details_of(record, event.kind, event.id)
+    if not isinstance(event.record, ActionEvent):
+        raise TypeError(f"event #{event.id} ({event.kind}) is no engine action")
+    return _details_of(event.record, event.kind, event.id)
 
 
 def _details_of(event: ActionEvent, kind: str, event_id: int, round_number: int | None = None) -> discord.Embed:

@@ -409,7 +409,7 @@ async def mark_taken_back(interaction: discord.Interaction[Any], event: EventVie
     channel = bot.get_partial_messageable(channel_id, guild_id=interaction.guild_id)
     here = [decision for decision in event.closed if decision.message_id == message_id]
     left = (await services_of(interaction).combat.buttons_on(actor_of(interaction), channel_id, [message_id])).get(
-        message_id, MessageButtons(details=event.id if event_lines.record_of(event).has_details else None))
+        message_id, MessageButtons(details=event.id if event.record.has_details else None))
     _embeds.get(bot, OrderedDict()).pop(message_id, None)  # read below, as it is now
     try:
         message = await channel.get_partial_message(message_id).fetch()

@@ -29,7 +29,7 @@ from bot.services.event_kinds import (
     TreatmentOfferEvent,
     UndoEvent,
 )
-from bot.services.event_records import ActionEvent, EditEvent, EventRecord, Hidden, RollEvent, read_event
+from bot.services.event_records import ActionEvent, EditEvent, EventRecord, Hidden, RollEvent
 from bot.services.results import EventView
 from bot.text_safety import plain
 from bot.ui.action_embeds import PATIENT_ACTS, action_heading, action_title, event_details
@@ -64,7 +64,7 @@ def details(cls: type[EventRecord]) -> Callable[[Callable[[EventView], discord.E
 
 def details_of(event: EventView) -> discord.Embed:
     """The Details embed of ``event`` (as the services projected it), by its record's type."""
-    record = record_of(event)
+    record = event.record
     for cls in type(record).__mro__:
         fn = _DETAILS.get(cls)
         if fn is not None:
@@ -75,15 +75,9 @@ def details_of(event: EventView) -> discord.Embed:
 details(ActionEvent)(event_details)
 
 
-def record_of(event: EventView) -> EventRecord:
-    """The event's typed record: as the services projected it, else read from its payload (a reader that did not
-    project: the GM's own views)."""
-    return event.record if event.record is not None else read_event(event.kind, event.summary)
-
-
 def what_happened(event: EventView) -> str:
     """The event in a few words, from its record (without its number and time: ``record_embeds.event_line``)."""
-    record = record_of(event)
+    record = event.record
     for cls in type(record).__mro__:
         fn = _WORDS.get(cls)
         if fn is not None:

@@ -15,7 +15,6 @@ import discord
 from bot.services.results import EventView
 from bot.ui import late_embeds, replies, threads
 from bot.ui.action_message import DETAILS_PREFIX, GMDecisionButton, action_view
-from bot.ui.event_lines import record_of
 from bot.ui.late_embeds import late_event_id
 
 if TYPE_CHECKING:
@@ -148,7 +147,7 @@ async def post_late(bot: GrievousBot, events: Sequence[EventView]) -> dict[int, 
     for event in events:
         channel = bot.get_partial_messageable(event.channel_id)
         # The buttons the answer would have carried: the GM's for every decision still open, then Details.
-        view = action_view(event.id if record_of(event).has_details else None,
+        view = action_view(event.id if event.record.has_details else None,
                            open_decisions.get(event.id, []))
         try:
             posted = await channel.send(embed=late_embeds.late(event), view=view or discord.utils.MISSING,

@@ -15,7 +15,6 @@ from bot.text_safety import plain
 from bot.ui import limits
 from bot.ui.action_embeds import event_details
 from bot.ui.embed_common import _embed
-from bot.ui.event_lines import record_of
 from bot.ui.record_embeds import event_line
 
 LATE = "late: "
@@ -48,7 +47,7 @@ def late_event_id(title: str | None) -> int | None:
 def late(event: EventView) -> discord.Embed:
     """The event's result, marked late: an action's roll as the services projected it for the channel (an NPC's
     secret one has its dice hidden, and an event read as no action has no roll: their log line)."""
-    record = record_of(event)
+    record = event.record
     if isinstance(record, ActionEvent) and not isinstance(record.rolls, Hidden) and record.system:
         return late_details(event)
     line = event_line(event)

@@ -22,7 +22,6 @@ from bot.services.campaign import LOG_PAGE, LiveLog
 from bot.services.event_kinds import NextTurnEvent
 from bot.services.results import CharacterView, EventView
 from bot.ui import character_embeds, encounter_embeds, pictures, record_embeds, setup_embeds
-from bot.ui.event_lines import record_of
 from bot.web.embeds import Card, card
 from bot.web.http import VIEWER, Problem
 from bot.web.live import WordedLog, kind_of
@@ -273,7 +272,7 @@ def _worded(log: LiveLog, before: dict[int, tuple[str, Entry]], names: Names
 
 
 def _entry(event: EventView, names: Names) -> Entry:
-    record = record_of(event)
+    record = event.record
     moved = record.round if isinstance(record, NextTurnEvent) and not event.undone else None
     return Entry(event.id, log_line(event, names), moved)
 

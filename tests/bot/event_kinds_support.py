@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import PermissionDenied
-from bot.services.event_records import ActionEvent, Hidden
+from bot.services.event_records import ActionEvent, Hidden, read_event
 from bot.services.projection import projected
 from bot.services.records import _logged
 from bot.services.results import EventView
@@ -43,7 +43,8 @@ def stored(system: str) -> list[dict[str, Any]]:
 
 def view_of(event: dict[str, Any]) -> EventView:
     return EventView(id=event["id"], kind=event["kind"], channel_id=1, encounter_id=None, user_id=1,
-                     user_name=event["user_name"], summary=json.loads(json.dumps(event["payload"])),
+                     user_name=event["user_name"],
+                     record=read_event(event["kind"], json.loads(json.dumps(event["payload"]))),
                      undone=event["undone"])
 
 

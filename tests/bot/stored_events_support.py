@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from bot.services.event_records import read_event
 from bot.services.results import EventView
 from bot.ui.action_embeds import event_details
 from bot.ui.outcomes import describe
@@ -34,7 +35,7 @@ def words_of(system: str, event: dict[str, Any]) -> dict[str, Any]:
     target = payload.get("target") or actor
     words = describe(system, payload["outcome"], (actor, target))
     view = EventView(id=1, kind=event["kind"], channel_id=1, encounter_id=None, user_id=1, user_name="gm",
-                     summary=payload)
+                     record=read_event(event["kind"], payload))
     return {"headline": words.headline, "fields": [list(f) for f in words.fields], "brief": words.brief,
             "numbers": words.numbers, "severity": words.severity.name, "details": event_details(view).to_dict()}
 

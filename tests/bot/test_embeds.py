@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.scenario_runner import resolve_text
-from bot.services.event_records import StoredRoll
+from bot.services.event_records import StoredRoll, read_event
 from bot.services.results import (
     ActionReport,
     CharacterBrief,
@@ -312,8 +312,9 @@ def test_roll_log_undo_settings_and_lists() -> None:
                     event_id=5)
     assert "21" in (action_embeds.roll(roll, "Alice").description or "")
     events = [EventView(id=i, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name="gm",
-                        summary={"system": "ars-harn", "action": {"type": "attack"}, "actor": "Bjorn",
-                                 "target": "Aldo", "outcome": ARS_HIT}, undone=i == 2) for i in range(1, 30)]
+                        record=read_event("attack", {"system": "ars-harn", "action": {"type": "attack"},
+                                                     "actor": "Bjorn", "target": "Aldo", "outcome": ARS_HIT}),
+                        undone=i == 2) for i in range(1, 30)]
     log = record_embeds.log(events)
     assert "Bjorn attacks Aldo" in (log.description or "") and "~~" in (log.description or "")
     assert_within_limits(log)
@@ -400,18 +401,20 @@ def test_a_late_post_drops_the_condition_the_gm_decision_settled() -> None:
 def test_the_log_tells_a_treatment_offer_in_words() -> None:
     """Issue 22 §3: /log said "#38 Alice treatment offer"."""
     offer = EventView(id=38, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Alice",
-                      summary={"patient": "Thug 2", "healer": "Erian", "method": "chirurgy", "system": "fading-suns"})
+                      record=read_event("treatment_offer", {"patient": "Thug 2", "healer": "Erian",
+                                                            "method": "chirurgy", "system": "fading-suns"}))
     line = record_embeds.event_line(offer)
     assert line.endswith("Alice: Erian offers Thug 2 physick"), line
     older = EventView(id=39, kind="treatment_offer", channel_id=1, encounter_id=None, user_id=1, user_name="Bob",
-                      summary={"patient": "Hrolf", "healer": "Anselm", "method": "first_aid"})
+                      record=read_event("treatment_offer", {"patient": "Hrolf", "healer": "Anselm",
+                                                            "method": "first_aid"}))
     assert record_embeds.event_line(older).endswith("Bob: Anselm offers Hrolf first aid")
 
 
 def test_the_log_says_a_condition_in_words_with_no_markdown_escape_between_them() -> None:
     """Issue 34, N6: /log showed a GM's condition edit as "now out\\ of\\ fight"."""
     edit = EventView(id=40, kind="edit", channel_id=1, encounter_id=None, user_id=1, user_name="GM",
-                     summary={"character": "Bandit 1", "condition": "out_of_fight", "set": True})
+                     record=read_event("edit", {"character": "Bandit 1", "condition": "out_of_fight", "set": True}))
     line = record_embeds.event_line(edit)
     assert line.endswith("GM edits Bandit 1: now out of fight"), line
 

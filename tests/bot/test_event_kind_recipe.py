@@ -38,7 +38,7 @@ def toast_kind(monkeypatch: pytest.MonkeyPatch) -> None:
 
     @event_lines.details(ToastEvent)  # 4. its Details
     def _toast_details(event: EventView) -> discord.Embed:
-        record = event_lines.record_of(event)
+        record = event.record
         assert isinstance(record, ToastEvent)
         return discord.Embed(title=f"\U0001f942 {plain(record.who)}", description=f"To {plain(record.to)}")
 

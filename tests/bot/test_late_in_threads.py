@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.services.event_records import read_event
 from bot.services.results import EventView
 from bot.ui.late import post_late
 
@@ -39,7 +40,7 @@ async def test_a_late_post_a_locked_thread_refuses_is_settled_not_retried() -> N
     for code in (160005, 50083):  # locked; archived and locked (a send unarchives an archived one)
         thread = _Refusing(code)
         event = EventView(id=7, kind="join", channel_id=42, encounter_id=1, user_id=1, user_name="gm",
-                          summary={"names": ["Bandit 1"]})
+                          record=read_event("join", {"names": ["Bandit 1"]}))
         assert await post_late(_bot(thread), [event]) == {7: None}
         assert thread.sends == 1
 

@@ -10,7 +10,7 @@ import discord
 import yaml
 
 from bot.scenario_runner import resolve_text
-from bot.services.event_records import StoredRoll
+from bot.services.event_records import StoredRoll, read_event
 from bot.services.results import ActionReport, CharacterView, EventView, PartyView, PendingDecisionView
 from bot.ui import action_embeds, character_embeds, decision_embeds, record_embeds
 from bot.ui.outcomes import Severity, roll_line
@@ -209,7 +209,7 @@ def test_pendragon_party_injuries_say_the_wounds_not_a_hit_location() -> None:
 def test_log_lines_for_encounter_events_and_healing_read_as_sentences() -> None:
     def event(kind: str, summary: dict[str, Any]) -> str:
         return record_embeds.event_line(EventView(id=1, kind=kind, channel_id=1, encounter_id=1, user_id=1,
-                                           user_name="Gemma", summary=summary))
+                                           user_name="Gemma", record=read_event(kind, summary)))
 
     assert "Gemma: Bjorn joined the encounter" in event("join", {"names": ["Bjorn"]})
     assert "Gemma ends the turn (round 2)" in event("next_turn", {"round": 2, "turn": 0})

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import UserError
-from bot.services.event_records import StoredRoll
+from bot.services.event_records import StoredRoll, read_event
 from bot.services.results import (
     CharacterBrief,
     CharacterView,
@@ -125,16 +125,17 @@ def test_every_builder_that_echoes_a_name_shows_it_as_plain_text(hostile: str) -
                               initiative_rolls=(InitiativeRoll(name, 9, (9,), True),), moved=(name,),
                               delayed_after=name)
     attack = EventView(id=1, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name=name,
-                       summary={"system": "ars-harn", "action": {"type": "attack"}, "actor": name, "target": name,
-                                "outcome": ARS_HIT}, created_at=datetime(2026, 1, 1, tzinfo=UTC))
+                       record=read_event("attack", {"system": "ars-harn", "action": {"type": "attack"}, "actor": name,
+                                                    "target": name, "outcome": ARS_HIT}),
+                       created_at=datetime(2026, 1, 1, tzinfo=UTC))
     edit = EventView(id=2, kind="edit", channel_id=2, encounter_id=1, user_id=1, user_name=name,
-                     summary={"character": name, "stat": name, "value": name})
+                     record=read_event("edit", {"character": name, "stat": name, "value": name}))
     joined = EventView(id=3, kind="join", channel_id=2, encounter_id=1, user_id=1, user_name=name,
-                       summary={"names": [name]})
+                       record=read_event("join", {"names": [name]}))
     rolled = EventView(id=4, kind="roll", channel_id=2, encounter_id=1, user_id=1, user_name=name,
-                       summary={"expression": name, "total": 3})
+                       record=read_event("roll", {"expression": name, "total": 3}))
     undone = EventView(id=5, kind="attack", channel_id=2, encounter_id=1, user_id=1, user_name=name,
-                       summary=attack.summary, closed=(decision,), reopened=(shock,))
+                       record=attack.record, closed=(decision,), reopened=(shock,))
     offer = TreatmentOffer(event_id=1, healer=name, patient=name, method="chirurgy", system="ars-harn", owner_id=1,
                            npc=False)
     roll = RollView(expression=name, total=3, result=None, rolls=(StoredRoll(label=name, kind="simple", faces=(3,),

@@ -1,13 +1,14 @@
 """The log's memo of events as each viewer reads them (bot/services/event_memo.py): the same answer as reading
-afresh, kept under the payload's content and the viewer, never shared as one mutable mapping."""
+afresh, kept under the payload's content and the viewer; what it keeps is the frozen record, never a mapping."""
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.db.models import Event
+from bot.services.event_kinds import UnknownEvent
 from bot.services.event_memo import EventMemo
 from bot.services.results import EventView
 from bot.services.viewer import Seat, Viewer
@@ -15,7 +16,7 @@ from bot.services.viewer import Seat, Viewer
 GM, PLAYER = Viewer(Seat.GM, True, 1), Viewer(Seat.PLAYER, True, 2)
 
 
-def row(payload: dict[str, Any], *, id: int = 7, undone: bool = False, kind: str = "roll") -> Event:
+def row(payload: dict[str, Any], *, id: int = 7, undone: bool = False, kind: str = "mystery") -> Event:
     return Event(id=id, guild_id=1, channel_id=2, encounter_id=3, user_id=4, user_name="Alice", kind=kind,
                  payload=payload, undone=undone, created_at=datetime(2026, 12, 7, tzinfo=UTC), interaction_id=None,
                  message_id=None)
@@ -31,8 +32,13 @@ class Reader:
         self.calls += 1
         return EventView(id=event.id, kind=event.kind, channel_id=event.channel_id, encounter_id=event.encounter_id,
                          user_id=event.user_id, user_name=event.user_name,
-                         summary={**copy.deepcopy(event.payload), "seen_by": viewer.seat.name},
+                         record=UnknownEvent({**event.payload, "seen_by": viewer.seat.name}),
                          created_at=event.created_at, undone=event.undone)
+
+
+def seen(view: EventView) -> dict[str, Any]:
+    assert isinstance(view.record, UnknownEvent)
+    return view.record.stored
 
 
 def test_the_same_payload_for_the_same_viewer_is_read_once_and_answers_alike() -> None:
@@ -42,7 +48,7 @@ def test_the_same_payload_for_the_same_viewer_is_read_once_and_answers_alike() -
     again = memo.view(row({"total": 11, "expression": "3d6"}, undone=True, id=9), GM, None,
                       lambda: read(row({}), GM))
     assert read.calls == 1 and (memo.hits, memo.misses) == (1, 1)
-    assert again.summary == first.summary == {"expression": "3d6", "total": 11, "seen_by": "GM"}
+    assert seen(again) == seen(first) == {"expression": "3d6", "total": 11, "seen_by": "GM"}
     assert (again.id, again.undone) == (9, True)  # the row's own columns, never the kept ones
 
 
@@ -55,32 +61,22 @@ def test_another_viewer_or_a_changed_payload_is_read_afresh() -> None:
     changed = memo.view(row(answered), GM, None, lambda: read(row(answered), GM))
     npc_edit = memo.view(row(offer), GM, True, lambda: read(row(offer), GM))
     assert read.calls == 4
-    assert player.summary["seen_by"] == "PLAYER" and changed.summary["answer"] == "accepted"
-    assert npc_edit.summary["seen_by"] == "GM"
+    assert seen(player)["seen_by"] == "PLAYER" and seen(changed)["answer"] == "accepted"
+    assert seen(npc_edit)["seen_by"] == "GM"
 
 
-def test_a_reader_changing_its_view_changes_no_other_readers() -> None:
-    memo, read = EventMemo(), Reader()
+def test_what_is_kept_is_the_frozen_record_and_the_memo_is_bounded() -> None:
+    memo, read = EventMemo(size=2), Reader()
     payload = {"rolls": [{"label": "attack", "faces": [7]}]}
     first = memo.view(row(payload), GM, None, lambda: read(row(payload), GM))
-    first.summary["rolls"][0]["faces"].append(99)
     second = memo.view(row(payload), GM, None, lambda: read(row(payload), GM))
-    third = memo.view(row(payload), GM, None, lambda: read(row(payload), GM))
-    second.summary["rolls"].clear()
-    assert third.summary["rolls"] == [{"label": "attack", "faces": [7]}] and read.calls == 1
-
-
-def test_a_view_that_json_would_change_is_not_kept_and_the_memo_is_bounded() -> None:
-    memo, read = EventMemo(size=2), Reader()
-
-    def tupled() -> EventView:
-        read.calls += 1
-        return EventView(id=1, kind="roll", channel_id=2, encounter_id=None, user_id=4, user_name="A",
-                         summary={"faces": (1, 2)})
-
-    memo.view(row({"a": 1}), GM, None, tupled)
-    memo.view(row({"a": 1}), GM, None, tupled)
-    assert read.calls == 2 and len(memo) == 0
+    assert second.record is first.record and read.calls == 1
+    try:
+        first.record.stored = {}  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("a kept record must be frozen")
     for n in range(3):
         memo.view(row({"n": n}), GM, None, lambda n=n: read(row({"n": n}), GM))
     assert len(memo) == 2

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bot.errors import Conflict, NotFound, NotInEncounter, UserError
+from bot.services.event_records import ActionEvent
 
 GM_ROLE = 3000
 
@@ -142,7 +143,7 @@ async def test_attack_records_wound_event_and_view(table: Any, alice: Any) -> No
     assert [w.code for w in brun.wounds] == ["W7"] and brun.penalty == 1
     log = await table.records.log(alice)
     assert log[0].id == report.event_id and log[0].kind == "attack"
-    assert log[0].summary["outcome"]["wound"]["code"] == "W7" and "before" not in log[0].summary
+    assert isinstance(log[0].record, ActionEvent) and log[0].record.outcome.to_dict()["wound"]["code"] == "W7"
 
 
 async def test_attack_uses_declaration_and_reports_unused_dice(table: Any, alice: Any) -> None:

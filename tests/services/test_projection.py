@@ -34,7 +34,7 @@ def _details(kind: str, payload: dict[str, Any], viewer: Viewer) -> str:
     record = read_event(kind, payload)
     assert isinstance(record, ActionEvent)
     seen = project(record, viewer)
-    view = EventView(id=5, kind=kind, channel_id=1, encounter_id=None, user_id=2, user_name="Alice", summary=payload,
+    view = EventView(id=5, kind=kind, channel_id=1, encounter_id=None, user_id=2, user_name="Alice",
                      record=seen)
     return json.dumps(action_embeds.event_details(view).to_dict(), ensure_ascii=False)
 

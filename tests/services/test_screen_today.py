@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.services.actions import record_event
 from bot.services.event_kinds import UnknownEvent
-from bot.services.event_records import ActionEvent, Hidden
+from bot.services.event_records import ActionEvent, Hidden, read_event
 from bot.services.projection import projected
 from bot.services.results import EventView
 from bot.services.viewer import GM_SCREEN, TABLE_SCREEN
@@ -65,7 +65,7 @@ def test_the_gms_copy_of_a_secret_action_goes_through_the_projection_and_the_lat
     assert report.for_gm == report.event and isinstance(report.public.rolls, Hidden)
 
     stored = EventView(id=5, kind="attack", channel_id=1, encounter_id=None, user_id=2, user_name="GM",
-                       summary={**payload, "secret": True})
+                       record=read_event("attack", {**payload, "secret": True}))
     public = json.dumps(late_embeds.late(projected(stored, TABLE_SCREEN)).to_dict())
     assert "d20" not in public and "[15]" not in public
     assert "[15]" in json.dumps(late_embeds.late_details(projected(stored, GM_SCREEN)).to_dict())

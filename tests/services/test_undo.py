@@ -186,11 +186,11 @@ async def test_undo_of_an_owners_edit(services: Any, manager: Actor, gm: Actor, 
     await services.characters.edit_stat(at(alice, FIGHT_1), "Bjorn", "abilities.Sword", 6)
     await services.characters.add_item(at(alice, FIGHT_1), "Bjorn", "weapon", "hatchet")
     log = await services.records.log(at(alice, FIGHT_1), limit=2)
-    assert [(e.kind, e.summary.get("stat"), e.summary.get("added")) for e in log] == [
+    assert [(e.kind, getattr(e.record, "stat", None), getattr(e.record, "added", None)) for e in log] == [
         ("edit", None, "Hatchet"), ("edit", "abilities.Sword", None)]
 
-    assert (await services.records.undo(at(gm, FIGHT_1))).summary["added"] == "Hatchet"
-    assert (await services.records.undo(at(gm, FIGHT_1))).summary["stat"] == "abilities.Sword"
+    assert getattr((await services.records.undo(at(gm, FIGHT_1))).record, "added", None) == "Hatchet"
+    assert getattr((await services.records.undo(at(gm, FIGHT_1))).record, "stat", None) == "abilities.Sword"
     bjorn = (await services.characters.get(gm, "Bjorn")).sheet
     assert bjorn["abilities"]["Sword"] == 3 and "Hatchet" not in bjorn["weapons"]
     assert [w["location"] for w in bjorn["wounds"]] == ["thorax"]  # #fight-2's attack stays
