@@ -59,6 +59,13 @@ STORIES = {
     ],
 }
 
+# issue 34: the typed-dice line names each roll as a table does ("Bjorn's stumble" read bare before)
+TYPED_ROLLS = {
+    "ars-harn": ["2 → Bjorn's stumble roll", "2 → Bjorn's fumble roll", "9 → Bandit 1's amputation roll"],
+    "pendragon": ["6 → Bandit 1's stat loss roll"],
+    "fading-suns": [],
+}
+
 
 @pytest.mark.latency(realistic="opt-in")  # a long replay; its [realistic] run only on request (tests/conftest.py)
 @pytest.mark.parametrize("system", list(STORIES))
@@ -70,6 +77,8 @@ async def test_a_fight_runs_to_its_end_and_into_the_next_session(system: str, di
         found = text.find(line, at)
         assert found >= 0, f"{line!r} not found after position {at}:\n{text[at:at + 3000]}"
         at = found + len(line)
+    for line in TYPED_ROLLS[system]:
+        assert line in text
     assert "upper_arm" not in text and "not_in_hand" not in text and "out_of_fight" not in text
     assert "ruling replace_broken_in_fight" not in text and "action rearm" not in text
     # nobody is told twice in one message that a lance broke
