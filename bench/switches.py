@@ -5,10 +5,8 @@ take no such switch; the tests that compare both ways build their services here 
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from bot.db.engine import Database
@@ -16,7 +14,7 @@ from bot.services import Services
 from bot.services.encounter_cache import EncounterCache
 from bot.services.group_commit import GroupCommitter
 from bot.services.odds_worker import WORKER, OddsWorker
-from bot.services.runtime import Runtime
+from bot.services.runtime import Runtime, RuntimeInputs
 from bot.services.transactions import TransactionRunner
 from bot.systems.pictures import WoundPicture
 from rules.model import Catalog
@@ -59,9 +57,8 @@ class SwitchedServices(Services):
         self.switches = switches
         super().__init__(db, **kwargs)
 
-    def _runtime(self, db: Database, rng: Callable[[], random.Random], clock: Callable[[], datetime],
-                 catalogs: Callable[[str], Catalog]) -> SwitchedRuntime:
-        return SwitchedRuntime(db, self.switches, rng=rng, clock=clock, catalogs=catalogs)
+    def _runtime(self, db: Database, inputs: RuntimeInputs) -> SwitchedRuntime:
+        return SwitchedRuntime(db, self.switches, **inputs)
 
     def _odds_worker(self) -> OddsWorker | None:
         return WORKER if self.switches.odds_worker else None

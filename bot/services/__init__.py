@@ -6,14 +6,11 @@ No discord imports here. Build one ``Services`` in the bot's ``setup_hook`` and 
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from datetime import datetime
+from typing import Unpack
 
 from bot.db.engine import Database
 from bot.services.actor import Actor
 from bot.services.campaign import CampaignService
-from bot.services.catalog_store import load_default
 from bot.services.characters import CharacterService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
@@ -36,10 +33,9 @@ from bot.services.results import (
     RollView,
     SetupView,
 )
-from bot.services.runtime import Runtime, utcnow
+from bot.services.runtime import Runtime, RuntimeInputs
 from bot.services.setup import SetupService
 from bot.services.web_sessions import WebSessionService
-from rules.model import Catalog
 
 __all__ = [
     "ActionReport",
@@ -63,16 +59,9 @@ class Services:
     ``catalogs`` loads a system's default pack (tests may swap in a fake). What bench/ compares (group commit,
     the encounter cache, the attack's picture, /odds in a thread) is chosen by bench/switches.py's subclass."""
 
-    def __init__(
-        self,
-        db: Database,
-        *,
-        rng: Callable[[], random.Random] = random.Random,
-        clock: Callable[[], datetime] = utcnow,
-        catalogs: Callable[[str], Catalog] = load_default,
-    ) -> None:
+    def __init__(self, db: Database, **inputs: Unpack[RuntimeInputs]) -> None:
         self.db = db
-        self.runtime = self._runtime(db, rng, clock, catalogs)
+        self.runtime = self._runtime(db, inputs)
         self.setup = SetupService(self.runtime)
         self.characters = CharacterService(self.runtime)
         self.encounters = EncounterService(self.runtime)
@@ -85,9 +74,8 @@ class Services:
         self.campaign = CampaignService(self.runtime)
         self.web_sessions = WebSessionService(self.runtime)
 
-    def _runtime(self, db: Database, rng: Callable[[], random.Random], clock: Callable[[], datetime],
-                 catalogs: Callable[[str], Catalog]) -> Runtime:
-        return Runtime(db, rng=rng, clock=clock, catalogs=catalogs)
+    def _runtime(self, db: Database, inputs: RuntimeInputs) -> Runtime:
+        return Runtime(db, **inputs)
 
     def _odds_worker(self) -> OddsWorker | None:
         """/odds enumerates in the worker process."""

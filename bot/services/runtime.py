@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from bot.db.engine import Database
 from bot.services.answers import AnswerLog
@@ -35,6 +35,15 @@ T = TypeVar("T")
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class RuntimeInputs(TypedDict, total=False):
+    """What a caller may choose of a ``Runtime`` (``Services`` passes them through): each left out takes
+    ``Runtime``'s default."""
+
+    rng: Callable[[], random.Random]
+    clock: Callable[[], datetime]
+    catalogs: Callable[[str], Catalog]
 
 
 class Runtime:
