@@ -398,7 +398,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
                 # the no-op + edit's edits may wait for the channel's rate limit (or a 429 and a retry): quiet
                 # is not done
                 await emu.wait_until(lambda: all(m.edited_at for m in alone.to_edit) or None, WAIT, "the edits")
-                await settle(emu)
+                await settle(emu, quiet=WINDOW_QUIET)
             spent += cpu() - before
             alone.requests += emu.requests[first:]
         outside.refused += alone.refused
@@ -410,7 +410,7 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
         for p in among:
             p.tally = Tally()
         await each(lambda p: p.fresh_encounter(), among)
-        await settle(emu)
+        await settle(emu, quiet=WINDOW_QUIET)
         emu.interactions.clear()
 
     # Every kind once a round, ``rounds`` rounds: each kind's figure is the median of its rounds, so that the
@@ -593,6 +593,12 @@ async def make_room(players: list[Player], kind: str, blows: int, counted: Tally
     counted.for_room += len(full)
     if full:
         await settle(full[0].emu)
+
+
+# How long the bot must have sent nothing before a measured window closes. At 0.3 s a loaded machine (a full test
+# run at -n 4 on 2 cores) let an attack's tracker edit, its database work starved of CPU, land in the next kind's
+# window (the no-op counted 2.6 REST calls a command, not 1).
+WINDOW_QUIET = 0.8
 
 
 async def settle(emu: Emulator, quiet: float = 0.3, limit: float = 10.0) -> None:
