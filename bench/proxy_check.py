@@ -138,11 +138,9 @@ def prepare_nginx(workdir: Path, *, http_port: int, https_port: int, upstreams: 
 
 
 @contextlib.asynccontextmanager
-async def nginx(workdir: Path, *, http_port: int, https_port: int, upstreams: Sequence[int]) -> AsyncIterator[None]:
-    """nginx running deploy/nginx.conf (overridden as ``render_nginx`` says), until the block ends."""
-    binary, prefix, main = prepare_nginx(workdir, http_port=http_port, https_port=https_port, upstreams=upstreams)
-    process = await asyncio.create_subprocess_exec(binary, "-p", str(prefix), "-c", str(main), "-g", "daemon off;",
-                                                   stderr=asyncio.subprocess.PIPE)
+async def _serving(process: asyncio.subprocess.Process, https_port: int) -> AsyncIterator[None]:
+    """A proxy's ``process`` for the block: entered once it listens on ``https_port``; stopped after (terminated,
+    killed if it has not ended within 10 s)."""
     try:
         await wait_for_port(https_port)
         yield
@@ -153,6 +151,16 @@ async def nginx(workdir: Path, *, http_port: int, https_port: int, upstreams: Se
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+@contextlib.asynccontextmanager
+async def nginx(workdir: Path, *, http_port: int, https_port: int, upstreams: Sequence[int]) -> AsyncIterator[None]:
+    """nginx running deploy/nginx.conf (overridden as ``render_nginx`` says), until the block ends."""
+    binary, prefix, main = prepare_nginx(workdir, http_port=http_port, https_port=https_port, upstreams=upstreams)
+    process = await asyncio.create_subprocess_exec(binary, "-p", str(prefix), "-c", str(main), "-g", "daemon off;",
+                                                   stderr=asyncio.subprocess.PIPE)
+    async with _serving(process, https_port):
+        yield
 
 
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -182,16 +190,8 @@ async def caddy(workdir: Path, *, http_port: int, https_port: int, upstreams: Se
     process = await asyncio.create_subprocess_exec(binary, "run", "--config", str(config), "--adapter", "caddyfile",
                                                    env=env, stdout=asyncio.subprocess.DEVNULL,
                                                    stderr=asyncio.subprocess.DEVNULL)
-    try:
-        await wait_for_port(https_port)
+    async with _serving(process, https_port):
         yield
-    finally:
-        process.terminate()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), 10)
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
 
 
 PROXIES = {"nginx": nginx, "caddy": caddy}
