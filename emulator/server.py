@@ -250,6 +250,11 @@ class Emulator:
             self.unhandled.append(f"{request.method} {path}")
             self._refuse(request, err.DiscordError(exc.status, 0, message, note="route not emulated"), call)
             return json_reply({"message": message, "code": 0}, exc.status)
+        except ConnectionResetError:
+            # The client went away before its request had all arrived (a bot process killed mid-send): no request
+            # reached "Discord", so nothing happened and nobody is left to answer. Not the emulator's error.
+            log.info("client gone mid-request: %s %s", request.method, path)
+            return json_reply({"message": "client gone", "code": 0}, 400)
         except Exception as exc:
             # A 5xx would make discord.py retry for ~25 s; fail fast and loudly instead.
             log.exception("emulator error on %s %s", request.method, path)

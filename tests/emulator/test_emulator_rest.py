@@ -17,7 +17,7 @@ from discord.http import Route
 
 from emulator import Emulator, Overwrite
 from emulator.permissions import SEND_MESSAGES
-from emulator.testing import World, emu_fixture, running_bot, running_emulator, world_fixture  # noqa: F401
+from emulator.testing import World, build_world, emu_fixture, running_bot, running_emulator, world_fixture  # noqa: F401
 
 
 class Seen:
@@ -276,3 +276,21 @@ async def test_redirection_is_restored() -> None:
     async with running_emulator() as emu:
         assert emu.api_base == Route.BASE and str(DiscordWebSocket.DEFAULT_GATEWAY) == emu.gateway_url
     assert before == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+
+
+async def test_a_client_killed_while_sending_is_no_emulator_error() -> None:
+    """A bot process killed mid-request (tests/e2e/test_e2e_crash.py's SIGKILL in a burst) leaves a body half
+    sent: the request never reached Discord, so nothing is recorded, and the emulator reports no error of its own
+    (it did, as ConnectionResetError, once in a full run)."""
+    async with running_emulator() as emu:
+        channel = build_world(emu).combat
+        host, port = emu.base_url.removeprefix("http://").split(":")
+        _reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(f"POST /api/v10/channels/{channel.id}/messages HTTP/1.1\r\nHost: x\r\n"
+                     f"Authorization: Bot {emu.token}\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 100\r\n\r\n{\"content\": ".encode())
+        await writer.drain()
+        await asyncio.sleep(0.1)  # the handler is reading the body
+        writer.transport.abort()  # gone, as a killed process is
+        await asyncio.sleep(0.2)
+        assert emu.internal_errors == [] and emu.refusals == []
