@@ -420,6 +420,11 @@ async def run_evening(emu: Emulator, tables: list[Table], per_player: int, per_k
     seen: dict[str, list[float]] = defaultdict(list)
     calls: dict[str, int] = defaultdict(int)
     for _ in range(rounds):
+        # The round before (or the fresh encounters) may leave tracker edits waiting, silently, for a channel's
+        # write bucket: let it refill, so they go out here and not in the no-op's window (a full test run saw the
+        # no-op count 2.6 REST calls a command, not 1, with 0.8 s of quiet)
+        await asyncio.sleep(WRITES_WINDOW)
+        await settle(emu, quiet=WINDOW_QUIET)
         for kind in KINDS:
             cost, alone = await measured(kind, players, per_kind, settled=True)
             calls[kind] += len(alone.requests)
