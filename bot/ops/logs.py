@@ -2,8 +2,9 @@
 
 JSON lines carry ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message``, ``exc`` (the traceback,
 when there is one) and any structured ``extra`` the record carries (a stall's ``stall_ms``, ``cpu_ms``,
-``wait_ms`` and ``command``). Every record is redacted when it is made (bot.ops.redact): its message,
-arguments and traceback, so no handler, a test's included, ever sees the token.
+``wait_ms``, ``held_ms``, ``command`` and, when one was seen, ``task``). Every record is redacted when it
+is made (bot.ops.redact): its message, arguments and traceback, so no handler, a test's included, ever
+sees the token.
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
             extras["stall_ms"] = round(value.seconds * 1000)
             extras["cpu_ms"] = round(value.cpu_seconds * 1000)
             extras["wait_ms"] = round(value.waiting_seconds * 1000)
+            extras["held_ms"] = round(value.held * 1000)
             extras["command"] = value.commands
+            if value.task is not None:
+                extras["task"] = value.task  # the task seen holding the loop (a web page's names its route)
         elif isinstance(value, str | int | float | bool) or value is None:
             extras[key] = value
     return extras

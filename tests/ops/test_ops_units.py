@@ -226,13 +226,15 @@ def test_json_lines_are_redacted_with_the_traceback(restore_logging: Any) -> Non
     except RuntimeError:
         log.exception("it broke")
     log.warning("event loop stalled", extra={"stall": Stall(0.25, 0.2, 0.05, "/roll", True, ("/roll",))})
+    log.warning("event loop stalled", extra={"stall": Stall(0.03, 0.03, 0.0, None, True, (), task="web /web/")})
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert [(line["level"], line["logger"], line["message"]) for line in lines] == [
         ("INFO", "grievous.test", f"logged in with {REDACTED}"), ("ERROR", "grievous.test", "it broke"),
-        ("WARNING", "grievous.test", "event loop stalled")]
+        ("WARNING", "grievous.test", "event loop stalled"), ("WARNING", "grievous.test", "event loop stalled")]
     assert lines[1]["exc"].endswith(f"RuntimeError: token {REDACTED}") and "Traceback" in lines[1]["exc"]
-    assert (lines[2]["stall_ms"], lines[2]["cpu_ms"], lines[2]["wait_ms"], lines[2]["command"]) == (
-        250, 200, 50, "/roll")
+    assert (lines[2]["stall_ms"], lines[2]["cpu_ms"], lines[2]["wait_ms"], lines[2]["held_ms"], lines[2]["command"]
+            ) == (250, 200, 50, 200, "/roll")
+    assert "task" not in lines[2] and (lines[3]["held_ms"], lines[3]["task"]) == (30, "web /web/")
     assert SHAPED not in stream.getvalue() and lines[0]["time"].endswith("+00:00")
 
 
