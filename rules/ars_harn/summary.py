@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rules.ars_harn.catalog import ArsHarnCatalog
+from rules.ars_harn.arms import natural_usable
+from rules.ars_harn.catalog import ArsHarnCatalog, Weapon
 from rules.ars_harn.character import Character
 from rules.ars_harn.totals import burden, damage_base, encumbrance, fatigue_penalty, load, soak_base
 from rules.model import SheetSummary, Wound
@@ -23,10 +24,9 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
     )
     equipment: list[tuple[str, str]] = []
     for index, weapon in enumerate(c.weapons):
-        hand = c.hand_of(index)
-        state = "dropped" if index in c.dropped else (f"{hand} hand" if hand else "carried")
         aspects = " ".join(f"{a[0].upper()}{weapon.damage[a]}" for a in weapon.aspects())
-        equipment.append((weapon.name, f"{aspects}; {state}"))
+        state = _weapon_state(c, index, weapon)
+        equipment.append((weapon.name, f"{aspects}; {state}" if state else aspects))
     for piece in c.armour:  # the locations as the pack names them ("Upper Arm", not "upper_arm")
         equipment.append((piece.name, ", ".join(catalog.locations[key].label if key in catalog.locations else key
                                                 for key in piece.locations)))
@@ -52,3 +52,12 @@ def summarize(c: Character, catalog: ArsHarnCatalog) -> SheetSummary:
     flags += [f"owes {p['kind']} roll" for p in c.pending_rolls]
     return SheetSummary(name=c.name, stats=stats, equipment=tuple(equipment), wounds=wounds,
                         condition=", ".join(flags) or "ok")
+
+
+def _weapon_state(c: Character, index: int, weapon: Weapon) -> str:
+    """Where a weapon is: in a hand, carried or dropped. A beast's own (the pack's ``natural``: a wolf's Bite) is
+    part of its body, never carried: nothing is said of it unless the limb it needs is unusable."""
+    if weapon.natural is not None:
+        return "" if natural_usable(c, weapon) else "unusable"
+    hand = c.hand_of(index)
+    return "dropped" if index in c.dropped else (f"{hand} hand" if hand else "carried")

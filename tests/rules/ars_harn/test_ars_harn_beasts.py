@@ -44,6 +44,17 @@ def test_the_packs_wolf_bites_with_a_natural_weapon() -> None:
     assert bite["natural"] == "head"
 
 
+def test_a_wolfs_sheet_shows_its_bite_as_part_of_it_not_carried() -> None:
+    """The wolf's sheet read 'Bite E3 P4; carried', like a sword; a natural weapon (the pack's ``natural`` flag) is
+    worded by its damage alone, and said unusable only when the limb it needs is."""
+    template = load_catalog("ars-harn").npc_templates()["wolf"]
+    assert dict(ENGINE.summarize({**template, "name": "Wolf 1"}, CAT).equipment)["Bite"] == "E3 P4"
+    claws = {**BITE, "name": "Claws", "natural": "arm"}
+    lame = who("Bear 1", weapons=[claws, PLAIN], unusable_limbs=["left_arm", "right_arm"])
+    equipment = dict(ENGINE.summarize(lame, CAT).equipment)
+    assert equipment["Claws"] == "E3 P4; unusable" and equipment["Plain"] == "B0 E0 P0; right hand"
+
+
 # -- a body the pack names: its strike table and its parts' words (ruling 21) ----------------------------------
 
 
