@@ -1,4 +1,5 @@
-"""The campaign web page: an aiohttp app on the bot's own event loop, beside the health endpoint.
+"""The campaign web page: an aiohttp app on the event loop of the process serving it (the bot's, beside its health
+endpoint, or `grievous web`'s: bot/web_process.py).
 
 Pages are HTML rendered on the server (Jinja2, autoescaped), usable without JavaScript; one small script of our
 own (static/live.js) makes the encounter page live through Server-Sent Events. Every response carries a strict
@@ -35,7 +36,7 @@ from bot.web.sessions import ExchangeLimit, Grant, Refused, Session
 from bot.web.viewer import Viewer
 
 if TYPE_CHECKING:
-    from bot.app import GrievousBot
+    from bot.web.host import PageHost
 
 log = logging.getLogger("grievous.web")
 COOKIE = "grievous_session"
@@ -63,9 +64,10 @@ def _environment() -> jinja2.Environment:
 
 
 class WebServer:
-    """``base_url`` is where browsers reach this server (None: http://host:port, for the playground)."""
+    """``bot`` is the process it serves from (bot/web/host.py: the bot, or a web-only process); ``base_url`` is where
+    browsers reach this server (None: http://host:port, for the playground)."""
 
-    def __init__(self, bot: GrievousBot, *, host: str = "127.0.0.1", port: int = 0, base_url: str | None = None,
+    def __init__(self, bot: PageHost, *, host: str = "127.0.0.1", port: int = 0, base_url: str | None = None,
                  trusted_proxies: tuple[str, ...] = (), sessions: WebSessionService | None = None,
                  recorder: Recorder | None = None, live_seconds: float = LIVE_SECONDS) -> None:
         self.bot = bot

@@ -11,15 +11,14 @@ import asyncio
 import ssl
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bench.proxy_check import free_port, nginx, nginx_binary
-from bot.ops.metrics import Metrics
 from bot.services import Services
+from bot.web.host import WebOnlyHost
 from bot.web.server import COOKIE, WebServer
 from bot.web.sessions import Grant
 from tests.conftest import CHANNEL, GM_ROLE, GUILD
@@ -33,9 +32,7 @@ def backend() -> str:
 
 
 def process(services: Services, base: str) -> WebServer:
-    bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, get_user=lambda _id: None,
-                          services=services)
-    return WebServer(bot, port=0, base_url=base, live_seconds=0.1, trusted_proxies=("127.0.0.1",))  # type: ignore[arg-type]
+    return WebServer(WebOnlyHost(services), port=0, base_url=base, live_seconds=0.1, trusted_proxies=("127.0.0.1",))
 
 
 async def test_a_page_and_its_live_stream_come_through_nginx_from_either_process(

@@ -1,16 +1,16 @@
 """Any process serves any web session (issue 33): a link made by one process's web server opens on another's,
-whose gateway cache holds no guild at all (another shard's), and a revoke in the first ends the page in the
-second. "Another process" is a second ``Services`` with its own engine on the same database."""
+whose gateway cache holds no guild at all (another shard's, or `grievous web`'s: bot/web/host.py WebOnlyHost), and a
+revoke in the first ends the page in the second. "Another process" is a second ``Services`` with its own engine on
+the same database."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 
-from bot.ops.metrics import Metrics
 from bot.services import Services
+from bot.web.host import WebOnlyHost
 from bot.web.server import COOKIE, WebServer
 from bot.web.sessions import Grant
 
@@ -19,9 +19,7 @@ GRANT = Grant(guild_id=1, user_id=2, user_name="Alice", role="player", role_ids=
 
 
 def shard_without_guilds(services: Services) -> WebServer:
-    bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, get_user=lambda _id: None,
-                          services=services)
-    return WebServer(bot, port=0)  # type: ignore[arg-type]
+    return WebServer(WebOnlyHost(services), port=0)
 
 
 async def test_a_session_opened_on_one_process_is_served_and_revoked_on_another(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -13,7 +12,7 @@ import pytest
 from aiohttp import web
 from prometheus_client import generate_latest
 
-from bot.ops.metrics import Metrics
+from bot.web.host import WebOnlyHost
 from bot.web.metrics import WebMetrics
 from bot.web.server import COOKIE, WebServer
 from bot.web.sessions import Grant
@@ -29,9 +28,8 @@ def sample(metrics: WebMetrics, name: str, **labels: str) -> float:
 
 async def test_pages_are_counted_by_route_and_status_and_nothing_logged_holds_a_token(
         caplog: pytest.LogCaptureFixture, services: Any) -> None:
-    bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, get_user=lambda _id: None,
-                          services=services)  # no such character: its page is 404
-    server = WebServer(bot, port=0)  # type: ignore[arg-type]
+    bot = WebOnlyHost(services)  # no such character: its page is 404
+    server = WebServer(bot, port=0)
     assert server.metrics.registry is bot.metrics.registry  # shown on the bot's own /metrics
     token = await server.sessions.link_token(GRANT)
     caplog.set_level(logging.DEBUG)  # every logger, aiohttp's included

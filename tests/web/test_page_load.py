@@ -7,15 +7,14 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 import pytest
 
-from bot.ops.metrics import Metrics
 from bot.services import Services
 from bot.web.gate import Busy, PageGate
+from bot.web.host import WebOnlyHost
 from bot.web.live import kind_of
 from bot.web.server import COOKIE, WebServer
 from bot.web.sessions import Grant, Session
@@ -47,9 +46,7 @@ def test_viewers_share_a_rendering_only_when_every_input_of_their_projection_is_
 
 @pytest.fixture
 async def server(table: Services) -> AsyncIterator[WebServer]:
-    bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, get_user=lambda _id: None,
-                          services=table)
-    web = WebServer(bot, port=0, live_seconds=0.05)  # type: ignore[arg-type]
+    web = WebServer(WebOnlyHost(table), port=0, live_seconds=0.05)
     await web.start()
     yield web
     await web.stop()
