@@ -20,7 +20,7 @@ from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
 from content.errors import PackProblems
 from content.input_guard import check_text
-from rules.errors import NotInHand, RulesError, RulingForbids
+from rules.errors import NotInHand, RefusedFor, RulesError, RulingForbids
 from rules.sheet_spec import SheetProblems
 
 log = logging.getLogger("grievous.errors")
@@ -45,6 +45,7 @@ def _unwrapped(error: BaseException) -> BaseException:
 _USER_LINES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], Callable[[Any], str]], ...] = (
     (RulingForbids, replies.ruling_forbids),
     (NotInHand, replies.not_in_hand),
+    (RefusedFor, replies.refused_for),
     ((UserError, RulesError), lambda error: str(error) or type(error).__name__),
     (app_commands.CommandNotFound, lambda _: replies.UNKNOWN_COMMAND),
     # a deploy changed the command (or Discord sent it without a required option)

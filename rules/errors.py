@@ -27,6 +27,17 @@ class IllegalAction(RulesError):
     """An action the rules forbid in this state (attacking unarmed after a fumble, a missing aspect)."""
 
 
+class RefusedFor(IllegalAction):
+    """An action refused for one character's state, the line opening with their name: ``who`` and the rest of the
+    line (``" is dead"``, ``"'s wound #2 has already had First Aid"``) kept apart, so the bot shows the name as the
+    text a user typed (bot/ui/replies) and the scenario runner the line as it is (``Bandit 1 is dead``)."""
+
+    def __init__(self, who: str, rest: str) -> None:
+        super().__init__(who + rest)
+        self.who = who
+        self.rest = rest
+
+
 class RulingForbids(IllegalAction):
     """An action one of the server's rulings forbids (``ruling``, the ruling's name): the bot words the refusal
     from the ruling's name (bot/ui/replies), so a player reads what to do, not the engine's terms."""

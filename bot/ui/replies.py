@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.text_safety import plain
 from bot.ui import limits
-from rules.errors import NotInHand, RulingForbids
+from rules.errors import NotInHand, RefusedFor, RulingForbids
 
 APOLOGY = "Sorry, something went wrong on our side; it has been logged. Nothing you did caused it."
 NO_GUILD = "Grievous works in server channels, not in direct messages."
@@ -49,6 +49,12 @@ def not_in_hand(error: NotInHand) -> str:
     if not error.ready:
         return f"{line}, and no other weapon is to hand."
     return f"{line}: /ready weapon:{plain(error.ready[0])}"
+
+
+def refused_for(error: RefusedFor) -> str:
+    """``Bandit 1 needs no chirurgery (...)``: the engine's refusal, the character it names made plain (a name a
+    user typed never becomes markdown, a link or a ping)."""
+    return f"{plain(error.who)}{error.rest}"
 
 
 def slow_down(retry_after: float) -> str:

@@ -1,5 +1,6 @@
 """An engine's refusal that a player can act on is worded by the bot, not in the engine's terms (issue 34, P3, P5):
-the ruling by its name and what it forbids, a weapon out of hand with the one command that gets another."""
+the ruling by its name and what it forbids, a weapon out of hand with the one command that gets another, a treatment
+refused by the patient's name."""
 
 from __future__ import annotations
 
@@ -43,3 +44,23 @@ def test_a_dropped_sword_says_to_pick_it_up() -> None:
     knight = sheet("Sir Elyan", weapons=["sword"], dropped_weapons=["sword"], must_rearm=True)
     expected = "Sir Elyan's sword was dropped: /ready weapon:sword"
     assert refusal(knight, sheet("Bandit 1"), {"type": "attack"}) == expected
+
+
+HEALER = sheet("Sir Owain", skills={"first_aid": 12, "chirurgery": 12})
+
+
+def test_a_refused_treatment_names_the_patient_not_the_patient() -> None:
+    """A refused treatment said "the patient needs no chirurgery" where the character's name was known."""
+    unhurt, hurt, dead = sheet("Bandit 1"), sheet("Bandit 1", wounds=[{"amount": 6}]), sheet("Bandit 1", dead=True)
+    assert refusal(unhurt, HEALER, {"type": "chirurgery"}) == \
+        "Bandit 1 needs no chirurgery (only major wounds and the unconscious do)"
+    assert refusal(hurt, HEALER, {"type": "first_aid", "wound": 3}) == "Bandit 1 has no wound #3"
+    for action in ({"type": "first_aid"}, {"type": "chirurgery"}, {"type": "rest", "weeks": 1}):
+        assert refusal(dead, HEALER, action) == "Bandit 1 is dead"
+
+
+def test_a_name_in_a_refused_treatment_is_shown_as_typed_never_as_markdown_or_a_ping() -> None:
+    """A name stored before names were checked at entry may hold markdown: the refusal escapes it, as every line
+    that names a character does (bot/text_safety.plain)."""
+    line = refusal(sheet("Sir *Owain* @everyone", dead=True), HEALER, {"type": "chirurgery"})
+    assert line == "Sir \\*Owain\\* @\u200beveryone is dead"

@@ -117,7 +117,7 @@ async def test_injuries_without_a_name_picks_the_callers_character(services: Any
 REFUSED_OFFERS = {
     "pendragon": ({"siz": 14, "dex": 12, "str": 13, "con": 14, "app": 11, "skills.sword": 16,
                    "skills.chirurgery": 12}, "sword", "bandit", "attacker=14 defender=15 damage=2,2,1,1,1", None,
-                  "chirurgery", r"^the patient needs no chirurgery \(only major wounds and the unconscious do\)$"),
+                  "chirurgery", r"^Bandit 1 needs no chirurgery \(only major wounds and the unconscious do\)$"),
     "ars-harn": ({"str": 1, "sta": 1, "dex": 1, "qik": 0, "abilities.Sword": 5, "abilities.Chirurgy": 5},
                  "Broadsword", "bandit", "attack=9 defense=2 location=51", "chirurgy=7", "chirurgery",
                  r"^Bandit 1 has no untreated wound to heal$"),
