@@ -71,22 +71,39 @@ def rolled_by_bot(rolls: Sequence[StoredRoll], typed: Mapping[str, Any], unused:
 
 def typed_dice_line(typed: Mapping[str, Any], unused: Mapping[str, Any], names: Mapping[str, str] | None = None,
                     system: str = "") -> str | None:
-    """``🎲 20 → Sir Elyan's knockdown roll`` (where faces typed for one side went), or None. ``names``: each
-    side's character (``attacker``, ``defender``); ``system`` names the rolls in its words.
+    """Where faces typed for one side went, or None: ``🎲 20 → Sir Elyan's knockdown roll`` for one roll, and a
+    side's several as one list, ``🎲 Bandit 1's rolls: knockdown 15, major wound 5, Valorous 12, stat loss 6``.
+    ``names``: each side's character (``attacker``, ``defender``); ``system`` names the rolls in its words.
 
     The public line only: it names no key (``defender_knockdown`` was a key the GM never typed when he typed
     ``sir_elyan_knockdown``), and what was typed but not used, or rolled by the bot beside it, is for the one
     who typed it, in Details (``unused_faces``, ``rolled_by_bot``; issue 34: at phone width the line ran to
-    nine lines and read as a contradiction of the blow above it)."""
+    nine lines and read as a contradiction of the blow above it). A side's rolls share its name once: four
+    faces for one side, each with "→ Bandit 1's ... roll", ran to four lines at 40 columns; listed, two."""
     names = names or {}
-    went = []
+    went: dict[str, list[tuple[str, list[int]]]] = {}  # side -> (the roll's words, the faces it used), as typed
     for key, faces in typed.items():
         who, label = split_key(key)
         used = _faces(faces)[:len(_faces(faces)) - len(_faces(unused.get(key)))]
         if who is not None and used and who in names:
-            went.append(f"{','.join(map(str, used))} \u2192 {plain(names[who])}'s "
-                        f"{_roll_word(system, label)}")  # the roll's words, not the engine's label
-    return "\U0001f3b2 " + " \u00b7 ".join(went) if went else None
+            went.setdefault(who, []).append((_roll_word(system, label), used))  # the roll's words, not the label
+    lines = [_side_line(plain(names[who]), rolls) for who, rolls in went.items()]
+    return "\U0001f3b2 " + " \u00b7 ".join(lines) if lines else None
+
+
+def _side_line(name: str, rolls: Sequence[tuple[str, list[int]]]) -> str:
+    """One side's typed faces: ``20 → Sir Elyan's knockdown roll``, or several as ``Bandit 1's rolls: knockdown 15,
+    stat loss 6`` (each roll's words without "roll"; a roll of several dice bracketed, ``damage [3,6]``)."""
+    if len(rolls) == 1:
+        word, faces = rolls[0]
+        return f"{','.join(map(str, faces))} \u2192 {name}'s {word}"
+    listed = (f"{word.removesuffix(' roll')} {faces[0] if len(faces) == 1 else _bracketed(faces)}"
+              for word, faces in rolls)
+    return f"{name}'s rolls: " + ", ".join(listed)
+
+
+def _bracketed(faces: Sequence[int]) -> str:
+    return f"[{','.join(map(str, faces))}]"
 
 
 def unused_faces(unused: Mapping[str, Any], names: Mapping[str, str] | None = None, system: str = "") -> list[str]:

@@ -59,9 +59,11 @@ STORIES = {
     ],
 }
 
-# issue 34: the typed-dice line names each roll as a table does ("Bjorn's stumble" read bare before)
+# issue 34: the typed-dice line names each roll as a table does ("Bjorn's stumble" read bare before); a side's
+# several rolls are one list, the side named once
 TYPED_ROLLS = {
-    "ars-harn": ["2 → Bjorn's stumble roll", "2 → Bjorn's fumble roll", "9 → Bandit 1's amputation roll"],
+    "ars-harn": ["Bjorn's rolls: shock 9, stumble 2", "Bjorn's rolls: shock 9, fumble 2",
+                 "Bandit 1's rolls: kill 2, amputation 9"],
     "pendragon": ["6 → Bandit 1's stat loss roll"],
     "fading-suns": [],
 }

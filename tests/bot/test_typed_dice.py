@@ -71,6 +71,26 @@ def test_a_typed_face_names_the_roll_as_the_game_does() -> None:
     assert shock is not None and shock.endswith("Sir Elyan's shock roll")
 
 
+def test_four_faces_typed_for_one_side_read_in_two_lines_at_phone_width() -> None:
+    """A Pendragon blow with four faces typed for the bandit ran to four lines at 40 columns (Discord's mobile
+    embed), "→ Bandit 1's ... roll" each time; the side is named once and its rolls listed, every face kept."""
+    import textwrap
+
+    typed = {"attacker": [14], "defender": [15], "damage": [4, 4, 3, 3, 2], "defender:knockdown": [15],
+             "defender:major_wound": [5], "defender:valorous": [12], "defender:stat_loss": [6]}
+    line = typed_dice_line(typed, {}, {"attacker": "Sir Owain", "defender": "Bandit 1"}, "pendragon")
+    assert line == "\U0001f3b2 Bandit 1's rolls: knockdown 15, major wound 5, Valorous 12, stat loss 6"
+    assert len(textwrap.wrap(line.replace("\U0001f3b2", "[]"), 40)) == 2  # the die is two columns wide
+
+
+def test_each_side_is_named_once_and_a_roll_of_several_dice_keeps_its_faces_together() -> None:
+    typed = {"attacker:knockdown": [3], "defender:knockdown": [20], "defender:stat_loss": [2]}
+    assert typed_dice_line(typed, {}, NAMES, "pendragon") == (
+        "\U0001f3b2 3 \u2192 Bandit 1's knockdown roll \u00b7 Sir Elyan's rolls: knockdown 20, stat loss 2")
+    several = {"defender:shock": [4, 2], "defender:kill": [7]}
+    assert typed_dice_line(several, {}, NAMES, "ars-harn") == "\U0001f3b2 Sir Elyan's rolls: shock [4,2], kill 7"
+
+
 async def test_alices_damage_is_not_the_man_at_arms_damage() -> None:
     """The table's report: Alice typed her own damage, the man-at-arms won the exchange, and her faces became
     his damage. Now his damage is rolled and the answer says her faces were not used."""
