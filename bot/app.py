@@ -38,6 +38,7 @@ from bot.ui.forms import FormRoutes
 from bot.ui.late import answer_late, recover
 from bot.ui.offers import OfferButton
 from bot.ui.publish import SHOWN, trackers_settled
+from bot.web.http import PREFIX
 from bot.web.server import WebServer
 
 log = logging.getLogger("grievous")
@@ -113,7 +114,7 @@ class GrievousBot(commands.AutoShardedBot):
             shard_ids = list(config.shard_ids) if config.shard_ids is not None else shard_ids
             shard_count = config.shard_count or shard_count
             health_host, health_port, stall_ms = config.health_host, config.health_port, config.stall_ms
-            if config.web_enabled:
+            if config.web_base_url is not None:  # WEB_PORT off: links only, `grievous web` serves the page
                 web_port, web_host, web_base_url = config.web_port, config.web_host, config.web_base_url
                 web_trusted_proxies = config.web_trusted_proxies
         self._work_seconds = config.work_seconds if config is not None else None
@@ -147,10 +148,12 @@ class GrievousBot(commands.AutoShardedBot):
         if health_port is not None:
             self.health = HealthServer(gateway=self.gateway_status, db=lambda: self.db, metrics=self.metrics,
                                        host=health_host, port=health_port, notes=self.gateway_watch.note)
-        # The campaign web page (bot/web/), when a port is given; base URL None: http://host:port (the playground).
+        # The campaign web page (bot/web/), served when a port is given (base URL None: http://host:port, the
+        # playground). A base URL without a port: /web makes links to the page `grievous web` serves.
         self.web: WebServer | None = None
-        if web_port is not None:
-            self.web = WebServer(self, host=web_host, port=web_port, base_url=web_base_url,
+        self._serves_web = web_port is not None
+        if web_port is not None or web_base_url is not None:
+            self.web = WebServer(self, host=web_host, port=web_port or 0, base_url=web_base_url,
                                  trusted_proxies=web_trusted_proxies)
         # Every interaction arrives through this one gateway parser: wrapped, each one's handling is a Flight;
         # while the bot is stopping (``drain``), a new one is turned away instead of run.
@@ -294,8 +297,11 @@ class GrievousBot(commands.AutoShardedBot):
         # Persistent buttons: any message's grv:gm:<id>:<choice> button is handled, even after a restart (and
         # every grv:confirm: press is answered, even one forged on another message).
         self.add_dynamic_items(GMDecisionButton, DetailsButton, OfferButton, ConfirmButton, DefenseButton)
-        if self.web is not None:
+        if self.web is not None and self._serves_web:
             self.web = await _listening(self.web, "no web page")
+        elif self.web is not None:
+            log.info("the /web links lead to %s%s/; no page is served here (WEB_PORT off: `grievous web` serves it)",
+                     self.web.base_url, PREFIX)
         if self.sync_commands:
             await self.sync_tree()
         # Watched from here on: loading the extensions above holds the loop, but before anyone can be waiting.

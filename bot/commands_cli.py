@@ -1,4 +1,5 @@
-"""`grievous run`, `grievous health` and `grievous db upgrade`: registered into the command line by bot.cli.
+"""`grievous run`, `grievous web`, `grievous health` and `grievous db upgrade`: registered into the command line by
+bot.cli.
 
 The database and the bot are imported only when one of these runs, so `grievous resolve` and
 `grievous roll` start quickly. A database that cannot be reached or migrated is one line and exit 2.
@@ -210,6 +211,68 @@ async def _run_until_stopped(bot: GrievousBot, token: str) -> None:
             running.cancel()
 
 
+NO_WEB_PORT = ("grievous web serves the campaign page: set WEB_PORT (where it listens) and WEB_BASE_URL (the address "
+               "the /web links carry), as for the bot (docs/operations.md)")
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """The campaign page in a process of its own (bot/web_process.py): no Discord token needed."""
+    from bot.config import Config, ConfigError
+
+    try:
+        config = Config.from_env(require_token=False)
+    except ConfigError as exc:
+        say(f"grievous: {exc}")
+        return EXIT_USAGE
+    if not config.web_serves:
+        say(f"grievous: {NO_WEB_PORT}")
+        return EXIT_USAGE
+    from bot.ops.logs import configure_logging
+
+    configure_logging(config.log_level, config.log_format, token=config.token or None)
+    from bot.web_process import WebPortTaken
+
+    try:
+        asyncio.run(run_web(config))
+    except (DatabaseUnavailable, WebPortTaken) as exc:
+        say(f"grievous: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        log.exception("the web process stopped on an unexpected error")
+        return 1
+    return 0
+
+
+async def run_web(config: Config) -> None:
+    """Open (and migrate, as `grievous run` does: processes starting at once take turns) the database, then serve
+    the page until SIGTERM or SIGINT: the live streams end, the process exits."""
+    import signal
+
+    from bot.web_process import WebProcess
+
+    db = await ready_database(config.database_url, **config.pool_options())
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    try:
+        log.info("database ready (%s)", db.dialect)
+        process = WebProcess(config, db)
+        for number in signals:
+            loop.add_signal_handler(number, stopping.set)
+        try:
+            await process.start()
+            await stopping.wait()
+            log.info("stopping on a signal: ending the live pages")
+        finally:
+            await process.stop()
+    finally:
+        for number in signals:
+            loop.remove_signal_handler(number)
+        await db.dispose()
+
+
 HEALTH_TIMEOUT = 5.0  # seconds; the endpoint's own database check gives up after 2
 
 
@@ -248,6 +311,9 @@ def cmd_health(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run = sub.add_parser("run", help="run the Discord bot (configuration from the environment: DISCORD_TOKEN ...)")
     run.set_defaults(func=cmd_run)
+    web = sub.add_parser("web", help="serve the campaign web page in a process of its own, beside `grievous run` on "
+                         "its database (WEB_PORT, WEB_BASE_URL ...; no Discord token)")
+    web.set_defaults(func=cmd_web)
     health = sub.add_parser("health", help="ask the running bot whether it is healthy (exit 0) or not (exit 1)")
     health.add_argument("--port", type=int, help="the bot's HEALTH_PORT (default: HEALTH_PORT, else 8081)")
     health.set_defaults(func=cmd_health)

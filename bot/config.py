@@ -45,8 +45,9 @@ class Config:
     # burst may open. None: SQLAlchemy's defaults, 5 and 10. See docs/scaling.md for the budget.
     db_pool_size: int | None = None
     db_max_overflow: int | None = None
-    # The campaign web page (bot/web/): served only when both are set. WEB_BASE_URL is the address the /web links
-    # carry (behind a reverse proxy: its public https address); WEB_PORT the port this process listens on.
+    # The campaign web page (bot/web/). WEB_BASE_URL is the address the /web links carry (behind a reverse proxy: its
+    # public https address); WEB_PORT the port this process serves the page on. WEB_BASE_URL alone: the bot makes
+    # the links and serves no page (`grievous web` processes do, docs/operations.md).
     web_host: str = "127.0.0.1"
     web_port: int | None = None
     web_base_url: str | None = None
@@ -54,7 +55,8 @@ class Config:
     web_trusted_proxies: tuple[str, ...] = ()
 
     @property
-    def web_enabled(self) -> bool:
+    def web_serves(self) -> bool:
+        """This process serves the page (``grievous run`` then makes the /web links too)."""
         return self.web_port is not None and self.web_base_url is not None
 
     def pool_options(self) -> dict[str, int]:
@@ -81,9 +83,9 @@ class Config:
         if log_format not in LOG_FORMATS:
             raise ConfigError(f"LOG_FORMAT is one of {', '.join(LOG_FORMATS)}, not '{log_format}'")
         web_port, web_base_url = _web_port(env.get("WEB_PORT", "")), _base_url(env.get("WEB_BASE_URL", ""))
-        if (web_port is None) != (web_base_url is None):
-            raise ConfigError("the web page needs both WEB_PORT (where it listens) and WEB_BASE_URL (the address "
-                              "its links carry); set both, or neither to keep it off")
+        if web_port is not None and web_base_url is None:
+            raise ConfigError("the web page needs WEB_BASE_URL (the address its links carry) beside WEB_PORT (where "
+                              "it listens); set both, or neither to keep it off")
         stall_ms = _int(env, "STALL_LOG_MS")
         overflow = _int(env, "DATABASE_MAX_OVERFLOW", low=0)
         return cls(

@@ -31,6 +31,7 @@ def test_config_from_env() -> None:
     ({"DISCORD_TOKEN": "t", "SHARD_IDS": "3-1", "SHARD_COUNT": "4"}, "SHARD_IDS is a list"),
     ({"DISCORD_TOKEN": "t", "SYNC_COMMANDS": "perhaps"}, "SYNC_COMMANDS must be true or false"),
     ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL is one of"),
+    ({"DISCORD_TOKEN": "t", "WEB_PORT": "8090"}, "the web page needs WEB_BASE_URL"),
 ])
 def test_bad_config_is_one_line(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -66,3 +67,23 @@ def test_db_upgrade_command(tmp_path: Path, capsys: Any) -> None:
     assert main(["db", "upgrade", "--url", url]) == 0
     assert main(["db", "upgrade", "--url", url]) == 0
     assert capsys.readouterr().out.count(f"database is at revision {head_revision()}") == 2
+
+
+async def test_web_base_url_alone_makes_links_and_serves_no_page() -> None:
+    """The bot beside `grievous web` processes: /web makes links to WEB_BASE_URL, and nothing listens here."""
+    links = Config.from_env({"DISCORD_TOKEN": "t", "WEB_BASE_URL": "https://grievous.example.org/"})
+    both = Config.from_env({"DISCORD_TOKEN": "t", "WEB_BASE_URL": "https://grievous.example.org", "WEB_PORT": "8090"})
+    assert (links.web_serves, both.web_serves) == (False, True)
+    bot = GrievousBot(config=links, services=object.__new__(Services))
+    assert bot.web is not None and bot.web.base_url == "https://grievous.example.org" and not bot._serves_web
+    assert GrievousBot(config=Config.from_env({"DISCORD_TOKEN": "t"}), services=object.__new__(Services)).web is None
+
+
+def test_grievous_web_without_its_port_prints_one_line_and_exits_2(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: Any) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)  # not needed: the web process never connects to Discord
+    monkeypatch.delenv("WEB_PORT", raising=False)
+    monkeypatch.setenv("WEB_BASE_URL", "https://grievous.example.org")
+    assert main(["web"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("grievous: grievous web serves the campaign page: set WEB_PORT") and err.count("\n") == 1

@@ -98,9 +98,12 @@ async def settle(db: Database, url: str) -> str:
     and the opened file watched."""
     found = await stored_id(db)
     if found is None:
-        found = secrets.token_hex(16)
         async with db.engine.begin() as connection:
-            await connection.execute(insert(DatabaseIdentity).values(id=found, created_at=datetime.now(UTC)))
+            # read again in the write transaction: another process starting at once (grievous web) made it first
+            found = (await connection.execute(select(DatabaseIdentity.id))).scalar()
+            if found is None:
+                found = secrets.token_hex(16)
+                await connection.execute(insert(DatabaseIdentity).values(id=found, created_at=datetime.now(UTC)))
     database = sqlite_file(url)
     if database is None:
         return found

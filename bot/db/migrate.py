@@ -9,9 +9,13 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from bot.db.engine import Database
+
+# Any fixed key of the bot's own (the channels' advisory locks are their ids, Discord snowflakes, never this small).
+_MIGRATION_LOCK = text("SELECT pg_advisory_xact_lock(4779128)")
 
 
 def alembic_config() -> Config:
@@ -22,7 +26,10 @@ def alembic_config() -> Config:
 
 
 async def upgrade(db: Database, revision: str = "head") -> None:
-    """Bring the database to ``revision`` on the database's own engine."""
+    """Bring the database to ``revision`` on the database's own engine. Processes starting at once (the bot, its
+    shards, ``grievous web``) take turns: each reads the revision only once it holds the database's migration
+    lock (SQLite: the write lock of its ``BEGIN IMMEDIATE``; PostgreSQL: an advisory lock), so the first migrates
+    and the others find nothing left to do."""
     config = alembic_config()
 
     def _upgrade(connection: Connection) -> None:
@@ -30,6 +37,8 @@ async def upgrade(db: Database, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
     async with db.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            await connection.execute(_MIGRATION_LOCK)  # released when this transaction ends
         await connection.run_sync(_upgrade)
 
 

@@ -4,13 +4,16 @@ one refuses in one line, and the running process notices its file deleted or rep
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from bot.commands_cli import DatabaseUnavailable, ready_database
+from bot.db import identity
 from bot.db.identity import id_file, stored_id
 from bot.errors import DatabaseFileGone
 from bot.ops.health import check
@@ -52,6 +55,30 @@ async def test_a_first_start_makes_the_database_and_its_id_file_and_the_next_sta
         assert await stored_id(db) == made
     finally:
         await db.dispose()
+
+
+async def test_the_bot_and_grievous_web_starting_at_once_on_a_new_file_migrate_it_once_and_share_one_id(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each takes the write lock (BEGIN IMMEDIATE) before reading the revision, or the id it may have to make: the
+    second waits, then finds nothing to migrate and the first one's id. Both are made to find no id at first (as when
+    each looks before the other wrote), which is where the write transaction's own look decides."""
+
+    async def none_yet(_db: object) -> None:
+        return None
+
+    monkeypatch.setattr(identity, "stored_id", none_yet)
+    path = tmp_path / "grievous.db"
+    first, second = await asyncio.gather(ready_database(url(path)), ready_database(url(path)))
+    monkeypatch.undo()
+    try:
+        ids = {await stored_id(first), await stored_id(second)}
+        async with first.engine.connect() as connection:
+            rows = (await connection.execute(text("SELECT count(*) FROM database_identity"))).scalar_one()
+    finally:
+        await first.dispose()
+        await second.dispose()
+    assert len(ids) == 1 and rows == 1
+    assert ids.pop() in id_file(path).read_text().splitlines()
 
 
 async def test_a_start_that_finds_the_id_file_but_no_database_refuses_and_makes_nothing(tmp_path: Path) -> None:

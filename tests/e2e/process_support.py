@@ -23,10 +23,13 @@ DEADLINE = 15.0
 
 
 def grievous(emu: Emulator, db_url: str, log_dir: Path, name: str, *, sync: bool = False,
-             shards: tuple[int, ...] | None = None, shard_count: int | None = None) -> BotProcess:
-    """`grievous run` as its own process on `db_url`, syncing the command tree if told."""
+             shards: tuple[int, ...] | None = None, shard_count: int | None = None,
+             settings: Mapping[str, str] | None = None) -> BotProcess:
+    """`grievous run` as its own process on `db_url`, syncing the command tree if told; ``settings``: more of its
+    environment."""
     # HEALTH_PORT 0: a free port each, as several of these run at once on one machine.
-    env = {"DATABASE_URL": db_url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO", "HEALTH_PORT": "0"}
+    env = {"DATABASE_URL": db_url, "SYNC_COMMANDS": "1" if sync else "0", "LOG_LEVEL": "INFO", "HEALTH_PORT": "0",
+           **(settings or {})}
     if shards is not None and shard_count is not None:
         env |= {"SHARD_IDS": ",".join(map(str, shards)), "SHARD_COUNT": str(shard_count)}
     return BotProcess(emu, ["bot.cli:main", "run"], env=env, log_path=log_dir / f"{name}.log",
