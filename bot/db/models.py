@@ -33,7 +33,7 @@ class GuildSettings(Base):
 class ChannelSettings(Base):
     __tablename__ = "channel_settings"
 
-    guild_id: Mapped[int]
+    guild_id: Mapped[int] = mapped_column(index=True)  # a guild's channels' systems (the web pages' revision)
     channel_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     system: Mapped[str | None] = mapped_column(String(32))
 
@@ -121,6 +121,8 @@ class Event(Base):
     __tablename__ = "events"
     __table_args__ = (
         Index("ix_events_channel_id_id", "channel_id", "id"),
+        # A guild's newest event (the web pages' revision, bot/services/campaign.py) without a scan of them all.
+        Index("ix_events_guild_id_id", "guild_id", "id"),
         # Only the few not answered yet: found by their interaction once its answer is sent, or after a restart.
         Index("ix_events_unanswered", "interaction_id", sqlite_where=text("NOT answered"),
               postgresql_where=text("NOT answered")),

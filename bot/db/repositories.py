@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, Update, bindparam, func, insert, inspect, or_, select, text, update
+from sqlalchemy import BigInteger, Select, Table, Update, bindparam, func, insert, inspect, or_, select, text, update
 from sqlalchemy import Text as TextType
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
@@ -400,3 +400,49 @@ async def insert_event(session: AsyncSession, values: dict[str, Any]) -> int:
 async def set_event_before(session: AsyncSession, event_id: int, before: dict[str, Any] | None) -> None:
     """An event's undo record, rewritten after its insert (an action's decisions found moot afterwards)."""
     await (await session.connection()).execute(update(EVENTS).where(EVENTS.c.id == event_id).values(before=before))
+
+
+def _joined(*parts: Any) -> Any:
+    """SQL: the parts as one text, each NULL as empty, separated by '|'."""
+    joined: Any = None
+    for part in parts:
+        text_part = func.coalesce(sql_cast(part, TextType), "")
+        joined = text_part if joined is None else joined + "|" + text_part
+    return joined
+
+
+def _page_revision_query() -> Select[Any]:
+    """One SELECT of scalar subqueries, each read through an index on the guild (or a channel's encounter):
+    what the campaign web pages show of ``guild_id`` moves at least one of them (CampaignService.revision says
+    which and why). Its parameter: ``guild_id``."""
+    guild_id = bindparam("guild_id", type_=BigInteger)
+
+    def totals(model: Any) -> Any:  # rows only added, or changed with their version moved
+        return (select(_joined(func.count(), func.max(model.id), func.sum(model.version)))
+                .where(model.guild_id == guild_id).scalar_subquery())
+
+    settings = GuildSettings
+    return select(
+        select(func.max(Event.id)).where(Event.guild_id == guild_id).scalar_subquery(),
+        select(_joined(func.count(), func.max(Character.id), func.sum(Character.version),
+                       func.max(Character.updated_at))).where(Character.guild_id == guild_id).scalar_subquery(),
+        totals(Encounter),
+        totals(PendingDecision),
+        select(func.aggregate_strings(_joined(Combatant.id, Combatant.character_id, Combatant.initiative,
+                                              Combatant.declaration), ","))
+        .join(Encounter, Encounter.id == Combatant.encounter_id)
+        .where(Encounter.guild_id == guild_id, Encounter.active.is_(True)).scalar_subquery(),
+        select(_joined(settings.system, settings.gm_role_id, settings.rolls_mode, settings.rulings,
+                       settings.pack_version, settings.turns, settings.secret_rolls, settings.gm_channel_id))
+        .where(settings.guild_id == guild_id).scalar_subquery(),
+        select(func.aggregate_strings(_joined(ChannelSettings.channel_id, ChannelSettings.system), ","))
+        .where(ChannelSettings.guild_id == guild_id).scalar_subquery(),
+    )
+
+
+PAGE_REVISION = _page_revision_query()
+
+
+async def page_revision(session: AsyncSession, guild_id: int) -> tuple[Any, ...]:
+    """The values ``PAGE_REVISION`` reads for ``guild_id``: equal while nothing a page shows changed."""
+    return tuple((await session.execute(PAGE_REVISION, {"guild_id": guild_id})).one())

@@ -105,6 +105,32 @@ class CampaignService:
             del self._named[next(iter(self._named))]
         return index
 
+    async def revision(self, actor: Actor) -> str:
+        """What the campaign's pages show, as one short digest: equal while nothing a page of ``actor``'s guild
+        shows changed in the database, whichever process wrote it (the web pages' cache, bot/web/page_cache.py).
+        One read, one statement, each part through an index (~1 ms on a guild of 10,000 events).
+
+        Covered, and what moves it:
+        - a new event (every action, roll, edit, /undo, join, leave, turn, decision): the guild's newest event id.
+          An event's row is changed in place only where no page shows it or beside a new event: /undo marks the
+          undone one (and writes its own), an answer marks ``answered``, ``late`` and the message, an offer or a
+          defence prompt records its answer in its payload (the log's line does not show it; an accepted offer and
+          an answered prompt write the treatment's or the attack's event);
+        - characters created, edited (each write moves ``version``: the ORM's and repositories.write_versioned)
+          and deleted, NPCs made and dropped with an encounter: their count, newest id, versions and newest
+          ``updated_at`` (a deleted newest row whose id SQLite gives again moves the last);
+        - encounters started, ended, their turn, round and order: their count, newest id and versions; the running
+          encounters' combatants (joined, left, initiative, declarations), row by row;
+        - GM decisions asked, settled or cancelled (their version moves), their count and newest id;
+        - the guild's settings row whole (system, GM role, rolls, rulings, turns, secret rolls, GM channel) and its
+          ``pack_version``, which every content pack change moves; each channel's system.
+
+        Not covered (not in the database): members', roles' and channels' names from the gateway and a session's
+        grant; the cache bounds those by its entries' age. Web sessions and links are checked at each request."""
+        digest = hashlib.blake2b(digest_size=12)
+        digest.update(repr(await self._rt.read(lambda session: repo.page_revision(session, actor.guild_id))).encode())
+        return digest.hexdigest()
+
     def event_feed(self, poll_seconds: float) -> EventFeed:
         """The process's poller of new events for the live pages (bot/services/live_events.py)."""
         return EventFeed(self._rt.db, poll_seconds=poll_seconds)

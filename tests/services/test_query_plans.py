@@ -92,3 +92,11 @@ async def test_an_evening_of_gm_decisions_reads_no_whole_table(make_services: An
     assert any("pending_decisions" in sql for sql, _ in found) and any("combatants" in sql for sql, _ in found)
     whole = [f"{sql}\n  -> {plan}" for sql, plan in found if scans(plan)]
     assert whole == [], "\n".join(whole)
+
+
+async def test_the_web_pages_revision_reads_no_whole_table(table: Any, gm: Any) -> None:
+    """Every web page asks it (bot/services/campaign.py): its parts through the guild's indexes."""
+    found = await plans(table, lambda: table.campaign.revision(gm))
+    assert len(found) == 1, found  # one statement
+    whole = [f"{sql}\n  -> {plan}" for sql, plan in found if scans(plan.replace("SCAN CONSTANT ROW", ""))]
+    assert whole == [], "\n".join(whole)
