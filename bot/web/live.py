@@ -41,10 +41,12 @@ MAX_WORDED = 256  # (channel, kind)s whose worded lines are kept with no stream 
 Kind = tuple[Hashable, ...]
 
 
-def kind_of(viewer: Viewer, channel_id: int) -> Kind:
-    """Everything the live fragment of ``channel_id`` depends on for ``viewer``, but its user id: the seat the
-    services give it (its web role, its roles, whether it manages the server, the table's channel) and the
-    channels it may see (a mention of another channel is named only if it may see it), with their names."""
+def kind_of(viewer: Viewer, channel_id: int | None = None) -> Kind:
+    """Everything a page (the live fragment of ``channel_id``; None: any page, bot/web/page_cache.py) depends on
+    for ``viewer``, but its user id and name: the seat the services give it (its web role, its roles, whether it
+    manages the server, the table's channel) and the channels it may see (a mention of another channel is named
+    only if it may see it), with their names. The projection reads the user id only to seat a character's owner
+    (bot/services/viewer.py), which reads as any other player's seat: it hides nothing more or less."""
     actor = viewer.actor
     return (channel_id, viewer.role, actor.guild_id, actor.table, actor.is_manager, tuple(sorted(actor.role_ids)),
             viewer.table_channel, viewer.channels, viewer.channel_names)

@@ -3,7 +3,10 @@
 - ``grievous_web_requests_total{page, status}``: every answer, by the route's pattern and its HTTP status;
 - ``grievous_web_request_seconds{page}``: from the request reaching the app to its answer (live streams left out:
   they last as long as the page is open);
-- ``grievous_web_live_connections``: live (Server-Sent Events) streams open now.
+- ``grievous_web_live_connections``: live (Server-Sent Events) streams open now;
+- ``grievous_web_page_cache_hits_total{page}`` / ``grievous_web_page_cache_misses_total{page}``: pages answered
+  from the page cache (bot/web/page_cache.py; waiting for another request's render counts as a hit) and pages
+  rendered.
 
 ``page`` is the route's pattern (``/web/character/{name}``), never the address asked for: a name, a channel
 id or a login token never becomes a label, and the number of series stays small. Nothing here logs.
@@ -52,6 +55,14 @@ class WebMetrics:
                                  registry=r)
         self.live = Gauge("grievous_web_live_connections", "Live (Server-Sent Events) streams open now.",
                           registry=r)
+        self.cache_hits = Counter("grievous_web_page_cache_hits", "Web pages answered from the page cache, by the "
+                                  "page's route.", ["page"], registry=r)
+        self.cache_misses = Counter("grievous_web_page_cache_misses", "Web pages rendered (not in the page cache), "
+                                    "by the page's route.", ["page"], registry=r)
+
+    def cache_read(self, page: str, hit: bool) -> None:
+        """One read of the page cache (``PageCache``'s ``counted``)."""
+        (self.cache_hits if hit else self.cache_misses).labels(page).inc()
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:

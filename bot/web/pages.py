@@ -2,6 +2,10 @@
 
 Nothing here decides what a viewer may see beyond the channel list the session holds: the services do,
 as for the same member's command in Discord (bot/services/campaign.py).
+
+A page is rendered once per kind of viewer and campaign revision and kept (bot/web/page_cache.py): its content
+must not depend on the viewer's user id or name, only on what ``kind_of`` holds. The header's name is put in
+each answer (``Viewer.header_name``), not in the kept content.
 """
 
 from __future__ import annotations
@@ -9,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,6 +31,8 @@ from bot.web.embeds import Card, card
 from bot.web.http import VIEWER, Problem
 from bot.web.live import WordedLog, kind_of
 from bot.web.markdown import Names, to_html, to_text
+from bot.web.metrics import page_of
+from bot.web.page_cache import MARK, Rendered
 
 if TYPE_CHECKING:
     from bot.web.server import WebServer
@@ -85,15 +92,14 @@ class Pages:
     def _guild(self, viewer: Viewer) -> discord.Guild | None:
         return self.server.bot.get_guild(viewer.actor.guild_id)
 
-    async def _names(self, viewer: Viewer, *, own: bool = True) -> Names:
-        """How the page names members, roles and channels; ``own``: the viewer's own name as its session holds it."""
+    async def _names(self, viewer: Viewer) -> Names:
+        """How the page names members, roles and channels: the same for every viewer of a kind (the viewer's own
+        name too, as others read it: a page is kept for the kind, bot/web/page_cache.py)."""
         guild = self._guild(viewer)
         acted: dict[int, str] = await self._services.campaign.member_names(viewer.actor)
         captured = dict(viewer.channel_names)
 
         def user(user_id: int) -> str | None:
-            if own and user_id == viewer.actor.user_id and viewer.role != "table":
-                return viewer.actor.user_name
             member = guild.get_member(user_id) if guild is not None else None
             found = member or self.server.bot.get_user(user_id)
             return found.display_name if found is not None else acted.get(user_id)
@@ -128,16 +134,36 @@ class Pages:
                     return link
         raise web.HTTPNotFound
 
-    async def _page(self, viewer: Viewer, template: str, **context: Any) -> web.Response:
+    async def _page(self, viewer: Viewer, template: str, **context: Any) -> Rendered:
+        """A page's content for ``viewer``'s kind: the header names its viewer at ``MARK``, filled per answer."""
         fought = await self._services.campaign.fights(viewer.actor, viewer.channels)
         names = await self._names(viewer)
         fights = [ChannelLink(c, names.channel(c) or "a channel") for c in fought]
-        return await self.server.render(template, viewer=viewer, nav=True, fights=fights, **context)
+        return Rendered.page(await self.server.fragment(template, viewer=viewer, nav=True, viewer_name=MARK,
+                                                        fights=fights, **context))
+
+    async def _cached(self, request: web.Request, viewer: Viewer, params: Hashable,
+                      render: Callable[[], Awaitable[Rendered]]) -> web.Response:
+        """The page ``render`` makes, from the page cache when the viewer's kind read it at this revision: a hit
+        costs the session's lookup (done) and the revision's read; only a render takes a turn at the gate."""
+        page = page_of(request)
+        revision = await self._services.campaign.revision(viewer.actor)
+
+        async def gated() -> Rendered:
+            async with self.server.gate.page():
+                return await render()
+
+        rendered = await self.server.cache.get(page, (page, params, kind_of(viewer), revision), gated)
+        return web.Response(body=rendered.body(viewer.header_name), content_type=rendered.content_type,
+                            charset="utf-8" if rendered.content_type == "text/html" else None)
 
     # -- the pages ---------------------------------------------------------------------------------
 
     async def campaign(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
+        return await self._cached(request, viewer, (), partial(self._campaign, viewer))
+
+    async def _campaign(self, viewer: Viewer) -> Rendered:
         actor = viewer.actor if viewer.table_channel is None else viewer.in_channel(viewer.table_channel)
         setup, rulings = await asyncio.gather(self._services.setup.show(actor),
                                               self._services.setup.ruling_names(actor))
@@ -151,6 +177,9 @@ class Pages:
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
+        return await self._cached(request, viewer, (), partial(self._roster, viewer))
+
+    async def _roster(self, viewer: Viewer) -> Rendered:
         views = await self._services.campaign.roster(viewer.actor, viewer.channels)
         names = await self._names(viewer)
         rows = await asyncio.to_thread(lambda: [_roster_row(v, names) for v in views])
@@ -159,7 +188,11 @@ class Pages:
 
     async def character(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
-        view = await self._read_character(request, viewer)
+        name = _name(request)
+        return await self._cached(request, viewer, name, partial(self._character, viewer, name))
+
+    async def _character(self, viewer: Viewer, name: str) -> Rendered:
+        view = await self._read_character(viewer, name)
         names = await self._names(viewer)
         sheet = character_embeds.character(view)
         sheet.remove_footer()  # its stored id and version are the bot's bookkeeping
@@ -176,17 +209,17 @@ class Pages:
 
     async def diagram(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
-        view = await self._read_character(request, viewer)
+        name = _name(request)
+        return await self._cached(request, viewer, name, partial(self._diagram, viewer, name))
+
+    async def _diagram(self, viewer: Viewer, name: str) -> Rendered:
+        view = await self._read_character(viewer, name)
         png = await pictures.body_picture(view.picture)
         if png is None:
             raise web.HTTPNotFound
-        return web.Response(body=png.data, content_type="image/png",
-                            headers={"Cache-Control": "private, no-store"})
+        return Rendered(png.data, content_type="image/png")
 
-    async def _read_character(self, request: web.Request, viewer: Viewer) -> CharacterView:
-        name = request.match_info.get("name", "")
-        if not 0 < len(name) <= 100:
-            raise web.HTTPNotFound
+    async def _read_character(self, viewer: Viewer, name: str) -> CharacterView:
         try:
             view: CharacterView = await self._services.campaign.character(viewer.actor, name, viewer.channels)
         except UserError:  # not its words: they may suggest names close to the one asked for, met or not
@@ -197,17 +230,19 @@ class Pages:
     async def encounter(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
         channel = self._channel(request, viewer)
+        return await self._cached(request, viewer, channel, partial(self._encounter, viewer, channel))
+
+    async def _encounter(self, viewer: Viewer, channel: ChannelLink) -> Rendered:
         live = await self.live_fragment(viewer, channel, self.server.live.worded(kind_of(viewer, channel.id)))
         return await self._page(viewer, "encounter.html", title=f"Fight in #{channel.name}", channel=channel,
                                 live=Markup(live))
 
     async def live_fragment(self, viewer: Viewer, channel: ChannelLink, worded: WordedLog) -> str:
         """The part of the encounter page that changes: the tracker and the fight's log by round, as the viewer's
-        kind reads it (bot/web/live.py: every viewer of the kind gets this rendering, so the viewer's own name
-        is not looked up as theirs). Only the events new or changed since ``worded`` was last filled are read
-        and worded again."""
+        kind reads it (bot/web/live.py: every viewer of the kind gets this rendering). Only the events new or
+        changed since ``worded`` was last filled are read and worded again."""
         found = await self._services.campaign.encounter(viewer.actor, viewer.channels, channel.id)
-        names = await self._names(viewer, own=False)
+        names = await self._names(viewer)
         tracker: Card | None = None
         rounds: list[Round] = []
         if found is not None:
@@ -233,6 +268,10 @@ class Pages:
             raise Problem(400, f"The page number is a whole number from 1 to {MAX_PAGE}; go back to the first page.")
         number = int(page_text)
         who = request.query.get("character", "").strip()[:100] or None
+        return await self._cached(request, viewer, (channel, number, who),
+                                  partial(self._log, viewer, channel, number, who))
+
+    async def _log(self, viewer: Viewer, channel: ChannelLink, number: int, who: str | None) -> Rendered:
         campaign = self._services.campaign
         page = await campaign.log(viewer.in_channel(channel.id), viewer.channels, channel.id,
                                   offset=(number - 1) * LOG_PAGE, character=who)
@@ -242,6 +281,14 @@ class Pages:
         return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
                                 lines=lines, number=number, more=page.more,
                                 who=who, characters=list(characters))
+
+
+def _name(request: web.Request) -> str:
+    """The character's name the address holds (not found past a name's 100 characters)."""
+    name = request.match_info.get("name", "")
+    if not 0 < len(name) <= 100:
+        raise web.HTTPNotFound
+    return name
 
 
 def log_line(event: EventView, names: Names) -> LogLine:

@@ -31,6 +31,7 @@ from bot.web.gate import RETRY_AFTER, Busy, PageGate
 from bot.web.http import CSP, NEW_LINK, PREFIX, SESSION_ID, VIEWER, Problem
 from bot.web.live import LiveRenders
 from bot.web.metrics import WebMetrics
+from bot.web.page_cache import PageCache
 from bot.web.recording import Recorder
 from bot.web.sessions import ExchangeLimit, Grant, Refused, Session
 from bot.web.viewer import Viewer
@@ -56,7 +57,7 @@ REFUSALS = {
 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
-                             autoescape=True, enable_async=True, undefined=jinja2.StrictUndefined,
+                             autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
     env.globals["prefix"] = PREFIX
     env.filters["q"] = lambda text: quote(str(text), safe="")
@@ -87,7 +88,8 @@ class WebServer:
         self._feed_task: asyncio.Task[None] | None = None
         # The pages' own Prometheus metrics, in the bot's registry (bot/web/metrics.py; a test's bot may be None).
         self.metrics = WebMetrics(bot.metrics.registry if bot is not None else None)
-        self.gate = PageGate()  # how many pages read the database at once (bot/web/gate.py)
+        self.gate = PageGate()  # how many pages render (read the database) at once (bot/web/gate.py)
+        self.cache = PageCache(counted=self.metrics.cache_read)  # each page once per kind and revision
         self.pages = pages.Pages(self)
         self.live = LiveRenders(self, self.pages)  # the live streams, one rendering per kind of viewer
 
@@ -166,11 +168,12 @@ class WebServer:
     # -- rendering ---------------------------------------------------------------------------------
 
     async def render(self, template: str, status: int = 200, **context: Any) -> web.Response:
-        body = await self.templates.get_template(template).render_async(**context)
+        body = await self.fragment(template, **context)
         return web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
 
     async def fragment(self, template: str, **context: Any) -> str:
-        return await self.templates.get_template(template).render_async(**context)
+        """``template`` rendered in a worker thread: a 200-line page is CPU work the event loop must not wait on."""
+        return await asyncio.to_thread(self.templates.get_template(template).render, **context)
 
     # -- the login ---------------------------------------------------------------------------------
 
@@ -254,7 +257,8 @@ class WebServer:
     async def _problem_page(self, request: web.Request, status: int, line: str) -> web.Response:
         viewer = request.get(VIEWER)
         return await self.render("problem.html", status, title=f"{status}", line=line, viewer=viewer,
-                                 nav=viewer is not None)
+                                 nav=viewer is not None, viewer_name=viewer.header_name if viewer is not None else "",
+                                 fights=())
 
     @web.middleware
     async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -268,9 +272,9 @@ class WebServer:
 
     @web.middleware
     async def _gated(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Every page's database work through the gate (bot/web/gate.py); a live stream's renders take it each
-        time instead, and static files need none."""
-        if request.path.startswith(f"{PREFIX}/static/") or request.path.endswith("/live"):
+        """The login's database work through the gate (bot/web/gate.py). A page takes it only to render (not
+        to be answered from the page cache: Pages._cached), a live stream's renders each time."""
+        if not request.path.startswith(f"{PREFIX}/login"):
             return await handler(request)
         async with self.gate.page():
             return await handler(request)

@@ -37,6 +37,13 @@ class Viewer:
                           role_ids=grant.role_ids, is_manager=grant.is_manager)
         return cls(grant.role, actor, grant.channels, grant.table_channel, grant.channel_names)
 
+    @property
+    def header_name(self) -> str:
+        """How the page's header names its viewer (plain text: the page escapes it)."""
+        if self.role == "gm":
+            return "GM view"
+        return "Table view" if self.role == "table" else self.actor.user_name
+
     def in_channel(self, channel_id: int) -> Actor:
         return replace(self.actor, channel_id=channel_id)
 
