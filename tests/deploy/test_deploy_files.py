@@ -78,10 +78,12 @@ def test_stop_timeouts_leave_the_bot_time_to_answer_what_is_in_flight() -> None:
 
     unit = (ROOT / "deploy" / "grievous.service").read_text(encoding="utf-8")
     compose = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
-    [systemd] = re.findall(r"^TimeoutStopSec=(\d+)$", unit, flags=re.MULTILINE)
-    [docker] = re.findall(r"^\s+stop_grace_period: (\d+)s$", compose, flags=re.MULTILINE)
-    assert "KillSignal=SIGTERM" in unit
-    for timeout in (int(systemd), int(docker), 10):  # 10: docker stop's default, for the bare image
+    web_unit = (ROOT / "deploy" / "grievous-web.service").read_text(encoding="utf-8")
+    systemd = re.findall(r"^TimeoutStopSec=(\d+)$", unit + web_unit, flags=re.MULTILINE)
+    docker = re.findall(r"^\s+stop_grace_period: (\d+)s$", compose, flags=re.MULTILINE)
+    assert len(systemd) == len(docker) == 2  # the bot and the web page
+    assert "KillSignal=SIGTERM" in unit and "KillSignal=SIGTERM" in web_unit
+    for timeout in (*map(int, systemd), *map(int, docker), 10):  # 10: docker stop's default, for the bare image
         assert timeout >= DRAIN_SECONDS + 2
 
 
@@ -90,18 +92,37 @@ def _compose() -> dict[str, Any]:
     return data
 
 
-def test_compose_publishes_the_web_port_on_loopback_and_trusts_only_its_own_proxy() -> None:
+def test_compose_serves_the_page_from_its_own_process_on_loopback_trusting_only_its_own_proxy() -> None:
     compose = _compose()
-    bot, proxy = compose["services"]["bot"], compose["services"]["proxy"]
-    assert bot["environment"]["WEB_HOST"] == "0.0.0.0"  # inside its container, so the proxy reaches it
-    assert bot["ports"] == ["127.0.0.1:${WEB_PORT:-8090}:${WEB_PORT:-8090}"]  # the host's loopback, never public
+    bot, web, proxy = (compose["services"][name] for name in ("bot", "web", "proxy"))
+    assert bot["environment"]["WEB_PORT"] == "off" and "ports" not in bot  # the bot makes the links, serves no page
+    assert web["image"] == bot["image"] and web["build"] == bot["build"] and web["command"] == ["grievous", "web"]
+    assert web["environment"]["DATABASE_URL"] == bot["environment"]["DATABASE_URL"]
+    assert web["environment"]["WEB_HOST"] == "0.0.0.0"  # inside its container, so the proxy reaches it
+    assert web["ports"] == ["127.0.0.1:${WEB_PORT:-8090}:${WEB_PORT:-8090}"]  # the host's loopback, never public
     address = proxy["networks"]["web"]["ipv4_address"]
     [subnet] = [c["subnet"] for c in compose["networks"]["web"]["ipam"]["config"]]
     assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
-    assert bot["environment"]["WEB_TRUSTED_PROXIES"] == f"${{WEB_TRUSTED_PROXIES:-{address}}}"
-    assert proxy["profiles"] == ["web"]  # `up` without --profile web starts the bot alone, as before
+    assert web["environment"]["WEB_TRUSTED_PROXIES"] == f"${{WEB_TRUSTED_PROXIES:-{address}}}"
+    assert proxy["profiles"] == web["profiles"] == ["web"]  # `up` without --profile web starts the bot alone
     assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
-    assert proxy["environment"]["GRIEVOUS_WEB"] == "bot:${WEB_PORT:-8090}"
+    assert proxy["environment"]["GRIEVOUS_WEB"] == "web:${WEB_PORT:-8090}"
+
+
+def test_the_web_units_comments_make_its_settings_and_it_runs_grievous_web_as_the_bot_runs() -> None:
+    bot = (ROOT / "deploy" / "grievous.service").read_text(encoding="utf-8")
+    web = (ROOT / "deploy" / "grievous-web.service").read_text(encoding="utf-8")
+    comments = "\n".join(line for line in web.splitlines() if line.startswith("#"))
+    start = re.search(r"^ExecStart=(\S+)/bin/grievous web$", web, flags=re.MULTILINE)
+    assert start and f"ExecStart={start.group(1)}/bin/grievous run" in bot
+    # the bot's settings, then the web process's own (later files win): its port and a health port of its own
+    files = re.findall(r"^EnvironmentFile=(\S+)$", web, flags=re.MULTILINE)
+    assert files[0] in bot and len(files) == 2 and files[1] in comments
+    assert re.search(r"WEB_PORT=\d+\\nHEALTH_PORT=\d+", comments)
+    for key in ("User=", "Group=", "WorkingDirectory=", "ReadWritePaths=", "RestartPreventExitStatus=2"):
+        same = re.compile(rf"^{key}.*$", flags=re.MULTILINE)
+        assert same.findall(web) == same.findall(bot), key
+    assert "grievous-web.service" in bot  # the bot's unit says how to serve the page
 
 
 def test_the_proxy_examples_pass_live_pages_unbuffered_and_log_no_token() -> None:
