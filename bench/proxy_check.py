@@ -1,5 +1,5 @@
-"""The example reverse proxy (deploy/nginx.conf or deploy/Caddyfile) in front of two `grievous run` processes on
-one PostgreSQL.
+"""The example reverse proxy (deploy/nginx.conf or deploy/Caddyfile) in front of two `grievous run` processes and a
+`grievous web` process on one PostgreSQL.
 
     .venv/bin/python -m bench.proxy_check                  # needs nginx (apt-get install nginx) and PostgreSQL
     .venv/bin/python -m bench.proxy_check --proxy caddy    # deploy/Caddyfile under Caddy (apt-get install caddy)
@@ -7,14 +7,16 @@ one PostgreSQL.
 What it does, on this machine only (no Docker engine needed):
 
 * a scratch PostgreSQL (bot/db/scratch_postgres.py) and the Discord emulator, with one server on shard 0;
-* two `grievous run` processes (SHARD_IDS 0 and 1 of 2), each with its web page on a port of its own, both
+* two `grievous run` processes (SHARD_IDS 0 and 1 of 2), each with its web page on a port of its own, and a
+  `grievous web` process (the page in a process of its own, no Discord connection: docs/operations.md), all
   behind one nginx running ``deploy/nginx.conf`` itself: the only changes are the overrides below, made by
   ``render_nginx`` and printed, so the file checked is the file shipped;
 * the GM asks /web in Discord; the link it answers with (WEB_BASE_URL, the proxy's https address) opens the
   campaign page through the proxy; the encounter page and its live stream (Server-Sent Events) come through;
   live streams are opened until each process serves one (read from each process's own metrics);
-* the GM attacks in Discord, which the shard-0 process answers; every stream, the other process's included,
-  must show the blow within 2 s (the proxy must not buffer the stream).
+* the GM attacks in Discord, which the shard-0 process answers; every stream, the other processes' included,
+  must show the blow within 2 s (the proxy must not buffer the stream); the web process then stops on SIGTERM,
+  exit 0.
 
 The overrides (and nothing else): the listening ports (80 and 443 become free ports; the IPv6 lines go), the
 server name (localhost), the certificate (a self-signed one made here with openssl), and the upstream's one
@@ -35,6 +37,7 @@ import contextlib
 import os
 import re
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -270,7 +273,8 @@ async def check(workdir: Path, proxy: str = "nginx") -> list[str]:
     done: list[str] = []
     try:
         http_port, https_port = free_port(), free_port()
-        web_ports, health_ports = [free_port(), free_port()], [free_port(), free_port()]
+        # the two shard processes', then the web process's
+        web_ports, health_ports = [free_port() for _ in range(3)], [free_port() for _ in range(3)]
         base = f"https://localhost:{https_port}"
         async with running_emulator(recommended_shards=2, interaction_deadline=DEADLINE) as emu:
             guild = emu.add_guild("Proxy check", shard=(0, 2))
@@ -286,9 +290,11 @@ async def check(workdir: Path, proxy: str = "nginx") -> list[str]:
                        "WEB_TRUSTED_PROXIES": "127.0.0.1"}
                 processes.append(BotProcess(emu, ["bot.cli:main", "run"], env=env, shards=(shard,),
                                             log_path=workdir / f"grievous-{shard}.log", name=f"grievous-{shard}"))
+            web: asyncio.subprocess.Process | None = None
             try:
                 await processes[0].start(within=120)  # migrates the database first
                 await processes[1].start(within=120)
+                web = await web_process(workdir, server.url, base, web_ports[2], health_ports[2])
                 await emu.wait_for_commands("setup", "web", within=120)
                 await slash(emu, "setup system", {"system": "ars-harn"}, manager, fight)
                 await emu.wait_for_commands("attack", "encounter", guild=guild, within=120)  # the system's
@@ -300,12 +306,30 @@ async def check(workdir: Path, proxy: str = "nginx") -> list[str]:
                     await wait_for_port(port)
                 async with PROXIES[proxy](workdir, http_port=http_port, https_port=https_port, upstreams=web_ports):
                     done += await through_the_proxy(emu, base, gm, fight, health_ports)
+                web.send_signal(signal.SIGTERM)
+                assert await asyncio.wait_for(web.wait(), 20) == 0, "grievous web did not exit 0 on SIGTERM"
+                done.append("the web process stopped on SIGTERM, exit 0")
             finally:
+                if web is not None and web.returncode is None:
+                    web.kill()
+                    await web.wait()
                 for process in processes:
                     await process.stop()
     finally:
         server.stop()
     return done
+
+
+async def web_process(workdir: Path, url: str, base: str, port: int, health_port: int) -> asyncio.subprocess.Process:
+    """`python -m bot web` on the database, listening on ``port``: started once it listens."""
+    env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "INFO", "HEALTH_PORT": str(health_port),
+           "WEB_HOST": "127.0.0.1", "WEB_PORT": str(port), "WEB_BASE_URL": base, "WEB_TRUSTED_PROXIES": "127.0.0.1"}
+    env.pop("DISCORD_TOKEN", None)
+    with (workdir / "grievous-web.log").open("wb") as log:
+        process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "web", env=env, stdout=log,
+                                                       stderr=log, stdin=subprocess.DEVNULL)
+    await wait_for_port(port, within=120)
+    return process
 
 
 async def through_the_proxy(emu: Emulator, base: str, gm: Member, fight: Channel, health_ports: list[int]
@@ -332,7 +356,7 @@ async def through_the_proxy(emu: Emulator, base: str, gm: Member, fight: Channel
         done.append("the encounter page came through the proxy")
         live = f"{base}/web/encounter/{fight.id}/live"
         try:
-            for _ in range(8):  # nginx takes turns over the two processes: open streams until each serves one
+            for _ in range(12):  # the proxy takes turns over the processes: open streams until each serves one
                 stream = Stream()
                 opened_event = asyncio.Event()
                 stream.task = asyncio.create_task(stream.read(http, live, opened_event))
@@ -357,7 +381,7 @@ async def through_the_proxy(emu: Emulator, base: str, gm: Member, fight: Channel
                 await asyncio.sleep(0.02)
             delays = [(s.shows("Bandit 1 attacks Bandit 2") or acted) - acted for s in streams]
             done.append(f"the attack, answered by the shard-0 process in {answered:.2f} s, reached every stream "
-                        f"(both processes') in {', '.join(f'{d:.2f}' for d in delays)} s from the command")
+                        f"(every process') in {', '.join(f'{d:.2f}' for d in delays)} s from the command")
         finally:
             for stream in streams:
                 if stream.task is not None:
