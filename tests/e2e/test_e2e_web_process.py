@@ -4,13 +4,14 @@ Discord, on the bot's database (SQLite: one file, both processes writing it; Pos
 The bot makes the /web links (WEB_BASE_URL, no WEB_PORT: it serves no page) and the web process opens them, as a
 proxy sending /web/ to the web process would; an attack answered by the bot reaches the web process's live streams
 within 2 s; the player's stream holds no figure the GM keeps secret, which the GM's does (so the check can fail);
-`grievous health` finds it healthy and its /metrics counts its pages; SIGTERM ends the open streams and the process
-exits 0, its log holding no token, no cookie and no error.
+`grievous health` finds it healthy and its /metrics counts its pages; its watchdog's stalls are JSON lines with their
+figures; SIGTERM ends the open streams and the process exits 0, its log holding no token, no cookie and no error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -57,8 +58,9 @@ def logged(path: Path) -> str:
 async def web_process(url: str, log: Path, token: str) -> tuple[asyncio.subprocess.Process, str]:
     """`python -m bot web` on ``url`` (its settings as an operator's shared file would give them, the bot's token
     included) and the address it listens on, once it says it is ready."""
+    # STALL_LOG_MS 1: its watchdog logs nearly every wake-up, so the test sees the lines a benchmark reads
     env = {**os.environ, "DATABASE_URL": url, "WEB_PORT": "0", "WEB_BASE_URL": BASE, "HEALTH_PORT": "0",
-           "DISCORD_TOKEN": token, "PYTHONUNBUFFERED": "1"}
+           "DISCORD_TOKEN": token, "PYTHONUNBUFFERED": "1", "STALL_LOG_MS": "1"}
     with log.open("wb") as out:
         process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "web", env=env, cwd=ROOT,
                                                        stdout=out, stderr=out, stdin=asyncio.subprocess.DEVNULL)
@@ -149,6 +151,9 @@ async def test_grievous_web_serves_the_bots_links_and_live_fights_and_stops_on_s
             await bot.wait()
     log = logged(tmp_path / "web.log")
     assert "stopping on a signal" in log and problems_in_log(log) == [], log
+    records = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    stalls = [r for r in records if r["logger"] == "grievous.watchdog"]
+    assert stalls and all(isinstance(r["stall_ms"], int) and isinstance(r["held_ms"], int) for r in stalls)
     for secret in (emu.token, *cookies):
         assert secret not in log
     assert problems_in_log(bot.log()) == []
