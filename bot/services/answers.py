@@ -102,17 +102,6 @@ def _writes(ids: set[int], posted: dict[int, int],
                              on_messages=on_messages)
 
 
-def _tell(waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
-    """Those waiting for a write hear that it is done, or its error."""
-    for future in waiting:
-        if future.done():
-            continue
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
-
-
 class AnswerLog:
     def __init__(self, transactions: Transactions) -> None:
         """``transactions``: where its reads and writes run (the runtime's ``TransactionRunner``)."""
@@ -125,6 +114,8 @@ class AnswerLog:
         # decisions' buttons posted, (guild, channel, message) -> decision ids, and who waits for their write
         self._decisions: dict[tuple[int, int, int], set[int]] = {}
         self._waiting: list[asyncio.Future[None]] = []
+        # a message whose decisions are noted and not written yet -> the write that stores them (``placed``)
+        self._unplaced: dict[tuple[int, int, int], asyncio.Future[None]] = {}
         self._flushing = False  # flush(): write message ids whose marks never came too
         self._writer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()  # ends the wait between a failed mark's tries (flush)
@@ -180,8 +171,29 @@ class AnswerLog:
         self._decisions.setdefault((guild_id, channel_id, message_id), set()).update(wanted)
         written = asyncio.get_running_loop().create_future()
         self._waiting.append(written)
+        self._unplaced[(guild_id, channel_id, message_id)] = written
         self._start()
         await asyncio.shield(written)
+
+    async def placed(self, guild_id: int, channel_id: int, message_id: int) -> None:
+        """Returns once the decisions this process noted on ``message_id`` are written (at once when none wait):
+        the answer is sent before its message id is known, so a GM pressing within milliseconds of it comes before
+        the write, and would read the message as carrying nothing. Whether the write stuck is not said here: a
+        message the database still does not place is the press's to leave alone (``CombatService.press``)."""
+        written = self._unplaced.get((guild_id, channel_id, message_id))
+        if written is not None:
+            await asyncio.wait([written])  # its failure is the poster's to hear
+
+    def _tell(self, waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
+        """Those waiting for a write hear that it is done, or its error; its messages are no longer unplaced."""
+        for future in waiting:
+            if future.done():
+                continue
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+        self._unplaced = {key: written for key, written in self._unplaced.items() if not written.done()}
 
     def _due(self) -> bool:
         """Something to write: marks or decisions (a message id alone waits for its mark, unless flushing)."""
@@ -201,7 +213,7 @@ class AnswerLog:
             try:
                 await self._transactions.transact(None, _writes(ids, posted, decisions))
             except Exception as exc:
-                _tell(waiting, exc)  # whoever waits on a decision's message hears of it (its buttons still work)
+                self._tell(waiting, exc)  # whoever waits on a decision's message hears of it (its buttons still work)
                 if self._flushing:  # the bot is closing: what is left unmarked, the next start finds in the channel
                     log.warning("could not mark %d answered interactions before closing: %s", len(ids), exc)
                     for interaction_id in posted:
@@ -210,7 +222,7 @@ class AnswerLog:
                 failures += 1
                 await self._retry_later(ids, failures, exc)
                 continue
-            _tell(waiting, None)
+            self._tell(waiting, None)
             if failures:
                 log.warning("the answered marks stuck after %d failed tries", failures)
                 failures = 0

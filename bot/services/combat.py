@@ -302,7 +302,17 @@ class CombatService:
 
         A press is checked here, once: the presser's viewer is made in this transaction (``require_gm``), before
         the decision is read. Its buttons are only ever posted in its own channel (the press's), whose lock this
-        takes; an id from another channel (a forged press) is no decision here."""
+        takes; an id from another channel (a forged press) is no decision here.
+
+        A press can come before the database knows what its message carries: the answer is sent, then the answer
+        log writes which message holds its decisions. The press first waits for that write when this process
+        noted it (``AnswerLog.placed``: the process that posted a server's answers gets its presses); a message
+        still not placed (no decision row names it: the note was lost in a crash, or the write failed) gets no
+        buttons from here (``Pressed.left`` None), and the press leaves its buttons as they are. Read as
+        carrying nothing, it would lose the buttons of decisions still open on it; left alone, the pressed
+        decision's own buttons stay there, and pressing one again says it is already decided."""
+        if message_id is not None:
+            await self._rt.answers.placed(actor.guild_id, actor.channel_id, message_id)
 
         async def work(session: AsyncSession) -> Pressed:
             await access.require_gm(session, actor, "make this decision")
@@ -313,7 +323,7 @@ class CombatService:
             if message_id is None:
                 return Pressed(report)
             left = await buttons_on(session, actor.guild_id, actor.channel_id, [message_id])
-            return Pressed(report, left.get(message_id, MessageButtons()))
+            return Pressed(report, left.get(message_id))
 
         return await self._rt.transact(actor.channel_id, work)
 

@@ -31,15 +31,17 @@ class MessageButtons:
 
 @dataclass(frozen=True)
 class Pressed:
-    """A GM press's result: the decision's report, and what the pressed message carries after it."""
+    """A GM press's result: the decision's report, and what the pressed message carries after it (None: not known,
+    no message or one no decision row names yet: its buttons are left as they are)."""
 
     report: ActionReport
-    left: MessageButtons = MessageButtons()
+    left: MessageButtons | None = None
 
 
 async def buttons_on(session: AsyncSession, guild_id: int, channel_id: int,
                      message_ids: Collection[int]) -> dict[int, MessageButtons]:
-    """The buttons on each of ``message_ids`` in the channel (a message carrying no decision is left out).
+    """The buttons on each of ``message_ids`` in the channel (a message no decision row names is left out: it
+    carries no GM button, or its record is not written yet).
 
     The decisions on a message were asked by one action; the message answers it (and has its Details) when that
     event's own message is this one: the message /undo posts with the decisions it opened again answers /undo,

@@ -176,12 +176,13 @@ async def apply_choice(interaction: discord.Interaction[Any], decision_id: int, 
     report = pressed.report
     if message is not None:
         embed = copied_embed(message) if message.embeds else None
-        edits: dict[str, Any] = {"view": view_of(pressed.left)}
+        # A message the database does not place yet keeps its buttons (``CombatService.press`` says why).
+        edits: dict[str, Any] = {"view": view_of(pressed.left)} if pressed.left is not None else {}
         if embed is not None and report.decided is not None:
             edits["embed"] = embed = decision_embeds.mark_decided(embed, report.decided, report.moot)
-        if interaction.response.is_done():
+        if edits and interaction.response.is_done():
             await interaction.edit_original_response(**edits)
-        else:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
+        elif edits:  # the answer to the press is the edit of its message (UPDATE_MESSAGE)
             await interaction.response.edit_message(**edits)
         _remember(bot_of(interaction), message.id, embed, pressed.left)
     await _answered(interaction)
@@ -279,11 +280,13 @@ _embeds: weakref.WeakKeyDictionary[discord.Client, OrderedDict[int, dict[str, An
     weakref.WeakKeyDictionary()
 
 
-def _remember(bot: discord.Client, message_id: int, embed: discord.Embed | None, buttons: MessageButtons) -> None:
-    """``message_id`` now shows ``embed`` (kept while GM buttons are left on it: nothing more to take off else)."""
+def _remember(bot: discord.Client, message_id: int, embed: discord.Embed | None,
+              buttons: MessageButtons | None) -> None:
+    """``message_id`` now shows ``embed`` (kept while GM buttons are left on it, or may be: ``buttons`` None;
+    nothing more to take off else)."""
     kept = _embeds.setdefault(bot, OrderedDict())
     kept.pop(message_id, None)
-    if buttons.decisions:
+    if buttons is None or buttons.decisions:
         kept[message_id] = dict(embed.to_dict()) if embed is not None else None
         while len(kept) > EMBEDS_KEPT:
             kept.popitem(last=False)

@@ -4,6 +4,7 @@ Dice button opens a form for the faces, and what the roll leads to comes with it
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -69,14 +70,37 @@ async def test_ars_harn_shock_then_kill_roll_made_by_the_gm(table: Any) -> None:
     assert injuries.embeds[0]["description"].startswith("dead")
 
 
-async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(table: Any) -> None:
+def hold_the_answer_log(table: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
+    """The bot's answer log writes nothing (which message carries which decisions, the answered marks) until the
+    second event is set; the first is set once the bot has an answer's message id and asks for that write. A
+    command's own transaction (in its channel) goes on."""
+    runner, combat = table.bot.services.runtime.transactions, table.bot.services.combat
+    noted, held = asyncio.Event(), asyncio.Event()
+    transact, set_decision_message = runner.transact, combat.set_decision_message
+
+    async def held_transact(channel_id: int | None, work: Any) -> Any:
+        if channel_id is None:
+            await held.wait()
+        return await transact(channel_id, work)
+
+    async def noting(*args: Any) -> None:
+        noted.set()
+        await set_decision_message(*args)
+
+    monkeypatch.setattr(runner, "transact", held_transact)
+    monkeypatch.setattr(combat, "set_decision_message", noting)
+    return noted, held
+
+
+async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(
+        table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     await gm_mode(table, "pendragon")
     await table.run("character create", {"name": "Sir Owain", "stats": "siz=14 dex=12 str=13 con=14 app=11 "
                                                                        "skills.sword=16 traits.valorous=15",
                                          "weapons": "sword", "armour": "chainmail, shield"}, user=table.alice)
     await table.run("encounter start")
     await table.run("encounter add", {"character": "Sir Owain"}, user=table.alice)
-    await table.run("encounter npcs", {"template": "bandit", "count": 1})
+    await table.run("encounter npcs", {"template": "bandit", "count": 2})
     blow = await table.run("attack", {"target": "Bandit 1", "weapon": "sword",
                                       "dice": "attacker=14 defender=15 damage=4,4,3,3,2"}, user=table.alice)
     waiting = table.value(blow, WAITING)
@@ -99,6 +123,19 @@ async def test_pendragon_knockdown_roll_by_the_gm_and_the_pending_roll_command(t
     await table.emu.wait_until(lambda: not table.buttons(blow) or None, what="the rolled buttons to go")
     assert "major wound rolls" not in table.text(blow) and WAITING not in table.text(blow)
     assert "The GM rolled Bandit 1's **major wound rolls**" in table.text(rolled)
+
+    # the GM presses within milliseconds of the answer, before the bot wrote which message carries its rolls: the
+    # other roll keeps its buttons, and the blow its Details
+    noted, held = hold_the_answer_log(table, monkeypatch)
+    blow = await table.run("attack", {"target": "Bandit 2", "weapon": "sword",
+                                      "dice": "attacker=14 defender=15 damage=4,4,3,3,2"}, user=table.alice)
+    knockdown, major = sorted({b.rsplit(":", 1)[0] for b in table.buttons(blow)})
+    await asyncio.wait_for(noted.wait(), 10)  # the answer is sent; the write of its message waits
+    pressed = await table.emu.click(blow, f"{knockdown}:roll", user=table.gm)
+    await asyncio.sleep(0.1)
+    held.set()
+    assert (await pressed.response()).type == 7
+    assert sorted(table.buttons(blow)) == [f"{major}:dice", f"{major}:roll"] and "Details" in str(blow.components)
 
 
 async def test_fading_suns_effect_roll_by_the_gm_leads_to_the_death_decision(table: Any) -> None:
