@@ -157,10 +157,12 @@ class PendingDecision(Base):
     __tablename__ = "pending_decisions"
     __table_args__ = (
         # An action asks which decisions its characters still owe, /pending-roll and the tracker those of a
-        # channel, a late post those of its events: each found without reading every decision ever made.
+        # channel, a late post those of its events, a GM press those on its message (what it carries): each found
+        # without reading every decision ever made, nor every one of its channel.
         Index("ix_pending_decisions_character_id", "character_id"),
         Index("ix_pending_decisions_channel_id", "channel_id"),
         Index("ix_pending_decisions_event_id", "event_id"),
+        Index("ix_pending_decisions_message_id", "message_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

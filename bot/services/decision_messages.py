@@ -48,20 +48,19 @@ async def buttons_on(session: AsyncSession, guild_id: int, channel_id: int,
     and carries no Details."""
     if not message_ids:
         return {}
-    rows = list(await session.scalars(select(PendingDecision).where(
-        PendingDecision.guild_id == guild_id, PendingDecision.channel_id == channel_id,
-        PendingDecision.message_id.in_(list(message_ids))).order_by(PendingDecision.id)))
-    asked_by = {row.event_id for row in rows if row.event_id is not None}
-    shown_on: dict[int, int | None] = {}
-    if asked_by:
-        for event_id, shown in await session.execute(select(Event.id, Event.message_id).where(
-                Event.id.in_(asked_by), Event.guild_id == guild_id)):
-            shown_on[event_id] = shown
+    # One statement: the decisions found by their message (ix_pending_decisions_message_id, not every decision of
+    # the channel), each with the message of the event that asked it.
+    rows = await session.execute(
+        select(PendingDecision, Event.message_id)
+        .outerjoin(Event, (Event.id == PendingDecision.event_id) & (Event.guild_id == guild_id))
+        .where(PendingDecision.message_id.in_(list(message_ids)), PendingDecision.guild_id == guild_id,
+               PendingDecision.channel_id == channel_id)
+        .order_by(PendingDecision.id))
     found: dict[int, MessageButtons] = {}
-    for row in rows:
+    for row, shown in rows:
         message_id = row.message_id or 0  # (selected by it: never None)
         was = found.get(message_id, MessageButtons())
-        answers = row.event_id is not None and shown_on.get(row.event_id) == message_id
+        answers = row.event_id is not None and shown == message_id
         still_open = row.choice is None and not row.cancelled
         found[message_id] = MessageButtons(was.decisions + ((pending_view(row),) if still_open else ()),
                                            was.details or (row.event_id if answers else None))

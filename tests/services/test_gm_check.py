@@ -15,6 +15,7 @@ from tests.conftest import GUILD
 from tests.services.test_command_reads import selects, settings_gets
 
 KILL = "attack=0 location=40"  # Aldo's blow fails Brun's kill roll: the GM decides life or death
+ANSWER = 9001  # the message carrying its buttons
 
 
 def counted(runtime: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
@@ -41,6 +42,22 @@ async def test_a_gm_press_is_one_transaction_that_seats_the_presser_once(
     assert decided.decided is not None and decided.decided.choice == "death"
     assert calls == {"read": 0, "transact": 1}  # no peek at the decision before the write
     assert settings == [GUILD]  # the GM role read once, in that transaction
+
+
+async def test_a_press_on_its_message_reads_what_the_message_carries_in_one_select(
+        table: Any, alice: Any, gm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decisions on the pressed message and the event each answers, in the press's transaction: one SELECT
+    (by ix_pending_decisions_message_id: tests/services/test_query_plans.py), not one by the channel and one of
+    the events."""
+    (kill,) = (await table.combat.attack(alice, "Brun", "Sword", dice_text=KILL)).pending
+    await table.combat.set_decision_message(alice, [kill.id], ANSWER)
+    calls = counted(table.runtime, monkeypatch)
+    with selects(table.db) as seen:
+        pressed = await table.combat.press(gm, kill.id, "death", None, ANSWER)
+    assert pressed.left is not None and pressed.left.decisions == ()
+    assert calls == {"read": 0, "transact": 1}
+    assert seen == ["guild_settings", "pending_decisions", "pending_decisions events"]  # the GM role, the
+    # decision, what its message carries
 
 
 async def test_a_players_press_is_refused_before_the_decision_is_read(

@@ -86,12 +86,15 @@ async def test_an_evening_of_gm_decisions_reads_no_whole_table(make_services: An
         await services.runtime.answers.flush()
         await services.combat.attack(alice, "Bandit 2", "Broadsword", {"aspect": "edge", "aim": "high"},
                                      "attack=9 defense=3 location=12", attacker="Bjorn")
-        await services.combat.decide(gm, hit.pending[0].id, "roll")
+        await services.combat.press(gm, hit.pending[0].id, "roll", None, 9901)  # the button on the answer
 
     found = await plans(services, evening)
     assert any("pending_decisions" in sql for sql, _ in found) and any("combatants" in sql for sql, _ in found)
     whole = [f"{sql}\n  -> {plan}" for sql, plan in found if scans(plan)]
     assert whole == [], "\n".join(whole)
+    # what the pressed message carries: found by its message, not through every decision of the channel
+    [(sql, plan)] = [(sql, plan) for sql, plan in found if "pending_decisions.message_id IN" in sql]
+    assert "ix_pending_decisions_message_id" in plan, f"{sql}\n  -> {plan}"
 
 
 async def test_the_web_pages_revision_reads_no_whole_table(table: Any, gm: Any) -> None:
