@@ -275,7 +275,10 @@ class AnswerLog:
 
     async def mark_events(self, shown: Mapping[int, int | None], late: Iterable[int] = ()) -> None:
         """These events were shown (event id -> the message that shows them, if any): answered; those in
-        ``late`` by a late post (what a player's retry is matched against)."""
+        ``late`` by a late post (what a player's retry is matched against). The decisions an event asked that no
+        message holds yet are on the message showing it: an answer found in the channel after a crash between its
+        sending and the write of its message (bot/ui/late.py: recover) carries them, and a press on it then finds
+        them (bot/services/decision_messages.py)."""
         if not shown:
             return
         posted_late = [event_id for event_id in late if event_id in shown]
@@ -288,8 +291,11 @@ class AnswerLog:
                                       .values(late=True).execution_options(synchronize_session=False))
             posted = [{"event": e, "message": m} for e, m in shown.items() if m is not None]
             if posted:
-                events = EVENTS
+                events, decisions = EVENTS, DECISIONS
                 await session.execute(update(events).where(events.c.id == bindparam("event"))
+                                      .values(message_id=bindparam("message")), posted)
+                await session.execute(update(decisions).where(decisions.c.event_id == bindparam("event"),
+                                                              decisions.c.message_id.is_(None))
                                       .values(message_id=bindparam("message")), posted)
 
         await self._transactions.transact(None, work)

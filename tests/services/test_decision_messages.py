@@ -88,15 +88,21 @@ async def test_a_press_before_its_message_is_recorded_leaves_the_other_open_deci
     assert pressed.left == MessageButtons((replace(major, message_id=ANSWER),), blow.event_id)
 
 
-async def test_a_press_on_a_message_no_decision_names_leaves_its_buttons_alone(
+async def test_a_press_on_a_message_no_decision_names_leaves_its_buttons_alone_until_recovery_places_them(
         make_services: Any, manager: Any, gm: Any, alice: Any) -> None:
     """The answer was sent, and the process stopped before the write of its message (nothing waits for it now): the
-    database cannot say what the message carries, so the press says nothing of its buttons (the UI leaves them)."""
+    database cannot say what the message carries, so the press says nothing of its buttons (the UI leaves them).
+    Once the restart's recovery finds the answer in the channel, its event's decisions are on it."""
     services = make_services()
     await _sir_owain_against(services, manager, gm, alice, "bandit")
     blow = await services.combat.attack(alice, "Bandit 1", "sword", {},
                                         "attacker=14 defender=15 damage=4,4,3,3,2", attacker="Sir Owain")
+    knockdown, major = blow.pending
     restarted = make_services(seed=3)
-    pressed = await restarted.combat.press(gm, blow.pending[0].id, "roll", None, ANSWER)
+    pressed = await restarted.combat.press(gm, knockdown.id, "roll", None, ANSWER)
     assert pressed.report.decided is not None and pressed.left is None
-    assert (await restarted.combat.decide(gm, blow.pending[1].id, "roll")).decided is not None  # still open
+    await restarted.runtime.answers.mark_events({blow.event_id: ANSWER})  # recover: the answer found in the channel
+    assert await restarted.combat.buttons_on(gm, CHANNEL, [ANSWER]) == {
+        ANSWER: MessageButtons((replace(major, message_id=ANSWER),), blow.event_id)}
+    last = await restarted.combat.press(gm, major.id, "roll", None, ANSWER)
+    assert last.left == MessageButtons((), blow.event_id)
