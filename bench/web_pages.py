@@ -1,8 +1,9 @@
 """The campaign web page under load (issue 33): what 50 viewers cost the bot, and what they wait for.
 
-    .venv/bin/python -m bench.web_pages                 # 3 runs with viewers, 3 without, interleaved; writes nothing
-    .venv/bin/python -m bench.web_pages --write         # ... and puts the table in docs/benchmarks.md
-    .venv/bin/python -m bench.web_pages --quick         # 1 run each, 25 channels: does it work
+    .venv/bin/python -m bench.web_pages                 # 3 runs of each kind, interleaved; writes nothing
+    .venv/bin/python -m bench.web_pages --write         # ... and puts the tables in docs/benchmarks.md
+    .venv/bin/python -m bench.web_pages --quick         # 1 run of each, 25 channels: does it work
+    .venv/bin/python -m bench.web_pages --pages-in own  # only the layout with `grievous web` (or `bot`)
 
 One bot (the production cogs, bench.latency's ``BenchBot``) on SQLite through the loopback Discord emulator, its
 web page on, serving two guilds:
@@ -14,18 +15,22 @@ web page on, serving two guilds:
 * **the load**: bench.latency's ars-harn table, ``--channels`` (100) channels each with its own encounter, one
   closed-loop player per channel sending /attack (``throughput_phase``: ``--rounds`` rounds of ``--per-round``).
 
-Each run is the load alone, or the load with ``--viewers`` (50) viewers reading the campaign's pages meanwhile.
+Each run is the load alone, or the load with ``--viewers`` (50) viewers reading the campaign's pages meanwhile,
+served in one of two layouts (``--pages-in``): by the bot's own process (its web page, on the event loop that
+answers the commands: the single-process default), or by a ``grievous web`` process beside it on the same
+database (bench/page_process.py: the production command, as an operator runs it). The runs are interleaved:
+none, bot, own, none, bot, own, ...
 The viewers run in a process of their own (``--viewers-child``), so their HTTP client does not share the bot's
 event loop: 45 players and 5 GMs, each with a session (made as ``/web`` makes one), each holding its fight's live
 stream (Server-Sent Events) open and reading, one page after another with 3-10 s between (``--think``), the
 campaign page, the roster, a character, its body diagram, its fight, a page of its channel's log and that log
 filtered by a character. A page's time is the viewer's: from sending the request to the last byte of the answer.
 
-Reported: each page's p50 and p99 over the viewer runs; /attack's p99 under the load in each run, with and
-without viewers, interleaved (without, with, without, ...), the medians and the spread; and the longest
-event-loop stalls during the viewer runs, from the bot's own watchdog (the probe the e2e suite's stall guard
-reads) set to 20 ms, with what held the loop: a page's request names its page (bot/web/metrics.py names its
-task). Speed is printed, never asserted.
+Reported, per layout: each page's p50 and p99; /attack's p99 under the load in each run beside the runs without
+viewers, the medians and the spread; and the longest event-loop stalls, from the bot's own watchdog (the probe the
+e2e suite's stall guard reads) set to 20 ms, and from the ``grievous web`` process's (read from its log), with what
+held the loop: a page's request names its page (bot/web/metrics.py names its task). Speed is printed, never
+asserted.
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ from bench.latency import (
     throughput_phase,
     warm_up,
 )
+from bench.page_process import PageProcess
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.models import Event
@@ -329,16 +335,24 @@ class StallLog(logging.Handler):
             self.stalls.append(stall)
 
 
+LAYOUTS = {"none": "none", "bot": "50, pages in the bot", "own": "50, pages in `grievous web`"}
+
+
 @dataclass
 class Run:
-    viewers: bool
+    layout: str  # "none": no viewers; "bot": the bot's own web page; "own": a `grievous web` process beside it
     attack: Result
-    stalls: list[Stall]
+    stalls: list[Stall]  # the bot's event loop's
     pages: dict[str, list[float]] = field(default_factory=dict)
     statuses: dict[str, int] = field(default_factory=dict)
     frames: int = 0
     seconds: float = 0.0
     load: str = ""
+    page_stalls: list[Stall] = field(default_factory=list)  # the `grievous web` process's loop, in an "own" run
+
+    @property
+    def viewers(self) -> bool:
+        return self.layout != "none"
 
     @property
     def p99(self) -> float:
@@ -355,10 +369,12 @@ class Options:
     events: int
     seed: int
     think: tuple[float, float] = THINK
+    layouts: tuple[str, ...] = ("bot", "own")  # where the viewers' pages are served, each run in turn
 
 
 async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, float]:
-    db = Database.from_url(f"sqlite+aiosqlite:///{workdir / 'web-bench.db'}")
+    url = f"sqlite+aiosqlite:///{workdir / 'web-bench.db'}"
+    db = Database.from_url(url)
     await upgrade(db)
     services = Services(db)
     emulator = Emulator()
@@ -377,6 +393,7 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
         bot = BenchBot(services=services, sync_commands=True, web_port=0, stall_ms=STALL_MS)
         watcher.attach(bot)
         runner: RunningBot[BenchBot] = await start_bot(emu, bot)
+        own = PageProcess(url, STALL_MS) if "own" in opts.layouts else None
         try:
             await emu.wait_for_commands("attack", guild=table.guild, within=30)
             web = bot.web
@@ -384,30 +401,40 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
             sessions = [(g, (await web.sessions.exchange(await web.sessions.link_token(g))).id)
                         for g in grants(campaign, opts.viewers)]
             plans = viewer_plans(campaign, sessions, opts.seed)
+            if own is not None:
+                await own.start()
+            bases = {"bot": web.base_url, "own": own.base_url if own is not None else ""}
             command = Command(Result("/attack ars-harn", "attack", "ars-harn"), "attack",
                               lambda i: _attack_options(table, i), table, lambda t: t.player)
             await warm_up(watcher, services, [command], [table], opts.channels)
-            order = [False, True] * opts.runs
-            for number, with_viewers in enumerate(order, 1):
-                run = Run(with_viewers, Result("/attack ars-harn", "attack", "ars-harn"), [])
+            order = ["none", *opts.layouts] * opts.runs
+            for number, layout in enumerate(order, 1):
+                run = Run(layout, Result("/attack ars-harn", "attack", "ars-harn"), [])
                 command.result = run.attack
-                viewers = Viewers(web.base_url, plans, opts.think) if with_viewers else None
+                viewers = Viewers(bases[layout], plans, opts.think) if layout != "none" else None
                 if viewers is not None:
                     await viewers.start()
                 run.load = " ".join(Path("/proc/loadavg").read_text().split()[:3])  # noqa: ASYNC240 (tiny)
                 stall_log.stalls.clear()
+                since = time.monotonic()
                 started = time.perf_counter()
                 await throughput_phase(watcher, services, command, opts.channels, opts.rounds, opts.per_round)
                 run.seconds = time.perf_counter() - started
                 run.stalls = list(stall_log.stalls)
+                if own is not None and layout == "own":
+                    run.page_stalls = own.stalls_since(since)
                 if viewers is not None:
                     seen = await viewers.stop()
                     run.pages, run.statuses, run.frames = seen["times"], seen["statuses"], seen["frames"]
                 runs.append(run)
-                print(f"  run {number}/{len(order)} ({'with' if with_viewers else 'without'} viewers): /attack p99 "
+                print(f"  run {number}/{len(order)} (viewers: {LAYOUTS[layout]}): /attack p99 "
                       f"{run.p99:.1f} ms, {len(run.attack.loaded_latencies)} attacks in {run.seconds:.1f} s, load "
                       f"{run.load}", file=sys.stderr, flush=True)
         finally:
+            if own is not None:
+                exit_code = await own.stop()
+                if exit_code not in (0, None) or own.errors:
+                    print(f"  `grievous web` exited {exit_code}; its errors: {own.errors[-5:]}", file=sys.stderr)
             await runner.stop()
             await services.runtime.close()
             await db.dispose()
@@ -434,24 +461,41 @@ def by_page(stall: Stall) -> bool:
     return bool(stall.task and stall.task.startswith("web "))
 
 
+WHERE = {"bot": "pages served by the bot's own process (its web page on its event loop)",
+         "own": "pages served by a `grievous web` process beside the bot, on the same database"}
+
+
 def render(runs: list[Run], campaign: Campaign, opts: Options, setup_s: float, command_line: str,
            started: datetime) -> str:
-    with_v = [r for r in runs if r.viewers]
     without = [r for r in runs if not r.viewers]
-    pages: dict[str, list[float]] = defaultdict(list)
-    for run in with_v:
-        for label, values in run.pages.items():
-            pages[label].extend(values)
     out = [f"Measured {started:%Y-%m-%d %H:%M} UTC with `{command_line}`: SQLite; the load is {opts.channels} channels "
            f"of /attack ars-harn ({opts.rounds} rounds of {opts.per_round} per channel a run); the campaign "
            f"{sum(len(v) for v in campaign.characters.values())} characters ({len(campaign.npcs)} NPCs) in "
            f"{len(campaign.channels)} running fights, {campaign.wounds} wounds (up to 64 a character), "
            f"{campaign.events} events; {opts.viewers} viewers ({opts.viewers // 10} GMs) in a process of their own, "
            f"each holding its fight's live stream open and reading a page every {opts.think[0]:g}-{opts.think[1]:g} s. "
-           f"Setup {setup_s:.0f} s.", "", "| machine | |", "|---|---|",
+           f"Runs in turn: none, then {', then '.join(LAYOUTS[layout] for layout in opts.layouts)}; "
+           f"{opts.runs} of each. Setup {setup_s:.0f} s.", "", "| machine | |", "|---|---|",
            *[f"| {k} | {v} |" for k, v in machine()], "",
-           f"Each page over the {len(with_v)} runs with viewers (the viewer's time, request to last byte; target: "
-           f"p99 under {PAGE_TARGET_MS:g} ms):", "",
+           "/attack under the load, each run in the order run (p99 of every attack in the run):", "",
+           "| run | viewers | attacks | p50 ms | p99 ms | load average (1, 5, 15 min) |",
+           "|---:|---|---:|---:|---:|---|"]
+    for number, run in enumerate(runs, 1):
+        out.append(f"| {number} | {LAYOUTS[run.layout]} | {len(run.attack.loaded_latencies)} "
+                   f"| {_ms(percentile(run.attack.loaded_latencies, 50))} | {_ms(run.p99)} | {run.load} |")
+    for layout in opts.layouts:
+        out += ["", *_layout_report(layout, [r for r in runs if r.layout == layout], without)]
+    return "\n".join(out) + "\n"
+
+
+def _layout_report(layout: str, with_v: list[Run], without: list[Run]) -> list[str]:
+    """One layout's pages, its /attack comparison with the runs without viewers, and the stalls its pages caused."""
+    pages: dict[str, list[float]] = defaultdict(list)
+    for run in with_v:
+        for label, values in run.pages.items():
+            pages[label].extend(values)
+    out = [f"**{WHERE[layout][0].upper()}{WHERE[layout][1:]}.** Each page over the {len(with_v)} runs (the viewer's "
+           f"time, request to last byte; target: p99 under {PAGE_TARGET_MS:g} ms):", "",
            "| page | n | p50 ms | p99 ms | max ms | target |", "|---|---:|---:|---:|---:|---|"]
     for label in ("campaign", "roster", "character", "diagram", "encounter", "log", "log by character"):
         values = pages.get(label, [])
@@ -464,13 +508,7 @@ def render(runs: list[Run], campaign: Campaign, opts: Options, setup_s: float, c
             statuses[key] += count
     bad = {k: v for k, v in statuses.items() if not k.endswith(" 200")}
     out += ["", f"Live frames received: {sum(r.frames for r in with_v)}; answers other than 200: "
-            f"{dict(bad) if bad else 'none'}.", "",
-            "/attack under the load, each run in the order run (p99 of every attack in the run):", "",
-            "| run | viewers | attacks | p50 ms | p99 ms | load average (1, 5, 15 min) |",
-            "|---:|---|---:|---:|---:|---|"]
-    for number, run in enumerate(runs, 1):
-        out.append(f"| {number} | {'50' if run.viewers else 'none'} | {len(run.attack.loaded_latencies)} "
-                   f"| {_ms(percentile(run.attack.loaded_latencies, 50))} | {_ms(run.p99)} | {run.load} |")
+            f"{dict(bad) if bad else 'none'}."]
     if with_v and without:
         med_with = statistics.median(r.p99 for r in with_v)
         med_without = statistics.median(r.p99 for r in without)
@@ -489,21 +527,30 @@ def render(runs: list[Run], campaign: Campaign, opts: Options, setup_s: float, c
                 f"the spread): {verdict}."]
     stalls = [s for run in with_v for s in run.stalls]
     base_stalls = [s for run in without for s in run.stalls]
-    out += ["", f"Event-loop stalls over {STALL_MS} ms (the bot's watchdog, as the e2e stall guard reads it): "
-            f"{len(stalls)} in the runs with viewers, {len(base_stalls)} without. The longest with viewers, by what "
+    out += ["", f"The bot's event-loop stalls over {STALL_MS} ms (its watchdog, as the e2e stall guard reads it): "
+            f"{len(stalls)} in these runs, {len(base_stalls)} in the runs without viewers. The longest, by what "
             "the watchdog saw holding the loop (held: the lateness less the time the loop's thread, or the thread "
-            "holding the GIL, waited for a CPU another process had):", "",
-            "| stall ms | held ms | on a CPU ms | what held the loop |", "|---:|---:|---:|---|"]
-    for stall in sorted(stalls, key=lambda s: s.seconds, reverse=True)[:8]:
-        out.append(f"| {_ms(stall.seconds * 1000)} | {_ms(stall.held * 1000)} | {_ms(stall.cpu_seconds * 1000)} "
-                   f"| {_culprit(stall)} |")
-    paged = [s for s in stalls if by_page(s)]
+            "holding the GIL, waited for a CPU another process had):", "", *_stall_table(stalls)]
+    page_stalls = [s for run in with_v for s in run.page_stalls]
+    if layout == "own":
+        out += ["", f"The `grievous web` process's own event-loop stalls over {STALL_MS} ms (its watchdog, read from "
+                f"its log): {len(page_stalls)}. The longest:", "", *_stall_table(page_stalls)]
+    paged = [s for s in stalls + page_stalls if by_page(s)]
     longest_page = max(paged, key=lambda s: s.held, default=None)
     out += ["", (f"Stalls a page's request was seen holding: {len(paged)}; the longest held the loop "
                  f"{_ms(longest_page.held * 1000)} ms ({_culprit(longest_page)}). Target (none over {STALL_MS} ms "
                  f"held): {'met' if longest_page.held * 1000 <= STALL_MS else '**not met**'}."
-                 if longest_page is not None else "No stall was seen with a page's request holding the loop.")]
-    return "\n".join(out) + "\n"
+                 if longest_page is not None else "No stall was seen with a page's request holding the loop. "
+                 "Target: met.")]
+    return out
+
+
+def _stall_table(stalls: list[Stall]) -> list[str]:
+    rows = ["| stall ms | held ms | on a CPU ms | what held the loop |", "|---:|---:|---:|---|"]
+    for stall in sorted(stalls, key=lambda s: s.seconds, reverse=True)[:8]:
+        rows.append(f"| {_ms(stall.seconds * 1000)} | {_ms(stall.held * 1000)} | {_ms(stall.cpu_seconds * 1000)} "
+                    f"| {_culprit(stall)} |")
+    return rows if stalls else ["(none)"]
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -511,7 +558,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--channels", type=int, help="channels of /attack load (default 100; 25 with --quick)")
     parser.add_argument("--rounds", type=int, help="timed rounds a run (default 4; 1 with --quick)")
     parser.add_argument("--per-round", type=int, help="attacks per channel a round (default 5; 2 with --quick)")
-    parser.add_argument("--runs", type=int, help="runs with viewers, and as many without (default 3; 1 with --quick)")
+    parser.add_argument("--runs", type=int, help="runs of each kind: without viewers, and with them in each layout "
+                        "(default 3; 1 with --quick)")
+    parser.add_argument("--pages-in", choices=("both", "bot", "own"), default="both",
+                        help="where the viewers' pages are served: the bot's own process, a `grievous web` process "
+                        "beside it, or each in turn (default)")
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--events", type=int, default=EVENTS, help="events in the campaign")
     parser.add_argument("--seed", type=int, default=33)
@@ -528,7 +579,8 @@ async def main_async(args: argparse.Namespace) -> int:
     opts = Options(channels=args.channels or (25 if quick else 100), rounds=args.rounds or (1 if quick else 4),
                    per_round=args.per_round or (2 if args.quick else 5), runs=args.runs or (1 if args.quick else 3),
                    viewers=args.viewers, events=args.events, seed=args.seed,
-                   think=(float(args.think.split(",")[0]), float(args.think.split(",")[1])))
+                   think=(float(args.think.split(",")[0]), float(args.think.split(",")[1])),
+                   layouts=("bot", "own") if args.pages_in == "both" else (args.pages_in,))
     started = datetime.now(UTC)
     with tempfile.TemporaryDirectory(prefix="grievous-web-bench-") as workdir:
         runs, campaign, setup_s = await measure(opts, Path(workdir))
