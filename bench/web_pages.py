@@ -214,13 +214,16 @@ def grants(campaign: Campaign, viewers: int) -> list[Grant]:
     """A tenth of the viewers are the GM (every channel), the rest players who may view the fight channels."""
     out = []
     channels = frozenset(c.id for c in campaign.channels)
+    # named as /web names them (bot/cogs/web.py): a process without the guild's gateway cache reads them from here
+    named = tuple((c.id, c.name) for c in campaign.channels)
     for i in range(viewers):
         if i % 10 == 0:
             out.append(Grant(campaign.guild_id, campaign.gm.user.id, campaign.gm.display_name, "gm",
-                             (campaign.gm_role_id,), False, None))
+                             (campaign.gm_role_id,), False, None, guild_name="Campaign", channel_names=named))
         else:
             player = campaign.players[i % len(campaign.players)]
-            out.append(Grant(campaign.guild_id, player.user.id, player.display_name, "player", (), False, channels))
+            out.append(Grant(campaign.guild_id, player.user.id, player.display_name, "player", (), False, channels,
+                             guild_name="Campaign", channel_names=named))
     return out
 
 
@@ -249,6 +252,11 @@ async def viewers_child() -> None:
 
     async def stream(http: aiohttp.ClientSession, path: str, first: asyncio.Event) -> None:
         async with http.get(path, timeout=aiohttp.ClientTimeout(total=None)) as response:
+            if response.status != 200:  # counted, and the viewer reads its pages anyway
+                statuses[f"live {response.status}"] += 1
+                print(f"viewers: live stream {path} answered {response.status}", file=sys.stderr, flush=True)
+                first.set()
+                return
             async for line in response.content:
                 if line.startswith(b"event: update"):
                     frames[0] += 1
