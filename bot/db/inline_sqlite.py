@@ -11,6 +11,10 @@ methods (open, commit, close; a rollback with a transaction to undo). Everything
 UPDATE, DELETE, SAVEPOINT, RELEASE and the cursor calls) runs inline: inside a transaction opened with
 ``BEGIN IMMEDIATE`` a write never waits for a lock, and in WAL mode a read never does.
 
+A read that returns many rows (a web page's 200 events, 2,000 payloads) is not quick: its fetch would hold the
+event loop for tens of milliseconds. Code that makes such reads runs them ``off_the_loop()``: every call of the
+task within it goes to the thread, as aiosqlite does.
+
 One connection is used by one command at a time (SQLAlchemy's pool), and a call to the thread is awaited
 before the next call is made, so the sqlite3 connection is never used from both threads at once; it is
 opened with ``check_same_thread=False`` because it is used from both, one after the other.
@@ -18,9 +22,11 @@ opened with ``check_same_thread=False`` because it is used from both, one after 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import aiosqlite
@@ -32,7 +38,22 @@ _INLINE_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE", "SAVEPOINT", "RELE
 _INLINE_CURSOR_CALLS = frozenset({"fetchone", "fetchmany", "fetchall", "close"})
 
 
+_THREADED: contextvars.ContextVar[bool] = contextvars.ContextVar("sqlite_threaded", default=False)
+
+
+@contextlib.contextmanager
+def off_the_loop() -> Iterator[None]:
+    """Within the block, this task's SQLite calls all go to aiosqlite's thread (its big reads' fetches too)."""
+    token = _THREADED.set(True)
+    try:
+        yield
+    finally:
+        _THREADED.reset(token)
+
+
 def _inline(fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+    if _THREADED.get():
+        return False
     owner = getattr(fn, "__self__", None)
     name = getattr(fn, "__name__", "")
     if isinstance(owner, sqlite3.Connection):

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import json_text
 from bot.db import repositories as repo
+from bot.db.inline_sqlite import off_the_loop
 from bot.db.models import Event
 from bot.errors import NotFound
 from bot.services import access
@@ -32,6 +34,7 @@ from bot.services.snapshots import encounter_view
 from bot.services.viewer import Viewer
 from bot.text_safety import skeleton
 
+T = TypeVar("T")
 LOG_PAGE = 25
 NAMES_REREAD = 100  # events below the newest read again for the members' names
 FILTER_SCAN = 2000  # a filtered log reads at most this many of the channel's newest events
@@ -84,11 +87,18 @@ class CampaignService:
             rows = [r for r in await repo.events_page(session, channel_id, 0, limit)
                     if r.guild_id == actor.guild_id and r.encounter_id == encounter_id]
             viewer = await access.viewer_in(session, actor)  # secret rolls turned on or off: all worded afresh
-            stamps = tuple((r.id, _stamp(r, viewer)) for r in rows)
+            # 200 payloads written out as JSON: CPU work, off the event loop
+            stamps = await asyncio.to_thread(lambda: tuple((r.id, _stamp(r, viewer)) for r in rows))
             fresh = [r for r, (_, stamp) in zip(rows, stamps, strict=True) if known.get(r.id) != stamp]
             return LiveLog(stamps, tuple(await logged(session, actor, fresh)))
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
+
+    async def _page_read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """A page's read: many rows (200 events, 50 sheets, 2,000 payloads), fetched off the event loop on SQLite
+        (``off_the_loop``; a command's few rows are fetched on it)."""
+        with off_the_loop():
+            return await self._rt.read(work)
 
     async def _named_in(self, session: AsyncSession, channel_id: int, ids: list[int]) -> dict[int, frozenset[str]]:
         """Each of the channel's events ``ids`` -> the skeletons of the names its record names, kept per channel:
@@ -156,7 +166,7 @@ class CampaignService:
                 self._member_names[guild] = (max(last, rows[-1][0]), names)
             return names
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
     async def fights(self, actor: Actor, channels: frozenset[int] | None) -> tuple[int, ...]:
         """The channels of the guild's running encounters that the viewer may see (a page's list of fights)."""
@@ -169,12 +179,13 @@ class CampaignService:
         async def work(session: AsyncSession) -> tuple[EncounterView, ...]:
             secret = await _secret_npcs(session, actor.guild_id)
             viewer = await access.viewer_in(session, actor)  # each tracker as this viewer may read it
-            return tuple([project_encounter(
-                encounter_view(self._rt, e, await self._rt.catalogs.catalog_for(session, e.guild_id, e.system), secret),
-                viewer)
-                for e in await repo.active_encounters_in(session, actor.guild_id) if _sees(channels, e.channel_id)])
+            found = [(e, await self._rt.catalogs.catalog_for(session, e.guild_id, e.system))
+                     for e in await repo.active_encounters_in(session, actor.guild_id) if _sees(channels, e.channel_id)]
+            # summarising each combatant's sheet (64 wounds) is CPU work: off the event loop (the rows are loaded)
+            return await asyncio.to_thread(lambda: tuple(
+                [project_encounter(encounter_view(self._rt, e, catalog, secret), viewer) for e, catalog in found]))
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
     async def encounter(self, actor: Actor, channels: frozenset[int] | None, channel_id: int
                         ) -> EncounterView | None:
@@ -189,9 +200,11 @@ class CampaignService:
             secret = await _secret_npcs(session, actor.guild_id)
             viewer = await access.viewer_in(session, actor)
             catalog = await self._rt.catalogs.catalog_for(session, found.guild_id, found.system)
-            return project_encounter(encounter_view(self._rt, found, catalog, secret), viewer)
+            # as ``encounters``: the sheets' summaries off the event loop
+            return await asyncio.to_thread(
+                lambda: project_encounter(encounter_view(self._rt, found, catalog, secret), viewer))
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
     async def roster(self, actor: Actor, channels: frozenset[int] | None) -> tuple[CharacterView, ...]:
         """Every player character; for the GM the kept NPCs too, and for a player the NPCs they have met
@@ -208,7 +221,7 @@ class CampaignService:
             return await asyncio.to_thread(lambda: tuple(
                 [shown(self._rt, actor, row, catalogs[row.system], settings) for row in rows]))
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
     async def character_names(self, actor: Actor, channels: frozenset[int] | None) -> tuple[str, ...]:
         """The names of the characters ``roster`` shows the viewer, without reading a sheet (the log's filter)."""
@@ -219,7 +232,7 @@ class CampaignService:
             return tuple(name for i, name, npc in await repo.characters_by_name(session, actor.guild_id)
                          if not npc or gm or i in met)
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
     async def character(self, actor: Actor, name: str, channels: frozenset[int] | None) -> CharacterView:
         """One character as the viewer may see it; an NPC they have not met is not found."""
@@ -231,7 +244,7 @@ class CampaignService:
                 raise NotFound(f"no character named '{name}'")
             return await shown_to(self._rt, session, actor, row)
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
     async def log(self, actor: Actor, channels: frozenset[int] | None, channel_id: int, *, offset: int = 0,
                   limit: int = LOG_PAGE, character: str | None = None) -> LogPage:
@@ -254,7 +267,7 @@ class CampaignService:
             events = await logged(session, actor, rows)
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 
-        return await self._rt.read(work)
+        return await self._page_read(work)
 
 
 def _stamp(row: Event, viewer: Viewer) -> str:

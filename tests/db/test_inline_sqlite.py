@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.db.engine import Database
-from bot.db.inline_sqlite import InlineConnection
+from bot.db.inline_sqlite import InlineConnection, off_the_loop
 
 
 @pytest.fixture
@@ -47,6 +47,27 @@ async def test_only_the_calls_that_can_wait_go_to_the_driver_thread(db: Database
         rows = (await session.execute(text("SELECT body FROM notes ORDER BY id"))).scalars().all()
     assert rows == ["a", "c"]
     assert threaded == ["execute BEGIN IMMEDIATE", "commit"]
+
+
+async def test_a_big_read_off_the_loop_fetches_in_the_driver_thread(db: Database, monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    """A web page's read of 200 events (bot/services/campaign.py) fetched on the loop held it tens of ms."""
+    threaded: list[str] = []
+    original = aiosqlite.Connection._execute
+
+    async def spy(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        threaded.append(f"{getattr(fn, '__name__', fn)} {args[0] if args else ''}".strip())
+        return await original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", spy)
+    with off_the_loop():
+        async with db.readers() as session:
+            assert (await session.execute(text("SELECT count(*) FROM notes"))).scalar() == 0
+    assert "execute SELECT count(*) FROM notes" in threaded and any(t.startswith("fetch") for t in threaded), threaded
+    threaded.clear()
+    async with db.readers() as session:  # outside the block: on the loop again
+        await session.execute(text("SELECT count(*) FROM notes"))
+    assert not [t for t in threaded if "SELECT" in t or t.startswith("fetch")], threaded
 
 
 async def test_a_begin_waiting_for_another_process_leaves_the_loop_free(db: Database, tmp_path: Path) -> None:
