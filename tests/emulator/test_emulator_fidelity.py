@@ -1,5 +1,6 @@
 """The emulator's smaller Discord rules (issue 21, findings 12-16): trimmed embed text, limits no stricter than
-Discord's, 10 MiB a file, ephemeral messages unknown to channel endpoints, 250 pins, 200 command creates a day."""
+Discord's, 10 MiB a file, ephemeral messages unknown to channel endpoints, an edit changing only what it sends,
+250 pins, 200 command creates a day."""
 
 from __future__ import annotations
 
@@ -63,6 +64,19 @@ async def test_channel_endpoints_do_not_know_ephemeral_messages(emu: Emulator) -
     status, body = await api(emu, "PATCH", f"/channels/{channel.id}/messages/{msg.id}", json={"content": "x"})
     assert (status, body["code"]) == (404, 10008)
     emu.clear_refusals()
+
+
+async def test_an_edit_changes_only_the_fields_it_sends(emu: Emulator) -> None:
+    """Edit Message: "All parameters to this endpoint are optional": an edit of the embed alone keeps the buttons."""
+    guild = emu.add_guild()
+    channel = emu.add_channel(guild, "general")
+    button = {"type": 2, "style": 2, "label": "Roll", "custom_id": "grv:gm:1:roll"}
+    msg = emu.state.create_message(channel, emu.bot, {"embeds": [{"title": "a"}],
+                                                      "components": [{"type": 1, "components": [button]}]})
+    status, _ = await api(emu, "PATCH", f"/channels/{channel.id}/messages/{msg.id}", json={"embeds": [{"title": "b"}]})
+    assert status == 200 and msg.embeds[0]["title"] == "b" and msg.custom_ids == ["grv:gm:1:roll"]
+    status, _ = await api(emu, "PATCH", f"/channels/{channel.id}/messages/{msg.id}", json={"components": []})
+    assert status == 200 and msg.custom_ids == [] and msg.embeds[0]["title"] == "b"
 
 
 async def test_manage_messages_alone_does_not_pin(emu: Emulator) -> None:
