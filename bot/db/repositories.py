@@ -411,6 +411,9 @@ def _joined(*parts: Any) -> Any:
     return joined
 
 
+RECENT_EVENTS = 1000  # the newest events of a guild counted in the page revision (one committed late moves it)
+
+
 def _page_revision_query() -> Select[Any]:
     """One SELECT of scalar subqueries, each read through an index on the guild (or a channel's encounter):
     what the campaign web pages show of ``guild_id`` moves at least one of them (CampaignService.revision says
@@ -422,8 +425,11 @@ def _page_revision_query() -> Select[Any]:
                 .where(model.guild_id == guild_id).scalar_subquery())
 
     settings = GuildSettings
+    newest = select(func.max(Event.id)).where(Event.guild_id == guild_id).scalar_subquery()
     return select(
-        select(func.max(Event.id)).where(Event.guild_id == guild_id).scalar_subquery(),
+        newest,
+        # on PostgreSQL an event may commit after one with a higher id (another process's): counted among the newest
+        select(func.count()).where(Event.guild_id == guild_id, Event.id > newest - RECENT_EVENTS).scalar_subquery(),
         select(_joined(func.count(), func.max(Character.id), func.sum(Character.version),
                        func.max(Character.updated_at))).where(Character.guild_id == guild_id).scalar_subquery(),
         totals(Encounter),

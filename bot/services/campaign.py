@@ -121,7 +121,9 @@ class CampaignService:
         One read, one statement, each part through an index (~1 ms on a guild of 10,000 events).
 
         Covered, and what moves it:
-        - a new event (every action, roll, edit, /undo, join, leave, turn, decision): the guild's newest event id.
+        - a new event (every action, roll, edit, /undo, join, leave, turn, decision): the guild's newest event id,
+          and how many of the newest thousand ids it has (on PostgreSQL an event may commit after one with a
+          higher id, another process's).
           An event's row is changed in place only where no page shows it or beside a new event: /undo marks the
           undone one (and writes its own), an answer marks ``answered``, ``late`` and the message, an offer or a
           defence prompt records its answer in its payload (the log's line does not show it; an accepted offer and

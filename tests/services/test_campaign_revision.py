@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
+from bot.db import repositories as repo
 from bot.services import Services
-from tests.conftest import CHANNEL, GM_ROLE
+from tests.conftest import CHANNEL, GM_ROLE, GUILD
 
 
 async def test_every_write_a_page_shows_moves_the_revision_and_a_read_does_not(
@@ -47,3 +51,19 @@ async def test_every_write_a_page_shows_moves_the_revision_and_a_read_does_not(
                                                                       "fake", channel_only=True))
     await moves("the fight ended", lambda: there.encounters.end(manager))
     assert await here.revision(alice) == seen[-1]
+
+
+async def test_an_event_committed_after_a_newer_one_moves_the_revision(table: Services, gm: Any) -> None:
+    """On PostgreSQL another process's event may commit after one with a higher id: the newest id alone would
+    not move, and the page kept without it would stay."""
+    if table.db.dialect == "sqlite":
+        pytest.skip("SQLite commits one writer at a time: ids commit in order")
+    row = {"guild_id": GUILD, "channel_id": CHANNEL, "user_id": 2, "user_name": "Gemma", "kind": "roll",
+           "payload": {}, "created_at": datetime.now(UTC)}
+    async with table.db.sessions() as first, table.db.sessions() as second:
+        low = await repo.insert_event(first, row)
+        high = await repo.insert_event(second, row)
+        await second.commit()
+        before = await table.campaign.revision(gm)
+        await first.commit()
+    assert low < high and await table.campaign.revision(gm) != before
