@@ -137,8 +137,9 @@ class CampaignService:
         - the guild's settings row whole (system, GM role, rolls, rulings, turns, secret rolls, GM channel) and its
           ``pack_version``, which every content pack change moves; each channel's system.
 
-        Not covered (not in the database): members', roles' and channels' names from the gateway and a session's
-        grant; the cache bounds those by its entries' age. Web sessions and links are checked at each request."""
+        Not covered (not in the database): members', roles' and channels' names from the gateway (the page cache
+        checks those a page shows at each hit) and a session's grant (the cache's key holds what a page reads of
+        it). Web sessions and links are checked at each request."""
         digest = hashlib.blake2b(digest_size=12)
         digest.update(repr(await self._rt.read(lambda session: repo.page_revision(session, actor.guild_id))).encode())
         return digest.hexdigest()

@@ -4,7 +4,10 @@ A page's content depends on what the database holds of the campaign (``CampaignS
 process's writes move it), on the viewer's kind (``bot/web/live.py``'s ``kind_of``: every input of the projection
 but the user id) and on the page's own parameters. An entry is keyed by all of them, so a GM's rendering is never
 a player's, and a change written anywhere makes the next read a miss. What the database does not hold (members',
-roles' and channels' names from the gateway) is bounded by the entries' age (``max_age``).
+roles' and channels' names from this process's gateway cache) is checked at each hit: an entry keeps the names
+its render looked up (``Rendered.names``), and the reader's ``fresh`` looks them up again (a few dict reads);
+one that changed makes the read a miss. Entries older than ``max_age`` are rendered again whatever happened: a bound on
+anything a page shows that neither covers.
 
 The one part of a page that names its viewer (the header's name) is not in the entry: a page is rendered with
 ``MARK`` where it goes, kept split there, and each answer puts the viewer's own escaped name between the halves
@@ -28,26 +31,28 @@ from markupsafe import Markup, escape
 
 MAX_ENTRIES = 1024
 MAX_BYTES = 64 * 1024 * 1024
-MAX_AGE = 30.0  # seconds: how stale a name from the gateway (a member's, a channel's) may be on a page
+MAX_AGE = 300.0  # seconds an entry is served at most (the revision and the names checked at each hit cover the rest)
 MARK = Markup(f"<!--viewer-{secrets.token_hex(8)}-->")  # where a page names its viewer: never in user text
 
 
 @dataclass(frozen=True)
 class Rendered:
     """A page's content: ``head`` and ``tail`` around the viewer's name (``tail`` None: nothing names the
-    viewer, as a picture)."""
+    viewer, as a picture); ``names``: what the render looked up outside the database (a lookup's key, what it
+    found), which a hit checks again."""
 
     head: bytes
     tail: bytes | None = None
     content_type: str = "text/html"
+    names: tuple[tuple[Hashable, Hashable], ...] = ()
     made: float = field(default=0.0, compare=False)
 
     @classmethod
-    def page(cls, html: str, made: float = 0.0) -> Rendered:
+    def page(cls, html: str, names: tuple[tuple[Hashable, Hashable], ...] = ()) -> Rendered:
         head, mark, tail = html.partition(MARK)
         if not mark:
-            return cls(html.encode(), None, made=made)
-        return cls(head.encode(), tail.encode(), made=made)
+            return cls(html.encode(), None, names=names)
+        return cls(head.encode(), tail.encode(), names=names)
 
     @property
     def size(self) -> int:
@@ -61,6 +66,7 @@ class Rendered:
 
 
 Render = Callable[[], Awaitable[Rendered]]
+Fresh = Callable[[Rendered], bool]
 Counted = Callable[[str, bool], None]  # (page, hit)
 
 
@@ -87,10 +93,11 @@ class PageCache:
     def bytes(self) -> int:
         return self._bytes
 
-    async def get(self, page: str, key: Hashable, render: Render) -> Rendered:
-        """The page of ``key``: kept, being rendered (wait for that render), or rendered now by ``render``.
-        ``page``: the route, for the counters. A failed render is not kept: its waiters get its exception."""
-        kept = self._fresh(key)
+    async def get(self, page: str, key: Hashable, render: Render, fresh: Fresh | None = None) -> Rendered:
+        """The page of ``key``: kept (and ``fresh`` says its names still hold), being rendered (wait for that
+        render), or rendered now by ``render``. ``page``: the route, for the counters. A failed render is not
+        kept: its waiters get its exception."""
+        kept = self._fresh(key, fresh)
         if kept is not None:
             self._count(page, hit=True)
             return kept
@@ -101,11 +108,11 @@ class PageCache:
             task.add_done_callback(_retrieved)  # every waiter gone: its failure is not reported as never retrieved
         return await asyncio.shield(task)
 
-    def _fresh(self, key: Hashable) -> Rendered | None:
+    def _fresh(self, key: Hashable, fresh: Fresh | None) -> Rendered | None:
         kept = self._kept.get(key)
         if kept is None:
             return None
-        if self._clock() - kept.made > self.max_age:
+        if self._clock() - kept.made > self.max_age or (fresh is not None and not fresh(kept)):
             self._drop(key)
             return None
         self._kept.move_to_end(key)
@@ -115,7 +122,7 @@ class PageCache:
         try:
             made = self._clock()
             rendered = await render()
-            rendered = Rendered(rendered.head, rendered.tail, rendered.content_type, made)
+            rendered = Rendered(rendered.head, rendered.tail, rendered.content_type, rendered.names, made)
             self._keep(key, rendered)
             return rendered
         finally:

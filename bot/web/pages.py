@@ -11,10 +11,11 @@ each answer (``Viewer.header_name``), not in the kept content.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import re
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,10 @@ log = logging.getLogger("grievous.web")
 _CHANNEL = re.compile(r"[0-9]{1,20}")
 MAX_PAGE = 10_000
 ENCOUNTER_EVENTS = 200  # the encounter page's log reads the channel's newest events up to this many
+# A page render's lookups in the gateway cache (key -> what it found), kept with the page and checked at each hit
+# (bot/web/page_cache.py); None outside a kept page's render (a live frame's).
+_LOOKED_UP: contextvars.ContextVar[dict[Hashable, Hashable] | None] = contextvars.ContextVar("web_looked_up",
+                                                                                             default=None)
 
 
 @dataclass(frozen=True)
@@ -92,38 +97,64 @@ class Pages:
     def _guild(self, viewer: Viewer) -> discord.Guild | None:
         return self.server.bot.get_guild(viewer.actor.guild_id)
 
+    def _gateway(self, guild: discord.Guild | None, key: Hashable) -> Hashable:
+        """What this process's gateway cache holds for ``key`` now: ("user", id) a member's display name, ("role",
+        id) or ("channel", id) a name (None: not cached), ("channels",) the guild's text channels and threads."""
+        match key:
+            case ("user", int(user_id)):
+                member = guild.get_member(user_id) if guild is not None else None
+                found = member or self.server.bot.get_user(user_id)
+                return found.display_name if found is not None else None
+            case ("role", int(role_id)):
+                role = guild.get_role(role_id) if guild is not None else None
+                return role.name if role is not None else None
+            case ("channel", int(channel_id)):
+                place = guild.get_channel_or_thread(channel_id) if guild is not None else None
+                return place.name if place is not None else None
+            case ("channels",) if guild is not None:
+                places: list[Any] = [*guild.text_channels, *guild.threads]
+                return tuple((c.id, c.name) for c in places)
+        return None
+
+    def _looked_up(self, viewer: Viewer, key: Hashable) -> Any:
+        """``_gateway``'s answer, noted for the page being rendered (its hits check it again: ``_still_named``)."""
+        found = self._gateway(self._guild(viewer), key)
+        looked = _LOOKED_UP.get()
+        if looked is not None:
+            looked[key] = found
+        return found
+
+    def _still_named(self, viewer: Viewer, kept: Rendered) -> bool:
+        """Whether the gateway still names everything as it did when ``kept`` was rendered."""
+        guild = self._guild(viewer)
+        return all(self._gateway(guild, key) == found for key, found in kept.names)
+
     async def _names(self, viewer: Viewer) -> Names:
         """How the page names members, roles and channels: the same for every viewer of a kind (the viewer's own
         name too, as others read it: a page is kept for the kind, bot/web/page_cache.py)."""
-        guild = self._guild(viewer)
         acted: dict[int, str] = await self._services.campaign.member_names(viewer.actor)
         captured = dict(viewer.channel_names)
 
         def user(user_id: int) -> str | None:
-            member = guild.get_member(user_id) if guild is not None else None
-            found = member or self.server.bot.get_user(user_id)
-            return found.display_name if found is not None else acted.get(user_id)
+            return self._looked_up(viewer, ("user", user_id)) or acted.get(user_id)
 
         def role(role_id: int) -> str | None:
-            found = guild.get_role(role_id) if guild is not None else None
-            return found.name if found is not None else None
+            return self._looked_up(viewer, ("role", role_id))  # type: ignore[no-any-return]
 
         def channel(channel_id: int) -> str | None:
             if viewer.channels is not None and channel_id not in viewer.channels:
                 return None  # as Discord shows a mention of a channel one may not view: no name
-            found = guild.get_channel_or_thread(channel_id) if guild is not None else None
-            return found.name if found is not None else captured.get(channel_id)
+            return self._looked_up(viewer, ("channel", channel_id)) or captured.get(channel_id)
 
         return Names(user, role, channel)
 
     def _channels(self, viewer: Viewer) -> list[ChannelLink]:
         """The guild's text channels and threads the viewer may see, by name: from this process's gateway cache,
         or, when another process holds the guild's shard, as /web named them."""
-        guild = self._guild(viewer)
-        if guild is None:
+        found: tuple[tuple[int, str], ...] | None = self._looked_up(viewer, ("channels",))
+        if found is None:
             return [ChannelLink(i, name) for i, name in viewer.channel_names]
-        found: list[Any] = [c for c in guild.text_channels] + list(guild.threads)
-        return [ChannelLink(c.id, c.name) for c in found if viewer.channels is None or c.id in viewer.channels]
+        return [ChannelLink(i, name) for i, name in found if viewer.channels is None or i in viewer.channels]
 
     def _channel(self, request: web.Request, viewer: Viewer) -> ChannelLink:
         """The channel the address names, if this guild has it and the viewer may see it (else not found)."""
@@ -150,10 +181,14 @@ class Pages:
         revision = await self._services.campaign.revision(viewer.actor)
 
         async def gated() -> Rendered:
+            looked: dict[Hashable, Hashable] = {}
+            _LOOKED_UP.set(looked)  # this render's own task: its worker threads copy the context, so share the dict
             async with self.server.gate.page():
-                return await render()
+                rendered = await render()
+            return replace(rendered, names=tuple(looked.items()))
 
-        rendered = await self.server.cache.get(page, (page, params, kind_of(viewer), revision), gated)
+        rendered = await self.server.cache.get(page, (page, params, kind_of(viewer), revision), gated,
+                                               partial(self._still_named, viewer))
         return web.Response(body=rendered.body(viewer.header_name), content_type=rendered.content_type,
                             charset="utf-8" if rendered.content_type == "text/html" else None)
 

@@ -102,7 +102,7 @@ def test_the_viewers_name_is_escaped_into_the_kept_page() -> None:
 def web_of(services: Services) -> WebServer:
     bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, get_user=lambda _id: None,
                           services=services)
-    return WebServer(bot, port=0)  # type: ignore[arg-type]
+    return WebServer(bot, port=0)
 
 
 @pytest.fixture
@@ -184,3 +184,24 @@ async def test_a_change_written_by_another_process_shows_on_the_next_read(
         assert "attacks" in attacked and "(undone)" not in attacked
         await there.records.undo(gm)
         assert "(undone)" in await read(log)
+
+
+async def test_a_name_the_gateway_changed_is_read_again_at_the_next_hit(services: Services, manager: Any, gm: Any,
+                                                                       alice: Any) -> None:
+    """Members' names are not in the database: a kept page holds the ones it looked up, and a hit checks them."""
+    await bjorn_against_a_bandit(services, manager, gm, alice, gm_rolls=False)
+    named = {alice.user_id: "Alice"}
+    bot = SimpleNamespace(metrics=Metrics(), get_guild=lambda _id: None, services=services,
+                          get_user=lambda i: SimpleNamespace(display_name=named[i]) if i in named else None)
+    web = WebServer(bot, port=0)
+    await web.start()
+    try:
+        async with aiohttp.ClientSession(base_url=web.base_url) as http:
+            read = await reader(web, http, GEMMA)
+            assert "@Alice" in await read("/web/roster")
+            assert "@Alice" in await read("/web/roster") and web.cache.misses == 1
+            named[alice.user_id] = "Alicia"  # renamed in Discord: the database did not change
+            assert "@Alicia" in await read("/web/roster") and web.cache.misses == 2
+            assert "@Alicia" in await read("/web/roster") and web.cache.misses == 2
+    finally:
+        await web.stop()
