@@ -24,6 +24,16 @@ ROOT = Path(__file__).resolve().parent.parent
 READY_WITHIN = 60.0  # seconds for the process to listen (a loaded machine)
 
 
+def cache_counts(metrics: str) -> tuple[int, int]:
+    """The page cache's hits and misses so far, summed over the pages, from a process's Prometheus text."""
+    totals = {"hits": 0.0, "misses": 0.0}
+    for line in metrics.splitlines():
+        for kind in totals:
+            if line.startswith(f"grievous_web_page_cache_{kind}_total"):
+                totals[kind] += float(line.rsplit(" ", 1)[1])
+    return int(totals["hits"]), int(totals["misses"])
+
+
 def stall_of(line: dict[str, object]) -> Stall | None:
     """The stall a JSON log line of the watchdog reports (None: another line). ``held`` comes out as logged: the
     others' wait is what the log's held leaves of the blocked time."""
@@ -48,6 +58,7 @@ class PageProcess:
     database_url: str
     stall_ms: int
     port: int = field(default_factory=free_port)
+    health_port: int = field(default_factory=free_port)  # its /healthz and /metrics
     stalls: list[tuple[float, Stall]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # its ERROR lines (a page that failed), kept for the report
     _process: asyncio.subprocess.Process | None = None
@@ -59,7 +70,7 @@ class PageProcess:
 
     async def start(self) -> None:
         env = {**os.environ, "DATABASE_URL": self.database_url, "WEB_HOST": "127.0.0.1", "WEB_PORT": str(self.port),
-               "WEB_BASE_URL": self.base_url, "HEALTH_HOST": "127.0.0.1", "HEALTH_PORT": str(free_port()),
+               "WEB_BASE_URL": self.base_url, "HEALTH_HOST": "127.0.0.1", "HEALTH_PORT": str(self.health_port),
                "STALL_LOG_MS": str(self.stall_ms), "LOG_FORMAT": "json", "LOG_LEVEL": "WARNING"}
         env.pop("DISCORD_TOKEN", None)
         self._process = await asyncio.create_subprocess_exec(
@@ -97,6 +108,15 @@ class PageProcess:
                 self.stalls.append((time.monotonic(), stall))
             elif line.get("level") in ("ERROR", "CRITICAL"):
                 self.errors.append(str(line.get("message")))
+
+    async def metrics(self) -> str:
+        """Its Prometheus text (the page cache's hits and misses, among the rest)."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.health_port)
+        writer.write(b"GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        await writer.drain()
+        answer = await reader.read()
+        writer.close()
+        return answer.split(b"\r\n\r\n", 1)[-1].decode()
 
     def stalls_since(self, since: float) -> list[Stall]:
         return [stall for at, stall in self.stalls if at >= since]

@@ -57,6 +57,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from prometheus_client import generate_latest
 from sqlalchemy import func, select, text
 
 from bench.evening import HIT
@@ -77,7 +78,7 @@ from bench.latency import (
     throughput_phase,
     warm_up,
 )
-from bench.page_process import PageProcess
+from bench.page_process import PageProcess, cache_counts
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
 from bot.db.models import Event
@@ -357,6 +358,7 @@ class Run:
     seconds: float = 0.0
     load: str = ""
     page_stalls: list[Stall] = field(default_factory=list)  # the `grievous web` process's loop, in an "own" run
+    cache: tuple[int, int] = (0, 0)  # the serving process's page cache during the run: hits, misses
 
     @property
     def viewers(self) -> bool:
@@ -398,7 +400,8 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
         table = await build_table(emu, services, SPECS[0], opts.channels)
         campaign = await build_campaign(emu, services, events=opts.events)
         setup_s = time.perf_counter() - began
-        bot = BenchBot(services=services, sync_commands=True, web_port=0, stall_ms=STALL_MS)
+        # settle_memory: the garbage collector set once ready, as `grievous run` does (bot/ops/gc_tuning.py)
+        bot = BenchBot(services=services, sync_commands=True, web_port=0, stall_ms=STALL_MS, settle_memory=True)
         watcher.attach(bot)
         runner: RunningBot[BenchBot] = await start_bot(emu, bot)
         own = PageProcess(url, STALL_MS) if "own" in opts.layouts else None
@@ -412,6 +415,11 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
             if own is not None:
                 await own.start()
             bases = {"bot": web.base_url, "own": own.base_url if own is not None else ""}
+
+            async def cache_now(layout: str) -> tuple[int, int]:
+                if layout == "own" and own is not None:
+                    return cache_counts(await own.metrics())
+                return cache_counts(generate_latest(bot.metrics.registry).decode()) if layout == "bot" else (0, 0)
             command = Command(Result("/attack ars-harn", "attack", "ars-harn"), "attack",
                               lambda i: _attack_options(table, i), table, lambda t: t.player)
             await warm_up(watcher, services, [command], [table], opts.channels)
@@ -424,6 +432,7 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
                     await viewers.start()
                 run.load = " ".join(Path("/proc/loadavg").read_text().split()[:3])  # noqa: ASYNC240 (tiny)
                 stall_log.stalls.clear()
+                cache_before = await cache_now(layout)
                 since = time.monotonic()
                 started = time.perf_counter()
                 await throughput_phase(watcher, services, command, opts.channels, opts.rounds, opts.per_round)
@@ -434,6 +443,8 @@ async def measure(opts: Options, workdir: Path) -> tuple[list[Run], Campaign, fl
                 if viewers is not None:
                     seen = await viewers.stop()
                     run.pages, run.statuses, run.frames = seen["times"], seen["statuses"], seen["frames"]
+                    cache_after = await cache_now(layout)
+                    run.cache = (cache_after[0] - cache_before[0], cache_after[1] - cache_before[1])
                 runs.append(run)
                 print(f"  run {number}/{len(order)} (viewers: {LAYOUTS[layout]}): /attack p99 "
                       f"{run.p99:.1f} ms, {len(run.attack.loaded_latencies)} attacks in {run.seconds:.1f} s, load "
@@ -515,8 +526,10 @@ def _layout_report(layout: str, with_v: list[Run], without: list[Run]) -> list[s
         for key, count in run.statuses.items():
             statuses[key] += count
     bad = {k: v for k, v in statuses.items() if not k.endswith(" 200")}
+    hits, misses = sum(r.cache[0] for r in with_v), sum(r.cache[1] for r in with_v)
     out += ["", f"Live frames received: {sum(r.frames for r in with_v)}; answers other than 200: "
-            f"{dict(bad) if bad else 'none'}."]
+            f"{dict(bad) if bad else 'none'}. The page cache (bot/web/page_cache.py): {hits} hits, {misses} "
+            f"renders (by run: {', '.join(f'{r.cache[0]}/{r.cache[1]}' for r in with_v)})."]
     if with_v and without:
         med_with = statistics.median(r.p99 for r in with_v)
         med_without = statistics.median(r.p99 for r in without)
