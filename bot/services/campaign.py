@@ -23,7 +23,7 @@ from bot.db.models import Event
 from bot.errors import NotFound
 from bot.services import access
 from bot.services.actor import Actor
-from bot.services.characters import load_character, shown, shown_to
+from bot.services.characters import load_character, shown
 from bot.services.event_records import read_event
 from bot.services.live_events import EventFeed
 from bot.services.projection import project_encounter
@@ -92,11 +92,12 @@ class CampaignService:
             fresh = [r for r, (_, stamp) in zip(rows, stamps, strict=True) if known.get(r.id) != stamp]
             return LiveLog(stamps, tuple(await logged(session, actor, fresh)))
 
-        return await self._page_read(work)
+        return await self._rt.read(work)
 
     async def _page_read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        """A page's read: many rows (200 events, 50 sheets, 2,000 payloads), fetched off the event loop on SQLite
-        (``off_the_loop``; a command's few rows are fetched on it)."""
+        """A read of thousands of rows, fetched off the event loop on SQLite (``off_the_loop``: tens of ms on it).
+        Only those: each call to the driver's thread waits for a turn of the loop, which a busy bot makes long, so
+        a page's reads of a few hundred rows stay on it."""
         with off_the_loop():
             return await self._rt.read(work)
 
@@ -169,7 +170,8 @@ class CampaignService:
                 self._member_names[guild] = (max(last, rows[-1][0]), names)
             return names
 
-        return await self._page_read(work)
+        # the first read of a guild's names reads all its events (10,000 rows): fetched off the event loop
+        return await (self._page_read(work) if guild not in self._member_names else self._rt.read(work))
 
     async def fights(self, actor: Actor, channels: frozenset[int] | None) -> tuple[int, ...]:
         """The channels of the guild's running encounters that the viewer may see (a page's list of fights)."""
@@ -188,7 +190,7 @@ class CampaignService:
             return await asyncio.to_thread(lambda: tuple(
                 [project_encounter(encounter_view(self._rt, e, catalog, secret), viewer) for e, catalog in found]))
 
-        return await self._page_read(work)
+        return await self._rt.read(work)
 
     async def encounter(self, actor: Actor, channels: frozenset[int] | None, channel_id: int
                         ) -> EncounterView | None:
@@ -207,7 +209,7 @@ class CampaignService:
             return await asyncio.to_thread(
                 lambda: project_encounter(encounter_view(self._rt, found, catalog, secret), viewer))
 
-        return await self._page_read(work)
+        return await self._rt.read(work)
 
     async def roster(self, actor: Actor, channels: frozenset[int] | None) -> tuple[CharacterView, ...]:
         """Every player character; for the GM the kept NPCs too, and for a player the NPCs they have met
@@ -224,7 +226,7 @@ class CampaignService:
             return await asyncio.to_thread(lambda: tuple(
                 [shown(self._rt, actor, row, catalogs[row.system], settings) for row in rows]))
 
-        return await self._page_read(work)
+        return await self._rt.read(work)
 
     async def character_names(self, actor: Actor, channels: frozenset[int] | None) -> tuple[str, ...]:
         """The names of the characters ``roster`` shows the viewer, without reading a sheet (the log's filter)."""
@@ -235,7 +237,7 @@ class CampaignService:
             return tuple(name for i, name, npc in await repo.characters_by_name(session, actor.guild_id)
                          if not npc or gm or i in met)
 
-        return await self._page_read(work)
+        return await self._rt.read(work)
 
     async def character(self, actor: Actor, name: str, channels: frozenset[int] | None) -> CharacterView:
         """One character as the viewer may see it; an NPC they have not met is not found."""
@@ -245,9 +247,12 @@ class CampaignService:
             if row.npc and not (await access.viewer_in(session, actor)).is_gm \
                     and row.id not in _met(await repo.seated_characters(session, actor.guild_id), channels):
                 raise NotFound(f"no character named '{name}'")
-            return await shown_to(self._rt, session, actor, row)
+            settings = await repo.guild_settings(session, actor.guild_id)
+            catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, row.system)
+            # as ``roster``: the sheet's copy, summary and projection off the event loop
+            return await asyncio.to_thread(shown, self._rt, actor, row, catalog, settings)
 
-        return await self._page_read(work)
+        return await self._rt.read(work)
 
     async def log(self, actor: Actor, channels: frozenset[int] | None, channel_id: int, *, offset: int = 0,
                   limit: int = LOG_PAGE, character: str | None = None) -> LogPage:
@@ -270,7 +275,8 @@ class CampaignService:
             events = await logged(session, actor, rows)
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 
-        return await self._page_read(work)
+        # a filtered log reads up to 2,000 payloads the first time: fetched off the event loop
+        return await (self._page_read(work) if character is not None else self._rt.read(work))
 
 
 def _stamp(row: Event, viewer: Viewer) -> str:

@@ -204,11 +204,15 @@ class Pages:
                                               self._services.setup.ruling_names(actor))
         encounters = await self._services.campaign.encounters(viewer.actor, viewer.channels)
         names = await self._names(viewer)
-        running = [(ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel"), card(
-            encounter_embeds.tracker(e), names, footer=False)) for e in encounters]
-        return await self._page(viewer, "campaign.html", title="Campaign",
-                                setup=card(setup_embeds.setup_shown(setup, rulings), names, footer=False),
-                                running=running, channels=self._channels(viewer))
+
+        def worded() -> tuple[list[tuple[ChannelLink, Card]], Card]:  # five trackers' words: a worker thread's
+            return ([(ChannelLink(e.channel_id, names.channel(e.channel_id) or "a channel"),
+                      card(encounter_embeds.tracker(e), names, footer=False)) for e in encounters],
+                    card(setup_embeds.setup_shown(setup, rulings), names, footer=False))
+
+        running, shown = await asyncio.to_thread(worded)
+        return await self._page(viewer, "campaign.html", title="Campaign", setup=shown, running=running,
+                                channels=self._channels(viewer))
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
@@ -229,18 +233,8 @@ class Pages:
     async def _character(self, viewer: Viewer, name: str) -> Rendered:
         view = await self._read_character(viewer, name)
         names = await self._names(viewer)
-        sheet = character_embeds.character(view)
-        sheet.remove_footer()  # its stored id and version are the bot's bookkeeping
-        for index in reversed(range(len(sheet.fields))):
-            if (sheet.fields[index].name or "").startswith(("Wounds", "Owner")):
-                sheet.remove_field(index)
-        return await self._page(
-            viewer, "character.html", title=view.name, name=view.name, npc=view.npc,
-            owner=names.user(view.owner_id) if not view.npc else None,
-            injuries=card(character_embeds.injuries(view), names, footer=False), sheet=card(sheet, names),
-            healing=[(to_html(character_embeds.wound_brief(w, view.system)), words) for w in view.wounds
-                     if (words := character_embeds.healing_next(w, view.system))],
-            diagram=view.picture is not None, alt=diagram_alt(view))
+        # wording a sheet of 64 wounds is CPU work: a worker thread does it
+        return await self._page(viewer, "character.html", **await asyncio.to_thread(_character_page, view, names))
 
     async def diagram(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
@@ -316,6 +310,21 @@ class Pages:
         return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
                                 lines=lines, number=number, more=page.more,
                                 who=who, characters=list(characters))
+
+
+def _character_page(view: CharacterView, names: Names) -> dict[str, Any]:
+    """The character page's parts (a worker thread's: it reads only what it is given)."""
+    sheet = character_embeds.character(view)
+    sheet.remove_footer()  # its stored id and version are the bot's bookkeeping
+    for index in reversed(range(len(sheet.fields))):
+        if (sheet.fields[index].name or "").startswith(("Wounds", "Owner")):
+            sheet.remove_field(index)
+    return {"title": view.name, "name": view.name, "npc": view.npc,
+            "owner": names.user(view.owner_id) if not view.npc else None,
+            "injuries": card(character_embeds.injuries(view), names, footer=False), "sheet": card(sheet, names),
+            "healing": [(to_html(character_embeds.wound_brief(w, view.system)), words) for w in view.wounds
+                        if (words := character_embeds.healing_next(w, view.system))],
+            "diagram": view.picture is not None, "alt": diagram_alt(view)}
 
 
 def _name(request: web.Request) -> str:
