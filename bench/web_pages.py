@@ -529,7 +529,14 @@ def _layout_report(layout: str, with_v: list[Run], without: list[Run]) -> list[s
     hits, misses = sum(r.cache[0] for r in with_v), sum(r.cache[1] for r in with_v)
     out += ["", f"Live frames received: {sum(r.frames for r in with_v)}; answers other than 200: "
             f"{dict(bad) if bad else 'none'}. The page cache (bot/web/page_cache.py): {hits} hits, {misses} "
-            f"renders (by run: {', '.join(f'{r.cache[0]}/{r.cache[1]}' for r in with_v)})."]
+            "renders. By run (the cache lives on between runs: the first run reads each viewer's pages for the "
+            "first time, later runs read a campaign that has not changed since):", "",
+            "| run of this layout | pages | cache hits | renders | p50 ms | p99 ms | max ms |",
+            "|---:|---:|---:|---:|---:|---:|---:|"]
+    for number, run in enumerate(with_v, 1):
+        every = [t for values in run.pages.values() for t in values]
+        out.append(f"| {number} | {len(every)} | {run.cache[0]} | {run.cache[1]} | {_ms(percentile(every, 50))} "
+                   f"| {_ms(percentile(every, 99))} | {_ms(max(every, default=float('nan')))} |")
     if with_v and without:
         med_with = statistics.median(r.p99 for r in with_v)
         med_without = statistics.median(r.p99 for r in without)
