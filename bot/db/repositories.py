@@ -254,15 +254,16 @@ async def seated_characters(session: AsyncSession, guild_id: int) -> list[tuple[
 
 
 async def event_marks(connection: AsyncConnection, after: int, also: Collection[int], limit: int
-                      ) -> list[tuple[int, int, int]]:
-    """(id, guild, channel) of the events with an id over ``after``, and of those named in ``also`` now committed,
-    oldest first: where something happened, never what (the live pages' feed, bot/services/live_events.py)."""
+                      ) -> Sequence[tuple[int, int]]:
+    """(id, channel) of the events with an id over ``after``, and of those named in ``also`` now committed, oldest
+    first: where something happened, never what (the live pages' feed, bot/services/live_events.py). Both columns
+    are integers on either database: the rows are handed back as the driver made them (up to ``limit`` of them, a
+    loop over them held by the feed's poll)."""
     found = EVENTS.c.id > after
     if also:
         found = or_(found, EVENTS.c.id.in_(list(also)))
-    query = (select(EVENTS.c.id, EVENTS.c.guild_id, EVENTS.c.channel_id).where(found)
-             .order_by(EVENTS.c.id).limit(limit))
-    return [(int(i), int(g), int(c)) for i, g, c in await connection.execute(query)]
+    query = select(EVENTS.c.id, EVENTS.c.channel_id).where(found).order_by(EVENTS.c.id).limit(limit)
+    return (await connection.execute(query)).tuples().all()
 
 
 BACKEND_PID = text("SELECT pg_backend_pid()")  # PostgreSQL: the server process of a connection
