@@ -92,7 +92,7 @@ class EventFeed:
         self._watches.setdefault(channel_id, set()).add(watch)
         try:
             async with self._lock:  # where "new" starts, if the feed was idle
-                if self.last_id is None:
+                if self.last_id is None and not self._closed:
                     await self._read(self._start)
             yield watch
         finally:
@@ -133,6 +133,8 @@ class EventFeed:
         """One read of the new marks, handed to the watches; whether more are waiting. No watch: no read (the
         next watch starts from the newest event then)."""
         async with self._lock:
+            if self._closed:
+                return False
             if not self._watches:
                 self.last_id = None
                 self._gaps.clear()
@@ -205,9 +207,12 @@ class EventFeed:
                 await connection.close()
 
     async def close(self) -> None:
-        """Stop: every watch wakes with nothing, and the connection is closed."""
+        """Stop: every watch wakes with nothing, and the connection is closed once no read is using it. A read in
+        flight is waited for (the lock): closing a SQLite connection in aiosqlite's thread while a poll's SELECT
+        runs on the loop's (bot/db/inline_sqlite.py) failed with "closed database", or crashed the process."""
         self._closed = True
         for watchers in self._watches.values():
             for watch in watchers:
                 watch._hand(None)
-        await self._disconnect()
+        async with self._lock:
+            await self._disconnect()

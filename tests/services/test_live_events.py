@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from bot.db.engine import Database
 from bot.db.models import Event
-from bot.services import Services
+from bot.services import Services, live_events
 from bot.services.live_events import EventFeed
 from bot.services.runtime import utcnow
 from tests.conftest import CHANNEL, GUILD
@@ -114,3 +114,29 @@ async def test_an_id_committed_after_a_later_one_is_still_handed_out(
             later = await collect(here, 1)
             assert later and min(later) > early.id
         assert await collect(here, 1) == [early.id]
+
+
+async def test_closing_the_feed_waits_for_a_poll_in_flight_and_no_poll_reads_after(
+        table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A web server's stop closed the feed's connection (in aiosqlite's thread) while its poller's SELECT ran on
+    # the loop's thread (bot/db/inline_sqlite.py): "Cannot operate on a closed database", at times a segfault.
+    feed = table.campaign.event_feed(POLL)
+    reading, release = asyncio.Event(), asyncio.Event()
+    real = live_events.repo.event_marks
+
+    async def held(*args: Any) -> Any:
+        reading.set()
+        await release.wait()
+        return await real(*args)
+
+    monkeypatch.setattr(live_events.repo, "event_marks", held)
+    async with feed.watch(CHANNEL):
+        poll = asyncio.create_task(feed.poll())
+        await reading.wait()
+        closing = asyncio.create_task(feed.close())
+        await asyncio.sleep(0.05)
+        assert not closing.done()  # the connection is not closed under the read
+        release.set()
+        await poll  # the read ended on its open connection
+        await closing
+        assert await feed.poll() is False and feed.polls == 1 and feed.failures == 0  # closed: nothing read again
