@@ -263,7 +263,7 @@ async def event_marks(connection: AsyncConnection, after: int, also: Collection[
     if also:
         found = or_(found, EVENTS.c.id.in_(list(also)))
     query = select(EVENTS.c.id, EVENTS.c.channel_id).where(found).order_by(EVENTS.c.id).limit(limit)
-    return (await connection.execute(query)).tuples().all()
+    return (await connection.execute(query)).all()
 
 
 BACKEND_PID = text("SELECT pg_backend_pid()")  # PostgreSQL: the server process of a connection
