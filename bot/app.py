@@ -343,7 +343,11 @@ class GrievousBot(commands.AutoShardedBot):
             try:
                 await recover(self, self.started_at)
             except Exception:
-                log.exception("could not post the actions left unanswered before the restart")
+                if self.draining or self.is_closed():  # stopped meanwhile: what is still unanswered stays so
+                    log.info("stopped before the actions left unanswered were all posted; the next start posts "
+                             "the rest")
+                else:
+                    log.exception("could not post the actions left unanswered before the restart")
         if self.guild_commands:
             queued = await self.command_sync.check(guild.id for guild in self.guilds)
             if queued:
