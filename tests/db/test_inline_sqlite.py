@@ -29,16 +29,21 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.dispose()
 
 
-async def test_only_the_calls_that_can_wait_go_to_the_driver_thread(db: Database, monkeypatch: pytest.MonkeyPatch
-                                                                    ) -> None:
-    threaded: list[str] = []
+@pytest.fixture
+def threaded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each call that goes to aiosqlite's thread, by its function and SQL, as it is made."""
+    calls: list[str] = []
     original = aiosqlite.Connection._execute
 
     async def spy(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        threaded.append(f"{getattr(fn, '__name__', fn)} {args[0] if args else ''}".strip())
+        calls.append(f"{getattr(fn, '__name__', fn)} {args[0] if args else ''}".strip())
         return await original(self, fn, *args, **kwargs)
 
     monkeypatch.setattr(aiosqlite.Connection, "_execute", spy)
+    return calls
+
+
+async def test_only_the_calls_that_can_wait_go_to_the_driver_thread(db: Database, threaded: list[str]) -> None:
     async with db.transaction() as session:
         raw = await (await session.connection()).get_raw_connection()
         assert isinstance(raw.driver_connection, InlineConnection)
@@ -49,17 +54,8 @@ async def test_only_the_calls_that_can_wait_go_to_the_driver_thread(db: Database
     assert threaded == ["execute BEGIN IMMEDIATE", "commit"]
 
 
-async def test_a_big_read_off_the_loop_fetches_in_the_driver_thread(db: Database, monkeypatch: pytest.MonkeyPatch
-                                                                    ) -> None:
+async def test_a_big_read_off_the_loop_fetches_in_the_driver_thread(db: Database, threaded: list[str]) -> None:
     """A web page's read of 200 events (bot/services/campaign.py) fetched on the loop held it tens of ms."""
-    threaded: list[str] = []
-    original = aiosqlite.Connection._execute
-
-    async def spy(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        threaded.append(f"{getattr(fn, '__name__', fn)} {args[0] if args else ''}".strip())
-        return await original(self, fn, *args, **kwargs)
-
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", spy)
     with off_the_loop():
         async with db.readers() as session:
             assert (await session.execute(text("SELECT count(*) FROM notes"))).scalar() == 0
