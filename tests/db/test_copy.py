@@ -18,6 +18,7 @@ from bot.db.copy import tables
 from bot.db.engine import Database
 from bot.services import Actor, Services
 from bot.services.web_sessions import Grant
+from tests.conftest import SERVICE_WORK_SECONDS
 
 GUILD, CHANNEL, OTHER_CHANNEL, GM_ROLE = 7001, 7002, 7003, 7004
 MANAGER = Actor(GUILD, CHANNEL, 1, "Manager", is_manager=True)
@@ -40,6 +41,7 @@ async def fill(url: str) -> None:
     waiting on the GM's kill decision)."""
     database = Database.from_url(url)
     services = Services(database)
+    services.runtime.slow_work.work_budget = SERVICE_WORK_SECONDS  # the pack's build is not what this test checks
     try:
         await services.setup.set_system(MANAGER, "ars-harn")
         await services.setup.set_gm_role(MANAGER, GM_ROLE)
