@@ -19,6 +19,7 @@ import contextlib
 import functools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -42,6 +43,8 @@ DECISIONS = cast(Table, PendingDecision.__table__)
 # ``answered.is_(False)`` (``answered IS 0`` on SQLite, ``IS false`` on PostgreSQL) does not match the index's
 # ``NOT answered``, and both databases then scanned every event the database holds for every answer.
 UNANSWERED = text("NOT events.answered")
+# How many written answers' message ids stay known to ``posted_in``: far more than answers in flight at once.
+WRITTEN_KEPT = 1024
 
 
 async def _store(session: AsyncSession, *, shown: list[dict[str, int]], only_posted: list[dict[str, int]],
@@ -111,6 +114,9 @@ class AnswerLog:
         self._marks: set[int] = set()  # answered interactions whose events are not marked yet
         # interactions that recorded an event -> the public message showing it, until that is written
         self._posted: dict[int, int] = {}
+        # ... and those written lately: /undo's read of an event may have begun before their write committed
+        # (PostgreSQL's READ COMMITTED), so it finds neither the row's message id nor a ``_posted`` entry
+        self._written: OrderedDict[int, int] = OrderedDict()
         # decisions' buttons posted, (guild, channel, message) -> decision ids, and who waits for their write
         self._decisions: dict[tuple[int, int, int], set[int]] = {}
         self._waiting: list[asyncio.Future[None]] = []
@@ -152,8 +158,11 @@ class AnswerLog:
             self._posted[interaction_id] = message_id
 
     def posted_in(self, interaction_id: int | None) -> int | None:
-        """The message showing the interaction's events, while it is not written yet (else None)."""
-        return self._posted.get(interaction_id) if interaction_id is not None else None
+        """The message showing the interaction's events, while it is not written yet or was written lately
+        (else None)."""
+        if interaction_id is None:
+            return None
+        return self._posted.get(interaction_id) or self._written.get(interaction_id)
 
     def answered(self, interaction_ids: Iterable[int]) -> None:
         """Their answers were sent: mark their events answered (soon, together with the others)."""
@@ -229,6 +238,9 @@ class AnswerLog:
             for interaction_id, message_id in posted.items():  # written (unless a newer one came meanwhile)
                 if self._posted.get(interaction_id) == message_id:
                     del self._posted[interaction_id]
+                self._written[interaction_id] = message_id
+            while len(self._written) > WRITTEN_KEPT:
+                self._written.popitem(last=False)
 
     async def _retry_later(self, ids: set[int], failures: int, exc: Exception) -> None:
         """Not marked, they would be posted again after a restart: kept, and written again until it sticks, after
