@@ -373,7 +373,7 @@ async def run_mix(args: argparse.Namespace, workdir: Path, url: str | None = Non
             sampler = asyncio.create_task(connections(url, peak, stop)) if port is not None else None
             try:
                 result = await evening.run_evening(emu, tables[:args.active], args.per_player, args.per_kind, cpu,
-                                                   wounds=args.wounds)
+                                                   rounds=args.rounds, wounds=args.wounds)
             finally:
                 stop.set()
                 if sampler is not None:
@@ -619,6 +619,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--per-player", type=int, default=10, help="attacks per player (default 10)")
     parser.add_argument("--mix", action="store_true", help="a real evening's mix instead (bench/evening.py)")
     parser.add_argument("--per-kind", type=int, default=5, help="with --mix: commands per guild for each kind alone")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --mix: rounds of every kind alone, each kind's figure their median (default 3)")
     parser.add_argument("--combatants", type=int, default=10, help="with --mix: the larger encounters' size")
     parser.add_argument("--wounds", type=int, default=evening.WOUND_CAP,
                         help=f"with --mix: blows on one Bandit for the growth by wounds (at most, and default, "
