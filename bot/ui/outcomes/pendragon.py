@@ -387,7 +387,9 @@ def _treatment(out: FirstAidOutcome | ChirurgeryOutcome, names: Names) -> Outcom
     return OutcomeText(headline, fields, Severity.SERIOUS if harmed or lost else Severity.LIGHT)
 
 
-_REST_STOPPED = {"healed": "every wound has healed", "dying": "the patient is dying", "dead": "the patient died"}
+def _rest_stopped(why: str | None, who: str) -> str | None:
+    """Why a rest stopped early, naming the character as every other line of the outcome does."""
+    return {"healed": "every wound has healed", "dying": f"{who} is dying", "dead": f"{who} died"}.get(str(why))
 
 
 def _rest(out: RestOutcome, names: Names) -> OutcomeText:
@@ -399,7 +401,7 @@ def _rest(out: RestOutcome, names: Names) -> OutcomeText:
     else:
         deteriorates = f", **loses {lost}** to deterioration (a chirurgeon is needed: /heal method:chirurgy)"
         headline += f": heals {healed} hit point{'s' if healed != 1 else ''}" + (deteriorates if lost else "") + "."
-    stopped = _REST_STOPPED.get(str(out.stopped))
+    stopped = _rest_stopped(out.stopped, who)
     if stopped and out.weeks > weeks:
         headline += f" The rest stopped after {weeks} of {out.weeks} weeks: {stopped}."
     if out.days_unused:
