@@ -8,7 +8,6 @@ what a page adds: many channels at once, the NPCs a player has met, and the log 
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from bot.db import repositories as repo
 from bot.db.inline_sqlite import off_the_loop
 from bot.db.models import Event
 from bot.errors import NotFound
+from bot.ops.page_thread import on_page_thread
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown
@@ -88,7 +88,7 @@ class CampaignService:
                     if r.guild_id == actor.guild_id and r.encounter_id == encounter_id]
             viewer = await access.viewer_in(session, actor)  # secret rolls turned on or off: all worded afresh
             # 200 payloads written out as JSON: CPU work, off the event loop
-            stamps = await asyncio.to_thread(lambda: tuple((r.id, _stamp(r, viewer)) for r in rows))
+            stamps = await on_page_thread(lambda: tuple((r.id, _stamp(r, viewer)) for r in rows))
             fresh = [r for r, (_, stamp) in zip(rows, stamps, strict=True) if known.get(r.id) != stamp]
             return LiveLog(stamps, tuple(await logged(session, actor, fresh)))
 
@@ -109,7 +109,7 @@ class CampaignService:
         if missing:
             rows = await repo.event_payload_texts(session, missing)
             # parsing the payloads and reading the records is CPU work: off the event loop
-            index.update(await asyncio.to_thread(lambda: {i: _names_in(kind, text) for i, kind, text in rows}))
+            index.update(await on_page_thread(lambda: {i: _names_in(kind, text) for i, kind, text in rows}))
         wanted = set(ids)
         self._named[channel_id] = index = {i: n for i, n in index.items() if i in wanted}
         while len(self._named) > NAMED_CHANNELS:
@@ -187,7 +187,7 @@ class CampaignService:
             found = [(e, await self._rt.catalogs.catalog_for(session, e.guild_id, e.system))
                      for e in await repo.active_encounters_in(session, actor.guild_id) if _sees(channels, e.channel_id)]
             # summarising each combatant's sheet (64 wounds) is CPU work: off the event loop (the rows are loaded)
-            return await asyncio.to_thread(lambda: tuple(
+            return await on_page_thread(lambda: tuple(
                 [project_encounter(encounter_view(self._rt, e, catalog, secret), viewer) for e, catalog in found]))
 
         return await self._rt.read(work)
@@ -206,7 +206,7 @@ class CampaignService:
             viewer = await access.viewer_in(session, actor)
             catalog = await self._rt.catalogs.catalog_for(session, found.guild_id, found.system)
             # as ``encounters``: the sheets' summaries off the event loop
-            return await asyncio.to_thread(
+            return await on_page_thread(
                 lambda: project_encounter(encounter_view(self._rt, found, catalog, secret), viewer))
 
         return await self._rt.read(work)
@@ -223,7 +223,7 @@ class CampaignService:
             catalogs = {system: await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
                         for system in {row.system for row in rows}}
             # each sheet's copy, summary and projection is CPU work (50 sheets of 64 wounds: ~200 ms): off the loop
-            return await asyncio.to_thread(lambda: tuple(
+            return await on_page_thread(lambda: tuple(
                 [shown(self._rt, actor, row, catalogs[row.system], settings) for row in rows]))
 
         return await self._rt.read(work)
@@ -250,7 +250,7 @@ class CampaignService:
             settings = await repo.guild_settings(session, actor.guild_id)
             catalog = await self._rt.catalogs.catalog_for(session, actor.guild_id, row.system)
             # as ``roster``: the sheet's copy, summary and projection off the event loop
-            return await asyncio.to_thread(shown, self._rt, actor, row, catalog, settings)
+            return await on_page_thread(shown, self._rt, actor, row, catalog, settings)
 
         return await self._rt.read(work)
 

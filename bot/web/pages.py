@@ -24,6 +24,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from bot.errors import UserError
+from bot.ops.page_thread import on_page_thread
 from bot.services.campaign import LOG_PAGE, LiveLog
 from bot.services.event_kinds import NextTurnEvent
 from bot.services.results import CharacterView, EventView
@@ -210,7 +211,7 @@ class Pages:
                       card(encounter_embeds.tracker(e), names, footer=False)) for e in encounters],
                     card(setup_embeds.setup_shown(setup, rulings), names, footer=False))
 
-        running, shown = await asyncio.to_thread(worded)
+        running, shown = await on_page_thread(worded)
         return await self._page(viewer, "campaign.html", title="Campaign", setup=shown, running=running,
                                 channels=self._channels(viewer))
 
@@ -221,7 +222,7 @@ class Pages:
     async def _roster(self, viewer: Viewer) -> Rendered:
         views = await self._services.campaign.roster(viewer.actor, viewer.channels)
         names = await self._names(viewer)
-        rows = await asyncio.to_thread(lambda: [_roster_row(v, names) for v in views])
+        rows = await on_page_thread(lambda: [_roster_row(v, names) for v in views])
         return await self._page(viewer, "roster.html", title="Roster", pcs=[r for r in rows if not r.npc],
                                 npcs=[r for r in rows if r.npc])
 
@@ -234,7 +235,7 @@ class Pages:
         view = await self._read_character(viewer, name)
         names = await self._names(viewer)
         # wording a sheet of 64 wounds is CPU work: a worker thread does it
-        return await self._page(viewer, "character.html", **await asyncio.to_thread(_character_page, view, names))
+        return await self._page(viewer, "character.html", **await on_page_thread(_character_page, view, names))
 
     async def diagram(self, request: web.Request) -> web.StreamResponse:
         viewer = self._viewer(request)
@@ -281,7 +282,7 @@ class Pages:
             log = await self._services.campaign.live_log(viewer.in_channel(channel.id), viewer.channels, channel.id,
                                                          found.id, known, ENCOUNTER_EVENTS)
             # wording 200 lines is CPU work (~2 ms a line): a worker thread does it, the event loop stays free
-            worded.lines, rounds = await asyncio.to_thread(_worded, log, before, names)
+            worded.lines, rounds = await on_page_thread(_worded, log, before, names)
         return await self.server.fragment("_live.html", tracker=tracker, rounds=rounds, channel=channel)
 
     async def live(self, request: web.Request) -> web.StreamResponse:
@@ -306,7 +307,7 @@ class Pages:
                                   offset=(number - 1) * LOG_PAGE, character=who)
         characters = await campaign.character_names(viewer.actor, viewer.channels)
         names = await self._names(viewer)
-        lines = await asyncio.to_thread(lambda: [log_line(e, names) for e in page.events])
+        lines = await on_page_thread(lambda: [log_line(e, names) for e in page.events])
         return await self._page(viewer, "log.html", title=f"Log of #{channel.name}", channel=channel,
                                 lines=lines, number=number, more=page.more,
                                 who=who, characters=list(characters))

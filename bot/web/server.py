@@ -24,6 +24,7 @@ import jinja2
 from aiohttp import web
 
 from bot.errors import UserError
+from bot.ops.page_thread import on_page_thread
 from bot.services.live_events import EventFeed
 from bot.services.web_sessions import WebSessionService
 from bot.web import pages
@@ -174,7 +175,7 @@ class WebServer:
     async def fragment(self, template: str, **context: Any) -> str:
         """``template`` rendered in a worker thread: a 200-line page is CPU work the event loop must not wait on (and
         so is a template's first compiling, ~40 ms)."""
-        return await asyncio.to_thread(lambda: self.templates.get_template(template).render(**context))
+        return await on_page_thread(lambda: self.templates.get_template(template).render(**context))
 
     # -- the login ---------------------------------------------------------------------------------
 
