@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
+from functools import partial
 from typing import Any, Self, get_args, get_origin
 
 _BAD = object()  # a stored value that does not fit its field: the field keeps its default
@@ -57,17 +58,14 @@ class Record:
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         if not isinstance(data, Mapping):
             return cls()
-        hints = _hints(cls)
         kwargs: dict[str, Any] = {}
-        for f in fields(cls):
-            if not f.init:
-                continue
-            raw = data if f.metadata.get("flat") else data.get(f.metadata.get("key", f.name), MISSING)
+        for name, key, load in _reader(cls):
+            raw = data if key is None else data.get(key, MISSING)
             if raw is MISSING:
                 continue
-            value = _load(hints[f.name], raw)
+            value = load(raw)
             if value is not _BAD:
-                kwargs[f.name] = value
+                kwargs[name] = value
         return cls(**kwargs)
 
 
@@ -169,6 +167,38 @@ def _hints(cls: type) -> dict[str, Any]:
     return hints
 
 
+Load = Callable[[Any], Any]  # a stored value -> the field's value, or _BAD
+# each record type's fields as from_dict reads them: name, stored key (None: flat, the parent's mapping) and the
+# field type's loader (read once a type: walking the type hints at every read was most of a log page's CPU)
+_READERS: dict[type, tuple[tuple[str, str | None, Load], ...]] = {}
+_LOADERS: dict[Any, Load] = {}
+
+
+def _reader(cls: type) -> tuple[tuple[str, str | None, Load], ...]:
+    reader = _READERS.get(cls)
+    if reader is None:
+        hints = _hints(cls)
+        reader = _READERS[cls] = tuple((f.name, None if f.metadata.get("flat") else f.metadata.get("key", f.name),
+                                        _loader(hints[f.name])) for f in fields(cls) if f.init)
+    return reader
+
+
+def _loader(tp: Any) -> Load:
+    """``_load`` of ``tp`` as a function of the stored value alone: the type walked once, not at every value. A
+    type the reader does not know fails as ``_load`` does, when a value reaches it."""
+    try:
+        found = _LOADERS.get(tp)
+    except TypeError:  # an unhashable annotation: walked at every value
+        return partial(_load, tp)
+    if found is None:
+        try:
+            found = _compiled(tp)
+        except Exception:  # an annotation the walk cannot take apart: _load meets it, when a value reaches it
+            found = partial(_load, tp)
+        _LOADERS[tp] = found
+    return found
+
+
 def _dump(value: Any) -> Any:
     if isinstance(value, Record):
         return value.to_dict()
@@ -224,6 +254,71 @@ def _load(tp: Any, raw: Any) -> Any:
             return _BAD
         return raw if isinstance(raw, _SCALARS[tp]) else _BAD
     raise TypeError(f"a record field of type {tp!r}: the tolerant reader does not know it")
+
+
+def _compiled(tp: Any) -> Load:
+    """What ``_load(tp, raw)`` does, each branch's type work done here once (the same checks in the same order)."""
+    if tp is Any:
+        return lambda raw: raw
+    origin = get_origin(tp)
+    if origin is types.UnionType or origin is typing.Union:
+        none_ok = type(None) in get_args(tp)
+        arms = tuple(_loader(arm) for arm in get_args(tp) if arm is not type(None))
+
+        def union(raw: Any) -> Any:
+            if raw is None:
+                return None if none_ok else _BAD
+            for arm in arms:
+                if (value := arm(raw)) is not _BAD:
+                    return value
+            return _BAD
+        return union
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_load = _loader(args[0])
+
+            def items(raw: Any) -> Any:
+                if not isinstance(raw, list | tuple):
+                    return _BAD
+                return tuple(item for item in map(item_load, raw) if item is not _BAD)
+            return items
+        loads = tuple(_loader(arg) for arg in args)
+
+        def fixed(raw: Any) -> Any:
+            if not isinstance(raw, list | tuple):
+                return _BAD
+            if len(loads) != len(raw):
+                return _BAD
+            loaded = tuple(load(item) for load, item in zip(loads, raw, strict=True))
+            return _BAD if _BAD in loaded else loaded
+        return fixed
+    if origin is dict and len(get_args(tp)) == 2:
+        key_load, value_load = (_loader(arg) for arg in get_args(tp))
+
+        def mapping(raw: Any) -> Any:
+            if not isinstance(raw, Mapping):
+                return _BAD
+            out = {}
+            for key, item in raw.items():
+                value = value_load(item)
+                if key_load(key) is not _BAD and value is not _BAD:
+                    out[key] = value
+            return out
+        return mapping
+    if origin is dict:  # as _load: a dict type without its two arguments fails on a mapping
+        return partial(_load, tp)
+    if isinstance(tp, type) and issubclass(tp, Record):
+        record: type[Record] = tp
+        return lambda raw: record.from_dict(raw) if isinstance(raw, Mapping) else _BAD
+    if tp is type(None):
+        return lambda raw: None if raw is None else _BAD
+    if isinstance(tp, type) and tp in _SCALARS:
+        accepted = _SCALARS[tp]
+        if tp is bool:
+            return lambda raw: raw if isinstance(raw, accepted) else _BAD
+        return lambda raw: _BAD if isinstance(raw, bool) else raw if isinstance(raw, accepted) else _BAD
+    return partial(_load, tp)  # the reader does not know it: _load raises when a value reaches it
 
 
 def defaults_complete(cls: type[Record]) -> list[str]:

@@ -93,3 +93,55 @@ def test_read_outcome_returns_a_record_as_it_is_and_reads_a_known_action_by_its_
 def test_a_resolution_holds_the_record_it_was_given():
     resolution = Resolution("fake", (Roll("d", "1d6", (3,), 3),), Thing(), None, None)
     assert resolution.outcome == Thing() and resolution.to_dict()["outcome"] == Thing().to_dict()
+
+
+def _field_types() -> set[object]:
+    """Every field type of every registered record, and of the records those name, however deep."""
+    from typing import get_args
+
+    from rules.outcome import _hints
+
+    seen: set[object] = set()
+    records: list[type] = [Thing, *(r for system in OUTCOMES for r in outcome_records(system).values())]
+    done: set[type] = set()
+    while records:
+        record = records.pop()
+        if record in done:
+            continue
+        done.add(record)
+        types_ = list(_hints(record).values())
+        while types_:
+            tp = types_.pop()
+            if tp in seen:
+                continue
+            seen.add(tp)
+            types_.extend(get_args(tp))
+            if isinstance(tp, type) and issubclass(tp, Record):
+                records.append(tp)
+    return seen
+
+
+def test_the_compiled_reader_reads_every_field_type_as_the_type_walk_does():
+    from rules.outcome import _BAD, _load, _loader
+
+    values: list[object] = [None, True, False, 0, 3, -2, 2.5, "", "edge", [], [1, 2], ["a", "b"], [1, "a", None],
+                            (4, 5), [[1, 2]], [{"wound": 1}, "junk"], {}, {"roll": 7, "result": "success"},
+                            {"action": "attack", "hit": True}, {"a": 1, "b": "two"}, {"a": [1, 2]}, {1: "x"},
+                            {"kind": "kill", "options": ["kill", "spare"]}]
+    checked = 0
+    for tp in _field_types():
+        for raw in values:
+            try:
+                expected: object = _load(tp, raw)
+            except TypeError as walked:
+                try:
+                    _loader(tp)(raw)
+                except TypeError as compiled:
+                    assert str(compiled) == str(walked)
+                    continue
+                raise AssertionError(f"{tp!r} read {raw!r} where the type walk failed") from None
+            got = _loader(tp)(raw)
+            assert (got is _BAD) == (expected is _BAD), (tp, raw)
+            assert got == expected and type(got) is type(expected), (tp, raw, got, expected)
+            checked += 1
+    assert checked > 500
