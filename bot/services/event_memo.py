@@ -10,6 +10,10 @@ place (an answered offer, a defence prompt's answer) has another text, so anothe
 row's other columns (undone, message id ...) are never kept; each view is built from the row it is asked for, around
 the kept record, which is frozen (no reader changes what another one gets).
 
+The typed record each payload reads as (``read_event``, before any projection) is kept too, under the payload's
+digest and the kind alone: it is the same for every viewer, so a page's second kind of viewer, or the log's page
+after the fight's page, does not read the same 200 payloads again.
+
 Readers call it from worker threads (bot/services/records.py ``logged``): a lock guards the kept entries and the
 counts, never ``read()`` itself (two threads may read the same event at once; both answers are the same).
 """
@@ -24,7 +28,7 @@ from collections.abc import Callable, Hashable
 
 from bot.db.models import Event
 from bot.services.event_records import EventRecord
-from bot.services.results import EventView
+from bot.services.results import EventView, view_around
 from bot.services.viewer import Viewer
 
 SIZE = 2048  # entries: the newest 200 of a few busy channels, for each kind of viewer (a few KiB each)
@@ -35,6 +39,7 @@ class EventMemo:
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
         self._kept: OrderedDict[Key, EventRecord] = OrderedDict()
+        self._parsed: OrderedDict[tuple[bytes, str], EventRecord] = OrderedDict()  # (digest, kind): read_event's
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
@@ -42,15 +47,42 @@ class EventMemo:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def view(self, row: Event, viewer: Viewer, looked_up: Hashable, read: Callable[[], EventView]) -> EventView:
-        """``row`` as ``viewer`` reads it in a log: ``read()``'s answer, kept or made now. ``looked_up``: what
-        ``read`` looks up besides the row (whether the characters it names are NPCs, bot/services/records.py)."""
+    @staticmethod
+    def digest(row: Event) -> bytes | None:
+        """The digest of ``row``'s payload as JSON text (None: not JSON, never from the database)."""
         try:
             text = json.dumps(row.payload, sort_keys=True, separators=(",", ":"))
-        except (TypeError, ValueError):  # not JSON (never from the database): read it afresh
+        except (TypeError, ValueError):
+            return None
+        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+    def record(self, row: Event, digest: bytes | None, read: Callable[[], EventRecord]) -> EventRecord:
+        """``row``'s payload as its typed record (``read()``: ``read_event`` of it), kept or read now. ``digest``:
+        ``self.digest(row)`` (None: read, not kept)."""
+        if digest is None:
             return read()
-        key: Key = (hashlib.blake2b(text.encode(), digest_size=16).digest(), row.kind, viewer.seat.name,
-                    viewer.secret_rolls, viewer.user_id, looked_up)
+        key = (digest, row.kind)
+        with self._lock:
+            kept = self._parsed.get(key)
+            if kept is not None:
+                self._parsed.move_to_end(key)
+                return kept
+        record = read()
+        with self._lock:
+            self._parsed[key] = record
+            if len(self._parsed) > self.size:
+                self._parsed.popitem(last=False)
+        return record
+
+    def view(self, row: Event, viewer: Viewer, looked_up: Hashable, read: Callable[[], EventView],
+             digest: bytes | None = None) -> EventView:
+        """``row`` as ``viewer`` reads it in a log: ``read()``'s answer, kept or made now. ``looked_up``: what
+        ``read`` looks up besides the row (whether the characters it names are NPCs, bot/services/records.py);
+        ``digest``: ``self.digest(row)`` when the caller has it."""
+        digest = digest or self.digest(row)
+        if digest is None:  # not JSON (never from the database): read it afresh
+            return read()
+        key: Key = (digest, row.kind, viewer.seat.name, viewer.secret_rolls, viewer.user_id, looked_up)
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None:
@@ -59,19 +91,13 @@ class EventMemo:
             else:
                 self.misses += 1
         if kept is not None:
-            return _view(row, kept)
+            return view_around(row, kept)
         seen = read()
         with self._lock:
             self._kept[key] = seen.record
             if len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return seen
-
-
-def _view(row: Event, record: EventRecord) -> EventView:
-    return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
-                     user_id=row.user_id, user_name=row.user_name, record=record, created_at=row.created_at,
-                     undone=row.undone, message_id=row.message_id, interaction_id=row.interaction_id)
 
 
 MEMO = EventMemo()  # one per process: keyed by content, it is right for every bot and database

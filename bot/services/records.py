@@ -19,9 +19,9 @@ from bot.services.actor import Actor
 from bot.services.dice_option import parse_dice
 from bot.services.encounters import active_encounter
 from bot.services.event_memo import MEMO
-from bot.services.event_records import ActionEvent, EditEvent, Hidden, RollEvent, StoredRoll, read_event
+from bot.services.event_records import ActionEvent, EditEvent, EventRecord, Hidden, RollEvent, StoredRoll, read_event
 from bot.services.projection import projected
-from bot.services.results import EventView, RollView, event_view
+from bot.services.results import EventView, RollView, event_view, view_around
 from bot.services.runtime import Runtime
 from bot.services.undo import undo_last
 from bot.services.viewer import Seat, Viewer, table_of
@@ -89,7 +89,7 @@ class RecordService:
             if not stored.record.has_details:
                 raise NotFound(f"event #{event_id} has no details here")
             viewer = await viewer_in(session, actor)
-            npcs = await _npc_names(session, actor.guild_id, [row], viewer.secret_rolls)
+            npcs = await _npc_names(session, actor.guild_id, [stored], viewer.secret_rolls)
             seen = projected(_secrecy_by_who(stored, npcs), viewer)
             if isinstance(seen.record, ActionEvent) and isinstance(seen.record.rolls, Hidden):
                 raise PermissionDenied("the GM keeps this NPC's rolls secret")
@@ -112,25 +112,37 @@ class RecordService:
 async def logged(session: AsyncSession, actor: Actor, rows: Sequence[Event]) -> list[EventView]:
     """Stored events as ``actor`` reads them in a log (/log, the web page's log)."""
     viewer = await viewer_in(session, actor)
-    npcs = await _npc_names(session, actor.guild_id, rows, viewer.secret_rolls)
-    # remembered by content (bot/services/event_memo.py): many readers read the same events. Reading the typed
-    # records and projecting them is CPU work (~2.5 ms an event; a page reads 200): a worker thread does it, so
-    # the event loop keeps answering Discord. The rows are loaded (no lazy load is left to the thread).
-    return await asyncio.to_thread(_views, rows, viewer, npcs)
+    # Each event's typed record, read once (the NPC lookup, the memo's key and the view all take it). Reading 200
+    # records and projecting them is CPU work: worker threads do it, so the event loop keeps answering Discord.
+    # The rows are loaded (no lazy load is left to the threads).
+    seen = await asyncio.to_thread(_records, rows)
+    npcs = await _npc_names(session, actor.guild_id, [view for _, _, view in seen], viewer.secret_rolls)
+    # remembered by content (bot/services/event_memo.py): many readers read the same events
+    return await asyncio.to_thread(_views, seen, viewer, npcs)
 
 
-def _views(rows: Sequence[Event], viewer: Viewer, npcs: frozenset[str]) -> list[EventView]:
-    return [MEMO.view(row, viewer, _looked_up(row, npcs), partial(_read, row, viewer, npcs)) for row in rows]
+Read = tuple[Event, bytes | None, EventView]  # a row, its payload's digest (bot/services/event_memo.py), its view
 
 
-def _read(row: Event, viewer: Viewer, npcs: frozenset[str]) -> EventView:
-    return _logged(event_view(row), viewer, npcs)
+def _records(rows: Sequence[Event]) -> list[Read]:
+    """Each row as ``event_view`` reads it, its record kept by its payload's content (``MEMO.record``) rather than
+    read from a deep copy: the rows are a read's, dropped after it, and no reader changes a record it is given."""
+    out: list[Read] = []
+    for row in rows:
+        digest = MEMO.digest(row)
+        record = MEMO.record(row, digest, partial(read_event, row.kind, row.payload))
+        out.append((row, digest, view_around(row, record)))
+    return out
 
 
-def _looked_up(row: Event, npcs: frozenset[str]) -> tuple[bool, ...]:
+def _views(seen: Sequence[Read], viewer: Viewer, npcs: frozenset[str]) -> list[EventView]:
+    return [MEMO.view(row, viewer, _looked_up(stored.record, npcs), partial(_logged, stored, viewer, npcs), digest)
+            for row, digest, stored in seen]
+
+
+def _looked_up(record: EventRecord, npcs: frozenset[str]) -> tuple[bool, ...]:
     """What ``_logged`` looks up besides the row (the memo's key holds it): for an edit stored before edits said
     so, whether its sheet is an NPC's; for an action, whether its actor and its target are NPCs today."""
-    record = read_event(row.kind, row.payload)
     if isinstance(record, EditEvent) and record.npc is None:
         return (record.character in npcs,)
     if isinstance(record, ActionEvent) and npcs:
@@ -166,19 +178,20 @@ def _secrecy_by_who(event: EventView, npcs: frozenset[str]) -> EventView:
     return replace(event, record=replace(record, secret=secret, target_secret=target_secret))
 
 
-async def _npc_names(session: AsyncSession, guild_id: int, rows: Sequence[Event], secret_rolls: bool) -> frozenset[str]:
+async def _npc_names(session: AsyncSession, guild_id: int, events: Sequence[EventView],
+                     secret_rolls: bool) -> frozenset[str]:
     """The NPCs (today's roster) among the characters the events name: an old edit's sheet (an edit now stores
     whether its sheet is an NPC's) and, under today's secret rolls, an action's actor and target."""
-    named = await asyncio.to_thread(_named, rows, secret_rolls)  # reading 200 records is CPU work: off the loop
+    named = _named(events, secret_rolls)
     if not named:
         return frozenset()
     return frozenset(await repo.npc_names(session, guild_id, named))
 
 
-def _named(rows: Sequence[Event], secret_rolls: bool) -> set[str]:
+def _named(events: Sequence[EventView], secret_rolls: bool) -> set[str]:
     named: set[str] = set()
-    for row in rows:
-        record = read_event(row.kind, row.payload)
+    for event in events:
+        record = event.record
         if isinstance(record, EditEvent) and record.npc is None:
             named.add(record.character)
         elif isinstance(record, ActionEvent) and secret_rolls:

@@ -422,11 +422,15 @@ class EventView:
 def event_view(row: Event) -> EventView:
     """A stored event as the services hand it on: its payload read as its record (from a copy, so that the record
     shares nothing with the row)."""
+    return view_around(row, read_event(row.kind, copy.deepcopy(row.payload)))
+
+
+def view_around(row: Event, record: EventRecord) -> EventView:
+    """``row`` as a view holding ``record`` (read from its payload, or kept for the same payload): every column
+    but the payload is the row's."""
     return EventView(id=row.id, kind=row.kind, channel_id=row.channel_id, encounter_id=row.encounter_id,
-                     user_id=row.user_id, user_name=row.user_name,
-                     record=read_event(row.kind, copy.deepcopy(row.payload)),
-                     created_at=row.created_at, undone=row.undone, message_id=row.message_id,
-                     interaction_id=row.interaction_id)
+                     user_id=row.user_id, user_name=row.user_name, record=record, created_at=row.created_at,
+                     undone=row.undone, message_id=row.message_id, interaction_id=row.interaction_id)
 
 
 def pending_view(row: PendingDecision) -> PendingDecisionView:

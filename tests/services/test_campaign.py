@@ -52,6 +52,7 @@ async def test_a_log_reads_its_records_off_the_event_loop(table: Any, gm: Any, m
     are CPU work (a page reads 200 events) done in a worker thread, not on the loop's."""
     await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=3")
     MEMO._kept.clear()  # read afresh, not remembered from the attack's own answer
+    MEMO._parsed.clear()  # nor its payload's record, from another test's identical attack
     threads: list[threading.Thread] = []
 
     def watched(name: str) -> None:

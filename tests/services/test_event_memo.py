@@ -10,6 +10,7 @@ from typing import Any
 from bot.db.models import Event
 from bot.services.event_kinds import UnknownEvent
 from bot.services.event_memo import EventMemo
+from bot.services.event_records import EventRecord, read_event
 from bot.services.results import EventView
 from bot.services.viewer import Seat, Viewer
 
@@ -80,3 +81,23 @@ def test_what_is_kept_is_the_frozen_record_and_the_memo_is_bounded() -> None:
     for n in range(3):
         memo.view(row({"n": n}), GM, None, lambda n=n: read(row({"n": n}), GM))
     assert len(memo) == 2
+
+
+def test_a_payloads_record_is_read_once_for_every_viewer_until_its_text_or_kind_changes() -> None:
+    memo = EventMemo(size=2)
+    roll = {"expression": "3d6", "total": 11, "result": None}
+    reads: list[str] = []
+
+    def record(event: Event) -> EventRecord:
+        def read() -> EventRecord:
+            reads.append(event.kind)
+            return read_event(event.kind, event.payload)
+        return memo.record(event, memo.digest(event), read)
+
+    first = record(row(roll, kind="roll"))
+    same = row({"result": None, "total": 11, "expression": "3d6"}, kind="roll", id=9)  # another row, the same text
+    assert record(same) is first and reads == ["roll"]
+    assert first == read_event("roll", roll)
+    assert record(row({**roll, "total": 12}, kind="roll")).total == 12  # type: ignore[union-attr]
+    assert isinstance(record(row(roll, kind="mystery")), UnknownEvent)
+    assert record(row(roll, kind="roll")) is not first and reads == ["roll", "roll", "mystery", "roll"]  # bounded
