@@ -63,11 +63,15 @@ def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Catalog
 
 
 def character_view(rt: Runtime, row: Character, catalog: Catalog) -> CharacterView:
-    """``catalog``: the server's catalog for the character's system (``rt.catalogs.catalog_for``)."""
+    """``catalog``: the server's catalog for the character's system (``rt.catalogs.catalog_for``). The summary and
+    the picture are the engine's reads of the sheet, remembered by its content (one digest for both)."""
     sheet = copied(row.sheet)
+    key = sheet_key(sheet)
+    picture = rt.sheet_reads.get("picture", row.system, sheet, catalog, None,
+                                 lambda: wound_picture(row.system, sheet, catalog), key=key)
     return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
-                         sheet=sheet, summary=summarize(rt, row.system, sheet, catalog), version=row.version,
-                         picture=wound_picture(row.system, sheet, catalog))
+                         sheet=sheet, summary=summarize(rt, row.system, sheet, catalog, key=key), version=row.version,
+                         picture=picture)
 
 
 def copied(sheet: dict[str, Any]) -> dict[str, Any]:
