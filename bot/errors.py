@@ -12,7 +12,13 @@ if TYPE_CHECKING:
 
 
 class UserError(Exception):
-    """A mistake the caller can fix; ``str(error)`` says how."""
+    """A mistake the caller can fix; ``str(error)`` says how, in one line of plain text that the bot shows as the text
+    it is (bot/ui/replies.refusal), names and all. ``markup``: the pieces of Discord markup the line holds on purpose
+    (a channel's mention, a timestamp), each written after every name in it; they alone show as markup."""
+
+    def __init__(self, message: str = "", *, markup: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.markup = markup
 
 
 class NotFound(UserError):

@@ -15,12 +15,13 @@ from discord import app_commands
 from bot.errors import UserError
 from bot.ops import flights
 from bot.ops.redact import redact
+from bot.text_safety import plain
 from bot.ui import replies, setup_embeds
 from bot.ui.publish import still_thinking
 from bot.ui.sheet_files import sheet_problems
 from content.errors import PackProblems
 from content.input_guard import check_text
-from rules.errors import NotInHand, RefusedFor, RulesError, RulingForbids
+from rules.errors import NotInHand, RulesError, RulingForbids
 from rules.sheet_spec import SheetProblems
 
 log = logging.getLogger("grievous.errors")
@@ -45,8 +46,7 @@ def _unwrapped(error: BaseException) -> BaseException:
 _USER_LINES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], Callable[[Any], str]], ...] = (
     (RulingForbids, replies.ruling_forbids),
     (NotInHand, replies.not_in_hand),
-    (RefusedFor, replies.refused_for),
-    ((UserError, RulesError), lambda error: str(error) or type(error).__name__),
+    ((UserError, RulesError), replies.refusal),
     (app_commands.CommandNotFound, lambda _: replies.UNKNOWN_COMMAND),
     # a deploy changed the command (or Discord sent it without a required option)
     (app_commands.CommandSignatureMismatch, lambda _: replies.CHANGED_COMMAND),
@@ -249,7 +249,7 @@ class GrievousTree(app_commands.CommandTree[Any]):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.autocomplete([])
         else:
-            await send_line(interaction, replies.error_line(problem))
+            await send_line(interaction, replies.error_line(plain(problem)))  # it quotes the value typed
         return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:

@@ -1,4 +1,5 @@
-"""Errors the engine raises. Every message is safe to show a user as one line."""
+"""Errors the engine raises. Every message is one line of plain text, no markdown: the bot shows it as the text it
+is (bot/ui/replies.refusal), so the names it holds (a character's, a weapon's) show as typed."""
 
 from __future__ import annotations
 
@@ -25,17 +26,6 @@ class UnknownEntry(RulesError):
 
 class IllegalAction(RulesError):
     """An action the rules forbid in this state (attacking unarmed after a fumble, a missing aspect)."""
-
-
-class RefusedFor(IllegalAction):
-    """An action refused for one character's state, the line opening with their name: ``who`` and the rest of the
-    line (``" is dead"``, ``"'s wound #2 has already had First Aid"``) kept apart, so the bot shows the name as the
-    text a user typed (bot/ui/replies) and the scenario runner the line as it is (``Bandit 1 is dead``)."""
-
-    def __init__(self, who: str, rest: str) -> None:
-        super().__init__(who + rest)
-        self.who = who
-        self.rest = rest
 
 
 class RulingForbids(IllegalAction):

@@ -140,7 +140,7 @@ class SetupCog(commands.GroupCog, group_name="setup", group_description="Server 
         if gm_channel is not None:
             refusal = cannot_post(interaction, gm_channel)
             if refusal is not None:
-                raise UserError(refusal)
+                raise UserError(refusal, markup=(gm_channel.mention,))
         view = await slow(interaction, self.bot.services.setup.set_secret_rolls(
             actor_of(interaction), on, gm_channel.id if gm_channel is not None else None), ephemeral=True)
         await reply(interaction, embed=setup_embeds.secret_rolls_set(view.secret_rolls, view.gm_channel_id),

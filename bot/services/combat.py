@@ -168,7 +168,7 @@ class CombatService:
             # the defender's side chooses its defence (docs/rules/fading-suns.md), not the one attacking it
             who = "the GM" if defending.character.npc else "its player or the GM"
             raise UserError(f"{defending.character.name}'s defence is {who}'s to choose; left out, it is the "
-                            "sheet's `defense` (a dodge if the sheet names none)")
+                            "sheet's 'defense' (a dodge if the sheet names none)")
         action: dict[str, Any] = {"type": "attack"}
         for key in ("aspect", "aim"):
             if key in attacking.declaration:

@@ -68,10 +68,16 @@ async def refuse_a_retry(rt: Runtime, session: AsyncSession, actor: Actor, call:
             continue
         if done.actor == call.actor_character.name and done.target == target and _same(done.action) == wanted \
                 and _same(done.typed_dice) == dice:
-            raise AlreadyApplied(applied_line(call.kind, target, _aware(created_at)))
+            when = _aware(created_at)
+            raise AlreadyApplied(applied_line(call.kind, target, when), markup=(_time_of(when),))
 
 
 def applied_line(kind: str, target: str | None, when: datetime) -> str:
     """"Your attack on Bandit 1 was applied at 20:14; see above." (the time in the reader's own zone)"""
     what = kind.replace("_", " ") + (f" on {target}" if target else "")
-    return f"Your {what} was applied at <t:{int(when.timestamp())}:t>; see above."
+    return f"Your {what} was applied at {_time_of(when)}; see above."
+
+
+def _time_of(when: datetime) -> str:
+    """Discord's timestamp markup: the time in the reader's own zone."""
+    return f"<t:{int(when.timestamp())}:t>"

@@ -93,13 +93,16 @@ async def _valid(rt: Runtime, session: AsyncSession, row: Character, sheet: dict
 
 async def _blocked(session: AsyncSession, event: Event, row: Character, blocked: Blocked) -> UndoBlocked:
     """The refusal, naming the latest later event that changed what ``blocked`` needs."""
+    found = None
     for later in await repo.later_events(session, event.guild_id, event.id):
         record = read_record(later.before or {})
         if row.id not in record.sheets:
             continue
         if isinstance(record, LegacySnapshot) or any(touches(op, blocked.op) for op in record.sheets[row.id]):
-            return UndoBlocked(blocked_line(row.name, blocked, row.sheet, later, event))
-    return UndoBlocked(blocked_line(row.name, blocked, row.sheet, None, event))
+            found = later
+            break
+    line, markup = blocked_line(row.name, blocked, row.sheet, found, event)
+    return UndoBlocked(line, markup=markup)
 
 async def _restore_snapshot(rt: Runtime, session: AsyncSession, encounter: Encounter, event: Event,
                             record: LegacySnapshot) -> None:

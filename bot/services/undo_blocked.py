@@ -15,8 +15,10 @@ _REASONS = {"changed": "changed", "gone": "removed", "back": "added again"}
 _LABEL_FIELDS = ("location", "kind", "name")
 
 
-def blocked_line(name: str, blocked: Blocked, sheet: Mapping[str, Any], later: Event | None, event: Event) -> str:
-    """``Bjorn's thorax wound was treated later (event #12): undo that first.``"""
+def blocked_line(name: str, blocked: Blocked, sheet: Mapping[str, Any], later: Event | None,
+                 event: Event) -> tuple[str, tuple[str, ...]]:
+    """``Bjorn's thorax wound was treated later (event #12): undo that first.``, and the markup it holds (the
+    mention of the later change's channel, when it is another one: ``UserError.markup``)."""
     op = blocked.op
     verb = _REASONS[blocked.reason]
     if blocked.reason == "back" and isinstance(op, RemoveItem) and op.key is not None:
@@ -26,14 +28,15 @@ def blocked_line(name: str, blocked: Blocked, sheet: Mapping[str, Any], later: E
     else:
         thing = f"{name}'s {what(blocked, sheet)}"
     if later is None:
-        return f"{thing} has changed since, outside the log: event #{event.id} cannot be undone"
+        return f"{thing} has changed since, outside the log: event #{event.id} cannot be undone", ()
     if blocked.reason != "back":
         verb = _VERBS.get(later.kind, verb)
-    where = f" in <#{later.channel_id}>" if later.channel_id != event.channel_id else ""
+    markup = (f"<#{later.channel_id}>",) if later.channel_id != event.channel_id else ()
+    where = f" in {markup[0]}" if markup else ""
     if later.encounter_id is None:
         return f"{thing} was {verb} later (event #{later.id}{where}, outside an encounter): " \
-               f"event #{event.id} can no longer be undone"
-    return f"{thing} was {verb} later (event #{later.id}{where}): undo that first"
+               f"event #{event.id} can no longer be undone", markup
+    return f"{thing} was {verb} later (event #{later.id}{where}): undo that first", markup
 
 
 def what(blocked: Blocked, sheet: Mapping[str, Any]) -> str:

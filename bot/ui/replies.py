@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from bot.errors import UserError
 from bot.text_safety import plain
 from bot.ui import limits
-from rules.errors import NotInHand, RefusedFor, RulingForbids
+from rules.errors import NotInHand, RulingForbids
 
 APOLOGY = "Sorry, something went wrong on our side; it has been logged. Nothing you did caused it."
 NO_GUILD = "Grievous works in server channels, not in direct messages."
@@ -37,7 +38,7 @@ def ruling_forbids(error: RulingForbids) -> str:
     character.``"""
     words = _RULING_REFUSALS.get(error.ruling)
     if words is None:
-        return str(error)
+        return refusal(error)
     what, way_on = words
     return f"This server's rulings don't allow {what} (ruling `{error.ruling}`): {way_on}."
 
@@ -51,10 +52,18 @@ def not_in_hand(error: NotInHand) -> str:
     return f"{line}: /ready weapon:{plain(error.ready[0])}"
 
 
-def refused_for(error: RefusedFor) -> str:
-    """``Bandit 1 needs no chirurgery (...)``: the engine's refusal, the character it names made plain (a name a
-    user typed never becomes markdown, a link or a ping)."""
-    return f"{plain(error.who)}{error.rest}"
+def refusal(error: BaseException) -> str:
+    """A service's or an engine's refusal (``UserError``, ``RulesError``): its line, shown as the text it is. The
+    check that refuses writes it, with the names it knows in it (``Bandit 1 is dead``, ``no character named 'X'``,
+    a file's name, a value as typed), and none of it is markdown: the whole line is made plain, so a name a user
+    typed shows as typed, never as markdown, a link or a ping. The markup a service's line holds on purpose
+    (``UserError.markup``: a channel's mention, a timestamp) is put back where the line has it last: each is written
+    after every name in the line, so a name that holds the same text stays text."""
+    line: str = plain(str(error) or type(error).__name__)
+    for piece in error.markup if isinstance(error, UserError) else ():
+        head, found, tail = line.rpartition(plain(piece))
+        line = f"{head}{piece}{tail}" if found else line
+    return line
 
 
 def slow_down(retry_after: float) -> str:
@@ -62,7 +71,7 @@ def slow_down(retry_after: float) -> str:
 
 
 def not_a_valid_value(value: object) -> str:
-    return f"'{value}' is not a valid value for that option."
+    return f"'{plain(value)}' is not a valid value for that option."
 
 
 def error_line(message: str) -> str:

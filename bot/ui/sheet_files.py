@@ -28,12 +28,12 @@ COMMENT_WIDTH = 100
 def sheet_problems(who: str, problems: Sequence[str], *, system: str | None = None) -> str:
     """Every mistake on ``who``'s sheet, one per line, and where to get a sheet that is right."""
     count = len(problems)
-    head = f"\u26a0\ufe0f **{who}**: {count} field{'s' if count != 1 else ''} to fix"
+    head = f"\u26a0\ufe0f **{plain(who)}**: {count} field{'s' if count != 1 else ''} to fix"
     if system:
         head += f" ({system_title(system)})"
     lines = [head + ":"]
     shown = problems[:MAX_PROBLEM_LINES]
-    lines += [f"\u2022 {problem}" for problem in shown]
+    lines += [f"\u2022 {plain(problem)}" for problem in shown]  # they quote the values the sheet holds
     if count > len(shown):
         lines.append(f"\u2022 \u2026 and {count - len(shown)} more")
     lines.append("A sheet with every field: `/character template`.")

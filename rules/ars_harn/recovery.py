@@ -11,7 +11,7 @@ from rules.ars_harn.options import Options
 from rules.ars_harn.outcomes import Check, HealingRoll, HealOutcome, RestOutcome, SpellStep
 from rules.ars_harn.totals import common_penalty
 from rules.dice import SUCCESS
-from rules.errors import RefusedFor, RulesError
+from rules.errors import IllegalAction, RulesError
 
 HEAL_OPTIONS = ("method", "wound", "body_levels", "modifier", "who")
 REST_OPTIONS = ("days", "attending_chirurgy", "who")
@@ -32,12 +32,12 @@ def pick_wound(patient: Character, action: Options, only_untreated: bool = False
         found = patient.wound(index)
         if found is None:
             known = ", ".join(str(w.index) for w in patient.wounds) or "none"
-            raise RefusedFor(patient.name, f" has no wound {index} (wounds: {known})")
+            raise IllegalAction(f"{patient.name} has no wound {index} (wounds: {known})")
         return found
     candidates = [w for w in patient.wounds if not (only_untreated and w.treated)]
     if not candidates:
         what = "untreated wound" if only_untreated else "wound"
-        raise RefusedFor(patient.name, f" has no {what} to heal")
+        raise IllegalAction(f"{patient.name} has no {what} to heal")
     return worst(candidates)
 
 
@@ -70,7 +70,7 @@ def heal(ctx: Ctx, action: Options, healer: Character, patient: Character, same:
     if method is None:
         raise RulesError("action 'heal': option 'method' must be spell or chirurgy")
     if patient.has("dead"):
-        raise RefusedFor(patient.name, " is dead")
+        raise IllegalAction(f"{patient.name} is dead")
     if method == "spell":
         if action.has("modifier"):
             raise RulesError("action 'heal': option 'modifier' is only for chirurgy")
@@ -81,7 +81,7 @@ def heal(ctx: Ctx, action: Options, healer: Character, patient: Character, same:
             raise RulesError("action 'heal': option 'body_levels' is only for a healing spell")
         why = healer.incapable()
         if why is not None:
-            raise RefusedFor(healer.name, f" cannot treat anyone while {why}")
+            raise IllegalAction(f"{healer.name} cannot treat anyone while {why}")
         out, patient = chirurgy(ctx, action, healer, patient)
         healer = patient if same else healer
     patient = lapse_kill_decision(patient)
@@ -137,7 +137,7 @@ def chirurgy(ctx: Ctx, action: Options, healer: Character, patient: Character) -
     eases = catalog.numbers.ease_factors
     w = pick_wound(patient, action, only_untreated=True)
     if w.treated:
-        raise RefusedFor(patient.name, f"'s wound {w.index} has been treated already")
+        raise IllegalAction(f"{patient.name}'s wound {w.index} has been treated already")
     treatment = treatment_for(catalog, w)
     parts = {"int": healer.char("int"), "chirurgy": healer.ability("Chirurgy"), **common_penalty(healer, catalog),
              "virtues_flaws": healer.vf_mod("chirurgy"), "modifier": action.integer("modifier", 0)}
@@ -169,7 +169,7 @@ def rest(ctx: Ctx, action: Options, c: Character) -> tuple[RestOutcome, Characte
     catalog = ctx.catalog
     numbers = catalog.numbers
     if c.has("dead"):
-        raise RefusedFor(c.name, " is dead")
+        raise IllegalAction(f"{c.name} is dead")
     days = action.integer("days", 1, low=1, high=365)
     attending = action.integer("attending_chirurgy", 0, low=0, high=30)
     interval = numbers.healing_interval_days

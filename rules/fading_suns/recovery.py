@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from rules.errors import IllegalAction, RefusedFor, RulesError, UnknownEntry
+from rules.errors import IllegalAction, RulesError, UnknownEntry
 from rules.fading_suns.catalog import FadingSunsCatalog
 from rules.fading_suns.character import Character, WoundState
 from rules.fading_suns.context import Ctx
@@ -172,7 +172,7 @@ def heal(ctx: Ctx, healer: Character, patient: Character | None,
     if action.get("wound") is None:
         wound = _worst_untreated(ctx, target)
         if wound is None:
-            raise RefusedFor(target.name, " has no untreated wound")
+            raise IllegalAction(f"{target.name} has no untreated wound")
     else:
         index = _int_option(action, "wound", 1, 100_000)
         found = target.wound(index)
@@ -180,7 +180,7 @@ def heal(ctx: Ctx, healer: Character, patient: Character | None,
             raise UnknownEntry(f"{target.name} has no wound {index}")
         wound = found
     if wound.treated:
-        raise RefusedFor(target.name, f"'s wound {wound.index} has already been treated")
+        raise IllegalAction(f"{target.name}'s wound {wound.index} has already been treated")
     if wound.severity not in treats:
         raise IllegalAction(f"{skill} cannot treat a {wound.severity} wound")
     modifiers = parse_modifiers(action.get("modifiers"), "modifiers")

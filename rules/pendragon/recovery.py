@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.dice import CRITICAL, FUMBLE, SUCCESS
-from rules.errors import IllegalAction, RefusedFor, RulesError, RulingForbids
+from rules.errors import IllegalAction, RulesError, RulingForbids
 from rules.pendragon.character import Character
 from rules.pendragon.context import Ctx
 from rules.pendragon.injury import after_healing, check_condition, heal, roll_view
@@ -31,7 +31,7 @@ def _healer_skill(opts: Options, patient: Character, healer: Character | None, s
     if healer is None:  # no healer and no skill: the patient treats themself
         if patient.unconscious or patient.dying:
             state = "dying" if patient.dying else "unconscious"
-            raise RefusedFor(patient.name, f" is {state} and cannot treat themself: another character must")
+            raise IllegalAction(f"{patient.name} is {state} and cannot treat themself: another character must")
         healer = patient
     return healer.skill(skill)
 
@@ -59,7 +59,7 @@ def _harm(ctx: Ctx, char: Character, amount: int, wound_index: int | None, event
 def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: Any) -> tuple[FirstAidOutcome, Character]:
     opts = Options(action, "first_aid", FIRST_AID_OPTIONS)
     if patient.dead:
-        raise RefusedFor(patient.name, " is dead")
+        raise IllegalAction(f"{patient.name} is dead")
     if _on_oneself(opts, patient, healer) and not ctx.rulings.flag("first_aid_on_self"):
         # docs/rules/pendragon.md, rule 12a: First Aid cannot be used on oneself unless the ruling allows it
         raise RulingForbids("first_aid_on_self", f"{patient.name} cannot give First Aid to themself (ruling "
@@ -68,15 +68,15 @@ def first_aid(ctx: Ctx, patient: Character, healer: Character | None, action: An
     if wanted is None:
         untreated = [w for w in patient.wounds if not w.first_aid]
         if not untreated:
-            raise RefusedFor(patient.name, " has no wound left that has not had First Aid")
+            raise IllegalAction(f"{patient.name} has no wound left that has not had First Aid")
         wound = untreated[-1]
     else:
         found = [w for w in patient.wounds if w.index == wanted]
         if not found:
-            raise RefusedFor(patient.name, f" has no wound #{wanted}")
+            raise IllegalAction(f"{patient.name} has no wound #{wanted}")
         wound = found[0]
         if wound.first_aid:
-            raise RefusedFor(patient.name, f"'s wound #{wanted} has already had First Aid (once per wound)")
+            raise IllegalAction(f"{patient.name}'s wound #{wanted} has already had First Aid (once per wound)")
     target = _healer_skill(opts, patient, healer, "first_aid") + (opts.whole("modifier", 0, -100, 100) or 0)
     roll = ctx.dice.pendragon("first_aid", target)
     events: list[str] = []
@@ -102,9 +102,9 @@ def chirurgery(ctx: Ctx, patient: Character, healer: Character | None, action: A
     failure is the week's deterioration, a fumble deteriorates and loses 1d6 more."""
     opts = Options(action, "chirurgery", CHIRURGERY_OPTIONS)
     if patient.dead:
-        raise RefusedFor(patient.name, " is dead")
+        raise IllegalAction(f"{patient.name} is dead")
     if not patient.chirurgery_needed:
-        raise RefusedFor(patient.name, " needs no chirurgery (only major wounds and the unconscious do)")
+        raise IllegalAction(f"{patient.name} needs no chirurgery (only major wounds and the unconscious do)")
     target = _healer_skill(opts, patient, healer, "chirurgery") + (opts.whole("modifier", 0, -100, 100) or 0)
     roll = ctx.dice.pendragon("chirurgery", target)
     events: list[str] = []
@@ -143,7 +143,7 @@ def rest(ctx: Ctx, patient: Character, action: Any) -> tuple[RestOutcome, Charac
         raise IllegalAction("Pendragon heals by the week: rest 7 days or more")
     weeks = days // 7 if days is not None else (opts.whole("weeks", 1, 1, ctx.catalog.healing.max_weeks) or 1)
     if patient.dead:
-        raise RefusedFor(patient.name, " is dead")
+        raise IllegalAction(f"{patient.name} is dead")
     events: list[str] = []
     char = patient.with_(prone=False, out_of_fight=False)
     healed = lost = 0

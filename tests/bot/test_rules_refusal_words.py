@@ -54,7 +54,7 @@ def test_a_refused_treatment_names_the_patient_not_the_patient() -> None:
     unhurt, hurt, dead = sheet("Bandit 1"), sheet("Bandit 1", wounds=[{"amount": 6}]), sheet("Bandit 1", dead=True)
     assert refusal(unhurt, HEALER, {"type": "chirurgery"}) == \
         "Bandit 1 needs no chirurgery (only major wounds and the unconscious do)"
-    assert refusal(hurt, HEALER, {"type": "first_aid", "wound": 3}) == "Bandit 1 has no wound #3"
+    assert refusal(hurt, HEALER, {"type": "first_aid", "wound": 3}) == "Bandit 1 has no wound \\#3"  # shows '#3'
     for action in ({"type": "first_aid"}, {"type": "chirurgery"}, {"type": "rest", "weeks": 1}):
         assert refusal(dead, HEALER, action) == "Bandit 1 is dead"
 

@@ -36,3 +36,15 @@ def test_every_refusal_a_service_raises_carries_one_line() -> None:
     broken = [where for where, call in raises for arg in call.args for part in ast.walk(arg)
               if isinstance(part, ast.Constant) and isinstance(part.value, str) and "\n" in part.value]
     assert broken == [], "a refusal is one line"
+
+
+# Discord markup a line would mean: shown as typed text instead (bot/ui/replies.refusal makes the whole line plain),
+# so a refusal that needs a mention or a timestamp names it apart (UserError.markup).
+MARKUP = ("`", "**", "__", "||", "~~", "](", "<#", "<@", "<t:", "</")
+
+
+def test_no_refusal_a_service_raises_holds_markup_in_its_line() -> None:
+    marked = [where for where, call in _raises() for arg in call.args for part in ast.walk(arg)
+              if isinstance(part, ast.Constant) and isinstance(part.value, str)
+              and any(mark in part.value for mark in MARKUP)]
+    assert marked == [], "markup in a refusal's line shows as typed text"
