@@ -22,7 +22,7 @@ from bot.config import Config
 from bot.db.engine import Database
 from bot.ops import gc_tuning
 from bot.ops.health import NO_GATEWAY, HealthServer
-from bot.ops.watchdog import Stall, Watchdog
+from bot.ops.watchdog import PAGE_SERVER, Stall, Watchdog
 from bot.services import Services
 from bot.web.host import WebOnlyHost
 from bot.web.server import WebServer
@@ -43,7 +43,7 @@ class WebProcess:
         self.host = WebOnlyHost(Services(db))
         self.web = WebServer(self.host, host=config.web_host, port=config.web_port, base_url=config.web_base_url,
                              trusted_proxies=config.web_trusted_proxies)
-        self.watchdog = Watchdog(config.stall_ms / 1000, in_flight=list, on_stall=self._stalled)
+        self.watchdog = Watchdog(config.stall_ms / 1000, in_flight=list, on_stall=self._stalled, role=PAGE_SERVER)
         self.health: HealthServer | None = None
         if config.health_port is not None:
             self.health = HealthServer(gateway=lambda: NO_GATEWAY, db=lambda: db, metrics=self.host.metrics,

@@ -30,6 +30,23 @@ INTERVAL = 0.05  # seconds between the loop task's wake-ups
 
 
 @dataclass(frozen=True)
+class Role:
+    """What the process is, as a stall that no command caused names the work: ``who`` ("the bot"), and whether it
+    runs commands at all (a stall in none of them then says so)."""
+
+    who: str
+    runs_commands: bool
+
+    @property
+    def own_work(self) -> str:
+        return f"{self.who}'s own work"
+
+
+BOT = Role("the bot", runs_commands=True)
+PAGE_SERVER = Role("the page server", runs_commands=False)  # grievous web: pages only, no Discord, no command
+
+
+@dataclass(frozen=True)
 class Stall:
     seconds: float  # how late the loop woke: what the users felt
     cpu_seconds: float  # of those, the loop thread on a CPU
@@ -41,6 +58,7 @@ class Stall:
     # the bot's other threads' time queued for a CPU meanwhile (one of them may have held the GIL the loop
     # thread waited for: a busy machine again, not the bot)
     others_waiting_seconds: float = 0.0
+    role: Role = BOT  # the process the loop is in
 
 
     @property
@@ -59,18 +77,20 @@ class Stall:
         if self.culprit:
             return self.culprit
         if self.task:  # e.g. the database writer, or a channel's tracker updates, outliving the command
-            return f"the bot's own work (task {self.task})"
+            return f"{self.role.own_work} (task {self.task})"
         if self.in_flight and not self.seen:
             return "one of " + ", ".join(self.in_flight)
         if self.in_flight:  # the loop was between tasks: blocked, e.g. on the GIL a worker thread held
             return "no task, with " + ", ".join(self.in_flight) + " in flight"
-        return "no command (the bot's own work)"
+        return f"no command ({self.role.own_work})" if self.role.runs_commands else self.role.own_work
 
 
 class Watchdog:
     def __init__(self, threshold: float, *, in_flight: Callable[[], list[str]],
-                 on_stall: Callable[[Stall], None] | None = None, interval: float = INTERVAL) -> None:
+                 on_stall: Callable[[Stall], None] | None = None, interval: float = INTERVAL,
+                 role: Role = BOT) -> None:
         self.threshold = threshold
+        self.role = role
         self.interval = interval
         self._in_flight = in_flight
         self._on_stall = on_stall
@@ -119,7 +139,8 @@ class Watchdog:
                 culprit = flight.name if flight is not None else None
                 self._report(Stall(late, min(cpu - cpu_before, late), min(waiting - waiting_before, late),
                                    culprit, seen is not None, tuple(self._in_flight()),
-                                   None if culprit else task, min(max(0.0, others - others_before), late)))
+                                   None if culprit else task, min(max(0.0, others - others_before), late),
+                                   self.role))
 
     def _look_in(self, loop: asyncio.AbstractEventLoop) -> None:
         """(The thread.) While the loop is overdue, note once which flight's task is running on it."""

@@ -26,7 +26,7 @@ from bot.ops.health import HealthServer, check
 from bot.ops.logs import configure_logging
 from bot.ops.metrics import Metrics
 from bot.ops.redact import REDACTED, add_secret, redact
-from bot.ops.watchdog import Stall, Watchdog
+from bot.ops.watchdog import PAGE_SERVER, Stall, Watchdog
 
 # -- config ----------------------------------------------------------------------------------------------
 
@@ -326,3 +326,13 @@ def test_interaction_tokens_are_redacted_in_debug_lines() -> None:
         assert token not in shown and REDACTED in shown, shown
         assert "unlike-ours" not in shown and "some-other-shaped" not in shown
     assert redact("GET /webhooks/1/abc has returned 200") == "GET /webhooks/1/abc has returned 200"
+
+
+def test_a_stall_no_command_caused_names_the_processs_own_work() -> None:
+    """`grievous web` runs no commands: its stalls are the page server's own work, not 'no command (the bot's own
+    work)'."""
+    assert Stall(0.3, 0.1, 0.0, None, False, (), role=PAGE_SERVER).commands == "the page server's own work"
+    assert Stall(0.3, 0.1, 0.0, None, True, (), task="web /web/roster", role=PAGE_SERVER).commands == \
+        "the page server's own work (task web /web/roster)"
+    assert Stall(0.3, 0.1, 0.0, None, True, (), task="web /web/roster").commands == \
+        "the bot's own work (task web /web/roster)"
