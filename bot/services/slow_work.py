@@ -69,6 +69,7 @@ class SlowWork:
         self._builder = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pack-build")
         self._queued_builds = 0
         self._process: concurrent.futures.ProcessPoolExecutor | None = None  # the real builds
+        self._started: concurrent.futures.ProcessPoolExecutor | None = None  # the pool whose process is up
         # builds under way: a second command needing the same catalog waits for the first one's build
         self._builds: dict[Hashable, asyncio.Future[Any]] = {}
 
@@ -89,7 +90,7 @@ class SlowWork:
         """``work(*args)`` (picklable) in the build process, queued with the builds. BuildProcessFailed: the
         process died under it."""
         loop = asyncio.get_running_loop()
-        pool = self._build_process()
+        pool = await self._running_build_process()
         try:
             return await self._queued(lambda: loop.run_in_executor(pool, work, *args))
         except BrokenProcessPool as broken:
@@ -144,7 +145,7 @@ class SlowWork:
     async def _in_process(self, needed: BuildNeeded) -> Any:
         assert needed.in_process is not None
         loop = asyncio.get_running_loop()
-        pool = self._build_process()
+        pool = await self._running_build_process()
         try:
             return await loop.run_in_executor(pool, needed.in_process)
         except RulesError:  # the pack's mistakes (they cross the pickle intact)
@@ -166,6 +167,15 @@ class SlowWork:
         if self._process is pool:
             self.stop()
 
+    async def _running_build_process(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The build process, started off the event loop: the start waits for the fork server's answer, and a fork
+        server not running yet answers only once it has imported the pack builder (a second or more)."""
+        pool = self._build_process()
+        if self._started is not pool:
+            await asyncio.to_thread(_start, pool)
+            self._started = pool
+        return pool
+
     def _build_process(self) -> concurrent.futures.ProcessPoolExecutor:
         """The one build process, started at the first build (and again after one died)."""
         if self._process is None:
@@ -181,6 +191,11 @@ class SlowWork:
 
 # What a build process imports before its first job: the pack builder and everything it reads.
 BUILD_PRELOAD = ["bot.services.catalog_store"]
+
+
+def _start(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """(A worker thread.) The pool's process started, by a first job that does nothing."""
+    pool.submit(int).result()
 
 
 @functools.cache
