@@ -58,7 +58,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from prometheus_client import generate_latest
-from sqlalchemy import func, select, text
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.engine import Connection
 
 from bench.evening import HIT
 from bench.latency import (
@@ -81,9 +82,11 @@ from bench.latency import (
 from bench.page_process import PageProcess, cache_counts
 from bot.db.engine import Database
 from bot.db.migrate import upgrade
-from bot.db.models import Event
+from bot.db.models import Event, EventName
 from bot.ops.watchdog import Stall
 from bot.services import Actor, Services
+from bot.services.event_names import skeletons
+from bot.services.event_records import read_event
 from bot.web.server import COOKIE
 from bot.web.sessions import Grant
 from emulator import permissions as perms
@@ -177,9 +180,11 @@ async def build_campaign(emu: Emulator, services: Services, *, events: int = EVE
 
 async def copy_events(db: Database, guild_id: int, total: int) -> int:
     """The guild's events copied as rows (same channel, encounter, kind and payload; no undo record) until it
-    holds ``total``: the log's size without playing 10,000 actions."""
+    holds ``total``, and the characters they name (``event_names``, as the events' own commands write them): the
+    log's size without playing 10,000 actions."""
     async with db.engine.connect() as connection:
         count = await connection.scalar(select(func.count()).select_from(Event).where(Event.guild_id == guild_id))
+        newest = int(await connection.scalar(select(func.max(Event.id))) or 0)
         have = int(count or 0)
         while 0 < have < total:
             await connection.execute(text(
@@ -190,7 +195,19 @@ async def copy_events(db: Database, guild_id: int, total: int) -> int:
                 {"guild": guild_id, "n": min(have, total - have)})
             await connection.commit()
             have = min(total, have * 2)
+        await connection.run_sync(_copy_names, newest)
+        await connection.commit()
     return have
+
+
+def _copy_names(connection: Connection, after: int) -> None:
+    """The names the events over ``after`` name (``event_names``), as their commands write them."""
+    rows = connection.execute(select(Event.id, Event.guild_id, Event.channel_id, Event.kind, Event.payload)
+                              .where(Event.id > after)).all()
+    names = [{"event_id": i, "skeleton": name, "guild_id": guild, "channel_id": channel}
+             for i, guild, channel, kind, payload in rows for name in skeletons(read_event(kind, payload))]
+    if names:
+        connection.execute(insert(EventName), names)
 
 
 def viewer_plans(campaign: Campaign, sessions: list[tuple[Grant, str]], seed: int) -> list[dict[str, Any]]:

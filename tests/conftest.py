@@ -31,7 +31,7 @@ from rules.model import READY, InitiativeScore, Resolution, Ruling, Scenario, Sh
 from rules.outcome import OMIT_NONE, DecisionRequest, Outcome
 from rules.sheet_spec import SheetField, SheetSpec
 
-TABLES = ("pending_decisions", "events", "combatants", "encounters", "characters", "channel_settings",
+TABLES = ("pending_decisions", "event_names", "events", "combatants", "encounters", "characters", "channel_settings",
           "guild_settings", "content_packs", "web_links", "web_sessions")
 
 

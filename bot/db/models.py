@@ -153,6 +153,25 @@ class Event(Base):
     message_id: Mapped[int | None]
 
 
+class EventName(Base):
+    """A character an event names (its record's ``named``), by the name's skeleton (bot/text_safety.py): what
+    the web page's log filtered by a character reads (bot/services/campaign.py), written with the event (a
+    process's first filtered read parsed 2,000 payloads, issue 33). An event's payload is rewritten only to say
+    how it was answered, never to name other characters, so its rows never change."""
+
+    __tablename__ = "event_names"
+    __table_args__ = (
+        # "the newest events of this channel naming this skeleton", read newest first without a table lookup
+        Index("ix_event_names_channel", "channel_id", "guild_id", "skeleton", "event_id"),
+    )
+
+    event_id: Mapped[int] = mapped_column(Integer, ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    skeleton: Mapped[str] = mapped_column(Text, primary_key=True)
+    guild_id: Mapped[int]  # the event's, as its channel_id: the index reads no event
+    channel_id: Mapped[int]
+    event: Mapped[Event] = relationship(lazy="raise")  # the ORM inserts the event first and fills in its id
+
+
 class PendingDecision(Base):
     __tablename__ = "pending_decisions"
     __table_args__ = (

@@ -20,6 +20,7 @@ from bot.db.models import (
     ContentPack,
     Encounter,
     Event,
+    EventName,
     GuildSettings,
     PendingDecision,
 )
@@ -195,10 +196,19 @@ async def events_page(session: AsyncSession, channel_id: int, offset: int, limit
     return (await session.scalars(query)).all()
 
 
-async def event_ids(session: AsyncSession, channel_id: int, guild_id: int, limit: int) -> list[int]:
-    """The ids of the channel's newest ``limit`` events in the guild, newest first (no payload read)."""
-    query = (select(Event.id).where(Event.channel_id == channel_id, Event.guild_id == guild_id)
-             .order_by(Event.id.desc()).limit(limit))
+async def events_naming(session: AsyncSession, channel_id: int, guild_id: int, name: str, scan: int, offset: int,
+                        limit: int) -> list[int]:
+    """The ids of the guild's events in the channel naming the skeleton ``name`` (``event_names``) among the
+    channel's ``scan`` newest, newest first: ``limit`` of them after the newest ``offset``. Both read an index
+    alone: the oldest id scanned (ix_events_channel_id_id, the channel's ids; a channel is one guild's, its id a
+    Discord snowflake: with the guild in that WHERE, SQLite walked the guild's index through every channel's
+    events instead), then the names' rows (ix_event_names_channel)."""
+    oldest = (select(Event.id).where(Event.channel_id == channel_id)
+              .order_by(Event.id.desc()).offset(scan - 1).limit(1).scalar_subquery())
+    query = (select(EventName.event_id)
+             .where(EventName.channel_id == channel_id, EventName.guild_id == guild_id, EventName.skeleton == name,
+                    EventName.event_id >= func.coalesce(oldest, 0))
+             .order_by(EventName.event_id.desc()).offset(offset).limit(limit))
     return [int(i) for i in await session.scalars(query)]
 
 
@@ -211,18 +221,6 @@ async def events_by_ids(session: AsyncSession, ids: Collection[int]) -> list[Eve
                  .where(Event.id.in_(chunk[start:start + 500])))
         found += (await session.scalars(query)).all()
     return sorted(found, key=lambda e: e.id, reverse=True)
-
-
-async def event_payload_texts(session: AsyncSession, ids: Collection[int]) -> list[tuple[int, str, str]]:
-    """(id, kind, the payload's JSON text) of the events of ``ids``: parsing 2,000 payloads is CPU work its
-    caller does off the event loop, which reading them as objects would do on it."""
-    found: list[tuple[int, str, str]] = []
-    chunk = list(ids)
-    for start in range(0, len(chunk), 500):  # SQLite's bound parameters, a few at a time
-        query = (select(Event.id, Event.kind, sql_cast(Event.payload, TextType))
-                 .where(Event.id.in_(chunk[start:start + 500])))
-        found += [(int(i), str(kind), str(payload)) for i, kind, payload in await session.execute(query)]
-    return found
 
 
 async def characters_by_name(session: AsyncSession, guild_id: int) -> list[tuple[int, str, bool]]:
@@ -336,6 +334,7 @@ async def flush(session: AsyncSession) -> None:
 CHARACTERS = cast(Table, Character.__table__)
 ENCOUNTERS = cast(Table, Encounter.__table__)
 EVENTS = cast(Table, Event.__table__)
+EVENT_NAMES = cast(Table, EventName.__table__)
 _VERSIONED: dict[tuple[str, tuple[str, ...]], Update] = {}
 
 
@@ -385,17 +384,23 @@ async def write_versioned(session: AsyncSession, writes: Sequence[VersionedWrite
     await session.run_sync(_write_versioned, writes)
 
 
-def _insert_event(session: Session, values: dict[str, Any]) -> int:
-    key = session.connection().execute(insert(EVENTS), values).inserted_primary_key
+def _insert_event(session: Session, values: dict[str, Any], names: Sequence[str]) -> int:
+    connection = session.connection()
+    key = connection.execute(insert(EVENTS), values).inserted_primary_key
     event_id = key[0] if key is not None else None
     assert isinstance(event_id, int)
+    if names:
+        connection.execute(insert(EVENT_NAMES), [
+            {"event_id": event_id, "skeleton": name, "guild_id": values["guild_id"], "channel_id": values["channel_id"]}
+            for name in names])
     return event_id
 
 
-async def insert_event(session: AsyncSession, values: dict[str, Any]) -> int:
-    """INSERT an event (column name -> value; the columns' defaults for the rest); its id. For an event whose
-    ORM object nobody needs: an action's, which only its id and its undo record outlive."""
-    return await session.run_sync(_insert_event, values)
+async def insert_event(session: AsyncSession, values: dict[str, Any], names: Sequence[str] = ()) -> int:
+    """INSERT an event (column name -> value; the columns' defaults for the rest) and the skeletons of the names
+    it names (``event_names``, one executemany); its id. For an event whose ORM object nobody needs: an
+    action's, which only its id and its undo record outlive."""
+    return await session.run_sync(_insert_event, values, names)
 
 
 async def set_event_before(session: AsyncSession, event_id: int, before: dict[str, Any] | None) -> None:

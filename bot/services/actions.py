@@ -14,10 +14,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
-from bot.db.models import Character, Combatant, Encounter, Event, PendingDecision
+from bot.db.models import Character, Combatant, Encounter, Event, EventName, PendingDecision
 from bot.errors import NotFound, UserError
 from bot.services.actor import Actor
 from bot.services.dice_option import DiceSide, side_dice, split_key
+from bot.services.event_names import skeletons
 from bot.services.event_records import ActionEvent, EventRecord, StoredRoll, WayOut
 from bot.services.pending_rolls import lapse_decisions, sync_roll_decisions
 from bot.services.results import SPENT, ActionReport, DefenseAnswer, PendingDecisionView, WayOutView
@@ -48,9 +49,12 @@ def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, lo
                  before: dict[str, Any] | None, encounter: Encounter | int | None) -> Event:
     """Log an event: its typed record (bot/services/event_records.py, event_kinds.py), stored as ``to_dict``
     writes it. ``before`` is its undo record (bot/services/undo_record.py), None if /undo skips it.
-    ``encounter``: the encounter (or its id) whose /undo may take it back."""
+    ``encounter``: the encounter (or its id) whose /undo may take it back. The characters it names are stored
+    with it (``event_names``: the ORM's flush inserts them after the event, in one statement)."""
     event = Event(**_event_values(rt, actor, kind, logged, before, encounter))
     session.add(event)
+    session.add_all([EventName(event=event, skeleton=name, guild_id=actor.guild_id, channel_id=actor.channel_id)
+                     for name in skeletons(logged)])
     if actor.interaction_id is not None:
         rt.answers.recorded(actor.interaction_id)
     return event
@@ -59,8 +63,9 @@ def record_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, lo
 async def insert_event(rt: Runtime, session: AsyncSession, actor: Actor, kind: str, logged: EventRecord,
                        before: dict[str, Any] | None, encounter: Encounter | None) -> int:
     """``record_event``'s row, inserted at once by a Core statement: its id (an action's event, whose ORM object
-    nothing needs)."""
-    event_id = await repo.insert_event(session, _event_values(rt, actor, kind, logged, before, encounter))
+    nothing needs), and the characters it names (``event_names``)."""
+    event_id = await repo.insert_event(session, _event_values(rt, actor, kind, logged, before, encounter),
+                                       skeletons(logged))
     if actor.interaction_id is not None:
         rt.answers.recorded(actor.interaction_id)
     return event_id

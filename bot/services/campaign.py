@@ -24,7 +24,6 @@ from bot.ops.page_thread import on_page_thread
 from bot.services import access
 from bot.services.actor import Actor
 from bot.services.characters import load_character, shown
-from bot.services.event_records import read_event
 from bot.services.live_events import EventFeed
 from bot.services.projection import project_encounter
 from bot.services.records import logged
@@ -38,7 +37,6 @@ T = TypeVar("T")
 LOG_PAGE = 25
 NAMES_REREAD = 100  # events below the newest read again for the members' names
 FILTER_SCAN = 2000  # a filtered log reads at most this many of the channel's newest events
-NAMED_CHANNELS = 256  # channels whose events' names a filtered log keeps
 
 
 @dataclass(frozen=True)
@@ -62,18 +60,11 @@ def _sees(channels: frozenset[int] | None, channel_id: int) -> bool:
     return channels is None or channel_id in channels
 
 
-def _names_in(kind: str, payload: str) -> frozenset[str]:
-    """The skeletons of the characters' names a stored event names (its record's ``named``), from its payload's
-    JSON text. An event's payload may be rewritten (an answered offer) but never to name other characters."""
-    return frozenset(skeleton(name) for name in read_event(kind, json_text.loads(payload) or {}).named)
-
-
 class CampaignService:
     def __init__(self, runtime: Runtime) -> None:
         self._rt = runtime
         # guild -> (the newest event read, each member's latest name): a page reads only the events since
         self._member_names: dict[int, tuple[int, dict[int, str]]] = {}
-        self._named: dict[int, dict[int, frozenset[str]]] = {}  # channel -> event id -> names (a filtered log's)
 
     async def live_log(self, actor: Actor, channels: frozenset[int] | None, channel_id: int, encounter_id: int,
                        known: Mapping[int, str], limit: int) -> LiveLog:
@@ -100,21 +91,6 @@ class CampaignService:
         a page's reads of a few hundred rows stay on it."""
         with off_the_loop():
             return await self._rt.read(work)
-
-    async def _named_in(self, session: AsyncSession, channel_id: int, ids: list[int]) -> dict[int, frozenset[str]]:
-        """Each of the channel's events ``ids`` -> the skeletons of the names its record names, kept per channel:
-        only events not read before are read (a filtered log scanned 2,000 stored records each time, ~3 s)."""
-        index = self._named.pop(channel_id, {})
-        missing = [i for i in ids if i not in index]
-        if missing:
-            rows = await repo.event_payload_texts(session, missing)
-            # parsing the payloads and reading the records is CPU work: off the event loop
-            index.update(await on_page_thread(lambda: {i: _names_in(kind, text) for i, kind, text in rows}))
-        wanted = set(ids)
-        self._named[channel_id] = index = {i: n for i, n in index.items() if i in wanted}
-        while len(self._named) > NAMED_CHANNELS:
-            del self._named[next(iter(self._named))]
-        return index
 
     async def revision(self, actor: Actor) -> str:
         """What the campaign's pages show, as one short digest: equal while nothing a page of ``actor``'s guild
@@ -267,16 +243,13 @@ class CampaignService:
                 rows = await repo.events_page(session, channel_id, offset, limit + 1)
                 events = await logged(session, actor, [r for r in rows if r.guild_id == actor.guild_id])
                 return LogPage(tuple(events[:limit]), offset, len(events) > limit)
-            key = skeleton(character)
-            ids = await repo.event_ids(session, channel_id, actor.guild_id, FILTER_SCAN)
-            named = await self._named_in(session, channel_id, ids)
-            matched = [i for i in ids if key in named[i]]
-            rows = await repo.events_by_ids(session, matched[offset:offset + limit + 1])
-            events = await logged(session, actor, rows)
+            # the names each event names are stored with it (``event_names``): a page's ids through one index
+            ids = await repo.events_naming(session, channel_id, actor.guild_id, skeleton(character), FILTER_SCAN,
+                                           offset, limit + 1)
+            events = await logged(session, actor, await repo.events_by_ids(session, ids))
             return LogPage(tuple(events[:limit]), offset, len(events) > limit)
 
-        # a filtered log reads up to 2,000 payloads the first time: fetched off the event loop
-        return await (self._page_read(work) if character is not None else self._rt.read(work))
+        return await self._rt.read(work)
 
 
 def _stamp(row: Event, viewer: Viewer) -> str:

@@ -18,6 +18,7 @@ from bot.db.copy import tables
 from bot.db.engine import Database
 from bot.services import Actor, Services
 from bot.services.web_sessions import Grant
+from bot.text_safety import skeleton
 from tests.conftest import SERVICE_WORK_SECONDS
 
 GUILD, CHANNEL, OTHER_CHANNEL, GM_ROLE = 7001, 7002, 7003, 7004
@@ -125,7 +126,13 @@ async def copy_and_check(source: str, target: str, capsys: Any) -> None:
     assert out.startswith(f"copied {rows} rows in {len(tables())} tables from sqlite+aiosqlite:///")
     assert out.endswith("row counts verified\n")
     assert await dump(target) == before
-    assert await carry_on(target) == max(e["id"] for e in before["events"]) + 1
+    new = await carry_on(target)
+    assert new == max(e["id"] for e in before["events"]) + 1
+    # the names each event names come along (the filtered log's index), and the copy's new events add theirs
+    attacks = {e["id"] for e in before["events"] if e["kind"] == "attack"}
+    assert attacks and {n["event_id"] for n in before["event_names"]} >= attacks
+    added = [n for n in (await dump(target))["event_names"] if n["event_id"] == new]
+    assert sorted(n["skeleton"] for n in added) == sorted(skeleton(name) for name in ("Bjorn", "Bandit 3"))
 
     # A target that holds rows is refused, and left as it is; --replace empties it first.
     after = await dump(target)

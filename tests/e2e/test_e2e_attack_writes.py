@@ -82,12 +82,14 @@ async def test_an_attack_that_hits_writes_its_answer_in_one_more_transaction(tab
     # answer lost?), on the channel's newest events by its index; then the writes
     assert command[0] == "SELECT EVENTS.ID, EVENTS.USER_ID, EVENTS.KIND,", command
     command = command[1:]
-    # the attacker (its version only), the target, the encounter's version and the event, with the GM's shock roll:
-    # the same statements as the ORM's flush sent, the rows as Core statements (bot/db/repositories.py) and only
-    # the decision through the flush; not the attacker's combatant, whose round was spent on an attack already
-    assert command[:4] == ["UPDATE CHARACTERS SET VERSION=?,", "UPDATE CHARACTERS SET SHEET=?,",
-                           "UPDATE ENCOUNTERS SET VERSION=?,", "INSERT INTO EVENTS (GUILD_ID,"], command
-    assert command[4:] == (["INSERT INTO PENDING_DECISIONS (GUILD_ID,"] if mode == "gm" else []), command
+    # the attacker (its version only), the target, the encounter's version and the event with the two it names
+    # (one executemany, the filtered log's index), with the GM's shock roll: the same statements as the ORM's flush
+    # sent, the rows as Core statements (bot/db/repositories.py) and only the decision through the flush; not the
+    # attacker's combatant, whose round was spent on an attack already
+    assert command[:5] == ["UPDATE CHARACTERS SET VERSION=?,", "UPDATE CHARACTERS SET SHEET=?,",
+                           "UPDATE ENCOUNTERS SET VERSION=?,", "INSERT INTO EVENTS (GUILD_ID,",
+                           "INSERT INTO EVENT_NAMES (EVENT_ID,"], command
+    assert command[5:] == (["INSERT INTO PENDING_DECISIONS (GUILD_ID,"] if mode == "gm" else []), command
     assert flushed == ([["PendingDecision"]] if mode == "gm" else []), flushed
     if mode == "auto":
         assert after == [["UPDATE EVENTS SET ANSWERED=?,"]]
@@ -129,7 +131,7 @@ async def test_an_attack_that_hits_calls_into_the_session_for_what_it_writes_onl
     await fight(table, mode)
     with session_calls(monkeypatch) as calls:
         await hit(table, "Bandit 2")
-    # the rows' Core statements in two calls (the UPDATEs together, then the event's INSERT), not a call to fetch
+    # the rows' Core statements in two calls (the UPDATEs together, then the event's INSERTs), not a call to fetch
     # the connection and one to run each; no flush with nothing to write (the command's after its action, the
     # runner's after the command, the answer log's): only the GM's decision is flushed
     assert calls["run_sync"] == 2, calls

@@ -50,7 +50,8 @@ async def test_an_attack_after_the_first_reads_nothing(table: Any, gm: Any) -> N
         await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=20")
     assert [s for s in seen if s.startswith("SELECT") and not s.startswith(CHANNEL_LOCK)] == []
     assert sorted(s for s in seen if s.split()[0] in ("UPDATE", "INSERT")) == [
-        "INSERT INTO EVENTS", "UPDATE CHARACTERS SET", "UPDATE CHARACTERS SET", "UPDATE ENCOUNTERS SET"]
+        "INSERT INTO EVENTS", "INSERT INTO EVENT_NAMES", "UPDATE CHARACTERS SET", "UPDATE CHARACTERS SET",
+        "UPDATE ENCOUNTERS SET"]
     assert cache.hits == hits + 1
     brun = await table.characters.get(gm, "Brun")
     assert wound_locations(brun) == ["10", "20"]

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import event
 
 from bot.services import Services
-from tests.conftest import bjorn_against_a_bandit
+from tests.conftest import CHANNEL, bjorn_against_a_bandit
 
 
 async def plans(services: Services, write: Any, tables: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
@@ -103,3 +103,15 @@ async def test_the_web_pages_revision_reads_no_whole_table(table: Any, gm: Any) 
     assert len(found) == 1, found  # one statement
     whole = [f"{sql}\n  -> {plan}" for sql, plan in found if scans(plan.replace("SCAN CONSTANT ROW", ""))]
     assert whole == [], "\n".join(whole)
+
+
+async def test_a_log_filtered_by_a_character_reads_its_events_through_the_names_index(table: Any, gm: Any) -> None:
+    """The events naming a character are found by the names stored with them (event_names), not by reading the
+    channel's 2,000 newest payloads (bot/services/campaign.py, issue 33)."""
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=3")
+    found = await plans(table, lambda: table.campaign.log(gm, None, CHANNEL, character="Brun"),
+                        ("events", "event_names"))
+    whole = [f"{sql}\n  -> {plan}" for sql, plan in found if scans(plan)]
+    assert whole == [], "\n".join(whole)
+    [(sql, plan)] = [(sql, plan) for sql, plan in found if "FROM event_names" in sql]
+    assert "ix_event_names_channel" in plan and "ix_events_channel_id_id" in plan, f"{sql}\n  -> {plan}"
