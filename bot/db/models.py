@@ -62,6 +62,9 @@ class Character(Base):
     name: Mapped[str] = mapped_column(String(100))
     name_key: Mapped[str] = mapped_column(String(100))  # casefolded name: unique per guild
     owner_id: Mapped[int]
+    # The owner's display name when they made it: how a page with no gateway cache (grievous web) names an owner who
+    # has not acted since (the events name those who have). None: made before it was kept.
+    owner_name: Mapped[str | None] = mapped_column(String(100))
     npc: Mapped[bool] = mapped_column(default=False)
     system: Mapped[str] = mapped_column(String(32))
     sheet: Mapped[dict[str, Any]]

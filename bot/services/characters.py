@@ -416,7 +416,8 @@ class CharacterService:
         checked = (await self._rt.slow_work.off_loop(self._validate, system, sheet, catalog, source, who) if source
                    else self._validate(system, sheet, catalog, source, who))
         row = Character(guild_id=actor.guild_id, name=name, name_key=repo.name_key(name), owner_id=actor.user_id,
-                        npc=npc, system=system, sheet=checked, created_at=now, updated_at=now)
+                        owner_name=actor.user_name[:100], npc=npc, system=system, sheet=checked, created_at=now,
+                        updated_at=now)
         session.add(row)
         await session.flush()
         return character_view(self._rt, row, catalog)

@@ -120,6 +120,7 @@ class CharacterView:
     kept: RecordedState | None = None  # a player's import: the recorded wounds and conditions it left in place
     edit: SheetEdit | None = None  # a create, import or edit: what it changed (the channel's one line)
     private: bool = False  # it holds what the channel may not read (the GM's NPC): answer its asker alone
+    owner_name: str | None = None  # the owner's display name when they made it (None: not kept)
 
     @property
     def wounds(self) -> tuple[Wound, ...]:

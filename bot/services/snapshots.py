@@ -71,7 +71,7 @@ def character_view(rt: Runtime, row: Character, catalog: Catalog) -> CharacterVi
                                  lambda: wound_picture(row.system, sheet, catalog), key=key)
     return CharacterView(id=row.id, name=row.name, system=row.system, owner_id=row.owner_id, npc=row.npc,
                          sheet=sheet, summary=summarize(rt, row.system, sheet, catalog, key=key), version=row.version,
-                         picture=picture)
+                         picture=picture, owner_name=row.owner_name)
 
 
 def copied(sheet: dict[str, Any]) -> dict[str, Any]:

@@ -323,7 +323,7 @@ def _character_page(view: CharacterView, names: Names) -> dict[str, Any]:
         if (sheet.fields[index].name or "").startswith(("Wounds", "Owner")):
             sheet.remove_field(index)
     return {"title": view.name, "name": view.name, "npc": view.npc,
-            "owner": names.user(view.owner_id) if not view.npc else None,
+            "owner": (names.user(view.owner_id) or view.owner_name) if not view.npc else None,
             "injuries": card(character_embeds.injuries(view), names, footer=False), "sheet": card(sheet, names),
             "healing": [(to_html(character_embeds.wound_brief(w, view.system)), words) for w in view.wounds
                         if (words := character_embeds.healing_next(w, view.system))],
@@ -399,7 +399,8 @@ def _roster_row(view: CharacterView, names: Names) -> RosterRow:
     condition = character_embeds.condition_text(view.summary.condition) if view.summary else ""
     worded, healing = _wound_words(view.system, wounds)
     return RosterRow(
-        name=view.name, npc=view.npc, owner="" if view.npc else f"@{names.user(view.owner_id) or 'a member'}",
+        name=view.name, npc=view.npc,
+        owner="" if view.npc else f"@{names.user(view.owner_id) or view.owner_name or 'a member'}",
         condition=to_html(condition), wounds=worded, wound_count=len(wounds),
         penalty=sum(abs(w.penalty) for w in wounds), healing=healing, behind_screen=view.behind_screen)
 

@@ -9,10 +9,11 @@ from typing import Any
 
 import aiohttp
 
-from bot.services import Services
+from bot.services import Actor, Services
 from bot.web.host import WebOnlyHost
 from bot.web.server import COOKIE, WebServer
 from bot.web.sessions import Grant
+from tests.conftest import CHANNEL, GUILD
 
 GRANT = Grant(guild_id=1, user_id=2, user_name="Alice", role="player", role_ids=(5,), is_manager=False,
               channels=frozenset({10}), guild_name="The Keep", channel_names=((10, "great-hall"),))
@@ -41,3 +42,28 @@ async def test_a_session_opened_on_one_process_is_served_and_revoked_on_another(
                 assert ended.status == 401
     finally:
         await there.stop()
+
+
+async def test_an_owner_who_never_acted_is_named_on_a_process_with_no_gateway_cache(table: Any) -> None:
+    """`grievous web` has no member cache, and names a member by the events that name them: a player's character
+    whose owner has not acted since making it read "@a member"; the owner's name kept when it was made names them."""
+    carol = Actor(GUILD, CHANNEL, 13, "Carol Ann")
+    await table.characters.create(carol, "Cadoc", {"str": 10})
+    server = shard_without_guilds(table)
+    grant = Grant(guild_id=GUILD, user_id=11, user_name="Alice", role="player", role_ids=(), is_manager=False,
+                  channels=frozenset({CHANNEL}), guild_name="The Keep", channel_names=((CHANNEL, "great-hall"),))
+    token = (await server.link(grant)).split("t=", 1)[1]
+    await server.start()
+    try:
+        async with aiohttp.ClientSession(base_url=server.base_url) as http:
+            async with http.get("/web/login", params={"t": token}, allow_redirects=False) as opened:
+                cookie = {"Cookie": f"{COOKIE}={opened.cookies[COOKIE].value}"}
+            async with http.get("/web/roster", headers=cookie) as roster:
+                shown = await roster.text()
+            async with http.get("/web/character/Cadoc", headers=cookie) as character:
+                page = await character.text()
+    finally:
+        await server.stop()
+    assert "@Carol Ann" in shown and "@a member" not in shown
+    assert "@Alice" in shown and "@Bob" in shown  # the owners who acted, by their events
+    assert "Player character of @<bdi>Carol Ann</bdi>" in page
