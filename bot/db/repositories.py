@@ -196,6 +196,17 @@ async def events_page(session: AsyncSession, channel_id: int, offset: int, limit
     return (await session.scalars(query)).all()
 
 
+async def event_stamps(session: AsyncSession, channel_id: int, limit: int
+                       ) -> list[tuple[int, int, int | None, str, str, bool, str]]:
+    """(id, guild, encounter, kind, user name, undone, the payload's JSON text) of the channel's newest ``limit``
+    events, newest first: what a live page compares with the lines it has worded, no payload parsed."""
+    query = (select(Event.id, Event.guild_id, Event.encounter_id, Event.kind, Event.user_name, Event.undone,
+                    sql_cast(Event.payload, TextType))
+             .where(Event.channel_id == channel_id).order_by(Event.id.desc()).limit(limit))
+    return [(int(i), int(guild), None if encounter is None else int(encounter), str(kind), str(name), bool(undone),
+             str(payload)) for i, guild, encounter, kind, name, undone, payload in await session.execute(query)]
+
+
 async def events_naming(session: AsyncSession, channel_id: int, guild_id: int, name: str, scan: int, offset: int,
                         limit: int) -> list[int]:
     """The ids of the guild's events in the channel naming the skeleton ``name`` (``event_names``) among the

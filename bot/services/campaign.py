@@ -18,7 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import json_text
 from bot.db import repositories as repo
 from bot.db.inline_sqlite import off_the_loop
-from bot.db.models import Event
 from bot.errors import NotFound
 from bot.ops.page_thread import on_page_thread
 from bot.services import access
@@ -75,13 +74,17 @@ class CampaignService:
             raise NotFound("no such channel")
 
         async def work(session: AsyncSession) -> LiveLog:
-            rows = [r for r in await repo.events_page(session, channel_id, 0, limit)
-                    if r.guild_id == actor.guild_id and r.encounter_id == encounter_id]
+            # each event's stamp from its stored text: only the events whose stamp the page does not know are read
+            # whole (a live page re-read 200 rows and wrote 200 payloads out again at every new event)
+            rows = [r for r in await repo.event_stamps(session, channel_id, limit)
+                    if r[1] == actor.guild_id and r[2] == encounter_id]
             viewer = await access.viewer_in(session, actor)  # secret rolls turned on or off: all worded afresh
-            # 200 payloads written out as JSON: CPU work, off the event loop
-            stamps = await on_page_thread(lambda: tuple((r.id, _stamp(r, viewer)) for r in rows))
-            fresh = [r for r, (_, stamp) in zip(rows, stamps, strict=True) if known.get(r.id) != stamp]
-            return LiveLog(stamps, tuple(await logged(session, actor, fresh)))
+            stamps = tuple((r[0], _stamp(r[3:], viewer)) for r in rows)
+            wanted = [i for i, stamp in stamps if known.get(i) != stamp]
+            fresh = await repo.events_by_ids(session, wanted) if wanted else []
+            got = {r.id for r in fresh}  # one gone meanwhile is left out, not worded from nothing
+            return LiveLog(tuple((i, s) for i, s in stamps if i in got or known.get(i) == s),
+                           tuple(await logged(session, actor, fresh)))
 
         return await self._rt.read(work)
 
@@ -252,11 +255,11 @@ class CampaignService:
         return await self._rt.read(work)
 
 
-def _stamp(row: Event, viewer: Viewer) -> str:
-    """What a stored event's log line depends on, as a digest: a rewritten payload (an answered offer), an undo,
-    or the viewer's seat and the server's secret rolls change it."""
-    text = json_text.dumps([row.kind, row.user_name, row.undone, viewer.seat.value, viewer.secret_rolls,
-                            row.payload])
+def _stamp(stored: tuple[str, str, bool, str], viewer: Viewer) -> str:
+    """What a stored event's log line depends on (its kind, user name, whether undone, payload text), as a digest:
+    a rewritten payload (an answered offer), an undo, or the viewer's seat and the server's secret rolls change it."""
+    kind, user_name, undone, payload = stored
+    text = json_text.dumps([kind, user_name, undone, viewer.seat.value, viewer.secret_rolls]) + payload
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 

@@ -6,6 +6,7 @@ import threading
 from dataclasses import replace
 from typing import Any
 
+from bot.db import repositories as repo
 from bot.services import Actor, characters, event_records, records
 from bot.services.event_memo import MEMO
 from bot.services.viewer import Seat
@@ -100,3 +101,31 @@ async def test_what_a_page_keeps_between_reads_follows_the_new_events(table: Any
     assert [e.kind for e in (await table.campaign.log(gm, None, CHANNEL, character="Aldo")).events] == [
         "attack", "attack", "join"]
     assert (await table.campaign.log(gm, None, CHANNEL, character="Nobody")).events == ()
+
+
+async def test_a_live_page_reads_whole_only_the_events_whose_stamps_it_does_not_know(table: Any, gm: Any,
+                                                                                    monkeypatch: Any) -> None:
+    """Issue 33: every new event re-rendered each live page, which read its 200 events whole to stamp them; the
+    stamps come from the stored text, and only the events not known as they are are read whole."""
+    await table.combat.attack(gm, "Brun", "Sword", attacker="Aldo", dice_text="attack=5 location=3")
+    (fight,) = await table.campaign.encounters(gm, None)
+    asked: list[list[int]] = []
+    real = repo.events_by_ids
+
+    async def by_ids(session: Any, ids: Any) -> Any:
+        asked.append(sorted(ids))
+        return await real(session, ids)
+    monkeypatch.setattr(repo, "events_by_ids", by_ids)
+    first = await table.campaign.live_log(gm, None, CHANNEL, fight.id, {}, 200)
+    assert asked == [sorted(i for i, _ in first.stamps)]
+    assert (await table.campaign.live_log(gm, None, CHANNEL, fight.id, dict(first.stamps), 200)).fresh == ()
+    assert len(asked) == 1  # nothing new: no event read whole
+    await table.records.undo(gm)
+    again = await table.campaign.live_log(gm, None, CHANNEL, fight.id, dict(first.stamps), 200)
+    assert asked[-1] == sorted(e.id for e in again.fresh) and len(asked[-1]) == 2  # the undo and the undone attack
+
+    async def one_gone(session: Any, ids: Any) -> Any:  # deleted between the two reads
+        return [e for e in await real(session, ids) if e.kind != "undo"]
+    monkeypatch.setattr(repo, "events_by_ids", one_gone)
+    gone = await table.campaign.live_log(gm, None, CHANNEL, fight.id, dict(first.stamps), 200)
+    assert [e.kind for e in gone.fresh] == ["attack"] and len(gone.stamps) == len(again.stamps) - 1
