@@ -16,7 +16,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache, partial
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,7 +35,6 @@ from bot.web.live import WordedLog, kind_of
 from bot.web.markdown import Names, to_html, to_text
 from bot.web.metrics import page_of
 from bot.web.page_cache import MARK, Rendered
-from rules.model import Wound
 
 if TYPE_CHECKING:
     from bot.web.server import WebServer
@@ -45,7 +44,6 @@ log = logging.getLogger("grievous.web")
 _CHANNEL = re.compile(r"[0-9]{1,20}")
 MAX_PAGE = 10_000
 ENCOUNTER_EVENTS = 200  # the encounter page's log reads the channel's newest events up to this many
-WOUND_WORDS = 1024  # characters' wounds kept worded for the roster (a few KiB each)
 # A page render's lookups in the gateway cache (key -> what it found), kept with the page and checked at each hit
 # (bot/web/page_cache.py); None outside a kept page's render (a live frame's).
 _LOOKED_UP: contextvars.ContextVar[dict[Hashable, Hashable] | None] = contextvars.ContextVar("web_looked_up",
@@ -397,18 +395,11 @@ def diagram_alt(view: CharacterView) -> str:
 def _roster_row(view: CharacterView, names: Names) -> RosterRow:
     wounds = view.wounds
     condition = character_embeds.condition_text(view.summary.condition) if view.summary else ""
-    worded, healing = _wound_words(view.system, wounds)
+    notes = [character_embeds.wound_note(w.note) for w in wounds if w.note]
     return RosterRow(
         name=view.name, npc=view.npc,
         owner="" if view.npc else f"@{names.user(view.owner_id) or view.owner_name or 'a member'}",
-        condition=to_html(condition), wounds=worded, wound_count=len(wounds),
-        penalty=sum(abs(w.penalty) for w in wounds), healing=healing, behind_screen=view.behind_screen)
-
-
-@lru_cache(maxsize=WOUND_WORDS)
-def _wound_words(system: str, wounds: tuple[Wound, ...]) -> tuple[Markup, Markup]:
-    """A roster row's wounds and healing notes, worded: a function of the wounds as the projection gave them alone
-    (no name in them), so kept between renders and kinds of viewer. Every action moves the revision, and each
-    render worded all 50 characters' wounds again (up to 64 each), where one character's had changed."""
-    notes = [character_embeds.wound_note(w.note) for w in wounds if w.note]
-    return (to_html(", ".join(character_embeds.wound_brief(w, system) for w in wounds)), to_html("; ".join(notes)))
+        condition=to_html(condition), wounds=to_html(", ".join(character_embeds.wound_brief(w, view.system)
+                                                               for w in wounds)),
+        wound_count=len(wounds), penalty=sum(abs(w.penalty) for w in wounds),
+        healing=to_html("; ".join(notes)), behind_screen=view.behind_screen)
