@@ -201,9 +201,10 @@ class CampaignService:
             settings = await repo.guild_settings(session, actor.guild_id)
             catalogs = {system: await self._rt.catalogs.catalog_for(session, actor.guild_id, system)
                         for system in {row.system for row in rows}}
-            # each sheet's copy, summary and projection is CPU work (50 sheets of 64 wounds: ~200 ms): off the loop
+            # each sheet's summary and projection is CPU work (50 sheets of 64 wounds): off the loop. The views keep
+            # the rows' own sheets, not copies: the rows are this read's, dropped after it
             return await on_page_thread(lambda: tuple(
-                [shown(self._rt, actor, row, catalogs[row.system], settings) for row in rows]))
+                [shown(self._rt, actor, row, catalogs[row.system], settings, False) for row in rows]))
 
         return await self._rt.read(work)
 

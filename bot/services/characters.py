@@ -81,10 +81,12 @@ async def shown_to(rt: Runtime, session: AsyncSession, actor: Actor, row: Charac
     return shown(rt, actor, row, await rt.catalogs.catalog_for(session, actor.guild_id, row.system), settings)
 
 
-def shown(rt: Runtime, actor: Actor, row: Character, catalog: Catalog, settings: GuildSettings | None) -> CharacterView:
+def shown(rt: Runtime, actor: Actor, row: Character, catalog: Catalog, settings: GuildSettings | None,
+          own: bool = True) -> CharacterView:
     """``shown_to``'s CPU part (the sheet's copy, summary and projection), once the server's ``settings`` and
-    the system's ``catalog`` are read: safe in a worker thread (the web roster reads 50 sheets)."""
-    view = character_view(rt, row, catalog)
+    the system's ``catalog`` are read: safe in a worker thread (the web roster reads 50 sheets). ``own``: as
+    ``character_view``'s."""
+    view = character_view(rt, row, catalog, own)
     viewer = viewer_of(actor, settings, row)
     return answered_privately(project_character(view, viewer), viewer, table_of(settings))
 

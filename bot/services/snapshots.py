@@ -62,10 +62,12 @@ def _readiness(rt: Runtime, system: str, sheet: dict[str, Any], catalog: Catalog
         return READY
 
 
-def character_view(rt: Runtime, row: Character, catalog: Catalog) -> CharacterView:
+def character_view(rt: Runtime, row: Character, catalog: Catalog, own: bool = True) -> CharacterView:
     """``catalog``: the server's catalog for the character's system (``rt.catalogs.catalog_for``). The summary and
-    the picture are the engine's reads of the sheet, remembered by its content (one digest for both)."""
-    sheet = copied(row.sheet)
+    the picture are the engine's reads of the sheet, remembered by its content (one digest for both). ``own``: the
+    view holds its own copy of the sheet; False only for a read's rows, dropped after it, whose sheets nothing
+    else holds (the web roster's 50: a copy each was a quarter of its read)."""
+    sheet = copied(row.sheet) if own else row.sheet
     key = sheet_key(sheet)
     picture = rt.sheet_reads.get("picture", row.system, sheet, catalog, None,
                                  lambda: wound_picture(row.system, sheet, catalog), key=key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from bot.db.models import Character
 from bot.services import snapshots
 from bot.services.sheet_reads import SheetReads
 from bot.services.wound_state import wound_picture
@@ -30,3 +31,14 @@ async def test_a_characters_picture_is_read_once_per_sheet_content(table: Any, g
     now = drawn.copy()
     await table.campaign.roster(gm, None)
     assert drawn == now
+
+
+async def test_a_view_holds_its_own_copy_of_the_sheet_unless_told_the_row_is_a_reads(table: Any) -> None:
+    row = Character(id=7, guild_id=1, name="Brun", name_key="brun", system="fake", owner_id=12, npc=False,
+                    sheet={"name": "Brun", "str": 11, "wounds": []}, version=3)
+    catalog = table.runtime.catalogs.catalog("fake")
+    own = snapshots.character_view(table.runtime, row, catalog)
+    assert own.sheet == row.sheet and own.sheet is not row.sheet and own.sheet["wounds"] is not row.sheet["wounds"]
+    shared = snapshots.character_view(table.runtime, row, catalog, False)  # the web roster's: a read's rows
+    assert shared.sheet is row.sheet and (shared.summary, shared.picture, shared.version) == (own.summary,
+                                                                                             own.picture, 3)
