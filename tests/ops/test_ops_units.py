@@ -249,6 +249,22 @@ def test_key_value_lines(restore_logging: Any) -> None:
 # -- health checks and `grievous health` ------------------------------------------------------------------
 
 
+async def test_a_health_check_logs_nothing_and_a_migration_still_does(tmp_path: Path, restore_logging: Any) -> None:
+    # compose.yaml's healthcheck asks /healthz every 30 s; each check reads the database's revision through Alembic
+    stream = io.StringIO()
+    configure_logging("INFO", "json", stream=stream)
+    db = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}")
+    try:
+        await upgrade(db)
+        migrated = [json.loads(line)["message"] for line in stream.getvalue().splitlines()]
+        assert migrated and all(message.startswith("Running upgrade ") for message in migrated)
+        for _ in range(2):
+            assert (await check(lambda: "ok", db, head_revision())).ok
+    finally:
+        await db.dispose()
+    assert len(stream.getvalue().splitlines()) == len(migrated)
+
+
 async def test_health_checks_name_what_failed(tmp_path: Path) -> None:
     db = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}")
     try:
