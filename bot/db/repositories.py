@@ -240,6 +240,14 @@ async def characters_by_name(session: AsyncSession, guild_id: int) -> list[tuple
     return [(int(i), str(n), bool(npc)) for i, n, npc in await session.execute(query.order_by(Character.name_key))]
 
 
+async def owner_names(session: AsyncSession, guild_id: int) -> list[tuple[int, str]]:
+    """(owner, their display name when they made it) of the guild's player characters that kept it, oldest
+    character first: the name of a member who has not acted since (``member_names_after`` names those who have)."""
+    query = select(Character.owner_id, Character.owner_name).where(
+        Character.guild_id == guild_id, Character.npc.is_(False), Character.owner_name.is_not(None))
+    return [(int(owner), str(name)) for owner, name in await session.execute(query.order_by(Character.id))]
+
+
 async def member_names_after(session: AsyncSession, guild_id: int, after: int) -> list[tuple[int, int, str]]:
     """(id, user, display name) of the guild's events with an id over ``after``, oldest first: who acted, by the
     name of their latest event (the bot keeps no member list; the web page names owners and mentions with it)."""

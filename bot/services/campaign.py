@@ -136,8 +136,9 @@ class CampaignService:
         return await self._rt.read(lambda session: access.viewer_in(session, actor))
 
     async def member_names(self, actor: Actor) -> dict[int, str]:
-        """Members' display names as their latest action in the guild recorded them. Every page asks: the names
-        are kept, and only the events written since the last ask are read (a scan of 10,000 events took ~100 ms)."""
+        """Members' display names as their latest action in the guild recorded them, and for a player who has not
+        acted, as they were when they made their character. Every page asks: the actions' names are kept, and only
+        the events written since the last ask are read (a scan of 10,000 events took ~100 ms)."""
         guild = actor.guild_id
 
         async def work(session: AsyncSession) -> dict[int, str]:
@@ -147,7 +148,7 @@ class CampaignService:
             if rows:
                 names = {**names, **{user_id: name for _, user_id, name in rows}}
                 self._member_names[guild] = (max(last, rows[-1][0]), names)
-            return names
+            return {**dict(await repo.owner_names(session, guild)), **names}  # an action's name is the newer
 
         # the first read of a guild's names reads all its events (10,000 rows): fetched off the event loop
         return await (self._page_read(work) if guild not in self._member_names else self._rt.read(work))

@@ -67,3 +67,32 @@ async def test_an_owner_who_never_acted_is_named_on_a_process_with_no_gateway_ca
     assert "@Carol Ann" in shown and "@a member" not in shown
     assert "@Alice" in shown and "@Bob" in shown  # the owners who acted, by their events
     assert "Player character of @<bdi>Carol Ann</bdi>" in page
+
+
+async def test_a_mention_of_an_owner_who_never_acted_names_them_on_a_process_with_no_gateway_cache(
+        table: Any, gm: Any) -> None:
+    """The tracker's turn line mentions the owner (<@id>): with no member cache, the name kept when the character was
+    made names a member no event names (the GM added the character and ended the turns before it)."""
+    carol = Actor(GUILD, CHANNEL, 13, "Carol Ann")
+    await table.characters.create(carol, "Cadoc", {"str": 10})
+    await table.encounters.add(gm, "Cadoc")
+    for _ in range(3):
+        view = await table.encounters.next_turn(gm)
+        if view.combatants[view.turn].name == "Cadoc":
+            break
+    assert view.combatants[view.turn].name == "Cadoc"
+    assert 13 not in {e.user_id for e in await table.records.log(gm, 25)}  # Carol never acted
+    server = shard_without_guilds(table)
+    grant = Grant(guild_id=GUILD, user_id=11, user_name="Alice", role="player", role_ids=(), is_manager=False,
+                  channels=frozenset({CHANNEL}), guild_name="The Keep", channel_names=((CHANNEL, "great-hall"),))
+    token = (await server.link(grant)).split("t=", 1)[1]
+    await server.start()
+    try:
+        async with aiohttp.ClientSession(base_url=server.base_url) as http:
+            async with http.get("/web/login", params={"t": token}, allow_redirects=False) as opened:
+                cookie = {"Cookie": f"{COOKIE}={opened.cookies[COOKIE].value}"}
+            async with http.get(f"/web/encounter/{CHANNEL}", headers=cookie) as encounter:
+                shown = await encounter.text()
+    finally:
+        await server.stop()
+    assert "Carol Ann" in shown and "@a member" not in shown, shown
