@@ -205,6 +205,22 @@ def test_redaction_takes_the_secret_and_anything_token_shaped() -> None:
     assert redact("3d6+2 vs 14, v1.2.3, https://example.org/a.b") == "3d6+2 vs 14, v1.2.3, https://example.org/a.b"
 
 
+def test_redaction_takes_a_token_a_refusal_made_plain() -> None:
+    """A refusal's line is made plain whole (bot/ui/replies.py ``refusal``): a token typed into it comes back with its
+    underscores and asterisks escaped, and must still be redacted, ours and any token-shaped text alike."""
+    from bot.ui.replies import refusal
+
+    ours = "MTU3OTU1MTMwOTE3NzE1OTY4MA.fOoo_g.1vnnTdM6jmIbDGyQVgOzm_YCXuULORovwkR9"
+    add_secret(ours)
+    other = "MTA5ODc2NTQzMjEwOTg3NjU0.Ga_cDe.abc_defghijklmnopq_rstuvwxyz0123456789"
+    for token in (ours, ours.lower(), other):
+        line = refusal(ValueError(f"cannot read '{token}': try 3d6+2 or d20 vs 14"))
+        assert token not in line and "\\_" in line  # escaped: the plain token is no longer in it
+        assert redact(line) == f"cannot read '{REDACTED}': try 3d6+2 or d20 vs 14", line
+    add_secret("a\\_b*c_d*e")  # a secret with escapes of its own
+    assert redact("x a\\_b*c_d*e y") == f"x {REDACTED} y"
+
+
 @pytest.fixture
 def restore_logging() -> Any:
     factory, root = logging.getLogRecordFactory(), logging.getLogger()
