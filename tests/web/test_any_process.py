@@ -44,26 +44,35 @@ async def test_a_session_opened_on_one_process_is_served_and_revoked_on_another(
         await there.stop()
 
 
-async def test_an_owner_who_never_acted_is_named_on_a_process_with_no_gateway_cache(table: Any) -> None:
-    """`grievous web` has no member cache, and names a member by the events that name them: a player's character
-    whose owner has not acted since making it read "@a member"; the owner's name kept when it was made names them."""
-    carol = Actor(GUILD, CHANNEL, 13, "Carol Ann")
-    await table.characters.create(carol, "Cadoc", {"str": 10})
-    server = shard_without_guilds(table)
-    grant = Grant(guild_id=GUILD, user_id=11, user_name="Alice", role="player", role_ids=(), is_manager=False,
-                  channels=frozenset({CHANNEL}), guild_name="The Keep", channel_names=((CHANNEL, "great-hall"),))
-    token = (await server.link(grant)).split("t=", 1)[1]
+ALICE_IN_THE_HALL = Grant(guild_id=GUILD, user_id=11, user_name="Alice", role="player", role_ids=(), is_manager=False,
+                          channels=frozenset({CHANNEL}), guild_name="The Keep",
+                          channel_names=((CHANNEL, "great-hall"),))
+
+
+async def pages_read_by_alice(services: Services, *paths: str) -> list[str]:
+    """Each of ``paths`` as Alice's session reads it from a page server with no gateway cache (`grievous web`'s)."""
+    server = shard_without_guilds(services)
+    token = (await server.link(ALICE_IN_THE_HALL)).split("t=", 1)[1]
     await server.start()
     try:
         async with aiohttp.ClientSession(base_url=server.base_url) as http:
             async with http.get("/web/login", params={"t": token}, allow_redirects=False) as opened:
                 cookie = {"Cookie": f"{COOKIE}={opened.cookies[COOKIE].value}"}
-            async with http.get("/web/roster", headers=cookie) as roster:
-                shown = await roster.text()
-            async with http.get("/web/character/Cadoc", headers=cookie) as character:
-                page = await character.text()
+            shown = []
+            for path in paths:
+                async with http.get(path, headers=cookie) as page:
+                    shown.append(await page.text())
+            return shown
     finally:
         await server.stop()
+
+
+async def test_an_owner_who_never_acted_is_named_on_a_process_with_no_gateway_cache(table: Any) -> None:
+    """`grievous web` has no member cache, and names a member by the events that name them: a player's character
+    whose owner has not acted since making it read "@a member"; the owner's name kept when it was made names them."""
+    carol = Actor(GUILD, CHANNEL, 13, "Carol Ann")
+    await table.characters.create(carol, "Cadoc", {"str": 10})
+    shown, page = await pages_read_by_alice(table, "/web/roster", "/web/character/Cadoc")
     assert "@Carol Ann" in shown and "@a member" not in shown
     assert "@Alice" in shown and "@Bob" in shown  # the owners who acted, by their events
     assert "Player character of @<bdi>Carol Ann</bdi>" in page
@@ -82,17 +91,5 @@ async def test_a_mention_of_an_owner_who_never_acted_names_them_on_a_process_wit
             break
     assert view.combatants[view.turn].name == "Cadoc"
     assert 13 not in {e.user_id for e in await table.records.log(gm, 25)}  # Carol never acted
-    server = shard_without_guilds(table)
-    grant = Grant(guild_id=GUILD, user_id=11, user_name="Alice", role="player", role_ids=(), is_manager=False,
-                  channels=frozenset({CHANNEL}), guild_name="The Keep", channel_names=((CHANNEL, "great-hall"),))
-    token = (await server.link(grant)).split("t=", 1)[1]
-    await server.start()
-    try:
-        async with aiohttp.ClientSession(base_url=server.base_url) as http:
-            async with http.get("/web/login", params={"t": token}, allow_redirects=False) as opened:
-                cookie = {"Cookie": f"{COOKIE}={opened.cookies[COOKIE].value}"}
-            async with http.get(f"/web/encounter/{CHANNEL}", headers=cookie) as encounter:
-                shown = await encounter.text()
-    finally:
-        await server.stop()
+    [shown] = await pages_read_by_alice(table, f"/web/encounter/{CHANNEL}")
     assert "Carol Ann" in shown and "@a member" not in shown, shown
